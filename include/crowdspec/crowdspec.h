@@ -1,0 +1,602 @@
+/**
+ * @file crowdspec.h
+ * @brief crowdspec: recover true labels from noisy crowd labels (plain C API).
+ *
+ * crowdspec infers each item's true class and each worker's confusion matrix from
+ * crowd labels given as (item, worker, label) triples, with the "spectral
+ * initialisation + EM" method of Zhang, Chen, Zhou and Jordan (Opt-D&S) and related
+ * methods (majority vote, Dawid-Skene EM, CrowdLloyd).
+ *
+ * This is the only public header of the library. Everything else is private.
+ *
+ * @par Conventions
+ * - Every function that can fail returns a ::cs_status: ::CS_OK (0) on success, a
+ *   negative code on failure. cs_status_string() names a code and cs_last_error()
+ *   returns a human-readable message for the last failure on a handle.
+ * - No function prints, aborts or exits, and no C++ exception crosses this boundary.
+ * - Ids and labels are 0-based `int32_t`. Array lengths and capacities are `size_t`
+ *   counts of elements (not bytes).
+ * - The library copies every input it keeps; outputs are copied into caller buffers
+ *   whose capacity is checked (too small a buffer is ::CS_ERR_BUFFER_TOO_SMALL, never an
+ *   overflow).
+ * - Matrices are row-major. Confusion matrices are indexed worker x true x observed:
+ *   entry `((i * k) + l) * k + c` is P(worker i says c | true class l).
+ *
+ * @par Threads
+ * A handle must be used by one thread at a time. Distinct handles share no mutable
+ * state (the library has no global mutable state), so fits on different handles may
+ * run concurrently. The number of threads a fit uses internally is ::CS_PARAM_THREADS.
+ *
+ * @par Determinism
+ * Every random choice draws from a generator seeded by ::CS_PARAM_SEED: the same
+ * inputs, parameters and seed give the same outputs on every platform and for every
+ * thread count.
+ *
+ * @par Stability
+ * Enum values are never renumbered, only appended; removed values are never reused.
+ * New options are new ::cs_param values, never new struct fields. The shared
+ * library's SONAME carries ::CS_VERSION_MAJOR, which changes only when the ABI breaks.
+ */
+#ifndef CROWDSPEC_H
+#define CROWDSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** @name Version
+ *  The compile-time version of this header. This block is the single source of the
+ *  version: the build reads it from here. Compare with cs_version_number() at run time
+ *  to detect a header/library mismatch.
+ *  @{ */
+#define CS_VERSION_MAJOR 0 /**< Incremented on incompatible ABI changes. */
+#define CS_VERSION_MINOR 1 /**< Incremented when functions or enum values are added. */
+#define CS_VERSION_PATCH 0 /**< Incremented for fixes that change no interface. */
+/** The version as one number: MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define CS_VERSION_NUMBER (CS_VERSION_MAJOR * 10000 + CS_VERSION_MINOR * 100 + CS_VERSION_PATCH)
+/** @} */
+
+/** @cond INTERNAL */
+#if defined(_WIN32) && !defined(CS_STATIC)
+#  if defined(CS_BUILDING_LIBRARY)
+#    define CS_API __declspec(dllexport)
+#  else
+#    define CS_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define CS_API __attribute__((visibility("default")))
+#else
+#  define CS_API
+#endif
+/** @endcond */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------ */
+/** @name Status codes
+ *  @{ */
+
+/** Result of a call: ::CS_OK (0) on success, negative on failure. Values are pinned. */
+typedef int32_t cs_status;
+
+/** The values a ::cs_status can take. They never change; new codes are appended. */
+enum cs_status_code {
+    CS_OK = 0,                        /**< Success. */
+    CS_ERR_NULL_HANDLE = -1,          /**< The model handle is NULL. */
+    CS_ERR_NULL_POINTER = -2,         /**< A required pointer argument is NULL. */
+    CS_ERR_INVALID_ARGUMENT = -3,     /**< An argument is invalid (see the message). */
+    CS_ERR_UNKNOWN_PARAM = -4,        /**< No parameter has this id or name. */
+    CS_ERR_PARAM_RANGE = -5,          /**< A parameter value is out of its documented range. */
+    CS_ERR_UNKNOWN_METHOD = -6,       /**< No method has this id or name. */
+    CS_ERR_EMPTY_INPUT = -7,          /**< No labels (or points, or edges) were given. */
+    CS_ERR_INVALID_ID = -8,           /**< An item or worker id is negative or >= its declared count. */
+    CS_ERR_INVALID_LABEL = -9,        /**< A label is negative or >= the number of classes. */
+    CS_ERR_TOO_FEW_CLASSES = -10,     /**< Fewer than 2 classes (k < 2). */
+    CS_ERR_DUPLICATE = -11,           /**< A worker labelled the same item twice (see ::CS_PARAM_DUPLICATES). */
+    CS_ERR_BUFFER_TOO_SMALL = -12,    /**< An output buffer's capacity is smaller than the result. */
+    CS_ERR_NOT_FITTED = -13,          /**< A result was requested before a successful fit. */
+    CS_ERR_CANCELLED = -14,           /**< The progress callback asked to stop; partial results are kept. */
+    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed. The handle stays valid. */
+    CS_ERR_INTERNAL = -16,            /**< An unexpected internal failure (a bug: please report it). */
+    CS_ERR_WRONG_INPUT_KIND = -17     /**< The method does not accept this kind of input. */
+};
+
+/**
+ * @brief Name of a status code, e.g. "CS_ERR_INVALID_ID".
+ * @param status Any value; unknown values give "CS_UNKNOWN_STATUS".
+ * @return A static, NUL-terminated string (never NULL, never freed).
+ */
+CS_API const char *cs_status_string(cs_status status);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @name Version at run time
+ *  @{ */
+
+/**
+ * @brief Version of the linked library as MAJOR * 10000 + MINOR * 100 + PATCH.
+ * @return The library's ::CS_VERSION_NUMBER (compare with the header's to detect a mismatch).
+ */
+CS_API int32_t cs_version_number(void);
+
+/**
+ * @brief Version of the linked library as "MAJOR.MINOR.PATCH".
+ * @return A static string (never NULL, never freed).
+ */
+CS_API const char *cs_version_string(void);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @name Methods
+ *  Method ids are grouped: 1-99 crowd labels (cs_fit()). Values are pinned.
+ *  @{ */
+
+/** The inference methods. Pass one to ::CS_PARAM_METHOD. */
+enum cs_method {
+    /** "mv": majority vote; ties go to the lowest class index. Posterior = vote shares. */
+    CS_METHOD_MV = 1,
+    /** "ds": Dawid-Skene EM started from the soft majority vote (MV-D&S). */
+    CS_METHOD_DS = 2,
+    /** "opt-ds": spectral (method-of-moments) estimate of every confusion matrix, then
+     *  Dawid-Skene EM (Zhang, Chen, Zhou, Jordan). The default. Needs >= 3 workers for
+     *  its spectral stage; otherwise it falls back to the majority-vote start. */
+    CS_METHOD_OPT_DS = 3,
+    /** "crowd-lloyd": Lloyd's algorithm on the one-hot labels, observed entries only
+     *  (Lu and Zhou). Hard labels; one-hot posteriors. */
+    CS_METHOD_CROWD_LLOYD = 4
+};
+
+/**
+ * @brief Number of methods this library provides.
+ * @return The count; the methods are cs_method_at(0) .. cs_method_at(count - 1).
+ */
+CS_API int32_t cs_method_count(void);
+
+/**
+ * @brief The id of the index-th method (0-based), for enumerating methods.
+ * @param index 0 <= index < cs_method_count().
+ * @return A ::cs_method value, or 0 if index is out of range.
+ */
+CS_API int32_t cs_method_at(int32_t index);
+
+/**
+ * @brief Short name of a method, e.g. "opt-ds" (the name the command-line tool uses).
+ * @param method A ::cs_method value.
+ * @return A static string, or NULL if the id is unknown.
+ */
+CS_API const char *cs_method_name(int32_t method);
+
+/**
+ * @brief Method id from its short name (case-sensitive, e.g. "ds", "crowd-lloyd").
+ * @param name NUL-terminated name.
+ * @param[out] method Receives the ::cs_method value.
+ * @return ::CS_OK, ::CS_ERR_NULL_POINTER, or ::CS_ERR_UNKNOWN_METHOD.
+ */
+CS_API cs_status cs_method_from_name(const char *name, int32_t *method);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @name Parameters
+ *  Options are set on a handle by id (cs_set_int(), cs_set_double()) or by name
+ *  (cs_set_param_string()). Each documents its type, default and range; a value out
+ *  of range is rejected with ::CS_ERR_PARAM_RANGE and a message, and the old value is
+ *  kept. Parameters take effect at the next fit. Values are pinned.
+ *  @{ */
+
+/** Parameter ids. "int" parameters are set with cs_set_int(), "double" ones with
+ *  cs_set_double(); either setter accepts either kind when the value converts exactly. */
+enum cs_param {
+    /** int, "method": a ::cs_method; an id no method has is ::CS_ERR_UNKNOWN_METHOD.
+     *  Default ::CS_METHOD_OPT_DS. */
+    CS_PARAM_METHOD = 1,
+    /** int, "classes": number of classes k, 2..100000; 0 (default) infers k as
+     *  1 + the largest label. */
+    CS_PARAM_CLASSES = 2,
+    /** int, "items": number of items n; 0 (default) infers 1 + the largest item id.
+     *  Items without labels get the class prior as posterior (see
+     *  ::CS_NOTE_UNLABELED_ITEMS). */
+    CS_PARAM_ITEMS = 3,
+    /** int, "workers": number of workers m; 0 (default) infers 1 + the largest worker id. */
+    CS_PARAM_WORKERS = 4,
+    /** int, "seed": seed of every random choice, 0..2^63-1. Default 0. */
+    CS_PARAM_SEED = 5,
+    /** int, "threads": threads a fit may use internally, 0..1024; 0 (default) = all
+     *  available cores. Results do not depend on it. */
+    CS_PARAM_THREADS = 6,
+    /** int, "duplicates": what to do when a worker labels an item more than once, a
+     *  ::cs_duplicates value. Default ::CS_DUPLICATES_REJECT. */
+    CS_PARAM_DUPLICATES = 7,
+
+    /** int, "max_iter": maximum EM rounds (or Lloyd iterations), 0..10^7. Default 1000.
+     *  0 stops after the initialisation. */
+    CS_PARAM_MAX_ITER = 100,
+    /** double, "tol": EM stops when the relative change of the marginal
+     *  log-likelihood between rounds, |L_r - L_(r-1)| / |L_(r-1)|, is below tol.
+     *  0..1; default 1e-10. 0 runs exactly max_iter rounds. */
+    CS_PARAM_TOL = 101,
+    /** int, "confusion": the confusion-matrix model, a ::cs_confusion_model.
+     *  Default ::CS_CONFUSION_FULL. Applies to every EM-based method. */
+    CS_PARAM_CONFUSION = 102,
+    /** int, "prior": the class prior, a ::cs_prior. Default ::CS_PRIOR_ESTIMATED: the
+     *  Dawid-Skene model's maximum-likelihood estimate includes the class frequencies;
+     *  ::CS_PRIOR_UNIFORM is the papers' and their reference code's simplification. */
+    CS_PARAM_PRIOR = 103,
+    /** double, "smoothing": pseudo-count added to every confusion count in the
+     *  M-step, 0..10^6. Default 0 (plain maximum likelihood). */
+    CS_PARAM_SMOOTHING = 104,
+
+    /** double, "delta": Opt-D&S floor: spectral confusion entries below delta are
+     *  raised to delta before normalisation, 0..0.5. Default 1e-6 (the paper's). */
+    CS_PARAM_DELTA = 200,
+    /** int, "power_starts": random starts of the robust tensor power method per
+     *  component, 1..100000. Default 100 (the reference code's). */
+    CS_PARAM_POWER_STARTS = 201,
+    /** int, "power_iters": power iterations per start, 1..100000. Default 100. */
+    CS_PARAM_POWER_ITERS = 202
+};
+
+/** Values of ::CS_PARAM_CONFUSION. */
+enum cs_confusion_model {
+    CS_CONFUSION_FULL = 0,          /**< "full": a free k x k matrix per worker. */
+    CS_CONFUSION_ONE_COIN = 1,      /**< "one-coin": one accuracy p per worker; errors uniform. */
+    CS_CONFUSION_CLASS_ONE_COIN = 2 /**< "class-one-coin": one accuracy per worker and true class. */
+};
+
+/** Values of ::CS_PARAM_PRIOR. */
+enum cs_prior {
+    CS_PRIOR_UNIFORM = 0,  /**< "uniform": P(class l) = 1/k, fixed. */
+    CS_PRIOR_ESTIMATED = 1 /**< "estimated": w_l = mean posterior of class l, updated in each M-step. */
+};
+
+/** Values of ::CS_PARAM_DUPLICATES. */
+enum cs_duplicates {
+    CS_DUPLICATES_REJECT = 0,     /**< "reject": cs_fit() fails with ::CS_ERR_DUPLICATE. */
+    CS_DUPLICATES_KEEP_FIRST = 1, /**< "first": keep the first label, ignore later ones. */
+    CS_DUPLICATES_KEEP_LAST = 2   /**< "last": keep the last label, ignore earlier ones. */
+};
+
+/**
+ * @brief Name of a parameter, e.g. "max_iter".
+ * @param param A ::cs_param value.
+ * @return A static string, or NULL if the id is unknown.
+ */
+CS_API const char *cs_param_name(int32_t param);
+
+/**
+ * @brief Parameter id from its name (e.g. "tol").
+ * @param name NUL-terminated name.
+ * @param[out] param Receives the ::cs_param value.
+ * @return ::CS_OK, ::CS_ERR_NULL_POINTER or ::CS_ERR_UNKNOWN_PARAM.
+ */
+CS_API cs_status cs_param_from_name(const char *name, int32_t *param);
+
+/**
+ * @brief Number of parameters; they are cs_param_at(0) .. cs_param_at(count - 1).
+ * @return The count.
+ */
+CS_API int32_t cs_param_count(void);
+
+/**
+ * @brief The id of the index-th parameter (0-based), for enumerating parameters.
+ * @param index 0 <= index < cs_param_count().
+ * @return A ::cs_param value, or 0 if index is out of range.
+ */
+CS_API int32_t cs_param_at(int32_t index);
+
+/**
+ * @brief Range and default of a parameter.
+ * @param param A ::cs_param value.
+ * @param[out] lower Smallest accepted value (may be NULL).
+ * @param[out] upper Largest accepted value (may be NULL).
+ * @param[out] default_value The default (may be NULL).
+ * @param[out] is_integer 1 for an int parameter, 0 for a double one (may be NULL).
+ * @return ::CS_OK or ::CS_ERR_UNKNOWN_PARAM.
+ */
+CS_API cs_status cs_param_info(int32_t param, double *lower, double *upper,
+                               double *default_value, int32_t *is_integer);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @name Handle
+ *  @{ */
+
+/** An opaque model: parameters, and the results of the last fit. */
+typedef struct cs_model cs_model;
+
+/**
+ * @brief Create a model with every parameter at its default.
+ * @return A new handle owned by the caller (free it with cs_destroy()), or NULL if
+ *         memory is exhausted.
+ */
+CS_API cs_model *cs_create(void);
+
+/**
+ * @brief Free a model and everything it owns. NULL is accepted and ignored.
+ * @param model The handle; it must not be used afterwards.
+ */
+CS_API void cs_destroy(cs_model *model);
+
+/**
+ * @brief Message about the most recent failure, or the last fit's notes, on this handle.
+ *
+ * After a failed call it explains the failure, e.g. "worker id 17 at label index 3 is
+ * >= n_workers (12)". Each cs_fit() resets it: after a successful fit it holds the
+ * explanation of the fit's notes (for example that the spectral stage fell back to the
+ * majority-vote start; see cs_fit_notes()), or is empty. Successful calls other than
+ * cs_fit() leave it unchanged.
+ *
+ * @param model The handle, or NULL (then "NULL handle" is returned).
+ * @return A NUL-terminated string owned by the handle, valid until the next call on
+ *         the same handle (never NULL).
+ */
+CS_API const char *cs_last_error(const cs_model *model);
+
+/**
+ * @brief Set an integer parameter.
+ * @param model The handle.
+ * @param param A ::cs_param value.
+ * @param value The new value; for a double parameter it is converted.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE, ::CS_ERR_UNKNOWN_PARAM, ::CS_ERR_PARAM_RANGE,
+ *         ::CS_ERR_UNKNOWN_METHOD (::CS_PARAM_METHOD) or ::CS_ERR_TOO_FEW_CLASSES
+ *         (::CS_PARAM_CLASSES = 1); on failure the old value is kept (see cs_last_error()).
+ */
+CS_API cs_status cs_set_int(cs_model *model, int32_t param, int64_t value);
+
+/**
+ * @brief Set a double parameter.
+ * @param model The handle.
+ * @param param A ::cs_param value.
+ * @param value The new value; for an int parameter it must be a whole number.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE, ::CS_ERR_UNKNOWN_PARAM, ::CS_ERR_PARAM_RANGE
+ *         (NaN, non-integral for an int parameter, or out of range),
+ *         ::CS_ERR_UNKNOWN_METHOD or ::CS_ERR_TOO_FEW_CLASSES as for cs_set_int().
+ */
+CS_API cs_status cs_set_double(cs_model *model, int32_t param, double value);
+
+/**
+ * @brief Read an integer parameter.
+ * @param model The handle.
+ * @param param A ::cs_param value of an int parameter.
+ * @param[out] value Receives the current value.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_UNKNOWN_PARAM,
+ *         or ::CS_ERR_INVALID_ARGUMENT for a double parameter.
+ */
+CS_API cs_status cs_get_int(const cs_model *model, int32_t param, int64_t *value);
+
+/**
+ * @brief Read a parameter as a double (works for int parameters too).
+ * @param model The handle.
+ * @param param A ::cs_param value.
+ * @param[out] value Receives the current value.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_UNKNOWN_PARAM.
+ */
+CS_API cs_status cs_get_double(const cs_model *model, int32_t param, double *value);
+
+/**
+ * @brief Set a parameter from strings, e.g. ("method", "opt-ds"), ("tol", "1e-8"),
+ *        ("prior", "estimated"), ("confusion", "one-coin"), ("duplicates", "first").
+ *
+ * Enumerated parameters accept their value names (see the enum documentation) or
+ * numbers; numeric parameters accept decimal numbers. For bindings and command lines.
+ *
+ * @param model The handle.
+ * @param name Parameter name (cs_param_name()).
+ * @param value The value as text.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_UNKNOWN_PARAM,
+ *         ::CS_ERR_UNKNOWN_METHOD, ::CS_ERR_INVALID_ARGUMENT (unparsable text) or
+ *         ::CS_ERR_PARAM_RANGE.
+ */
+CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const char *value);
+
+/**
+ * @brief Progress callback, called by a fit after its initialisation (iteration 0)
+ *        and after every completed iteration.
+ * @param user The pointer given to cs_set_progress().
+ * @param iteration Completed EM rounds (or Lloyd iterations) so far.
+ * @param objective The current objective: the marginal log-likelihood for EM methods,
+ *        minus the Lloyd cost for crowd-lloyd, 0 where there is none.
+ * @return 0 to continue; any other value cancels the fit, which then returns
+ *         ::CS_ERR_CANCELLED with the results of the last completed iteration kept.
+ */
+typedef int32_t (*cs_progress_fn)(void *user, int32_t iteration, double objective);
+
+/**
+ * @brief Install (or with fn = NULL remove) the progress/cancel callback of a handle.
+ * @param model The handle.
+ * @param fn The callback, or NULL.
+ * @param user Passed back to fn unchanged; the library never dereferences it.
+ * @return ::CS_OK or ::CS_ERR_NULL_HANDLE.
+ */
+CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @name Fitting
+ *  @{ */
+
+/**
+ * @brief Fit the model's method to crowd labels given as triples.
+ *
+ * Label t says that worker worker[t] gave label[t] to item item[t]. All three arrays
+ * have n_labels entries and are copied; they may be freed after the call. Ids and
+ * labels are 0-based. The numbers of items, workers and classes are the parameters
+ * ::CS_PARAM_ITEMS, ::CS_PARAM_WORKERS and ::CS_PARAM_CLASSES, or inferred from the
+ * largest id (label) + 1 when those are 0.
+ *
+ * On success the results below are available until the next fit or cs_destroy().
+ * A failed fit (other than ::CS_ERR_CANCELLED) leaves the handle without results.
+ *
+ * @param model The handle.
+ * @param item Item ids, each in [0, n_items).
+ * @param worker Worker ids, each in [0, n_workers).
+ * @param label Labels, each in [0, k).
+ * @param n_labels Number of triples (> 0).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (an array is NULL);
+ *         ::CS_ERR_EMPTY_INPUT (n_labels == 0); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
+ *         ::CS_ERR_TOO_FEW_CLASSES (k < 2); ::CS_ERR_DUPLICATE; ::CS_ERR_WRONG_INPUT_KIND;
+ *         ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY. The message (cs_last_error())
+ *         names the offending index and value.
+ */
+CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
+                        const int32_t *label, size_t n_labels);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @name Results
+ *  Available after a successful (or cancelled) fit; otherwise ::CS_ERR_NOT_FITTED.
+ *  Array results are copied into caller buffers: capacity is the buffer's length in
+ *  elements, and a capacity smaller than the result is ::CS_ERR_BUFFER_TOO_SMALL
+ *  (nothing is written).
+ *  @{ */
+
+/** Bits of cs_fit_notes(): facts about a successful (or cancelled) fit worth a warning. */
+enum cs_fit_note {
+    /** EM (or Lloyd) stopped at max_iter before meeting tol. */
+    CS_NOTE_MAX_ITER_REACHED = 1,
+    /** Opt-D&S: the spectral stage was singular or ill-conditioned for some or all
+     *  workers, whose start fell back to the majority-vote (MV-D&S) start. */
+    CS_NOTE_SPECTRAL_FALLBACK = 2,
+    /** Some items had zero likelihood under every class (zero confusion entries);
+     *  they got the class prior as posterior (uniform unless the prior is estimated)
+     *  and are left out of the log-likelihood. */
+    CS_NOTE_IMPOSSIBLE_ITEMS = 4,
+    /** Some items in [0, n_items) have no labels; their posterior is the class prior
+     *  (uniform for mv and crowd-lloyd, and when the prior is uniform) and their label
+     *  its most probable class (ties to the lowest index). */
+    CS_NOTE_UNLABELED_ITEMS = 8,
+    /** The fit was cancelled by the progress callback; results are those of the last
+     *  completed iteration. */
+    CS_NOTE_CANCELLED = 16
+};
+
+/**
+ * @brief Number of items of the last fit.
+ * @param model The handle.
+ * @param[out] n Receives the count.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_n_items(const cs_model *model, size_t *n);
+
+/**
+ * @brief Number of workers of the last fit.
+ * @param model The handle.
+ * @param[out] n Receives the count.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_n_workers(const cs_model *model, size_t *n);
+
+/**
+ * @brief Number of classes k of the last fit.
+ * @param model The handle.
+ * @param[out] n Receives k.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_n_classes(const cs_model *model, size_t *n);
+
+/**
+ * @brief Hard labels: the most probable class of each item (ties to the lowest index).
+ * @param model The handle.
+ * @param[out] labels Buffer for n_items class indices.
+ * @param capacity Length of labels (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_labels(const cs_model *model, int32_t *labels, size_t capacity);
+
+/**
+ * @brief Posterior class probabilities, n_items x k row-major; each row sums to 1.
+ * @param model The handle.
+ * @param[out] posteriors Buffer for n_items * k doubles.
+ * @param capacity Length of posteriors (>= n_items * k).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t capacity);
+
+/**
+ * @brief Estimated confusion matrices, n_workers x k x k row-major (worker x true x
+ *        observed); each (worker, true class) row sums to 1.
+ *
+ * For mv they are the Dawid-Skene M-step estimate from the vote shares; a worker with
+ * no labels has uniform rows.
+ *
+ * @param model The handle.
+ * @param[out] confusion Buffer for n_workers * k * k doubles.
+ * @param capacity Length of confusion (>= n_workers * k * k).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_confusion(const cs_model *model, double *confusion, size_t capacity);
+
+/**
+ * @brief Class prior w (k values summing to 1): uniform unless ::CS_PARAM_PRIOR is
+ *        ::CS_PRIOR_ESTIMATED, then the estimated class frequencies.
+ * @param model The handle.
+ * @param[out] prior Buffer for k doubles.
+ * @param capacity Length of prior (>= k).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_class_prior(const cs_model *model, double *prior, size_t capacity);
+
+/**
+ * @brief Number of entries of the objective trace (one per completed iteration).
+ * @param model The handle.
+ * @param[out] n Receives the length (0 for mv).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_trace_length(const cs_model *model, size_t *n);
+
+/**
+ * @brief Objective after each iteration. For EM methods entry r - 1 is the marginal
+ *        log-likelihood sum_j log sum_l w_l prod_i pi_i[l][c_ij] (natural log) of round
+ *        r's E-step; for crowd-lloyd it is minus the Lloyd cost (L-25).
+ * @param model The handle.
+ * @param[out] trace Buffer for cs_trace_length() doubles.
+ * @param capacity Length of trace.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_trace(const cs_model *model, double *trace, size_t capacity);
+
+/**
+ * @brief Completed EM rounds (or Lloyd iterations) of the last fit.
+ * @param model The handle.
+ * @param[out] iterations Receives the count.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_iterations(const cs_model *model, int32_t *iterations);
+
+/**
+ * @brief Whether the last fit met its stopping rule (1) or stopped at max_iter or by
+ *        cancellation (0). mv always converges.
+ * @param model The handle.
+ * @param[out] converged Receives 1 or 0.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_converged(const cs_model *model, int32_t *converged);
+
+/**
+ * @brief Final log-likelihood of an EM fit (the last trace entry; for mv and
+ *        crowd-lloyd the Dawid-Skene log-likelihood is not defined and 0 is returned).
+ * @param model The handle.
+ * @param[out] log_likelihood Receives the value (natural log, always finite).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood);
+
+/**
+ * @brief Notes about the last fit: a bitwise OR of ::cs_fit_note values (0 = none).
+ * @param model The handle.
+ * @param[out] notes Receives the bits.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_fit_notes(const cs_model *model, int32_t *notes);
+/** @} */
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CROWDSPEC_H */

@@ -1,0 +1,258 @@
+// The exported cs_* functions of the handle: lifecycle, parameters, fit, results.
+// Each body runs inside cs::guard (src/api/guard.hpp), so no exception escapes.
+#include <cstring>
+#include <string>
+
+#include "api/guard.hpp"
+#include "api/method_table.hpp"
+#include "api/model.hpp"
+#include "api/params.hpp"
+#include "crowd/run_crowd.hpp"
+#include "data/crowd_data.hpp"
+
+using cs::Error;
+
+namespace {
+
+void require(const void *p, const char *what) {
+    if (p == nullptr) throw Error(CS_ERR_NULL_POINTER, std::string(what) + " is NULL");
+}
+
+const cs::CrowdFit &fitted(const cs_model *model) {
+    if (!model->fit) throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit first");
+    return *model->fit;
+}
+
+template <class T>
+void copy_out(const std::vector<T> &values, T *out, std::size_t capacity, const char *what) {
+    require(out, what);
+    if (capacity < values.size())
+        throw Error(CS_ERR_BUFFER_TOO_SMALL, std::string(what) + ": capacity " +
+                                                 std::to_string(capacity) + " < " +
+                                                 std::to_string(values.size()) + " values");
+    if (!values.empty()) std::memcpy(out, values.data(), values.size() * sizeof(T));
+}
+
+}  // namespace
+
+extern "C" {
+
+CS_API int32_t cs_method_count(void) { return static_cast<int32_t>(cs::method_table().size()); }
+
+CS_API int32_t cs_method_at(int32_t index) {
+    const auto &table = cs::method_table();
+    if (index < 0 || index >= static_cast<int32_t>(table.size())) return 0;
+    return table[index].id;
+}
+
+CS_API const char *cs_method_name(int32_t method) {
+    const cs::MethodInfo *m = cs::find_method(method);
+    return m ? m->name : nullptr;
+}
+
+CS_API cs_status cs_method_from_name(const char *name, int32_t *method) {
+    if (name == nullptr || method == nullptr) return CS_ERR_NULL_POINTER;
+    const cs::MethodInfo *m = cs::find_method(name);
+    if (m == nullptr) return CS_ERR_UNKNOWN_METHOD;
+    *method = m->id;
+    return CS_OK;
+}
+
+CS_API const char *cs_param_name(int32_t param) {
+    const cs::ParamSpec *p = cs::find_param(param);
+    return p ? p->name : nullptr;
+}
+
+CS_API cs_status cs_param_from_name(const char *name, int32_t *param) {
+    if (name == nullptr || param == nullptr) return CS_ERR_NULL_POINTER;
+    try {
+        const cs::ParamSpec *p = cs::find_param(std::string(name));
+        if (p == nullptr) return CS_ERR_UNKNOWN_PARAM;
+        *param = p->id;
+        return CS_OK;
+    } catch (...) {
+        return CS_ERR_OUT_OF_MEMORY;
+    }
+}
+
+CS_API int32_t cs_param_count(void) { return static_cast<int32_t>(cs::param_table().size()); }
+
+CS_API int32_t cs_param_at(int32_t index) {
+    const auto &table = cs::param_table();
+    if (index < 0 || index >= static_cast<int32_t>(table.size())) return 0;
+    return table[index].id;
+}
+
+CS_API cs_status cs_param_info(int32_t param, double *lower, double *upper,
+                               double *default_value, int32_t *is_integer) {
+    const cs::ParamSpec *p = cs::find_param(param);
+    if (p == nullptr) return CS_ERR_UNKNOWN_PARAM;
+    if (lower) *lower = p->lower;
+    if (upper) *upper = p->upper;
+    if (default_value) *default_value = p->default_value;
+    if (is_integer) *is_integer = p->integer ? 1 : 0;
+    return CS_OK;
+}
+
+CS_API cs_model *cs_create(void) {
+    try {
+        return new cs_model();  // owned by the caller until cs_destroy (the C ABI's RAII)
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+CS_API void cs_destroy(cs_model *model) { delete model; }
+
+CS_API const char *cs_last_error(const cs_model *model) {
+    if (model == nullptr) return "NULL handle";
+    return model->message.c_str();
+}
+
+CS_API cs_status cs_set_int(cs_model *model, int32_t param, int64_t value) {
+    return cs::guard(model, [&] { model->params.set_int(param, value); });
+}
+
+CS_API cs_status cs_set_double(cs_model *model, int32_t param, double value) {
+    return cs::guard(model, [&] { model->params.set_double(param, value); });
+}
+
+CS_API cs_status cs_get_int(const cs_model *model, int32_t param, int64_t *value) {
+    return cs::guard(model, [&] {
+        require(value, "value");
+        const cs::ParamSpec *p = cs::find_param(param);
+        if (p == nullptr)
+            throw Error(CS_ERR_UNKNOWN_PARAM, "unknown parameter id " + std::to_string(param));
+        if (!p->integer)
+            throw Error(CS_ERR_INVALID_ARGUMENT, std::string("parameter '") + p->name +
+                                                     "' is a double: use cs_get_double");
+        *value = model->params.get_int(param);
+    });
+}
+
+CS_API cs_status cs_get_double(const cs_model *model, int32_t param, double *value) {
+    return cs::guard(model, [&] {
+        require(value, "value");
+        *value = model->params.get_double(param);
+    });
+}
+
+CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const char *value) {
+    return cs::guard(model, [&] {
+        require(name, "name");
+        require(value, "value");
+        model->params.set_string(name, value);
+    });
+}
+
+CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user) {
+    return cs::guard(model, [&] { model->progress = cs::Progress(fn, user); });
+}
+
+CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
+                        const int32_t *label, size_t n_labels) {
+    if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    model->fit.reset();
+    model->message.clear();
+    return cs::guard(model, [&] {
+        const cs::FitOptions options = model->params.fit_options();
+        const cs::MethodInfo *method = cs::find_method(options.method);
+        if (method == nullptr || method->input != cs::InputKind::Crowd)
+            throw Error(CS_ERR_WRONG_INPUT_KIND,
+                        std::string("method '") + (method ? method->name : "?") +
+                            "' does not take crowd labels");
+        const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options);
+        auto fit = std::make_unique<cs::CrowdFit>();
+        const bool cancelled = cs::run_crowd_method(data, options, model->progress, *fit);
+        model->message = fit->note_message;
+        model->fit = std::move(fit);
+        if (cancelled)
+            throw Error(CS_ERR_CANCELLED, "cancelled by the progress callback after iteration " +
+                                              std::to_string(model->fit->iterations) +
+                                              "; the results of that iteration are kept");
+    });
+}
+
+CS_API cs_status cs_n_items(const cs_model *model, size_t *n) {
+    return cs::guard(model, [&] {
+        require(n, "n");
+        *n = static_cast<size_t>(fitted(model).n_items);
+    });
+}
+
+CS_API cs_status cs_n_workers(const cs_model *model, size_t *n) {
+    return cs::guard(model, [&] {
+        require(n, "n");
+        *n = static_cast<size_t>(fitted(model).n_workers);
+    });
+}
+
+CS_API cs_status cs_n_classes(const cs_model *model, size_t *n) {
+    return cs::guard(model, [&] {
+        require(n, "n");
+        *n = static_cast<size_t>(fitted(model).k);
+    });
+}
+
+CS_API cs_status cs_labels(const cs_model *model, int32_t *labels, size_t capacity) {
+    return cs::guard(model, [&] { copy_out(fitted(model).labels, labels, capacity, "labels"); });
+}
+
+CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t capacity) {
+    return cs::guard(model, [&] {
+        copy_out(fitted(model).posteriors, posteriors, capacity, "posteriors");
+    });
+}
+
+CS_API cs_status cs_confusion(const cs_model *model, double *confusion, size_t capacity) {
+    return cs::guard(model, [&] {
+        copy_out(fitted(model).confusion, confusion, capacity, "confusion");
+    });
+}
+
+CS_API cs_status cs_class_prior(const cs_model *model, double *prior, size_t capacity) {
+    return cs::guard(model, [&] { copy_out(fitted(model).prior, prior, capacity, "prior"); });
+}
+
+CS_API cs_status cs_trace_length(const cs_model *model, size_t *n) {
+    return cs::guard(model, [&] {
+        require(n, "n");
+        *n = fitted(model).trace.size();
+    });
+}
+
+CS_API cs_status cs_trace(const cs_model *model, double *trace, size_t capacity) {
+    return cs::guard(model, [&] { copy_out(fitted(model).trace, trace, capacity, "trace"); });
+}
+
+CS_API cs_status cs_iterations(const cs_model *model, int32_t *iterations) {
+    return cs::guard(model, [&] {
+        require(iterations, "iterations");
+        *iterations = fitted(model).iterations;
+    });
+}
+
+CS_API cs_status cs_converged(const cs_model *model, int32_t *converged) {
+    return cs::guard(model, [&] {
+        require(converged, "converged");
+        *converged = fitted(model).converged ? 1 : 0;
+    });
+}
+
+CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood) {
+    return cs::guard(model, [&] {
+        require(log_likelihood, "log_likelihood");
+        const cs::CrowdFit &fit = fitted(model);
+        const bool em = fit.has_log_likelihood && !fit.trace.empty();
+        *log_likelihood = em ? fit.trace.back() : 0.0;
+    });
+}
+
+CS_API cs_status cs_fit_notes(const cs_model *model, int32_t *notes) {
+    return cs::guard(model, [&] {
+        require(notes, "notes");
+        *notes = fitted(model).notes;
+    });
+}
+
+}  // extern "C"

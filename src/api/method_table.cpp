@@ -1,0 +1,31 @@
+#include "api/method_table.hpp"
+
+#include <cstring>
+
+#include "crowdspec/crowdspec.h"
+
+namespace cs {
+
+const std::vector<MethodInfo> &method_table() {
+    static const std::vector<MethodInfo> table = {
+        {CS_METHOD_MV, "mv", InputKind::Crowd},
+        {CS_METHOD_DS, "ds", InputKind::Crowd},
+        {CS_METHOD_OPT_DS, "opt-ds", InputKind::Crowd},
+        {CS_METHOD_CROWD_LLOYD, "crowd-lloyd", InputKind::Crowd},
+    };
+    return table;
+}
+
+const MethodInfo *find_method(int32_t id) {
+    for (const MethodInfo &m : method_table())
+        if (m.id == id) return &m;
+    return nullptr;
+}
+
+const MethodInfo *find_method(const char *name) {
+    for (const MethodInfo &m : method_table())
+        if (std::strcmp(m.name, name) == 0) return &m;
+    return nullptr;
+}
+
+}  // namespace cs

@@ -1,0 +1,17 @@
+// The opaque handle behind the C API: parameters, callback, last fit, last message.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "api/params.hpp"
+#include "crowd/crowd_fit.hpp"
+#include "util/progress.hpp"
+
+struct cs_model {
+    cs::Params params;
+    cs::Progress progress;
+    std::unique_ptr<cs::CrowdFit> fit;  // null until a fit succeeds (or is cancelled)
+    // cs_last_error() text; mutable because const getters report their failures too.
+    mutable std::string message;
+};

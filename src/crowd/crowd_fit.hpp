@@ -1,0 +1,26 @@
+// What a crowd method produces: everything the cs_* result getters copy out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+struct CrowdFit {
+    int32_t n_items = 0;
+    int32_t n_workers = 0;
+    int32_t k = 0;
+    std::vector<int32_t> labels;      // n_items
+    std::vector<double> posteriors;   // n_items x k
+    std::vector<double> confusion;    // n_workers x k (true) x k (observed)
+    std::vector<double> prior;        // k
+    std::vector<double> trace;        // objective after each completed iteration
+    bool has_log_likelihood = false;  // trace holds log-likelihoods (EM methods)
+    int32_t iterations = 0;
+    bool converged = false;
+    int32_t notes = 0;                // cs_fit_note bits
+    std::string note_message;         // explanation of the notes, for cs_last_error
+};
+
+}  // namespace cs

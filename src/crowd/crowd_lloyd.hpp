@@ -1,0 +1,18 @@
+// CrowdLloyd (ALGORITHMS.md "CrowdLloyd"; Lu and Zhou, Algorithm 2): Lloyd's
+// algorithm on the one-hot labels, over observed entries only.
+#pragma once
+
+#include "crowd/crowd_fit.hpp"
+#include "crowd/options.hpp"
+#include "data/crowd_data.hpp"
+#include "util/progress.hpp"
+
+namespace cs {
+
+/// Start from majority vote (ties to the lowest index), then alternate the centre
+/// update (L-24) and the label update (L-25) until no label changes or max_iter.
+/// Returns true when the progress callback cancelled.
+bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                     CrowdFit &out);
+
+}  // namespace cs

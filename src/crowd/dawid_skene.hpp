@@ -1,0 +1,57 @@
+// Dawid-Skene EM (ALGORITHMS.md "Dawid-Skene EM"): the E-step (Z-4), the M-step
+// (Z-5) and the EM loop shared by ds, opt-ds and the one-coin variants.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "crowd/crowd_fit.hpp"
+#include "crowd/options.hpp"
+#include "data/crowd_data.hpp"
+#include "util/progress.hpp"
+
+namespace cs {
+
+/// Parameters of the Dawid-Skene model.
+struct DsParams {
+    std::vector<double> confusion;  // n_workers x k (true) x k (observed); rows sum to 1
+    std::vector<double> prior;      // k, sums to 1
+};
+
+/// M-step (Z-5): confusion matrices (and, when options.prior is estimated, the
+/// prior) from posteriors q (n_items x k). Uses the confusion model and the
+/// smoothing pseudo-count of the options.
+void m_step(const CrowdData &data, const std::vector<double> &q, const FitOptions &options,
+            DsParams &params);
+
+/// Result of an E-step.
+struct EStep {
+    double log_likelihood = 0.0;  // sum_j log sum_l w_l prod pi (finite items only)
+    int64_t impossible_items = 0; // items with zero likelihood under every class
+};
+
+/// E-step (Z-4) in log space: posteriors q (n_items x k) from the parameters.
+/// A zero confusion entry makes a class impossible for the items it touches; an
+/// item for which every class is impossible gets the prior as posterior and is left
+/// out of the log-likelihood. Never produces NaN or Inf.
+EStep e_step(const CrowdData &data, const DsParams &params, int32_t threads,
+             std::vector<double> &q);
+
+/// How EM starts: from posteriors (MV-D&S: the first round begins with an M-step)
+/// or from parameters (Opt-D&S: the first round is the E-step alone).
+struct EmStart {
+    std::vector<double> posteriors;  // set for a posterior start
+    DsParams params;                 // set (non-empty confusion) for a parameter start
+};
+
+/// Run EM from the start until the relative log-likelihood change is below
+/// options.tol or options.max_iter rounds; fill `out` (labels, posteriors,
+/// confusion, prior, trace, iterations, converged, notes). Returns true when the
+/// progress callback cancelled (out then holds the last completed round).
+bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,
+            EmStart start, CrowdFit &out);
+
+/// Hard labels: argmax of each posterior row, ties to the lowest class index.
+std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);
+
+}  // namespace cs

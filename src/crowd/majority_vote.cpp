@@ -1,0 +1,39 @@
+#include "crowd/majority_vote.hpp"
+
+#include <algorithm>
+
+#include "crowd/dawid_skene.hpp"
+
+namespace cs {
+
+std::vector<double> soft_majority_vote(const CrowdData &data) {
+    const int32_t k = data.k;
+    std::vector<double> q(static_cast<std::size_t>(data.n_items) * k, 0.0);
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        double *qj = q.data() + static_cast<int64_t>(j) * k;
+        const int64_t votes = data.item_start[j + 1] - data.item_start[j];
+        if (votes == 0) {
+            std::fill(qj, qj + k, 1.0 / k);
+            continue;
+        }
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p)
+            qj[data.item_label[p]] += 1.0;
+        for (int32_t l = 0; l < k; ++l) qj[l] /= static_cast<double>(votes);
+    }
+    return q;
+}
+
+void fit_majority_vote(const CrowdData &data, const FitOptions &options, CrowdFit &out) {
+    out.posteriors = soft_majority_vote(data);
+    // Vote shares are exact multiples of 1/votes computed the same way for every
+    // class, so equal counts give equal shares and argmax keeps the lowest index.
+    out.labels = argmax_labels(out.posteriors, data.n_items, data.k);
+    DsParams params;
+    m_step(data, out.posteriors, options, params);
+    out.confusion = std::move(params.confusion);
+    out.prior = std::move(params.prior);
+    out.iterations = 0;
+    out.converged = true;
+}
+
+}  // namespace cs

@@ -1,0 +1,21 @@
+// Majority vote (ALGORITHMS.md "Majority vote (MV)").
+#pragma once
+
+#include <vector>
+
+#include "crowd/crowd_fit.hpp"
+#include "crowd/options.hpp"
+#include "data/crowd_data.hpp"
+
+namespace cs {
+
+/// Soft majority vote: each item's normalised vote counts (n_items x k); an item
+/// with no labels gets the uniform distribution.
+std::vector<double> soft_majority_vote(const CrowdData &data);
+
+/// The mv method: hard labels = most voted class (ties to the lowest index),
+/// posteriors = vote shares, confusion (and estimated prior) = one M-step from the
+/// vote shares.
+void fit_majority_vote(const CrowdData &data, const FitOptions &options, CrowdFit &out);
+
+}  // namespace cs

@@ -1,0 +1,29 @@
+// Options of a crowd fit, read from the handle's parameters (src/api/params.cpp)
+// and passed by value to the algorithms, which never see the C API.
+#pragma once
+
+#include <cstdint>
+
+#include "crowdspec/crowdspec.h"
+
+namespace cs {
+
+struct FitOptions {
+    int32_t method = CS_METHOD_OPT_DS;
+    int32_t classes = 0;        // 0 = infer from the labels
+    int32_t items = 0;          // 0 = infer
+    int32_t workers = 0;        // 0 = infer
+    uint64_t seed = 0;
+    int32_t threads = 0;        // 0 = all cores
+    int32_t duplicates = CS_DUPLICATES_REJECT;
+    int32_t max_iter = 1000;
+    double tol = 1e-10;
+    int32_t confusion = CS_CONFUSION_FULL;
+    int32_t prior = CS_PRIOR_ESTIMATED;
+    double smoothing = 0.0;
+    double delta = 1e-6;
+    int32_t power_starts = 100;
+    int32_t power_iters = 100;
+};
+
+}  // namespace cs

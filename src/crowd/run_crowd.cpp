@@ -1,0 +1,88 @@
+#include "crowd/run_crowd.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "crowd/crowd_lloyd.hpp"
+#include "crowd/dawid_skene.hpp"
+#include "crowd/majority_vote.hpp"
+#include "crowd/spectral_init.hpp"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+
+namespace cs {
+
+namespace {
+
+// Opt-D&S: Stage 1 (spectral estimate), workers it cannot estimate fall back to the
+// MV-D&S start (one M-step from the vote shares), then Stage 2 (EM).
+bool fit_opt_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                CrowdFit &out) {
+    Rng rng(options.seed);
+    SpectralEstimate spectral = spectral_confusion(data, options, rng);
+    const int64_t kk = static_cast<int64_t>(data.k) * data.k;
+
+    EmStart start;
+    start.params.confusion = std::move(spectral.confusion);
+    const auto fallbacks = std::count(spectral.valid.begin(), spectral.valid.end(), 0);
+    if (fallbacks > 0) {
+        DsParams mv;
+        m_step(data, soft_majority_vote(data), options, mv);
+        for (int32_t i = 0; i < data.n_workers; ++i)
+            if (!spectral.valid[i])
+                std::copy(mv.confusion.begin() + i * kk, mv.confusion.begin() + (i + 1) * kk,
+                          start.params.confusion.begin() + i * kk);
+        out.notes |= CS_NOTE_SPECTRAL_FALLBACK;
+        out.note_message += "spectral stage: " + spectral.problem + "; " +
+                            std::to_string(fallbacks) + " of " + std::to_string(data.n_workers) +
+                            " workers start from the majority-vote estimate instead. ";
+    }
+    // The reference code's E-step uses the uniform prior; with an estimated prior the
+    // spectral class weights are the natural start.
+    start.params.prior.assign(static_cast<std::size_t>(data.k), 1.0 / data.k);
+    if (options.prior == CS_PRIOR_ESTIMATED && spectral.prior_valid)
+        start.params.prior = spectral.prior;
+    return run_em(data, options, progress, std::move(start), out);
+}
+
+}  // namespace
+
+bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                      CrowdFit &out) {
+    out.n_items = data.n_items;
+    out.n_workers = data.n_workers;
+    out.k = data.k;
+    bool cancelled = false;
+    switch (options.method) {
+        case CS_METHOD_MV:
+            fit_majority_vote(data, options, out);
+            cancelled = progress.cancelled(0, 0.0);  // its one step is the initialisation
+            if (cancelled) out.notes |= CS_NOTE_CANCELLED;
+            break;
+        case CS_METHOD_DS: {
+            EmStart start;
+            start.posteriors = soft_majority_vote(data);
+            cancelled = run_em(data, options, progress, std::move(start), out);
+            break;
+        }
+        case CS_METHOD_OPT_DS:
+            cancelled = fit_opt_ds(data, options, progress, out);
+            break;
+        case CS_METHOD_CROWD_LLOYD:
+            cancelled = fit_crowd_lloyd(data, options, progress, out);
+            break;
+        default:
+            throw Error(CS_ERR_WRONG_INPUT_KIND,
+                        "method " + std::to_string(options.method) + " does not take crowd labels");
+    }
+    const int32_t unlabeled = data.unlabeled_items();
+    if (unlabeled > 0) {
+        out.notes |= CS_NOTE_UNLABELED_ITEMS;
+        out.note_message += std::to_string(unlabeled) +
+                            " items have no labels; their posterior is the class prior (uniform for mv and crowd-lloyd). ";
+    }
+    if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
+    return cancelled;
+}
+
+}  // namespace cs

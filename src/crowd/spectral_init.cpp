@@ -1,0 +1,250 @@
+#include "crowd/spectral_init.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "crowd/confusion_model.hpp"
+#include "linalg/dense.hpp"
+#include "linalg/tensor.hpp"
+
+namespace cs {
+
+namespace {
+
+constexpr int kGroups = 3;
+// Moment matrices with a reciprocal condition number below this are treated as
+// singular: their inverse would amplify sampling noise by more than 1e12.
+constexpr double kMinRcond = 1e-12;
+
+// Empirical moments of the group aggregates Z_gj (Z-1, summed as in the reference
+// code) over all n items, scaled by 1/n.
+struct GroupMoments {
+    std::array<std::array<Matrix, kGroups>, kGroups> second;  // S_xy = (1/n) sum Z_x Z_y^T
+    Tensor3 third;                                            // (1/n) sum Z_0 (x) Z_1 (x) Z_2
+    std::vector<Matrix> worker_cross;  // per worker i: (1/n) sum_j z_ij Z_alt(i),j^T (Z-3)
+};
+
+GroupMoments compute_moments(const CrowdData &data) {
+    const int32_t k = data.k;
+    GroupMoments mom;
+    for (auto &row : mom.second)
+        for (Matrix &s : row) s = Matrix(k, k);
+    mom.third = Tensor3(k);
+    mom.worker_cross.assign(static_cast<std::size_t>(data.n_workers), Matrix(k, k));
+
+    std::vector<double> z(static_cast<std::size_t>(kGroups) * k);  // Z_0, Z_1, Z_2 of item j
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (begin == end) continue;
+        std::fill(z.begin(), z.end(), 0.0);
+        for (int64_t p = begin; p < end; ++p) z[(data.item_worker[p] % kGroups) * k + data.item_label[p]] += 1.0;
+        for (int x = 0; x < kGroups; ++x)
+            for (int32_t c = 0; c < k; ++c) {
+                const double zx = z[x * k + c];
+                if (zx == 0.0) continue;
+                for (int y = 0; y < kGroups; ++y)
+                    for (int32_t d = 0; d < k; ++d) mom.second[x][y](c, d) += zx * z[y * k + d];
+            }
+        for (int32_t a = 0; a < k; ++a) {
+            if (z[a] == 0.0) continue;
+            for (int32_t b = 0; b < k; ++b) {
+                const double ab = z[a] * z[k + b];
+                if (ab == 0.0) continue;
+                for (int32_t c = 0; c < k; ++c) mom.third(a, b, c) += ab * z[2 * k + c];
+            }
+        }
+        // (Z-3) cross moment of each labelling worker with the two other groups together.
+        for (int64_t p = begin; p < end; ++p) {
+            const int32_t i = data.item_worker[p];
+            const int g = i % kGroups;
+            Matrix &cross = mom.worker_cross[i];
+            const int32_t c = data.item_label[p];
+            for (int32_t d = 0; d < k; ++d) {
+                double alt = 0.0;
+                for (int y = 0; y < kGroups; ++y)
+                    if (y != g) alt += z[y * k + d];
+                cross(c, d) += alt;
+            }
+        }
+    }
+    const double inv_n = 1.0 / data.n_items;
+    for (auto &row : mom.second)
+        for (Matrix &s : row)
+            for (double &v : s.a) v *= inv_n;
+    for (double &v : mom.third.t) v *= inv_n;
+    for (Matrix &cross : mom.worker_cross)
+        for (double &v : cross.a) v *= inv_n;
+    return mom;
+}
+
+// The raw third moment with its modes ordered as groups (a, b, c).
+Tensor3 permuted_third(const Tensor3 &t012, int a, int b, int c) {
+    const int32_t k = t012.k;
+    Tensor3 out(k);
+    std::array<int32_t, kGroups> index{};
+    for (int32_t x = 0; x < k; ++x)
+        for (int32_t y = 0; y < k; ++y)
+            for (int32_t z = 0; z < k; ++z) {
+                index[a] = x;
+                index[b] = y;
+                index[c] = z;
+                out(x, y, z) = t012(index[0], index[1], index[2]);
+            }
+    return out;
+}
+
+// Estimate of group c's aggregated confusion matrix C_c (columns = true classes, in
+// the group-sum scale) and of the class weights W, from the other groups a and b
+// (Z-2a .. Z-2d, tensor decomposition, column matching).
+struct GroupEstimate {
+    bool ok = false;
+    Matrix columns;             // k x k: column l = E[Z_cj | y_j = l]
+    std::vector<double> weight; // k
+    std::string problem;
+};
+
+GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const FitOptions &options,
+                             Rng &rng) {
+    const int32_t k = mom.third.k;
+    GroupEstimate est;
+    const std::string name = "group " + std::to_string(c);
+
+    // (Z-2a, Z-2b): Z'_a = S_cb S_ab^{-1} Z_a and Z'_b = S_ca S_ba^{-1} Z_b.
+    Matrix inv_ab = mom.second[a][b], inv_ba = mom.second[b][a];
+    if (!invert(inv_ab, kMinRcond) || !invert(inv_ba, kMinRcond)) {
+        est.problem = name + ": the cross moment of groups " + std::to_string(a) + " and " +
+                      std::to_string(b) + " is singular";
+        return est;
+    }
+    const Matrix ta = multiply(mom.second[c][b], inv_ab);
+    const Matrix tb = multiply(mom.second[c][a], inv_ba);
+    // (Z-2c) M2 = T_a S_ab T_b^T;  (Z-2d) M3 = R_abc(T_a^T, T_b^T, I).
+    const Matrix m2 = multiply(multiply(ta, mom.second[a][b]), tb, false, true);
+    const Tensor3 m3 = multilinear(permuted_third(mom.third, a, b, c), transpose(ta),
+                                   transpose(tb), Matrix::identity(k));
+
+    // Whitening: M2 = U S V^T, Q = U S^{-1/2}.
+    Svd d;
+    if (!svd(m2, d) || !(d.s.back() > kMinRcond * d.s.front())) {
+        est.problem = name + ": the second moment M2 is singular, it cannot be whitened";
+        return est;
+    }
+    Matrix q(k, k);
+    for (int32_t x = 0; x < k; ++x)
+        for (int32_t h = 0; h < k; ++h) q(x, h) = d.u(x, h) / std::sqrt(d.s[h]);
+    Matrix q_t_pinv;
+    if (!pseudo_inverse(transpose(q), q_t_pinv)) {
+        est.problem = name + ": the whitening matrix has no pseudo-inverse";
+        return est;
+    }
+
+    std::vector<TensorEigenpair> pairs;
+    if (!robust_tensor_power(multilinear(m3, q, q, q), options.power_starts, options.power_iters,
+                             rng, pairs)) {
+        est.problem = name + ": the whitened third moment is degenerate";
+        return est;
+    }
+
+    est.columns = Matrix(k, k);
+    est.weight.assign(static_cast<std::size_t>(k), 0.0);
+    std::vector<char> taken(static_cast<std::size_t>(k), 0);
+    for (const TensorEigenpair &pair : pairs) {
+        if (!(pair.lambda > 0.0)) {
+            est.problem = name + ": a tensor eigenvalue is not positive";
+            return est;
+        }
+        // mu_h = lambda (Q^T)^+ v_h; w_h = 1 / lambda^2.
+        std::vector<double> mu(static_cast<std::size_t>(k), 0.0);
+        for (int32_t x = 0; x < k; ++x)
+            for (int32_t h = 0; h < k; ++h) mu[x] += pair.lambda * q_t_pinv(x, h) * pair.v[h];
+        // Column matching: the class at which mu_h is largest; if that slot is
+        // taken, the first empty slot (the reference code's rule).
+        int32_t slot = static_cast<int32_t>(std::max_element(mu.begin(), mu.end()) - mu.begin());
+        if (taken[slot]) slot = static_cast<int32_t>(std::find(taken.begin(), taken.end(), 0) - taken.begin());
+        taken[slot] = 1;
+        for (int32_t x = 0; x < k; ++x) est.columns(x, slot) = mu[x];
+        est.weight[slot] = 1.0 / (pair.lambda * pair.lambda);
+    }
+    if (!all_finite(est.columns)) {
+        est.problem = name + ": non-finite confusion estimate";
+        return est;
+    }
+    est.ok = true;
+    return est;
+}
+
+}  // namespace
+
+SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &options, Rng &rng) {
+    const int32_t k = data.k, m = data.n_workers;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    SpectralEstimate out;
+    out.confusion.assign(static_cast<std::size_t>(m) * kk, 0.0);
+    out.valid.assign(static_cast<std::size_t>(m), 0);
+    out.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
+    if (m < kGroups) {
+        out.problem = "fewer than 3 workers: the spectral stage needs three worker groups";
+        return out;
+    }
+
+    const GroupMoments mom = compute_moments(data);
+    // (a, b, c) in {(2,3,1), (3,1,2), (1,2,3)} of the paper, 0-based.
+    const int triples[kGroups][3] = {{1, 2, 0}, {2, 0, 1}, {0, 1, 2}};
+    std::array<GroupEstimate, kGroups> group;
+    for (const auto &t : triples) group[t[2]] = estimate_group(mom, t[0], t[1], t[2], options, rng);
+
+    // Per worker i of group g, with the two other groups a, b together (Z-3, as in the
+    // reference code): C_i = [(1/n) sum_j z_ij Z_alt,j^T] [diag(W_alt) C_alt^T]^{-1},
+    // C_alt = C_a + C_b, W_alt = (W_a + W_b) / 2.
+    std::array<Matrix, kGroups> solve;  // [diag(W_alt) C_alt^T]^{-1} of each group g
+    std::array<bool, kGroups> usable{};
+    for (int g = 0; g < kGroups; ++g) {
+        const int a = (g + 1) % kGroups, b = (g + 2) % kGroups;
+        if (!group[a].ok || !group[b].ok) continue;
+        Matrix dmat(k, k);
+        for (int32_t l = 0; l < k; ++l) {
+            const double w = 0.5 * (group[a].weight[l] + group[b].weight[l]);
+            for (int32_t x = 0; x < k; ++x)
+                dmat(l, x) = w * (group[a].columns(x, l) + group[b].columns(x, l));
+        }
+        usable[g] = invert(dmat, kMinRcond);
+        if (usable[g]) solve[g] = std::move(dmat);
+        else if (out.problem.empty())
+            out.problem = "the weighted confusion of the groups other than " + std::to_string(g) +
+                          " is singular";
+    }
+    for (int g = 0; g < kGroups; ++g)
+        if (!group[g].ok) out.problem += (out.problem.empty() ? "" : "; ") + group[g].problem;
+
+    std::vector<double> counts(static_cast<std::size_t>(kk));
+    for (int32_t i = 0; i < m; ++i) {
+        const int g = i % kGroups;
+        if (!usable[g]) continue;
+        const Matrix ci = multiply(mom.worker_cross[i], solve[g]);  // observed x true
+        if (!all_finite(ci)) continue;
+        // Floor at delta, then the confusion model and normalisation of each true
+        // class (a column of C_i, a row of pi_i).
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t c = 0; c < k; ++c) counts[l * k + c] = std::max(ci(c, l), options.delta);
+        apply_confusion_model(counts.data(), k, options.confusion);
+        std::copy(counts.begin(), counts.end(), out.confusion.begin() + i * kk);
+        out.valid[i] = 1;
+    }
+
+    if (group[0].ok && group[1].ok && group[2].ok) {
+        double total = 0.0;
+        for (int32_t l = 0; l < k; ++l) {
+            out.prior[l] = (group[0].weight[l] + group[1].weight[l] + group[2].weight[l]) / 3.0;
+            total += out.prior[l];
+        }
+        out.prior_valid = std::isfinite(total) && total > 0.0;
+        if (out.prior_valid)
+            for (double &w : out.prior) w /= total;
+        else
+            std::fill(out.prior.begin(), out.prior.end(), 1.0 / k);
+    }
+    return out;
+}
+
+}  // namespace cs

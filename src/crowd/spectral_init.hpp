@@ -1,0 +1,32 @@
+// Opt-D&S Stage 1 (ALGORITHMS.md "Opt-D&S - Stage 1"; Zhang et al. Algorithm 1):
+// a method-of-moments estimate of every worker's confusion matrix from three
+// worker groups, their second and third moments, SVD whitening and the robust
+// tensor power method.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "crowd/dawid_skene.hpp"
+#include "crowd/options.hpp"
+#include "data/crowd_data.hpp"
+#include "util/rng.hpp"
+
+namespace cs {
+
+struct SpectralEstimate {
+    /// n_workers x k (true) x k (observed); rows of workers with valid[i] == 0 are
+    /// undefined and must be replaced by the caller's fallback.
+    std::vector<double> confusion;
+    std::vector<char> valid;      // per worker: 1 if the spectral estimate is usable
+    std::vector<double> prior;    // k: average of the three groups' W, normalised
+    bool prior_valid = false;
+    std::string problem;          // why some workers are not valid (empty if none)
+};
+
+/// Stage 1. Worker i belongs to group i mod 3. Never throws on singular data: a
+/// group whose moment matrices cannot be inverted or whitened invalidates the
+/// workers whose estimate needs it (those of the two other groups).
+SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &options, Rng &rng);
+
+}  // namespace cs

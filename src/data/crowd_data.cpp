@@ -1,0 +1,155 @@
+#include "data/crowd_data.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace cs {
+
+namespace {
+
+std::string at(std::size_t t) { return " at label index " + std::to_string(t); }
+
+// Check one id array against its declared count (0 = infer) and return the count.
+int32_t check_ids(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
+                  const char *count_name) {
+    int32_t largest = -1;
+    for (std::size_t t = 0; t < n; ++t) {
+        const int32_t v = ids[t];
+        if (v < 0)
+            throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(v) + at(t) +
+                                               " is negative");
+        if (declared > 0 && v >= declared)
+            throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(v) + at(t) +
+                                               " is >= " + count_name + " (" +
+                                               std::to_string(declared) + ")");
+        largest = std::max(largest, v);
+    }
+    if (declared > 0) return declared;
+    if (largest == INT32_MAX)
+        throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(largest) +
+                                           " is too large");
+    return largest + 1;
+}
+
+}  // namespace
+
+int32_t CrowdData::unlabeled_items() const {
+    int32_t count = 0;
+    for (int32_t j = 0; j < n_items; ++j) count += item_start[j] == item_start[j + 1];
+    return count;
+}
+
+CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int32_t *label,
+                           std::size_t n_labels, const FitOptions &options) {
+    if (item == nullptr || worker == nullptr || label == nullptr)
+        throw Error(CS_ERR_NULL_POINTER, std::string("cs_fit: the ") +
+                                             (item == nullptr     ? "item"
+                                              : worker == nullptr ? "worker"
+                                                                  : "label") +
+                                             " array is NULL");
+    if (n_labels == 0) throw Error(CS_ERR_EMPTY_INPUT, "cs_fit: no labels (n_labels = 0)");
+    if (n_labels > static_cast<std::size_t>(INT64_MAX / 4))
+        throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit: n_labels is too large");
+
+    CrowdData d;
+    d.n_items = check_ids(item, n_labels, options.items, "item", "n_items");
+    d.n_workers = check_ids(worker, n_labels, options.workers, "worker", "n_workers");
+
+    // Labels: in [0, k) with k declared, or k inferred as the largest label + 1.
+    int32_t largest = -1;
+    for (std::size_t t = 0; t < n_labels; ++t) {
+        const int32_t c = label[t];
+        if (c < 0)
+            throw Error(CS_ERR_INVALID_LABEL, "label " + std::to_string(c) + at(t) + " is negative");
+        if (options.classes > 0 && c >= options.classes)
+            throw Error(CS_ERR_INVALID_LABEL, "label " + std::to_string(c) + at(t) + " is >= k (" +
+                                                  std::to_string(options.classes) + ")");
+        largest = std::max(largest, c);
+    }
+    d.k = options.classes > 0 ? options.classes : largest + 1;
+    if (d.k < 2)
+        throw Error(CS_ERR_TOO_FEW_CLASSES,
+                    "every label is 0, so k is inferred as 1; at least 2 classes are needed "
+                    "(set the 'classes' parameter)");
+    if (static_cast<int64_t>(d.k) * d.k > 100000000)
+        throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(d.k) + " is too large");
+
+    // Counting sort by item, stable: labels of an item keep their input order.
+    std::vector<int64_t> start(static_cast<std::size_t>(d.n_items) + 1, 0);
+    for (std::size_t t = 0; t < n_labels; ++t) ++start[static_cast<std::size_t>(item[t]) + 1];
+    for (int32_t j = 0; j < d.n_items; ++j) start[j + 1] += start[j];
+    std::vector<int64_t> order(n_labels);  // position -> input index
+    {
+        std::vector<int64_t> next(start.begin(), start.end() - 1);
+        for (std::size_t t = 0; t < n_labels; ++t) order[next[item[t]]++] = static_cast<int64_t>(t);
+    }
+
+    // Duplicates: a worker seen twice on the same item. seen[w] holds the position
+    // (within the current item) of worker w's label, valid when seen_item[w] == j.
+    std::vector<int32_t> seen_item(static_cast<std::size_t>(d.n_workers), -1);
+    std::vector<int64_t> seen_pos(static_cast<std::size_t>(d.n_workers), 0);
+    std::vector<char> keep(n_labels, 1);
+    std::size_t dropped = 0;
+    for (int32_t j = 0; j < d.n_items; ++j) {
+        for (int64_t p = start[j]; p < start[j + 1]; ++p) {
+            const int32_t w = worker[order[p]];
+            if (seen_item[w] != j) {
+                seen_item[w] = j;
+                seen_pos[w] = p;
+                continue;
+            }
+            switch (options.duplicates) {
+                case CS_DUPLICATES_KEEP_FIRST:
+                    keep[p] = 0;
+                    break;
+                case CS_DUPLICATES_KEEP_LAST:
+                    keep[seen_pos[w]] = 0;
+                    seen_pos[w] = p;
+                    break;
+                default:
+                    throw Error(CS_ERR_DUPLICATE,
+                                "worker " + std::to_string(w) + " labelled item " +
+                                    std::to_string(j) + " twice (label indices " +
+                                    std::to_string(order[seen_pos[w]]) + " and " +
+                                    std::to_string(order[p]) +
+                                    "); set 'duplicates' to 'first' or 'last' to keep one");
+            }
+            ++dropped;
+        }
+    }
+
+    const std::size_t kept = n_labels - dropped;
+    d.item_start.assign(static_cast<std::size_t>(d.n_items) + 1, 0);
+    d.item_worker.resize(kept);
+    d.item_label.resize(kept);
+    std::size_t out = 0;
+    for (int32_t j = 0; j < d.n_items; ++j) {
+        for (int64_t p = start[j]; p < start[j + 1]; ++p) {
+            if (!keep[p]) continue;
+            d.item_worker[out] = worker[order[p]];
+            d.item_label[out] = label[order[p]];
+            ++out;
+        }
+        d.item_start[j + 1] = static_cast<int64_t>(out);
+    }
+
+    // By worker: counting sort of the item layout; items come out increasing.
+    d.worker_start.assign(static_cast<std::size_t>(d.n_workers) + 1, 0);
+    for (std::size_t p = 0; p < kept; ++p) ++d.worker_start[d.item_worker[p] + 1];
+    for (int32_t i = 0; i < d.n_workers; ++i) d.worker_start[i + 1] += d.worker_start[i];
+    d.worker_item.resize(kept);
+    d.worker_label.resize(kept);
+    std::vector<int64_t> next(d.worker_start.begin(), d.worker_start.end() - 1);
+    for (int32_t j = 0; j < d.n_items; ++j) {
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+            const int64_t q = next[d.item_worker[p]]++;
+            d.worker_item[q] = j;
+            d.worker_label[q] = d.item_label[p];
+        }
+    }
+    return d;
+}
+
+}  // namespace cs

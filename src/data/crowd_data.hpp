@@ -1,0 +1,45 @@
+// Crowd labels after validation, laid out for the two passes every method makes:
+// by item (E-steps, majority vote, Lloyd label updates) and by worker (M-steps,
+// Lloyd centre updates). Both are compressed sparse rows over the same labels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crowd/options.hpp"
+
+namespace cs {
+
+struct CrowdData {
+    int32_t n_items = 0;
+    int32_t n_workers = 0;
+    int32_t k = 0;
+
+    // By item: the labels of item j are positions item_start[j] .. item_start[j+1]-1
+    // of item_worker / item_label, in input order.
+    std::vector<int64_t> item_start;
+    std::vector<int32_t> item_worker;
+    std::vector<int32_t> item_label;
+
+    // By worker: the labels of worker i are positions worker_start[i] ..
+    // worker_start[i+1]-1 of worker_item / worker_label, by increasing item.
+    std::vector<int64_t> worker_start;
+    std::vector<int32_t> worker_item;
+    std::vector<int32_t> worker_label;
+
+    /// Number of labels kept (after the duplicate policy).
+    std::size_t n_labels() const { return item_worker.size(); }
+
+    /// Number of items in [0, n_items) without any label.
+    int32_t unlabeled_items() const;
+
+    /// Validate triples against the options (ids, labels, k, duplicates) and build
+    /// both layouts. Throws cs::Error with the status and a message naming the
+    /// offending label index on invalid input. The caller's arrays are only read.
+    static CrowdData build(const int32_t *item, const int32_t *worker, const int32_t *label,
+                           std::size_t n_labels, const FitOptions &options);
+};
+
+}  // namespace cs

@@ -1,0 +1,110 @@
+#include "linalg/tensor.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace cs {
+
+Tensor3 multilinear(const Tensor3 &t, const Matrix &a, const Matrix &b, const Matrix &c) {
+    const int32_t k = t.k, r = a.cols;
+    // Three successive mode products, O(k^3 r) each instead of O(k^3 r^3) at once.
+    std::vector<double> s1(static_cast<std::size_t>(r) * k * k, 0.0);  // [a][y][z]
+    for (int32_t x = 0; x < k; ++x)
+        for (int32_t i = 0; i < r; ++i) {
+            const double w = a(x, i);
+            if (w == 0.0) continue;
+            for (int32_t yz = 0; yz < k * k; ++yz)
+                s1[static_cast<std::size_t>(i) * k * k + yz] += w * t.t[static_cast<std::size_t>(x) * k * k + yz];
+        }
+    std::vector<double> s2(static_cast<std::size_t>(r) * r * k, 0.0);  // [a][b][z]
+    for (int32_t i = 0; i < r; ++i)
+        for (int32_t y = 0; y < k; ++y)
+            for (int32_t j = 0; j < r; ++j) {
+                const double w = b(y, j);
+                if (w == 0.0) continue;
+                for (int32_t z = 0; z < k; ++z)
+                    s2[(static_cast<std::size_t>(i) * r + j) * k + z] +=
+                        w * s1[(static_cast<std::size_t>(i) * k + y) * k + z];
+            }
+    Tensor3 out(r);
+    for (int32_t i = 0; i < r; ++i)
+        for (int32_t j = 0; j < r; ++j)
+            for (int32_t z = 0; z < k; ++z) {
+                const double v = s2[(static_cast<std::size_t>(i) * r + j) * k + z];
+                if (v == 0.0) continue;
+                for (int32_t l = 0; l < r; ++l) out(i, j, l) += v * c(z, l);
+            }
+    return out;
+}
+
+void contract_two(const Tensor3 &t, const std::vector<double> &v, std::vector<double> &out) {
+    const int32_t k = t.k;
+    out.assign(static_cast<std::size_t>(k), 0.0);
+    for (int32_t a = 0; a < k; ++a) {
+        double sum = 0.0;
+        for (int32_t y = 0; y < k; ++y) {
+            double inner = 0.0;
+            for (int32_t z = 0; z < k; ++z) inner += t(a, y, z) * v[z];
+            sum += inner * v[y];
+        }
+        out[a] = sum;
+    }
+}
+
+double contract_three(const Tensor3 &t, const std::vector<double> &v) {
+    std::vector<double> w;
+    contract_two(t, v, w);
+    double sum = 0.0;
+    for (int32_t a = 0; a < t.k; ++a) sum += w[a] * v[a];
+    return sum;
+}
+
+namespace {
+
+// Normalise in place; false if the norm is zero or not finite.
+bool normalise(std::vector<double> &v) {
+    double norm = 0.0;
+    for (double x : v) norm += x * x;
+    norm = std::sqrt(norm);
+    if (!(norm > 0.0) || !std::isfinite(norm)) return false;
+    for (double &x : v) x /= norm;
+    return true;
+}
+
+}  // namespace
+
+bool robust_tensor_power(Tensor3 t, int32_t starts, int32_t iterations, Rng &rng,
+                         std::vector<TensorEigenpair> &pairs) {
+    const int32_t k = t.k;
+    pairs.clear();
+    std::vector<double> v(static_cast<std::size_t>(k)), next;
+    for (int32_t h = 0; h < k; ++h) {
+        TensorEigenpair best;
+        best.lambda = -std::numeric_limits<double>::infinity();
+        for (int32_t s = 0; s < starts; ++s) {
+            for (double &x : v) x = rng.uniform() - 0.5;
+            if (!normalise(v)) continue;  // probability zero; skip the start
+            bool ok = true;
+            for (int32_t it = 0; it < iterations && ok; ++it) {
+                contract_two(t, v, next);
+                ok = normalise(next);
+                if (ok) v.swap(next);
+            }
+            if (!ok) return false;
+            const double lambda = contract_three(t, v);
+            if (lambda > best.lambda) {
+                best.lambda = lambda;
+                best.v = v;
+            }
+        }
+        if (best.v.empty() || !std::isfinite(best.lambda)) return false;
+        // Deflate: T <- T - lambda v (x) v (x) v.
+        for (int32_t a = 0; a < k; ++a)
+            for (int32_t b = 0; b < k; ++b)
+                for (int32_t c = 0; c < k; ++c) t(a, b, c) -= best.lambda * best.v[a] * best.v[b] * best.v[c];
+        pairs.push_back(std::move(best));
+    }
+    return true;
+}
+
+}  // namespace cs

@@ -1,0 +1,30 @@
+// Threading helpers. Work is split into fixed-size chunks whose boundaries do not
+// depend on the thread count, and partial sums are combined in chunk order, so
+// every result is bit-identical for any number of threads (DESIGN.md, Determinism).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace cs {
+
+/// Threads to use for a requested count (0 = all available cores).
+inline int resolve_threads(int32_t requested) {
+    if (requested > 0) return requested;
+#ifdef _OPENMP
+    return std::max(1, omp_get_num_procs());
+#else
+    return std::max(1u, std::thread::hardware_concurrency());
+#endif
+}
+
+/// Number of fixed-size chunks covering [0, n).
+inline int64_t chunk_count(int64_t n, int64_t chunk) { return (n + chunk - 1) / chunk; }
+
+}  // namespace cs
