@@ -1,0 +1,127 @@
+/* Edge cases of the documented behaviour: method ids no method has, mv's progress
+ * call, unlabelled items under crowd-lloyd, the full seed range through
+ * cs_set_double(), and items impossible under every class. */
+#include "cs_test.h"
+
+/* CS_PARAM_METHOD: "an id no method has is CS_ERR_UNKNOWN_METHOD", whatever its value. */
+static void unknown_method_ids_are_unknown_method(void **state) {
+    cs_model *m = (cs_model *)*state;
+    int64_t v;
+    CS_ASSERT_FAIL(m, cs_set_int(m, CS_PARAM_METHOD, 999), CS_ERR_UNKNOWN_METHOD, "999");
+    CS_ASSERT_FAIL(m, cs_set_int(m, CS_PARAM_METHOD, 0), CS_ERR_UNKNOWN_METHOD, "0");
+    CS_ASSERT_FAIL(m, cs_set_int(m, CS_PARAM_METHOD, -1), CS_ERR_UNKNOWN_METHOD, "-1");
+    CS_ASSERT_FAIL(m, cs_set_double(m, CS_PARAM_METHOD, 999.0), CS_ERR_UNKNOWN_METHOD, "999");
+    CS_ASSERT_FAIL(m, cs_set_param_string(m, "method", "999"), CS_ERR_UNKNOWN_METHOD, "999");
+    CS_ASSERT_OK(cs_get_int(m, CS_PARAM_METHOD, &v));
+    assert_int_equal(v, CS_METHOD_OPT_DS);
+}
+
+static int32_t count_calls(void *user, int32_t iteration, double objective) {
+    int *calls = (int *)user;
+    (void)objective;
+    if (*calls == 0 && iteration != 0) return 1;
+    ++*calls;
+    return 0;
+}
+
+/* cs_progress_fn: "called by a fit after its initialisation (iteration 0) and after
+ * every completed iteration": mv has only the initialisation. */
+static void mv_reports_iteration_0(void **state) {
+    cs_model *m = (cs_model *)*state;
+    int calls = 0;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "mv"));
+    CS_ASSERT_OK(cs_set_progress(m, count_calls, &calls));
+    cs_fit_or_fail(m, &cs_tiny);
+    assert_int_equal(calls, 1);
+}
+
+/* CS_NOTE_UNLABELED_ITEMS: unlabelled items' posterior is uniform for crowd-lloyd
+ * (there is no information about them), and their label class 0. */
+static void crowd_lloyd_unlabeled_items_get_uniform_posterior(void **state) {
+    cs_model *m = (cs_model *)*state;
+    double post[12];
+    int32_t lab[6], notes;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "crowd-lloyd"));
+    CS_ASSERT_OK(cs_set_param_string(m, "prior", "uniform"));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_ITEMS, 6));
+    cs_fit_or_fail(m, &cs_tiny);
+    CS_ASSERT_OK(cs_posteriors(m, post, 12));
+    CS_ASSERT_OK(cs_labels(m, lab, 6));
+    CS_ASSERT_OK(cs_fit_notes(m, &notes));
+    assert_true((notes & CS_NOTE_UNLABELED_ITEMS) != 0);
+    assert_int_equal(lab[4], 0);
+    assert_int_equal(lab[5], 0);
+    if (post[8] != 0.5 || post[9] != 0.5 || post[10] != 0.5 || post[11] != 0.5)
+        fail_msg("unlabelled items' posteriors: (%g, %g), (%g, %g)", post[8], post[9], post[10],
+                 post[11]);
+}
+
+/* CS_PARAM_SEED: "0..2^63-1", and cs_set_double() accepts a whole number for an int
+ * parameter, up to the largest double below 2^63, 9223372036854774784. */
+static void seed_accepts_whole_doubles_up_to_2_pow_63(void **state) {
+    cs_model *m = (cs_model *)*state;
+    int64_t v;
+    CS_ASSERT_OK(cs_set_double(m, CS_PARAM_SEED, 9.21e18));
+    CS_ASSERT_OK(cs_get_int(m, CS_PARAM_SEED, &v));
+    assert_true(v == INT64_C(9210000000000000000));
+    CS_ASSERT_OK(cs_set_double(m, CS_PARAM_SEED, 9223372036854774784.0));
+    CS_ASSERT_OK(cs_get_int(m, CS_PARAM_SEED, &v));
+    assert_true(v == INT64_C(9223372036854774784));
+    /* 2^63 itself is out of range. */
+    CS_ASSERT_FAIL(m, cs_set_double(m, CS_PARAM_SEED, 9223372036854775808.0),
+                   CS_ERR_PARAM_RANGE, "seed");
+}
+
+/* CS_NOTE_IMPOSSIBLE_ITEMS: items with zero likelihood under every class get the class
+ * prior as posterior. Reproduced with an Opt-D&S start without the delta floor, stopped
+ * after the initialisation, with the estimated prior (so that prior != uniform). */
+static void impossible_items_get_the_prior(void **state) {
+    static const int32_t item[75] = {
+        0,  0,  1,  1,  1,  1,  2,  2,  2,  2,  3,  3,  3,  4,  4,  4,  4,  5,  5,
+        5,  6,  6,  7,  7,  7,  8,  8,  8,  9,  10, 10, 10, 10, 11, 11, 11, 11, 12,
+        12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17, 17,
+        17, 18, 18, 19, 19, 19, 20, 20, 20, 20, 21, 21, 22, 22, 22, 23, 24, 24};
+    static const int32_t worker[75] = {
+        1, 3, 0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 2, 0, 1, 2,
+        0, 2, 3, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 3, 0, 1, 3, 0, 1, 2,
+        3, 0, 1, 3, 0, 1, 2, 3, 0, 3, 0, 2, 3, 0, 1, 2, 3, 0, 2, 0, 1, 3, 1, 0, 2};
+    static const int32_t label[75] = {
+        0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 2, 2, 0, 1, 0, 2, 2, 2,
+        1, 0, 0, 2, 0, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 0, 1, 1, 0, 2, 2, 2, 1, 2, 1,
+        1, 1, 1, 1, 2, 1, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 1, 0, 0};
+    cs_model *m = (cs_model *)*state;
+    double post[25 * 3], prior[3];
+    int32_t notes;
+    size_t j;
+    int prior_rows = 0;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "opt-ds"));
+    CS_ASSERT_OK(cs_set_param_string(m, "prior", "estimated"));
+    CS_ASSERT_OK(cs_set_double(m, CS_PARAM_DELTA, 0.0));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 3));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 0));
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, 75));
+    CS_ASSERT_OK(cs_fit_notes(m, &notes));
+    CS_ASSERT_OK(cs_posteriors(m, post, 75));
+    CS_ASSERT_OK(cs_class_prior(m, prior, 3));
+    assert_true((notes & CS_NOTE_IMPOSSIBLE_ITEMS) != 0);
+    assert_true(prior[0] != prior[1]);
+    for (j = 0; j < 25; ++j)
+        prior_rows += post[3 * j] == prior[0] && post[3 * j + 1] == prior[1] &&
+                      post[3 * j + 2] == prior[2];
+    if (prior_rows == 0)
+        fail_msg("no posterior equals the prior (%g, %g, %g); item 13: (%g, %g, %g)", prior[0],
+                 prior[1], prior[2], post[39], post[40], post[41]);
+}
+
+int main(void) {
+#define T(f) cmocka_unit_test_setup_teardown(f, cs_setup_model, cs_teardown_model)
+    const struct CMUnitTest tests[] = {
+        T(unknown_method_ids_are_unknown_method),
+        T(mv_reports_iteration_0),
+        T(crowd_lloyd_unlabeled_items_get_uniform_posterior),
+        T(seed_accepts_whole_doubles_up_to_2_pow_63),
+        T(impossible_items_get_the_prior),
+    };
+#undef T
+    return cmocka_run_group_tests_name("edge_cases", tests, NULL, NULL);
+}

@@ -1,0 +1,163 @@
+// Dawid-Skene EM: one round on a hand-computed example, zero confusion entries,
+// confusion models, the estimated prior, and the monotone log-likelihood.
+#include <cmath>
+#include <vector>
+
+#include "support/cmocka_cpp.hpp"
+#include "support/fit_helpers.hpp"
+#include "sim/crowd_sim.hpp"
+
+// Three items, two workers, k = 2:
+//   item 0: w0 -> 0, w1 -> 0;  item 1: w0 -> 1, w1 -> 0;  item 2: w0 -> 1, w1 -> 1.
+// Soft MV q = (1,0), (1/2,1/2), (0,1). The M-step (Z-5) gives
+//   pi_0 = [[2/3, 1/3], [0, 1]],  pi_1 = [[1, 0], [1/3, 2/3]],
+// and the E-step (Z-4) with the uniform prior: item likelihoods 1/2 * (2/3 + 0),
+// 1/2 * (1/3 + 1/3), 1/2 * (0 + 2/3), so q = (1,0), (1/2,1/2), (0,1) again and
+// LL = 3 log(1/3). Round 2 repeats round 1 exactly, so EM converges at round 2.
+static test::Triples tiny() {
+    test::Triples t;
+    t.add(0, 0, 0); t.add(0, 1, 0);
+    t.add(1, 0, 1); t.add(1, 1, 0);
+    t.add(2, 0, 1); t.add(2, 1, 1);
+    return t;
+}
+
+static void test_one_round_by_hand(void **) {
+    auto m = test::make_model("ds");
+    cs_set_param_string(m.get(), "prior", "uniform");
+    cs_set_int(m.get(), CS_PARAM_MAX_ITER, 1);
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    const auto pi = test::confusion(m.get());
+    const double expected[8] = {2.0 / 3, 1.0 / 3, 0, 1, 1, 0, 1.0 / 3, 2.0 / 3};
+    for (int e = 0; e < 8; ++e) assert_near(pi[e], expected[e], 1e-15);
+    const auto q = test::posteriors(m.get());
+    const double q_expected[6] = {1, 0, 0.5, 0.5, 0, 1};
+    for (int e = 0; e < 6; ++e) assert_near(q[e], q_expected[e], 1e-15);
+    const auto tr = test::trace(m.get());
+    assert_int_equal(tr.size(), 1);
+    assert_near(tr[0], 3 * std::log(1.0 / 3), 1e-14);
+    double ll = 0;
+    assert_int_equal(cs_log_likelihood(m.get(), &ll), CS_OK);
+    assert_near(ll, tr[0], 0);
+    int32_t notes = -1;
+    cs_fit_notes(m.get(), &notes);
+    assert_int_equal(notes, CS_NOTE_MAX_ITER_REACHED);
+}
+
+static void test_converges_when_round_repeats(void **) {
+    auto m = test::make_model("ds");
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    int32_t iterations = 0, converged = 0, notes = -1;
+    cs_iterations(m.get(), &iterations);
+    cs_converged(m.get(), &converged);
+    cs_fit_notes(m.get(), &notes);
+    assert_int_equal(iterations, 2);
+    assert_int_equal(converged, 1);
+    assert_int_equal(notes, 0);
+}
+
+// tol = 0 runs exactly max_iter rounds, even when the likelihood stops moving.
+static void test_tol_zero_runs_exactly_max_iter(void **) {
+    auto m = test::make_model("ds");
+    cs_set_int(m.get(), CS_PARAM_MAX_ITER, 7);
+    cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    int32_t iterations = 0, converged = 1, notes = -1;
+    cs_iterations(m.get(), &iterations);
+    cs_converged(m.get(), &converged);
+    cs_fit_notes(m.get(), &notes);
+    assert_int_equal(iterations, 7);
+    assert_int_equal(converged, 0);
+    assert_int_equal(notes, 0);
+    assert_int_equal(test::trace(m.get()).size(), 7);
+}
+
+// One-coin: p = trace / total of the M-step counts. From the soft-MV start worker 0
+// has counts [[1, 1/2], [0, 3/2]] -> p = 2.5 / 3; worker 1 [[3/2, 0], [1/2, 1]] -> 2.5 / 3.
+// Class-wise: worker 0 rows p = (2/3, 1), worker 1 rows p = (1, 2/3).
+static void test_one_coin_models_by_hand(void **) {
+    auto m = test::make_model("ds");
+    cs_set_int(m.get(), CS_PARAM_MAX_ITER, 1);
+    cs_set_param_string(m.get(), "confusion", "one-coin");
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    auto pi = test::confusion(m.get());
+    const double p = 2.5 / 3;
+    const double one_coin[8] = {p, 1 - p, 1 - p, p, p, 1 - p, 1 - p, p};
+    for (int e = 0; e < 8; ++e) assert_near(pi[e], one_coin[e], 1e-15);
+
+    cs_set_param_string(m.get(), "confusion", "class-one-coin");
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    pi = test::confusion(m.get());
+    const double class_wise[8] = {2.0 / 3, 1.0 / 3, 0, 1, 1, 0, 1.0 / 3, 2.0 / 3};
+    for (int e = 0; e < 8; ++e) assert_near(pi[e], class_wise[e], 1e-15);
+}
+
+// With the estimated prior, w is the mean posterior (Z-5).
+static void test_estimated_prior_is_mean_posterior(void **) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = 600;
+    spec.n_workers = 30;
+    spec.k = 3;
+    spec.class_prior = {0.6, 0.3, 0.1};
+    spec.seed = 7;
+    const auto crowd = cs::sim::simulate_crowd(spec);
+    auto m = test::make_model("ds");
+    cs_set_param_string(m.get(), "prior", "estimated");
+    assert_int_equal(cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                            crowd.item.size()), CS_OK);
+    std::vector<double> w(3);
+    assert_int_equal(cs_class_prior(m.get(), w.data(), w.size()), CS_OK);
+    // The prior printed is the one the last E-step used, i.e. the mean of the
+    // posteriors of the previous round; at convergence the two agree closely.
+    const auto q = test::posteriors(m.get());
+    for (int l = 0; l < 3; ++l) {
+        double mean = 0;
+        for (int j = 0; j < spec.n_items; ++j) mean += q[j * 3 + l] / spec.n_items;
+        assert_near(w[l], mean, 1e-6);
+    }
+    // The simulated classes occur 338, 200 and 62 times out of 600.
+    assert_near(w[0], 338.0 / 600, 0.05);
+    assert_near(w[2], 62.0 / 600, 0.05);
+}
+
+// EM never decreases the marginal log-likelihood, for every confusion model and
+// both starts (ds, opt-ds), on a simulated crowd with spammers and adversaries.
+static void test_log_likelihood_never_decreases(void **) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = 1500;
+    spec.n_workers = 60;
+    spec.k = 4;
+    spec.labels_per_item = 4;
+    spec.seed = 11;
+    const auto crowd = cs::sim::simulate_crowd(spec);
+    for (const char *method : {"ds", "opt-ds"})
+        for (const char *model : {"full", "one-coin", "class-one-coin"})
+            for (const char *prior : {"uniform", "estimated"}) {
+                auto m = test::make_model(method);
+                cs_set_param_string(m.get(), "confusion", model);
+                cs_set_param_string(m.get(), "prior", prior);
+                assert_int_equal(cs_fit(m.get(), crowd.item.data(), crowd.worker.data(),
+                                        crowd.label.data(), crowd.item.size()), CS_OK);
+                const auto tr = test::trace(m.get());
+                assert_true(tr.size() >= 2);
+                for (std::size_t r = 1; r < tr.size(); ++r) {
+                    if (tr[r] < tr[r - 1] - 1e-10 * std::fabs(tr[r - 1])) {
+                        print_error("%s/%s/%s: LL decreased at round %zu: %.15g -> %.15g\n", method,
+                                    model, prior, r + 1, tr[r - 1], tr[r]);
+                        fail();
+                    }
+                }
+            }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_round_by_hand),
+        cmocka_unit_test(test_converges_when_round_repeats),
+        cmocka_unit_test(test_tol_zero_runs_exactly_max_iter),
+        cmocka_unit_test(test_one_coin_models_by_hand),
+        cmocka_unit_test(test_estimated_prior_is_mean_posterior),
+        cmocka_unit_test(test_log_likelihood_never_decreases),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
