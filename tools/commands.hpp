@@ -1,0 +1,21 @@
+// The subcommands of `crowdspec`. Each takes the whole argument vector and the index
+// of its first own argument, returns an exit code, and throws CliError on failure
+// (main() turns that into a message and the error's exit code).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+int run_fit(const std::vector<std::string> &args, std::size_t first);
+int run_evaluate(const std::vector<std::string> &args, std::size_t first);
+int run_demo(const std::vector<std::string> &args, std::size_t first);
+
+/// The `--help` text of each command (also shown by `crowdspec help COMMAND`).
+std::string fit_help();
+std::string evaluate_help();
+std::string demo_help();
+
+}  // namespace cli

@@ -1,0 +1,81 @@
+// Reading crowd-label files (`item worker label`) and truth files (`item label`) and
+// mapping their arbitrary string ids and labels to the library's 0-based indices.
+//
+// Mapping rules (also printed by `crowdspec fit --help`):
+// - Items and workers, separately: if every id is an integer, indices follow ascending
+//   numeric order (rank among the distinct ids); otherwise order of first appearance.
+//   Ids are compared as exact strings ("7" and "07" are different ids).
+// - Classes (no --classes): sorted numerically if every label is a decimal number, else
+//   by byte order. --classes K: integer labels in 1..K map to K classes 1..K, else in
+//   0..K-1 to classes 0..K-1. --classes A,B,C: exactly these classes in this order.
+// - Lines: fields separated by any run of blanks and/or commas; a field may be "double
+//   quoted" ("" inside is a quote); blank lines are skipped; a trailing CR is ignored.
+//   The first non-blank line is a header if one of its fields is (case-insensitively)
+//   item, task, question, worker, annotator, user, label, answer or response.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace cli {
+
+/// How the set of classes is chosen (the --classes option).
+struct ClassSpec {
+    enum class Kind { Infer, Count, List };
+    Kind kind = Kind::Infer;
+    int32_t count = 0;               ///< Kind::Count: K
+    std::vector<std::string> names;  ///< Kind::List: the classes in order
+    std::string text;                ///< the option's text, for messages
+};
+
+/// Parses the --classes value: an integer K >= 2, or a comma-separated list of
+/// distinct non-empty names. Throws CliError(kExitUsage).
+ClassSpec parse_class_spec(const std::string &text);
+
+/// Crowd labels with every id mapped to a 0-based index.
+struct CrowdTable {
+    std::string source;                     ///< file name for messages ("<stdin>" for -)
+    std::vector<std::string> item_names;    ///< index -> original item id
+    std::vector<std::string> worker_names;  ///< index -> original worker id
+    std::vector<std::string> class_names;   ///< index -> label string
+    std::vector<int32_t> item, worker, label;  ///< the triples, in file order
+    std::vector<std::size_t> line;             ///< 1-based source line of each triple
+};
+
+/// Reads a crowd file ("-" = stdin). Throws CliError(kExitInput) naming the file and
+/// line of the first problem (unreadable file, wrong field count, label outside
+/// --classes, no labels at all).
+CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes);
+
+/// Ground truth: one label per item, in order of first appearance.
+struct TruthTable {
+    std::string source;
+    std::vector<std::pair<std::string, std::string>> entries;  ///< (item id, label)
+};
+
+/// Reads a truth file of `item label` lines ("-" = stdin). Repeated identical lines
+/// are accepted; two different labels for one item are an error. Throws
+/// CliError(kExitInput).
+TruthTable read_truth_file(const std::string &path);
+
+/// Looks strings up among a list of names: exact match first; when every name and the
+/// query are numbers, a numerically equal name also matches (truth "1.0" finds class
+/// "1"). Used to find truth items and truth labels among the crowd's.
+class NameIndex {
+public:
+    /// The names must outlive the index (it keeps views of them).
+    explicit NameIndex(const std::vector<std::string> &names, bool numeric_fallback);
+    /// Index of the name, or -1 when it is not there.
+    int32_t find(std::string_view name) const;
+
+private:
+    std::unordered_map<std::string_view, int32_t> exact_;
+    std::vector<std::pair<double, int32_t>> by_value_;  // sorted; empty when not numeric
+};
+
+}  // namespace cli

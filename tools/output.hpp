@@ -1,0 +1,52 @@
+// Writing results: CSV and JSON formatting, and an output that is either stdout or a
+// file replaced atomically (written to FILE.tmp.<pid> beside it, then renamed).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace cli {
+
+/// Appends a CSV field, quoting it (RFC 4180) when it holds a comma, quote, blank at
+/// either end, or line break, so any item id or label survives a round trip.
+void append_csv_field(std::string &out, std::string_view field);
+
+/// Appends a JSON string literal (with quotes and escapes).
+void append_json_string(std::string &out, std::string_view s);
+
+/// Appends a number formatted with printf's `format` (one double conversion); writes
+/// null instead of a non-finite value so that the JSON stays valid.
+void append_number(std::string &out, const char *format, double value);
+
+/// Destination of a command's result. With path "" or "-" it is stdout; otherwise the
+/// data goes to PATH.tmp.<pid> in the same directory and commit() renames it over
+/// PATH, so readers never see a half-written file. If the object is destroyed before
+/// commit() (an error anywhere), the temporary file is removed.
+class OutputFile {
+public:
+    /// Opens the destination. Throws CliError(kExitOutput) if the file cannot be created.
+    explicit OutputFile(const std::string &path);
+    ~OutputFile();
+    OutputFile(const OutputFile &) = delete;
+    OutputFile &operator=(const OutputFile &) = delete;
+
+    /// Writes bytes. Throws CliError(kExitOutput) on a write error.
+    void write(std::string_view data);
+    /// Flushes, closes and (for a file) renames into place. Throws CliError(kExitOutput).
+    void commit();
+
+private:
+    void fail(const std::string &what);  // cleans up, then throws
+
+    std::string path_;   // final path ("" for stdout)
+    std::string temp_;   // temporary path ("" for stdout)
+    std::FILE *file_ = nullptr;
+    bool committed_ = false;
+};
+
+/// Writes to stdout and flushes, throwing CliError(kExitOutput) on failure (e.g. a full
+/// disk or closed pipe), for the line-by-line output of evaluate and demo.
+void write_stdout(std::string_view data);
+
+}  // namespace cli
