@@ -150,6 +150,98 @@ static void test_log_likelihood_never_decreases(void **) {
             }
 }
 
+// Gold labels pin items (semi-supervised EM). On the tiny example with item 1
+// known to be class 1, soft MV is (1,0), (0,1), (0,1); the M-step gives
+// pi_0 = [[1, 0], [0, 1]] and pi_1 = [[1, 0], [1/2, 1/2]]; the E-step with the
+// uniform prior gives q = (1,0), (0,1), (0,1) and LL = log(1/2) + log(1/2 * 1 * 1/2)
+// + log(1/2 * 1 * 1/2) = -5 log 2.
+static void test_gold_items_are_pinned(void **) {
+    auto m = test::make_model("ds");
+    cs_set_param_string(m.get(), "prior", "uniform");
+    cs_set_int(m.get(), CS_PARAM_MAX_ITER, 1);
+    const int32_t gold_item[] = {1}, gold_label[] = {1};
+    assert_int_equal(cs_set_gold(m.get(), gold_item, gold_label, 1), CS_OK);
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    const auto pi = test::confusion(m.get());
+    const double expected[8] = {1, 0, 0, 1, 1, 0, 0.5, 0.5};
+    for (int e = 0; e < 8; ++e) assert_near(pi[e], expected[e], 1e-15);
+    const auto q = test::posteriors(m.get());
+    const double q_expected[6] = {1, 0, 0, 1, 0, 1};
+    for (int e = 0; e < 6; ++e) assert_near(q[e], q_expected[e], 1e-15);
+    assert_near(test::trace(m.get())[0], -5 * std::log(2.0), 1e-14);
+
+    // mv and crowd-lloyd return the gold class too; clearing restores the tie.
+    for (const char *method : {"mv", "crowd-lloyd", "opt-ds"}) {
+        cs_set_param_string(m.get(), "method", method);
+        assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+        assert_int_equal(test::labels(m.get())[1], 1);
+    }
+    assert_int_equal(cs_set_gold(m.get(), nullptr, nullptr, 0), CS_OK);
+    cs_set_param_string(m.get(), "method", "mv");
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    assert_int_equal(test::labels(m.get())[1], 0);
+}
+
+// Gold on a fifth of the items of a hard crowd (many spammers) helps the others.
+static void test_gold_helps_the_other_items(void **) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = 2000;
+    spec.n_workers = 60;
+    spec.k = 3;
+    spec.labels_per_item = 3;
+    spec.spammer = 0.5;
+    spec.seed = 3;
+    const auto crowd = cs::sim::simulate_crowd(spec);
+    std::vector<int32_t> gold_item, gold_label;
+    for (int32_t j = 0; j < spec.n_items; j += 5) {
+        gold_item.push_back(j);
+        gold_label.push_back(crowd.truth[j]);
+    }
+    double errors[2];
+    for (int with_gold = 0; with_gold < 2; ++with_gold) {
+        auto m = test::make_model("ds");
+        if (with_gold)
+            assert_int_equal(cs_set_gold(m.get(), gold_item.data(), gold_label.data(), gold_item.size()), CS_OK);
+        assert_int_equal(cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                                crowd.item.size()), CS_OK);
+        const auto labels = test::labels(m.get());
+        int wrong = 0, scored = 0;
+        for (int32_t j = 0; j < spec.n_items; ++j) {
+            if (j % 5 == 0) continue;
+            ++scored;
+            wrong += labels[j] != crowd.truth[j];
+        }
+        errors[with_gold] = static_cast<double>(wrong) / scored;
+    }
+    print_message("error on non-gold items: %.4f without gold, %.4f with\n", errors[0], errors[1]);
+    assert_true(errors[1] < errors[0]);
+}
+
+static void test_gold_errors(void **) {
+    auto m = test::make_model("ds");
+    const int32_t neg[] = {-1}, one[] = {1}, two[] = {2, 2}, classes[] = {0, 1}, big[] = {7};
+    assert_int_equal(cs_set_gold(m.get(), neg, one, 1), CS_ERR_INVALID_ID);
+    assert_int_equal(cs_set_gold(m.get(), one, neg, 1), CS_ERR_INVALID_LABEL);
+    assert_int_equal(cs_set_gold(m.get(), two, classes, 2), CS_ERR_DUPLICATE);
+    assert_non_null(strstr(cs_last_error(m.get()), "gold item 2 has two classes"));
+    assert_int_equal(cs_set_gold(m.get(), nullptr, one, 1), CS_ERR_NULL_POINTER);
+    // Out of range for the declared sizes: reported at fit time.
+    assert_int_equal(cs_set_gold(m.get(), one, big, 1), CS_OK);
+    cs_set_int(m.get(), CS_PARAM_CLASSES, 2);
+    assert_int_equal(test::fit(m.get(), tiny()), CS_ERR_INVALID_LABEL);
+    assert_non_null(strstr(cs_last_error(m.get()), "gold label 7"));
+    assert_int_equal(cs_set_gold(m.get(), big, one, 1), CS_OK);
+    cs_set_int(m.get(), CS_PARAM_ITEMS, 3);
+    assert_int_equal(test::fit(m.get(), tiny()), CS_ERR_INVALID_ID);
+    // With n_items inferred, a gold item beyond the labelled ones extends it.
+    cs_set_int(m.get(), CS_PARAM_ITEMS, 0);
+    assert_int_equal(test::fit(m.get(), tiny()), CS_OK);
+    std::size_t n = 0;
+    cs_n_items(m.get(), &n);
+    assert_int_equal(n, 8);
+    assert_int_equal(test::labels(m.get())[7], 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_round_by_hand),
@@ -158,6 +250,9 @@ int main(void) {
         cmocka_unit_test(test_one_coin_models_by_hand),
         cmocka_unit_test(test_estimated_prior_is_mean_posterior),
         cmocka_unit_test(test_log_likelihood_never_decreases),
+        cmocka_unit_test(test_gold_items_are_pinned),
+        cmocka_unit_test(test_gold_helps_the_other_items),
+        cmocka_unit_test(test_gold_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -416,6 +416,29 @@ CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user)
  *  @{ */
 
 /**
+ * @brief Give known true labels ("gold") for some items, used by every later fit.
+ *
+ * Gold items are pinned: their posterior is one-hot on the gold class in every
+ * E-step (semi-supervised EM), majority vote returns the gold class for them, and
+ * CrowdLloyd never moves them. Their labels still inform the workers' confusion
+ * matrices. The arrays are copied. Calling it again replaces the gold set; n = 0
+ * clears it (the pointers may then be NULL). Gold items and labels are checked
+ * against the number of items and classes at cs_fit() time (an item beyond the
+ * labelled ones extends n_items when ::CS_PARAM_ITEMS is 0; likewise a gold label k).
+ *
+ * @param model The handle.
+ * @param item Gold item ids (0-based, >= 0).
+ * @param label Their true classes (0-based, >= 0).
+ * @param n Number of gold items.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (n > 0 and an array
+ *         is NULL); ::CS_ERR_INVALID_ID or ::CS_ERR_INVALID_LABEL (a negative value);
+ *         ::CS_ERR_DUPLICATE (an item given two different gold labels). At cs_fit():
+ *         ::CS_ERR_INVALID_ID / ::CS_ERR_INVALID_LABEL when out of range.
+ */
+CS_API cs_status cs_set_gold(cs_model *model, const int32_t *item, const int32_t *label,
+                             size_t n);
+
+/**
  * @brief Fit the model's method to crowd labels given as triples.
  *
  * Label t says that worker worker[t] gave label[t] to item item[t]. All three arrays

@@ -149,6 +149,20 @@ CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user)
     return cs::guard(model, [&] { model->progress = cs::Progress(fn, user); });
 }
 
+CS_API cs_status cs_set_gold(cs_model *model, const int32_t *item, const int32_t *label,
+                             size_t n) {
+    return cs::guard(model, [&] {
+        if (n > 0) {
+            require(item, "gold item array");
+            require(label, "gold label array");
+        }
+        std::vector<int32_t> items(item, item + n), labels(label, label + n);
+        cs::check_gold(items, labels);
+        model->gold_item = std::move(items);
+        model->gold_label = std::move(labels);
+    });
+}
+
 CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
                         const int32_t *label, size_t n_labels) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
@@ -161,7 +175,8 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
             throw Error(CS_ERR_WRONG_INPUT_KIND,
                         std::string("method '") + (method ? method->name : "?") +
                             "' does not take crowd labels");
-        const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options);
+        const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options,
+                                                        model->gold_item, model->gold_label);
         auto fit = std::make_unique<cs::CrowdFit>();
         const bool cancelled = cs::run_crowd_method(data, options, model->progress, *fit);
         model->message = fit->note_message;

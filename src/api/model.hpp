@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api/params.hpp"
 #include "crowd/crowd_fit.hpp"
@@ -11,6 +12,8 @@
 struct cs_model {
     cs::Params params;
     cs::Progress progress;
+    std::vector<int32_t> gold_item;   // known true labels (cs_set_gold), checked at fit
+    std::vector<int32_t> gold_label;
     std::unique_ptr<cs::CrowdFit> fit;  // null until a fit succeeds (or is cancelled)
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;

@@ -61,7 +61,7 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
 #pragma omp for schedule(static) reduction(+ : changed)
             for (int32_t j = 0; j < n; ++j) {
                 const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-                if (begin == end) {
+                if (begin == end || data.gold_of(j) >= 0) {  // nothing to move, or known
                     next[j] = z[j];
                     continue;
                 }
@@ -98,7 +98,7 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
     out.posteriors.assign(static_cast<std::size_t>(n) * k, 0.0);
     for (int32_t j = 0; j < n; ++j) {
         double *qj = out.posteriors.data() + static_cast<int64_t>(j) * k;
-        if (data.item_start[j] == data.item_start[j + 1])
+        if (data.item_start[j] == data.item_start[j + 1] && data.gold_of(j) < 0)
             std::fill(qj, qj + k, 1.0 / k);  // no labels: no information
         else
             qj[z[j]] = 1.0;

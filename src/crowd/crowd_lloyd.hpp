@@ -11,6 +11,7 @@ namespace cs {
 
 /// Start from majority vote (ties to the lowest index), then alternate the centre
 /// update (L-24) and the label update (L-25) until no label changes or max_iter.
+/// Gold items keep their known class.
 /// Returns true when the progress callback cancelled.
 bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Progress &progress,
                      CrowdFit &out);

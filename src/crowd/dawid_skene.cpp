@@ -91,9 +91,19 @@ EStep e_step(const CrowdData &data, const DsParams &params, int32_t threads_requ
                                          data.item_label[p]) * k;
                     for (int32_t l = 0; l < k; ++l) s[l] += row[l];
                 }
+                double *qj = q.data() + j * k;
+                const int32_t gold = data.gold_of(static_cast<int32_t>(j));
+                if (gold >= 0) {
+                    // A gold item is pinned to its class; it adds the complete-data
+                    // log-likelihood of that class.
+                    std::fill(qj, qj + k, 0.0);
+                    qj[gold] = 1.0;
+                    if (s[gold] == minus_inf) ++impossible;
+                    else ll += s[gold];
+                    continue;
+                }
                 double top = minus_inf;
                 for (int32_t l = 0; l < k; ++l) top = std::max(top, s[l]);
-                double *qj = q.data() + j * k;
                 if (top == minus_inf) {  // every class impossible: fall back to the prior
                     std::copy(params.prior.begin(), params.prior.end(), qj);
                     ++impossible;

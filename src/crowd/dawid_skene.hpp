@@ -33,7 +33,8 @@ struct EStep {
 /// E-step (Z-4) in log space: posteriors q (n_items x k) from the parameters.
 /// A zero confusion entry makes a class impossible for the items it touches; an
 /// item for which every class is impossible gets the prior as posterior and is left
-/// out of the log-likelihood. Never produces NaN or Inf.
+/// out of the log-likelihood. A gold item (data.gold) is pinned to its class and
+/// adds log w_y + sum log pi_i[y][c] for its gold class y. Never produces NaN or Inf.
 EStep e_step(const CrowdData &data, const DsParams &params, int32_t threads,
              std::vector<double> &q);
 

@@ -11,6 +11,10 @@ std::vector<double> soft_majority_vote(const CrowdData &data) {
     std::vector<double> q(static_cast<std::size_t>(data.n_items) * k, 0.0);
     for (int32_t j = 0; j < data.n_items; ++j) {
         double *qj = q.data() + static_cast<int64_t>(j) * k;
+        if (data.gold_of(j) >= 0) {  // a known class is certain
+            qj[data.gold_of(j)] = 1.0;
+            continue;
+        }
         const int64_t votes = data.item_start[j + 1] - data.item_start[j];
         if (votes == 0) {
             std::fill(qj, qj + k, 1.0 / k);

@@ -10,7 +10,7 @@
 namespace cs {
 
 /// Soft majority vote: each item's normalised vote counts (n_items x k); an item
-/// with no labels gets the uniform distribution.
+/// with no labels gets the uniform distribution, a gold item its one-hot class.
 std::vector<double> soft_majority_vote(const CrowdData &data);
 
 /// The mv method: hard labels = most voted class (ties to the lowest index),

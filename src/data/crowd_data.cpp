@@ -37,12 +37,39 @@ int32_t check_ids(const int32_t *ids, std::size_t n, int32_t declared, const cha
 
 int32_t CrowdData::unlabeled_items() const {
     int32_t count = 0;
-    for (int32_t j = 0; j < n_items; ++j) count += item_start[j] == item_start[j + 1];
+    for (int32_t j = 0; j < n_items; ++j)
+        count += item_start[j] == item_start[j + 1] && gold_of(j) < 0;
     return count;
 }
 
+void check_gold(const std::vector<int32_t> &item, const std::vector<int32_t> &label) {
+    for (std::size_t g = 0; g < item.size(); ++g) {
+        if (item[g] < 0)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(item[g]) +
+                                               " at gold index " + std::to_string(g) + " is negative");
+        if (label[g] < 0)
+            throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(label[g]) +
+                                                  " at gold index " + std::to_string(g) + " is negative");
+    }
+    std::vector<std::size_t> order(item.size());
+    for (std::size_t g = 0; g < order.size(); ++g) order[g] = g;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return item[a] < item[b]; });
+    for (std::size_t t = 1; t < order.size(); ++t) {
+        const std::size_t a = order[t - 1], b = order[t];
+        if (item[a] == item[b] && label[a] != label[b])
+            throw Error(CS_ERR_DUPLICATE, "gold item " + std::to_string(item[a]) +
+                                              " has two classes: " + std::to_string(label[a]) +
+                                              " (gold index " + std::to_string(a) + ") and " +
+                                              std::to_string(label[b]) + " (gold index " +
+                                              std::to_string(b) + ")");
+    }
+}
+
 CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int32_t *label,
-                           std::size_t n_labels, const FitOptions &options) {
+                           std::size_t n_labels, const FitOptions &options,
+                           const std::vector<int32_t> &gold_item,
+                           const std::vector<int32_t> &gold_label) {
     if (item == nullptr || worker == nullptr || label == nullptr)
         throw Error(CS_ERR_NULL_POINTER, std::string("cs_fit: the ") +
                                              (item == nullptr     ? "item"
@@ -55,6 +82,15 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
 
     CrowdData d;
     d.n_items = check_ids(item, n_labels, options.items, "item", "n_items");
+    for (std::size_t g = 0; g < gold_item.size(); ++g) {
+        if (options.items > 0 && gold_item[g] >= options.items)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) +
+                                               " at gold index " + std::to_string(g) +
+                                               " is >= n_items (" + std::to_string(options.items) + ")");
+        if (gold_item[g] == INT32_MAX)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
+        d.n_items = std::max(d.n_items, gold_item[g] + 1);
+    }
     d.n_workers = check_ids(worker, n_labels, options.workers, "worker", "n_workers");
 
     // Labels: in [0, k) with k declared, or k inferred as the largest label + 1.
@@ -67,6 +103,15 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
             throw Error(CS_ERR_INVALID_LABEL, "label " + std::to_string(c) + at(t) + " is >= k (" +
                                                   std::to_string(options.classes) + ")");
         largest = std::max(largest, c);
+    }
+    for (std::size_t g = 0; g < gold_label.size(); ++g) {
+        if (options.classes > 0 && gold_label[g] >= options.classes)
+            throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) +
+                                                  " at gold index " + std::to_string(g) +
+                                                  " is >= k (" + std::to_string(options.classes) + ")");
+        if (gold_label[g] == INT32_MAX)
+            throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) + " is too large");
+        largest = std::max(largest, gold_label[g]);
     }
     d.k = options.classes > 0 ? options.classes : largest + 1;
     if (d.k < 2)
@@ -148,6 +193,10 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
             d.worker_item[q] = j;
             d.worker_label[q] = d.item_label[p];
         }
+    }
+    if (!gold_item.empty()) {
+        d.gold.assign(static_cast<std::size_t>(d.n_items), -1);
+        for (std::size_t g = 0; g < gold_item.size(); ++g) d.gold[gold_item[g]] = gold_label[g];
     }
     return d;
 }

@@ -29,17 +29,30 @@ struct CrowdData {
     std::vector<int32_t> worker_item;
     std::vector<int32_t> worker_label;
 
+    // Known true labels (cs_set_gold): gold[j] is item j's class, or -1. Empty when
+    // no gold was given.
+    std::vector<int32_t> gold;
+
+    /// Item j's gold class, or -1.
+    int32_t gold_of(int32_t j) const { return gold.empty() ? -1 : gold[j]; }
+
     /// Number of labels kept (after the duplicate policy).
     std::size_t n_labels() const { return item_worker.size(); }
 
-    /// Number of items in [0, n_items) without any label.
+    /// Number of items in [0, n_items) without any label (gold items excepted).
     int32_t unlabeled_items() const;
 
     /// Validate triples against the options (ids, labels, k, duplicates) and build
     /// both layouts. Throws cs::Error with the status and a message naming the
     /// offending label index on invalid input. The caller's arrays are only read.
     static CrowdData build(const int32_t *item, const int32_t *worker, const int32_t *label,
-                           std::size_t n_labels, const FitOptions &options);
+                           std::size_t n_labels, const FitOptions &options,
+                           const std::vector<int32_t> &gold_item = {},
+                           const std::vector<int32_t> &gold_label = {});
 };
+
+/// Check a gold set on its own (cs_set_gold): values >= 0, no item with two
+/// different classes. Throws cs::Error.
+void check_gold(const std::vector<int32_t> &item, const std::vector<int32_t> &label);
 
 }  // namespace cs
