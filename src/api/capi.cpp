@@ -18,7 +18,7 @@ void require(const void *p, const char *what) {
     if (p == nullptr) throw Error(CS_ERR_NULL_POINTER, std::string(what) + " is NULL");
 }
 
-const cs::CrowdFit &fitted(const cs_model *model) {
+const cs::FitResult &fitted(const cs_model *model) {
     if (!model->fit) throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit first");
     return *model->fit;
 }
@@ -177,7 +177,7 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
                             "' does not take crowd labels");
         const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options,
                                                         model->gold_item, model->gold_label);
-        auto fit = std::make_unique<cs::CrowdFit>();
+        auto fit = std::make_unique<cs::FitResult>();
         const bool cancelled = cs::run_crowd_method(data, options, model->progress, *fit);
         model->message = fit->note_message;
         model->fit = std::move(fit);
@@ -257,7 +257,7 @@ CS_API cs_status cs_converged(const cs_model *model, int32_t *converged) {
 CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood) {
     return cs::guard(model, [&] {
         require(log_likelihood, "log_likelihood");
-        const cs::CrowdFit &fit = fitted(model);
+        const cs::FitResult &fit = fitted(model);
         const bool em = fit.has_log_likelihood && !fit.trace.empty();
         *log_likelihood = em ? fit.trace.back() : 0.0;
     });

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "api/params.hpp"
-#include "crowd/crowd_fit.hpp"
+#include "core/fit_result.hpp"
 #include "util/progress.hpp"
 
 struct cs_model {
@@ -14,7 +14,7 @@ struct cs_model {
     cs::Progress progress;
     std::vector<int32_t> gold_item;   // known true labels (cs_set_gold), checked at fit
     std::vector<int32_t> gold_label;
-    std::unique_ptr<cs::CrowdFit> fit;  // null until a fit succeeds (or is cancelled)
+    std::unique_ptr<cs::FitResult> fit;  // null until a fit succeeds (or is cancelled)
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;
 };

@@ -9,7 +9,7 @@
 namespace cs {
 
 bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                     CrowdFit &out) {
+                     FitResult &out) {
     const int32_t k = data.k, n = data.n_items, m = data.n_workers;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const int threads = resolve_threads(options.threads);

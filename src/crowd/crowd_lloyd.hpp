@@ -2,7 +2,7 @@
 // algorithm on the one-hot labels, over observed entries only.
 #pragma once
 
-#include "crowd/crowd_fit.hpp"
+#include "core/fit_result.hpp"
 #include "crowd/options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
@@ -14,6 +14,6 @@ namespace cs {
 /// Gold items keep their known class.
 /// Returns true when the progress callback cancelled.
 bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                     CrowdFit &out);
+                     FitResult &out);
 
 }  // namespace cs

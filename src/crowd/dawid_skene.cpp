@@ -143,7 +143,7 @@ std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items
 }
 
 bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,
-            EmStart start, CrowdFit &out) {
+            EmStart start, FitResult &out) {
     const bool from_params = !start.params.confusion.empty();
     DsParams params = std::move(start.params);
     std::vector<double> q = std::move(start.posteriors);

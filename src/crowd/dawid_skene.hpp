@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "crowd/crowd_fit.hpp"
+#include "core/fit_result.hpp"
 #include "crowd/options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
@@ -50,7 +50,7 @@ struct EmStart {
 /// confusion, prior, trace, iterations, converged, notes). Returns true when the
 /// progress callback cancelled (out then holds the last completed round).
 bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,
-            EmStart start, CrowdFit &out);
+            EmStart start, FitResult &out);
 
 /// Hard labels: argmax of each posterior row, ties to the lowest class index.
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);

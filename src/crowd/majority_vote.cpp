@@ -27,7 +27,7 @@ std::vector<double> soft_majority_vote(const CrowdData &data) {
     return q;
 }
 
-void fit_majority_vote(const CrowdData &data, const FitOptions &options, CrowdFit &out) {
+void fit_majority_vote(const CrowdData &data, const FitOptions &options, FitResult &out) {
     out.posteriors = soft_majority_vote(data);
     // Vote shares are exact multiples of 1/votes computed the same way for every
     // class, so equal counts give equal shares and argmax keeps the lowest index.

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "crowd/crowd_fit.hpp"
+#include "core/fit_result.hpp"
 #include "crowd/options.hpp"
 #include "data/crowd_data.hpp"
 
@@ -16,6 +16,6 @@ std::vector<double> soft_majority_vote(const CrowdData &data);
 /// The mv method: hard labels = most voted class (ties to the lowest index),
 /// posteriors = vote shares, confusion (and estimated prior) = one M-step from the
 /// vote shares.
-void fit_majority_vote(const CrowdData &data, const FitOptions &options, CrowdFit &out);
+void fit_majority_vote(const CrowdData &data, const FitOptions &options, FitResult &out);
 
 }  // namespace cs

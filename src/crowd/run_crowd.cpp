@@ -17,7 +17,7 @@ namespace {
 // Opt-D&S: Stage 1 (spectral estimate), workers it cannot estimate fall back to the
 // MV-D&S start (one M-step from the vote shares), then Stage 2 (EM).
 bool fit_opt_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                CrowdFit &out) {
+                FitResult &out) {
     Rng rng(options.seed);
     SpectralEstimate spectral = spectral_confusion(data, options, rng);
     const int64_t kk = static_cast<int64_t>(data.k) * data.k;
@@ -48,7 +48,7 @@ bool fit_opt_ds(const CrowdData &data, const FitOptions &options, const Progress
 }  // namespace
 
 bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                      CrowdFit &out) {
+                      FitResult &out) {
     out.n_items = data.n_items;
     out.n_workers = data.n_workers;
     out.k = data.k;

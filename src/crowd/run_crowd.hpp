@@ -1,7 +1,7 @@
 // Dispatch a crowd fit to its method and complete the common parts of the result.
 #pragma once
 
-#include "crowd/crowd_fit.hpp"
+#include "core/fit_result.hpp"
 #include "crowd/options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
@@ -11,6 +11,6 @@ namespace cs {
 /// Fit options.method to the data into `out`. Returns true when the progress
 /// callback cancelled the fit (out then holds the last completed iteration).
 bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                      CrowdFit &out);
+                      FitResult &out);
 
 }  // namespace cs

@@ -1,4 +1,5 @@
-// What a crowd method produces: everything the cs_* result getters copy out.
+// What a fit produces, whatever its input kind: everything the cs_* result getters
+// copy out. Fields a method does not produce stay empty.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 
 namespace cs {
 
-struct CrowdFit {
+struct FitResult {
     int32_t n_items = 0;
     int32_t n_workers = 0;
     int32_t k = 0;

@@ -1,0 +1,92 @@
+#include "linalg/subspace_eigen.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+namespace cs {
+
+namespace {
+
+// Orthonormalise the columns of an n x p row-major block in place (Householder QR).
+// Returns false on a LAPACK failure.
+bool orthonormalise(std::vector<double> &x, int64_t n, int32_t p) {
+    const lapack_int rows = static_cast<lapack_int>(n);
+    std::vector<double> tau(static_cast<std::size_t>(p));
+    if (LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, rows, p, x.data(), p, tau.data()) != 0) return false;
+    return LAPACKE_dorgqr(LAPACK_ROW_MAJOR, rows, p, p, x.data(), p, tau.data()) == 0;
+}
+
+}  // namespace
+
+EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOptions &options,
+                           Rng &rng) {
+    EigenResult result;
+    const int32_t k = static_cast<int32_t>(std::min<int64_t>(options.k, n));
+    const int32_t p = static_cast<int32_t>(std::min<int64_t>(k + options.oversample, n));
+    if (k <= 0) return result;
+
+    std::vector<double> x(static_cast<std::size_t>(n) * p), y(x.size()), ritz(x.size());
+    for (double &v : x) v = rng.uniform() - 0.5;
+    orthonormalise(x, n, p);
+    std::vector<double> h(static_cast<std::size_t>(p) * p), lambda(static_cast<std::size_t>(p));
+    std::vector<int32_t> order(static_cast<std::size_t>(p));
+    std::vector<double> w(h.size());
+
+    for (int32_t it = 1; it <= options.max_iter; ++it) {
+        apply(x.data(), y.data(), p);
+        result.iterations = it;
+        // Rayleigh-Ritz: H = X^T A X (symmetrised), H = W diag(lambda) W^T.
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, p, static_cast<int32_t>(n), 1.0,
+                    x.data(), p, y.data(), p, 0.0, h.data(), p);
+        for (int32_t a = 0; a < p; ++a)
+            for (int32_t b = 0; b < a; ++b) h[a * p + b] = h[b * p + a] = 0.5 * (h[a * p + b] + h[b * p + a]);
+        if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', p, h.data(), p, lambda.data()) != 0) break;
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+            return std::fabs(lambda[a]) > std::fabs(lambda[b]);
+        });
+        for (int32_t a = 0; a < p; ++a)
+            for (int32_t c = 0; c < p; ++c) w[a * p + c] = h[a * p + order[c]];
+        // Ritz vectors X W and their images A X W.
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int32_t>(n), p, p, 1.0,
+                    x.data(), p, w.data(), p, 0.0, ritz.data(), p);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int32_t>(n), p, p, 1.0,
+                    y.data(), p, w.data(), p, 0.0, x.data(), p);  // x <- A X W
+        // Convergence: residuals of the k wanted pairs relative to |lambda_1|.
+        const double scale = std::max(std::fabs(lambda[order[0]]), 1e-300);
+        bool converged = true;
+        for (int32_t c = 0; c < k && converged; ++c) {
+            const double l = lambda[order[c]];
+            double r2 = 0.0;
+            for (int64_t i = 0; i < n; ++i) {
+                const double d = x[i * p + c] - l * ritz[i * p + c];
+                r2 += d * d;
+            }
+            converged = std::sqrt(r2) <= options.tol * scale;
+        }
+        if (converged || it == options.max_iter) {
+            result.converged = converged;
+            result.values.resize(static_cast<std::size_t>(k));
+            result.vectors.assign(static_cast<std::size_t>(n) * k, 0.0);
+            for (int32_t c = 0; c < k; ++c) {
+                result.values[c] = lambda[order[c]];
+                // Sign: the entry of largest magnitude is positive.
+                int64_t top = 0;
+                for (int64_t i = 1; i < n; ++i)
+                    if (std::fabs(ritz[i * p + c]) > std::fabs(ritz[top * p + c])) top = i;
+                const double sign = ritz[top * p + c] < 0 ? -1.0 : 1.0;
+                for (int64_t i = 0; i < n; ++i) result.vectors[i * k + c] = sign * ritz[i * p + c];
+            }
+            return result;
+        }
+        // Next block: orthonormalised A X W (a power step on the Ritz basis).
+        if (!orthonormalise(x, n, p)) break;
+    }
+    return result;  // LAPACK failure: empty values, converged = false
+}
+
+}  // namespace cs

@@ -1,0 +1,39 @@
+// Top eigenpairs of a large symmetric operator known only through products with a
+// block of vectors (a sparse matrix, A^T A for singular vectors, a graph's
+// adjacency): randomized block subspace iteration with Rayleigh-Ritz. Memory is
+// O(n * block) plus whatever the operator needs -- never a dense n x n matrix.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "util/rng.hpp"
+
+namespace cs {
+
+/// Y = A X for a block of `cols` vectors, both n x cols row-major (row i holds the
+/// i-th coordinate of every vector, so one pass over a sparse row updates them all).
+using BlockOperator = std::function<void(const double *x, double *y, int32_t cols)>;
+
+struct EigenOptions {
+    int32_t k = 1;             // eigenpairs wanted
+    int32_t oversample = 8;    // extra block columns (faster convergence; block = k + oversample)
+    int32_t max_iter = 1000;   // block products at most
+    double tol = 1e-10;        // residual ||A v - lambda v|| <= tol * |lambda_1| for the k pairs
+};
+
+struct EigenResult {
+    std::vector<double> values;   // k eigenvalues, by decreasing |value|
+    std::vector<double> vectors;  // n x k row-major, orthonormal columns
+    int32_t iterations = 0;       // block products used
+    bool converged = false;
+};
+
+/// The k eigenpairs of largest |eigenvalue| of the symmetric operator `apply` on R^n.
+/// Deterministic for a given rng state. Sign convention: each eigenvector's entry of
+/// largest magnitude (the first such index on ties) is positive.
+EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOptions &options,
+                           Rng &rng);
+
+}  // namespace cs
