@@ -3,93 +3,119 @@
 #include <algorithm>
 
 #include "crowd/dawid_skene.hpp"
+#include "crowd/item_partitions.hpp"
 #include "crowd/majority_vote.hpp"
 #include "util/parallel.hpp"
 
 namespace cs {
 
+namespace {
+
+// Add item j's labels, under its class g, into the centre counts
+// counts[(w * k + h) * k + g] (worker w gave h to an item of current class g): the
+// label code w * k + h indexes the row.
+inline void count_item(const CrowdData &d, int64_t j, int32_t g, double *counts) {
+    const int32_t k = d.k;
+    for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p)
+        counts[static_cast<int64_t>(d.item_code[p]) * k + g] += 1.0;
+}
+
+}  // namespace
+
 bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Progress &progress,
                      FitResult &out) {
     const int32_t k = data.k, n = data.n_items, m = data.n_workers;
     const int64_t kk = static_cast<int64_t>(k) * k;
+    const int64_t table = static_cast<int64_t>(m) * kk;
     const int threads = resolve_threads(options.threads);
+    const std::vector<ItemRange> parts = partition_items(data, table);
+    const int64_t n_parts = static_cast<int64_t>(parts.size());
 
     std::vector<int32_t> z = argmax_labels(soft_majority_vote(data), n, k);
-    // Centres: pi_i[g][h]; a worker with no item of current class g keeps its
-    // previous row g, uniform at the start.
-    std::vector<double> pi(static_cast<std::size_t>(m) * kk, 1.0 / k);
-    std::vector<double> norm2(static_cast<std::size_t>(m) * k);
+    // Centres pi_i[g][h]; a worker with no item of current class g keeps its previous
+    // row g, uniform at the start.
+    std::vector<double> pi(static_cast<std::size_t>(table), 1.0 / k);
+    // cost[(w * k + c) * k + g] = 1 - 2 pi_w[g][c] + ||pi_w[g]||^2: the (L-25) cost of
+    // worker w's label c under class g, laid out so that a label adds k contiguous values.
+    std::vector<double> cost(static_cast<std::size_t>(table));
+    std::vector<double> counts(static_cast<std::size_t>(n_parts * table)), total(static_cast<std::size_t>(table));
+    std::vector<double> part_cost(static_cast<std::size_t>(n_parts));
+    std::vector<int64_t> part_changed(static_cast<std::size_t>(n_parts));
     std::vector<int32_t> next(static_cast<std::size_t>(n));
     out.trace.clear();
     out.has_log_likelihood = false;
+
+    // Counts of the starting labels: one pass, each partition into its own table.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_parts > 1)
+    for (int64_t p = 0; p < n_parts; ++p)
+        for (int64_t j = parts[p].first; j < parts[p].last; ++j)
+            count_item(data, j, z[j], counts.data() + p * table);
 
     bool cancelled = progress.cancelled(0, 0.0);
     bool converged = false;
     int32_t iterations = 0;
     for (int32_t it = 1; it <= options.max_iter && !cancelled && !converged; ++it) {
         // (L-24) centre update over the items each worker labelled.
-#pragma omp parallel num_threads(threads)
-        {
-        std::vector<double> counts(static_cast<std::size_t>(kk));
-        std::vector<double> total(static_cast<std::size_t>(k));
-#pragma omp for schedule(dynamic, 64)
+        sum_tables(counts, table, n_parts, total.data(), threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (m > 256)
         for (int32_t i = 0; i < m; ++i) {
-            std::fill(counts.begin(), counts.end(), 0.0);
-            std::fill(total.begin(), total.end(), 0.0);
-            for (int64_t p = data.worker_start[i]; p < data.worker_start[i + 1]; ++p) {
-                const int32_t g = z[data.worker_item[p]];
-                counts[g * k + data.worker_label[p]] += 1.0;
-                total[g] += 1.0;
-            }
             double *row = pi.data() + i * kk;
+            const double *c = total.data() + i * kk;  // observed x class
             for (int32_t g = 0; g < k; ++g) {
-                if (total[g] > 0.0)
-                    for (int32_t h = 0; h < k; ++h) row[g * k + h] = counts[g * k + h] / total[g];
-                double s = 0.0;
-                for (int32_t h = 0; h < k; ++h) s += row[g * k + h] * row[g * k + h];
-                norm2[static_cast<int64_t>(i) * k + g] = s;
+                double labelled = 0.0;
+                for (int32_t h = 0; h < k; ++h) labelled += c[h * k + g];
+                if (labelled > 0.0)
+                    for (int32_t h = 0; h < k; ++h) row[g * k + h] = c[h * k + g] / labelled;
+                double norm2 = 0.0;
+                for (int32_t h = 0; h < k; ++h) norm2 += row[g * k + h] * row[g * k + h];
+                for (int32_t h = 0; h < k; ++h)
+                    cost[(static_cast<int64_t>(i) * k + h) * k + g] = 1.0 - 2.0 * row[g * k + h] + norm2;
             }
         }
-        }
-        // (L-25) label update: z_j = argmin_g sum over labels (i, c) of j of
-        // (1 - 2 pi_i[g][c] + ||pi_i[g]||^2), ties to the lowest index, all items at once.
-        double cost = 0.0;
-        int64_t changed = 0;
-#pragma omp parallel num_threads(threads)
+        // (L-25) label update: z_j = argmin_g sum over the labels (i, c) of j of
+        // cost_i[c][g], ties to the lowest index, all items from the previous labels at
+        // once; the same pass counts the new labels for the next centre update.
+        std::fill(counts.begin(), counts.end(), 0.0);
+#pragma omp parallel num_threads(threads) if (n_parts > 1)
         {
             std::vector<double> d(static_cast<std::size_t>(k));
-#pragma omp for schedule(static) reduction(+ : changed)
-            for (int32_t j = 0; j < n; ++j) {
-                const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-                if (begin == end || data.gold_of(j) >= 0) {  // nothing to move, or known
-                    next[j] = z[j];
-                    continue;
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t p = 0; p < n_parts; ++p) {
+                double part_total = 0.0;
+                int64_t changed = 0;
+                double *part_counts = counts.data() + p * table;
+                for (int64_t j = parts[p].first; j < parts[p].last; ++j) {
+                    const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+                    int32_t best = z[j];
+                    if (begin != end) {
+                        std::fill(d.begin(), d.end(), 0.0);
+                        for (int64_t q = begin; q < end; ++q) {
+                            const double *row = cost.data() + static_cast<int64_t>(data.item_code[q]) * k;
+                            for (int32_t g = 0; g < k; ++g) d[g] += row[g];
+                        }
+                        if (data.gold_of(static_cast<int32_t>(j)) < 0)  // gold items stay
+                            best = static_cast<int32_t>(std::min_element(d.begin(), d.end()) - d.begin());
+                        part_total += d[best];
+                    }
+                    next[j] = best;
+                    changed += best != z[j];
+                    count_item(data, j, best, part_counts);
                 }
-                std::fill(d.begin(), d.end(), 0.0);
-                for (int64_t p = begin; p < end; ++p) {
-                    const int32_t i = data.item_worker[p], c = data.item_label[p];
-                    const double *row = pi.data() + static_cast<int64_t>(i) * kk;
-                    const double *nrm = norm2.data() + static_cast<int64_t>(i) * k;
-                    for (int32_t g = 0; g < k; ++g) d[g] += 1.0 - 2.0 * row[g * k + c] + nrm[g];
-                }
-                const int32_t best = static_cast<int32_t>(std::min_element(d.begin(), d.end()) - d.begin());
-                next[j] = best;
-                changed += best != z[j];
+                part_cost[p] = part_total;
+                part_changed[p] = changed;
             }
         }
-        // The cost of the new labels under the current centres, summed in item order
-        // (deterministic for any thread count).
-        for (int32_t j = 0; j < n; ++j)
-            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-                const int32_t i = data.item_worker[p];
-                cost += 1.0 - 2.0 * pi[static_cast<int64_t>(i) * kk + next[j] * k + data.item_label[p]] +
-                        norm2[static_cast<int64_t>(i) * k + next[j]];
-            }
+        double cost_total = 0.0;
+        int64_t changed = 0;
+        for (int64_t p = 0; p < n_parts; ++p) {  // partition order: deterministic
+            cost_total += part_cost[p];
+            changed += part_changed[p];
+        }
         z.swap(next);
         converged = changed == 0;
         iterations = it;
-        out.trace.push_back(-cost);
-        cancelled = progress.cancelled(it, -cost);
+        out.trace.push_back(-cost_total);
+        cancelled = progress.cancelled(it, -cost_total);
     }
 
     out.iterations = iterations;

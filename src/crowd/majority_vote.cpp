@@ -21,7 +21,7 @@ std::vector<double> soft_majority_vote(const CrowdData &data) {
             continue;
         }
         for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p)
-            qj[data.item_label[p]] += 1.0;
+            qj[data.label_of(p)] += 1.0;
         for (int32_t l = 0; l < k; ++l) qj[l] /= static_cast<double>(votes);
     }
     return q;

@@ -5,8 +5,10 @@
 #include <cmath>
 
 #include "crowd/confusion_model.hpp"
+#include "crowd/item_partitions.hpp"
 #include "linalg/dense.hpp"
 #include "linalg/tensor.hpp"
+#include "util/parallel.hpp"
 
 namespace cs {
 
@@ -20,61 +22,99 @@ constexpr double kMinRcond = 1e-12;
 // Empirical moments of the group aggregates Z_gj (Z-1, summed as in the reference
 // code) over all n items, scaled by 1/n.
 struct GroupMoments {
-    std::array<std::array<Matrix, kGroups>, kGroups> second;  // S_xy = (1/n) sum Z_x Z_y^T
+    std::array<std::array<Matrix, kGroups>, kGroups> second;  // S_xy = (1/n) sum Z_x Z_y^T, x != y
     Tensor3 third;                                            // (1/n) sum Z_0 (x) Z_1 (x) Z_2
     std::vector<Matrix> worker_cross;  // per worker i: (1/n) sum_j z_ij Z_alt(i),j^T (Z-3)
 };
 
-GroupMoments compute_moments(const CrowdData &data) {
+// One pass over the items, split into fixed partitions (crowd/item_partitions.hpp)
+// that each accumulate their own copy of every moment, summed in partition order.
+GroupMoments compute_moments(const CrowdData &data, int threads) {
     const int32_t k = data.k;
-    GroupMoments mom;
-    for (auto &row : mom.second)
-        for (Matrix &s : row) s = Matrix(k, k);
-    mom.third = Tensor3(k);
-    mom.worker_cross.assign(static_cast<std::size_t>(data.n_workers), Matrix(k, k));
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    // Per partition: 9 second moments, the third moment, the workers' cross moments.
+    const int64_t second_size = kGroups * kGroups * kk, third_size = kk * k;
+    const int64_t table = second_size + third_size + data.n_workers * kk;
+    const std::vector<ItemRange> parts = partition_items(data, table);
+    const int64_t n_parts = static_cast<int64_t>(parts.size());
+    std::vector<double> tables(static_cast<std::size_t>(n_parts * table), 0.0);
 
-    std::vector<double> z(static_cast<std::size_t>(kGroups) * k);  // Z_0, Z_1, Z_2 of item j
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-        if (begin == end) continue;
-        std::fill(z.begin(), z.end(), 0.0);
-        for (int64_t p = begin; p < end; ++p) z[(data.item_worker[p] % kGroups) * k + data.item_label[p]] += 1.0;
-        for (int x = 0; x < kGroups; ++x)
-            for (int32_t c = 0; c < k; ++c) {
-                const double zx = z[x * k + c];
-                if (zx == 0.0) continue;
-                for (int y = 0; y < kGroups; ++y)
-                    for (int32_t d = 0; d < k; ++d) mom.second[x][y](c, d) += zx * z[y * k + d];
-            }
-        for (int32_t a = 0; a < k; ++a) {
-            if (z[a] == 0.0) continue;
-            for (int32_t b = 0; b < k; ++b) {
-                const double ab = z[a] * z[k + b];
-                if (ab == 0.0) continue;
-                for (int32_t c = 0; c < k; ++c) mom.third(a, b, c) += ab * z[2 * k + c];
-            }
-        }
-        // (Z-3) cross moment of each labelling worker with the two other groups together.
-        for (int64_t p = begin; p < end; ++p) {
-            const int32_t i = data.item_worker[p];
-            const int g = i % kGroups;
-            Matrix &cross = mom.worker_cross[i];
-            const int32_t c = data.item_label[p];
-            for (int32_t d = 0; d < k; ++d) {
-                double alt = 0.0;
-                for (int y = 0; y < kGroups; ++y)
-                    if (y != g) alt += z[y * k + d];
-                cross(c, d) += alt;
+    // For each label code w * k + c: worker w's group g = w mod 3, and the position
+    // g * k + c of the label in the item's stacked (Z_0, Z_1, Z_2) -- looked up rather
+    // than divided per label.
+    const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
+    std::vector<uint8_t> group(static_cast<std::size_t>(n_codes));
+    std::vector<uint32_t> slot(static_cast<std::size_t>(n_codes));
+    for (int64_t code = 0; code < n_codes; ++code) {
+        group[code] = static_cast<uint8_t>((code / k) % kGroups);
+        slot[code] = static_cast<uint32_t>(group[code] * k + code % k);
+    }
+
+#pragma omp parallel num_threads(threads) if (n_parts > 1)
+    {
+        std::vector<double> z(static_cast<std::size_t>(kGroups) * k);    // Z_0, Z_1, Z_2 of item j
+        std::vector<double> alt(static_cast<std::size_t>(kGroups) * k);  // per group g: sum of the others
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t part = 0; part < n_parts; ++part) {
+            double *second = tables.data() + part * table;  // [x][y][c][d]
+            double *third = second + second_size;            // [a][b][c]
+            double *cross = third + third_size;              // [worker][c][d]
+            for (int64_t j = parts[part].first; j < parts[part].last; ++j) {
+                const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+                if (begin == end) continue;
+                std::fill(z.begin(), z.end(), 0.0);
+                for (int64_t p = begin; p < end; ++p) z[slot[data.item_code[p]]] += 1.0;
+                // Only the cross moments of distinct groups are used, and S_yx = S_xy^T:
+                // accumulate S_01, S_02, S_12 here, the transposes after the pass.
+                for (int x = 0; x < kGroups; ++x)
+                    for (int32_t c = 0; c < k; ++c) {
+                        const double zx = z[x * k + c];
+                        if (zx == 0.0) continue;
+                        for (int y = x + 1; y < kGroups; ++y)
+                            for (int32_t d = 0; d < k; ++d)
+                                second[(x * kGroups + y) * kk + c * k + d] += zx * z[y * k + d];
+                    }
+                for (int32_t a = 0; a < k; ++a) {
+                    if (z[a] == 0.0) continue;
+                    for (int32_t b = 0; b < k; ++b) {
+                        const double ab = z[a] * z[k + b];
+                        if (ab == 0.0) continue;
+                        for (int32_t c = 0; c < k; ++c) third[(a * k + b) * k + c] += ab * z[2 * k + c];
+                    }
+                }
+                // (Z-3) cross moment of each labelling worker with the two other groups
+                // together: Z_alt = Z_a + Z_b for the worker's group g.
+                for (int g = 0; g < kGroups; ++g)
+                    for (int32_t d = 0; d < k; ++d)
+                        alt[g * k + d] = z[((g + 1) % kGroups) * k + d] + z[((g + 2) % kGroups) * k + d];
+                for (int64_t p = begin; p < end; ++p) {
+                    const uint32_t code = data.item_code[p];  // row (w, c) of w's cross moment
+                    const double *a = alt.data() + group[code] * k;
+                    double *row = cross + static_cast<int64_t>(code) * k;
+                    for (int32_t d = 0; d < k; ++d) row[d] += a[d];
+                }
             }
         }
     }
+    std::vector<double> total(static_cast<std::size_t>(table));
+    sum_tables(tables, table, n_parts, total.data(), threads);
+
     const double inv_n = 1.0 / data.n_items;
-    for (auto &row : mom.second)
-        for (Matrix &s : row)
-            for (double &v : s.a) v *= inv_n;
-    for (double &v : mom.third.t) v *= inv_n;
-    for (Matrix &cross : mom.worker_cross)
-        for (double &v : cross.a) v *= inv_n;
+    GroupMoments mom;
+    for (int x = 0; x < kGroups; ++x)
+        for (int y = 0; y < kGroups; ++y) mom.second[x][y] = Matrix(k, k);  // S_xx stays unused
+    for (int x = 0; x < kGroups; ++x)
+        for (int y = x + 1; y < kGroups; ++y) {
+            Matrix &s = mom.second[x][y];
+            for (int64_t e = 0; e < kk; ++e) s.a[e] = total[(x * kGroups + y) * kk + e] * inv_n;
+            mom.second[y][x] = transpose(s);
+        }
+    mom.third = Tensor3(k);
+    for (int64_t e = 0; e < third_size; ++e) mom.third.t[e] = total[second_size + e] * inv_n;
+    mom.worker_cross.assign(static_cast<std::size_t>(data.n_workers), Matrix(k, k));
+    for (int32_t i = 0; i < data.n_workers; ++i)
+        for (int64_t e = 0; e < kk; ++e)
+            mom.worker_cross[i].a[e] = total[second_size + third_size + i * kk + e] * inv_n;
     return mom;
 }
 
@@ -188,7 +228,7 @@ SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &opt
         return out;
     }
 
-    const GroupMoments mom = compute_moments(data);
+    const GroupMoments mom = compute_moments(data, resolve_threads(options.threads));
     // (a, b, c) in {(2,3,1), (3,1,2), (1,2,3)} of the paper, 0-based.
     const int triples[kGroups][3] = {{1, 2, 0}, {2, 0, 1}, {0, 1, 2}};
     std::array<GroupEstimate, kGroups> group;

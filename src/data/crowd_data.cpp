@@ -121,25 +121,39 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
     if (static_cast<int64_t>(d.k) * d.k > 100000000)
         throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(d.k) + " is too large");
 
-    // Counting sort by item, stable: labels of an item keep their input order.
-    std::vector<int64_t> start(static_cast<std::size_t>(d.n_items) + 1, 0);
-    for (std::size_t t = 0; t < n_labels; ++t) ++start[static_cast<std::size_t>(item[t]) + 1];
-    for (int32_t j = 0; j < d.n_items; ++j) start[j + 1] += start[j];
-    std::vector<int64_t> order(n_labels);  // position -> input index
-    {
-        std::vector<int64_t> next(start.begin(), start.end() - 1);
-        for (std::size_t t = 0; t < n_labels; ++t) order[next[item[t]]++] = static_cast<int64_t>(t);
+    if (static_cast<uint64_t>(d.n_workers) * static_cast<uint64_t>(d.k) > UINT32_MAX)
+        throw Error(CS_ERR_INVALID_ARGUMENT,
+                    "n_workers x k = " + std::to_string(static_cast<uint64_t>(d.n_workers) * d.k) +
+                        " exceeds 2^32 - 1, the limit of the label codes");
+    const uint32_t k32 = static_cast<uint32_t>(d.k);
+
+    // Counting sort by item, stable: labels of an item keep their input order. Input
+    // already grouped by increasing item (the usual export order) is copied as is.
+    d.item_start.assign(static_cast<std::size_t>(d.n_items) + 1, 0);
+    for (std::size_t t = 0; t < n_labels; ++t) ++d.item_start[static_cast<std::size_t>(item[t]) + 1];
+    for (int32_t j = 0; j < d.n_items; ++j) d.item_start[j + 1] += d.item_start[j];
+    d.item_code.resize(n_labels);
+    const auto code = [&](std::size_t t) {
+        return static_cast<uint32_t>(worker[t]) * k32 + static_cast<uint32_t>(label[t]);
+    };
+    if (std::is_sorted(item, item + n_labels)) {
+        for (std::size_t t = 0; t < n_labels; ++t) d.item_code[t] = code(t);
+    } else {
+        std::vector<int64_t> next(d.item_start.begin(), d.item_start.end() - 1);
+        for (std::size_t t = 0; t < n_labels; ++t) d.item_code[next[item[t]]++] = code(t);
     }
 
-    // Duplicates: a worker seen twice on the same item. seen[w] holds the position
-    // (within the current item) of worker w's label, valid when seen_item[w] == j.
+    // Duplicates: a worker seen twice on the same item. seen_pos[w] is the position of
+    // worker w's label on the current item, valid when seen_item[w] == j. Dropped
+    // labels are marked with the code UINT32_MAX (never a valid code, since
+    // n_workers x k <= UINT32_MAX) and compacted away below.
+    constexpr uint32_t kDropped = UINT32_MAX;
     std::vector<int32_t> seen_item(static_cast<std::size_t>(d.n_workers), -1);
     std::vector<int64_t> seen_pos(static_cast<std::size_t>(d.n_workers), 0);
-    std::vector<char> keep(n_labels, 1);
     std::size_t dropped = 0;
     for (int32_t j = 0; j < d.n_items; ++j) {
-        for (int64_t p = start[j]; p < start[j + 1]; ++p) {
-            const int32_t w = worker[order[p]];
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+            const int32_t w = static_cast<int32_t>(d.item_code[p] / k32);
             if (seen_item[w] != j) {
                 seen_item[w] = j;
                 seen_pos[w] = p;
@@ -147,53 +161,40 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
             }
             switch (options.duplicates) {
                 case CS_DUPLICATES_KEEP_FIRST:
-                    keep[p] = 0;
+                    d.item_code[p] = kDropped;
                     break;
                 case CS_DUPLICATES_KEEP_LAST:
-                    keep[seen_pos[w]] = 0;
+                    d.item_code[seen_pos[w]] = kDropped;
                     seen_pos[w] = p;
                     break;
-                default:
+                default: {
+                    // Rare: find the two input indices for the message.
+                    std::vector<std::size_t> where;
+                    for (std::size_t t = 0; t < n_labels && where.size() < 2; ++t)
+                        if (item[t] == j && worker[t] == w) where.push_back(t);
                     throw Error(CS_ERR_DUPLICATE,
-                                "worker " + std::to_string(w) + " labelled item " +
-                                    std::to_string(j) + " twice (label indices " +
-                                    std::to_string(order[seen_pos[w]]) + " and " +
-                                    std::to_string(order[p]) +
+                                "worker " + std::to_string(w) + " labelled item " + std::to_string(j) +
+                                    " twice (label indices " + std::to_string(where[0]) + " and " +
+                                    std::to_string(where[1]) +
                                     "); set 'duplicates' to 'first' or 'last' to keep one");
+                }
             }
             ++dropped;
         }
     }
-
-    const std::size_t kept = n_labels - dropped;
-    d.item_start.assign(static_cast<std::size_t>(d.n_items) + 1, 0);
-    d.item_worker.resize(kept);
-    d.item_label.resize(kept);
-    std::size_t out = 0;
-    for (int32_t j = 0; j < d.n_items; ++j) {
-        for (int64_t p = start[j]; p < start[j + 1]; ++p) {
-            if (!keep[p]) continue;
-            d.item_worker[out] = worker[order[p]];
-            d.item_label[out] = label[order[p]];
-            ++out;
+    if (dropped > 0) {
+        std::size_t out = 0;
+        for (int32_t j = 0; j < d.n_items; ++j) {
+            const int64_t begin = d.item_start[j], end = d.item_start[j + 1];
+            d.item_start[j] = static_cast<int64_t>(out);
+            for (int64_t p = begin; p < end; ++p)
+                if (d.item_code[p] != kDropped) d.item_code[out++] = d.item_code[p];
         }
-        d.item_start[j + 1] = static_cast<int64_t>(out);
+        d.item_start[d.n_items] = static_cast<int64_t>(out);
+        d.item_code.resize(out);
+        d.item_code.shrink_to_fit();
     }
 
-    // By worker: counting sort of the item layout; items come out increasing.
-    d.worker_start.assign(static_cast<std::size_t>(d.n_workers) + 1, 0);
-    for (std::size_t p = 0; p < kept; ++p) ++d.worker_start[d.item_worker[p] + 1];
-    for (int32_t i = 0; i < d.n_workers; ++i) d.worker_start[i + 1] += d.worker_start[i];
-    d.worker_item.resize(kept);
-    d.worker_label.resize(kept);
-    std::vector<int64_t> next(d.worker_start.begin(), d.worker_start.end() - 1);
-    for (int32_t j = 0; j < d.n_items; ++j) {
-        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-            const int64_t q = next[d.item_worker[p]]++;
-            d.worker_item[q] = j;
-            d.worker_label[q] = d.item_label[p];
-        }
-    }
     if (!gold_item.empty()) {
         d.gold.assign(static_cast<std::size_t>(d.n_items), -1);
         for (std::size_t g = 0; g < gold_item.size(); ++g) d.gold[gold_item[g]] = gold_label[g];

@@ -1,6 +1,7 @@
-// Crowd labels after validation, laid out for the two passes every method makes:
-// by item (E-steps, majority vote, Lloyd label updates) and by worker (M-steps,
-// Lloyd centre updates). Both are compressed sparse rows over the same labels.
+// Crowd labels after validation, as compressed sparse rows by item: every method
+// passes over the labels item by item (E-steps, majority vote, Lloyd updates) and
+// scatters what concerns workers into small per-worker tables, so no by-worker copy
+// of the labels is kept (see crowd/item_partitions.hpp).
 #pragma once
 
 #include <cstddef>
@@ -18,16 +19,14 @@ struct CrowdData {
     int32_t k = 0;
 
     // By item: the labels of item j are positions item_start[j] .. item_start[j+1]-1
-    // of item_worker / item_label, in input order.
+    // of item_code, in input order. A label is stored as one code, worker * k + label:
+    // half the memory of two ids, and the code indexes every per-worker table laid
+    // out worker x observed label (log pi, M-step counts) directly.
     std::vector<int64_t> item_start;
-    std::vector<int32_t> item_worker;
-    std::vector<int32_t> item_label;
+    std::vector<uint32_t> item_code;
 
-    // By worker: the labels of worker i are positions worker_start[i] ..
-    // worker_start[i+1]-1 of worker_item / worker_label, by increasing item.
-    std::vector<int64_t> worker_start;
-    std::vector<int32_t> worker_item;
-    std::vector<int32_t> worker_label;
+    int32_t worker_of(int64_t p) const { return static_cast<int32_t>(item_code[p] / static_cast<uint32_t>(k)); }
+    int32_t label_of(int64_t p) const { return static_cast<int32_t>(item_code[p] % static_cast<uint32_t>(k)); }
 
     // Known true labels (cs_set_gold): gold[j] is item j's class, or -1. Empty when
     // no gold was given.
@@ -37,13 +36,13 @@ struct CrowdData {
     int32_t gold_of(int32_t j) const { return gold.empty() ? -1 : gold[j]; }
 
     /// Number of labels kept (after the duplicate policy).
-    std::size_t n_labels() const { return item_worker.size(); }
+    std::size_t n_labels() const { return item_code.size(); }
 
     /// Number of items in [0, n_items) without any label (gold items excepted).
     int32_t unlabeled_items() const;
 
     /// Validate triples against the options (ids, labels, k, duplicates) and build
-    /// both layouts. Throws cs::Error with the status and a message naming the
+    /// the by-item layout. Throws cs::Error with the status and a message naming the
     /// offending label index on invalid input. The caller's arrays are only read.
     static CrowdData build(const int32_t *item, const int32_t *worker, const int32_t *label,
                            std::size_t n_labels, const FitOptions &options,

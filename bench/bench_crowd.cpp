@@ -1,0 +1,154 @@
+// Throughput, memory and accuracy of the crowd methods on simulated Dawid-Skene
+// crowds (issue 6). One JSON line per method:
+//   labels, items, workers, k, threads, iterations, converged, seconds_init (the
+//   spectral stage / majority-vote start, up to the progress callback's iteration 0),
+//   seconds_em, seconds_total, label_iterations_per_second (labels x iterations /
+//   seconds_em), peak_extra_mb (peak resident memory of the fit beyond what the
+//   process held before it, i.e. beyond the caller's input), bytes_per_label_extra,
+//   error_rate.
+//
+// Usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]
+//                    [--methods ds,opt-ds,...] [--max-iter N] [--tol X] [--seed S]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "crowdspec/crowdspec.h"
+#include "sim/crowd_sim.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Peak and current resident set size from /proc/self/status (kB).
+long status_kb(const char *key) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::size_t len = std::strlen(key);
+    while (std::getline(in, line))
+        if (line.compare(0, len, key) == 0) return std::atol(line.c_str() + len + 1);
+    return -1;
+}
+
+// Reset the kernel's peak-RSS counter (VmHWM) to the current RSS.
+void reset_peak() {
+    std::ofstream out("/proc/self/clear_refs");
+    out << "5";
+}
+
+struct Timing {
+    Clock::time_point start, init_done;
+    bool init_seen = false;
+};
+
+int32_t on_progress(void *user, int32_t iteration, double) {
+    auto *t = static_cast<Timing *>(user);
+    if (iteration == 0 && !t->init_seen) {
+        t->init_done = Clock::now();
+        t->init_seen = true;
+    }
+    return 0;
+}
+
+std::vector<std::string> split(const std::string &s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t comma = s.find(',', start);
+        out.push_back(s.substr(start, comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    long long labels = 1000000;
+    int k = 2, workers = 1000, per_item = 10, threads = 1, max_iter = 1000;
+    double tol = -1;
+    unsigned long long seed = 1;
+    std::string methods = "mv,ds,opt-ds,crowd-lloyd";
+    for (int a = 1; a + 1 < argc; a += 2) {
+        const std::string key = argv[a], value = argv[a + 1];
+        if (key == "--labels") labels = std::atoll(value.c_str());
+        else if (key == "--k") k = std::atoi(value.c_str());
+        else if (key == "--workers") workers = std::atoi(value.c_str());
+        else if (key == "--per-item") per_item = std::atoi(value.c_str());
+        else if (key == "--threads") threads = std::atoi(value.c_str());
+        else if (key == "--methods") methods = value;
+        else if (key == "--max-iter") max_iter = std::atoi(value.c_str());
+        else if (key == "--tol") tol = std::atof(value.c_str());
+        else if (key == "--seed") seed = std::strtoull(value.c_str(), nullptr, 10);
+        else {
+            std::fprintf(stderr, "bench_crowd: unknown option %s\n", key.c_str());
+            return 1;
+        }
+    }
+
+    cs::sim::CrowdSpec spec;
+    spec.k = k;
+    spec.n_workers = workers;
+    spec.labels_per_item = per_item;
+    spec.n_items = static_cast<int32_t>(labels / per_item);
+    spec.seed = seed;
+    const auto t0 = Clock::now();
+    const cs::sim::Crowd crowd = cs::sim::simulate_crowd(spec);
+    const double sim_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const std::size_t n_labels = crowd.item.size();
+    std::fprintf(stderr, "simulated %zu labels in %.2f s\n", n_labels, sim_seconds);
+
+    for (const std::string &method : split(methods)) {
+        cs_model *m = cs_create();
+        if (cs_set_param_string(m, "method", method.c_str()) != CS_OK ||
+            cs_set_int(m, CS_PARAM_THREADS, threads) != CS_OK ||
+            cs_set_int(m, CS_PARAM_MAX_ITER, max_iter) != CS_OK ||
+            (tol >= 0 && cs_set_double(m, CS_PARAM_TOL, tol) != CS_OK)) {
+            std::fprintf(stderr, "bench_crowd: %s\n", cs_last_error(m));
+            cs_destroy(m);
+            return 1;
+        }
+        Timing timing;
+        cs_set_progress(m, on_progress, &timing);
+        reset_peak();
+        const long rss_before = status_kb("VmRSS:");
+        timing.start = Clock::now();
+        const cs_status status = cs_fit(m, crowd.item.data(), crowd.worker.data(), crowd.label.data(), n_labels);
+        const auto end = Clock::now();
+        const long peak = status_kb("VmHWM:");
+        if (status != CS_OK) {
+            std::fprintf(stderr, "bench_crowd: %s: %s\n", method.c_str(), cs_last_error(m));
+            cs_destroy(m);
+            return 1;
+        }
+        int32_t iterations = 0, converged = 0;
+        cs_iterations(m, &iterations);
+        cs_converged(m, &converged);
+        std::vector<int32_t> predicted(static_cast<std::size_t>(crowd.n_items));
+        cs_labels(m, predicted.data(), predicted.size());
+        std::size_t wrong = 0;
+        for (int32_t j = 0; j < crowd.n_items; ++j) wrong += predicted[j] != crowd.truth[j];
+        const double total = std::chrono::duration<double>(end - timing.start).count();
+        const double init = timing.init_seen
+                                ? std::chrono::duration<double>(timing.init_done - timing.start).count()
+                                : total;
+        const double em = total - init;
+        const double extra_mb = (peak - rss_before) / 1024.0;
+        std::printf("{\"method\":\"%s\",\"labels\":%zu,\"items\":%d,\"workers\":%d,\"k\":%d,"
+                    "\"threads\":%d,\"iterations\":%d,\"converged\":%s,\"seconds_init\":%.4f,"
+                    "\"seconds_em\":%.4f,\"seconds_total\":%.4f,\"label_iterations_per_second\":%.4g,"
+                    "\"peak_extra_mb\":%.1f,\"bytes_per_label_extra\":%.1f,\"error_rate\":%.6f}\n",
+                    method.c_str(), n_labels, crowd.n_items, workers, k, threads, iterations,
+                    converged ? "true" : "false", init, em, total,
+                    em > 0 ? static_cast<double>(n_labels) * iterations / em : 0.0, extra_mb,
+                    extra_mb * 1048576.0 / n_labels, static_cast<double>(wrong) / crowd.n_items);
+        std::fflush(stdout);
+        cs_destroy(m);
+    }
+    return 0;
+}

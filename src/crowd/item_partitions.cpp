@@ -1,0 +1,39 @@
+#include "crowd/item_partitions.hpp"
+
+#include <algorithm>
+
+namespace cs {
+
+std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size) {
+    constexpr int64_t kMaxParts = 64;
+    const int64_t labels = static_cast<int64_t>(data.n_labels());
+    int64_t parts = std::min<int64_t>(kMaxParts, labels / std::max<int64_t>(table_size, 1));
+    parts = std::max<int64_t>(1, std::min<int64_t>(parts, data.n_items));
+    std::vector<ItemRange> ranges;
+    ranges.reserve(static_cast<std::size_t>(parts));
+    int32_t first = 0;
+    for (int64_t p = 1; p <= parts; ++p) {
+        // The first item at which the cumulative label count reaches p/parts of all.
+        const int64_t target = labels * p / parts;
+        const auto it = std::lower_bound(data.item_start.begin() + first,
+                                         data.item_start.begin() + data.n_items, target);
+        int32_t last = p == parts ? data.n_items
+                                  : static_cast<int32_t>(it - data.item_start.begin());
+        last = std::max(last, first);
+        ranges.push_back({first, last});
+        first = last;
+    }
+    return ranges;
+}
+
+void sum_tables(const std::vector<double> &tables, int64_t size, int64_t parts, double *out,
+                int threads) {
+#pragma omp parallel for schedule(static) num_threads(threads) if (size * parts > 65536)
+    for (int64_t e = 0; e < size; ++e) {
+        double sum = tables[e];
+        for (int64_t p = 1; p < parts; ++p) sum += tables[p * size + e];
+        out[e] = sum;
+    }
+}
+
+}  // namespace cs

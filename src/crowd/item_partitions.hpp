@@ -1,0 +1,33 @@
+// Fixed partitions of the items for passes that scatter into per-worker tables
+// (M-step counts, CrowdLloyd centres, Opt-D&S cross moments).
+//
+// Each partition accumulates into its own copy of the table; the copies are summed
+// in partition order. The partitions depend only on the data (never on the thread
+// count), so results are bit-identical for any number of threads (DESIGN.md,
+// "Determinism"), while the threads never share a cache line of a table.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/crowd_data.hpp"
+
+namespace cs {
+
+struct ItemRange {
+    int32_t first = 0;  // first item
+    int32_t last = 0;   // one past the last item
+};
+
+/// Split the items into consecutive ranges of about equal label counts. The number
+/// of ranges is at most 64 and at most n_labels / table_size (so that the copies of
+/// a table of `table_size` doubles cost at most 8 bytes per label), at least 1.
+std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size);
+
+/// Sum `parts` consecutive tables of `size` doubles (the partitions' copies, laid out
+/// one after another in `tables`) into `out`, in partition order, in parallel over
+/// entries.
+void sum_tables(const std::vector<double> &tables, int64_t size, int64_t parts, double *out,
+                int threads);
+
+}  // namespace cs
