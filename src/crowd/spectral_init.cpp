@@ -22,19 +22,74 @@ constexpr double kMinRcond = 1e-12;
 // Empirical moments of the group aggregates Z_gj (Z-1, summed as in the reference
 // code) over all n items, scaled by 1/n.
 struct GroupMoments {
-    std::array<std::array<Matrix, kGroups>, kGroups> second;  // S_xy = (1/n) sum Z_x Z_y^T, x != y
+    std::array<std::array<Matrix, kGroups>, kGroups> second;  // S_xy = (1/n) sum Z_x Z_y^T (x != y)
     Tensor3 third;                                            // (1/n) sum Z_0 (x) Z_1 (x) Z_2
     std::vector<Matrix> worker_cross;  // per worker i: (1/n) sum_j z_ij Z_alt(i),j^T (Z-3)
 };
 
+// Add the moments of the items in range r into one partition's tables: the third
+// moment `third` [a][b][c] and, per label code w * k + c, the cross moments of
+// worker w's label c with the aggregates of the two other groups, kept apart:
+// `cross` [code][t][d] with t = 0 for group (g + 1) mod 3 and t = 1 for (g + 2) mod 3.
+// The group cross moments S_xy are sums of these over the workers of group x, so no
+// per-item outer products are needed for them. K > 0 fixes k at compile time (the
+// common small cases); K = 0 reads it from the data.
+template <int K>
+void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group,
+                        const uint32_t *slot, double *third, double *cross) {
+    const int32_t k = K > 0 ? K : data.k;
+    std::vector<double> z(static_cast<std::size_t>(kGroups) * k, 0.0);  // Z_0, Z_1, Z_2 of item j
+    // The labels present in Z_0, Z_1, Z_2: an item has a few labels, so the third
+    // moment runs over these instead of all k^3 entries.
+    std::vector<int32_t> present(static_cast<std::size_t>(kGroups) * k);
+    int32_t n_present[kGroups];
+    for (int64_t j = r.first; j < r.last; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (begin == end) continue;
+        for (int g = 0; g < kGroups; ++g) n_present[g] = 0;
+        for (int64_t p = begin; p < end; ++p) {
+            const uint32_t code = data.item_code[p], at = slot[code];
+            const int g = group[code];
+            if (z[at] == 0.0) present[g * k + n_present[g]++] = static_cast<int32_t>(at) - g * k;
+            z[at] += 1.0;
+        }
+        for (int32_t u = 0; u < n_present[0]; ++u) {
+            const int32_t a = present[u];
+            for (int32_t v = 0; v < n_present[1]; ++v) {
+                const int32_t b = present[k + v];
+                const double ab = z[a] * z[k + b];
+                for (int32_t w = 0; w < n_present[2]; ++w) {
+                    const int32_t c = present[2 * k + w];
+                    third[(a * k + b) * k + c] += ab * z[2 * k + c];
+                }
+            }
+        }
+        for (int64_t p = begin; p < end; ++p) {
+            const uint32_t code = data.item_code[p];
+            const int g = group[code];
+            static constexpr int kNext[kGroups] = {1, 2, 0}, kAfter[kGroups] = {2, 0, 1};
+            const double *za = z.data() + kNext[g] * k;
+            const double *zb = z.data() + kAfter[g] * k;
+            double *row = cross + static_cast<int64_t>(code) * 2 * k;
+            for (int32_t d = 0; d < k; ++d) {
+                row[d] += za[d];
+                row[k + d] += zb[d];
+            }
+        }
+        for (int g = 0; g < kGroups; ++g)  // back to all zeros for the next item
+            for (int32_t u = 0; u < n_present[g]; ++u) z[g * k + present[g * k + u]] = 0.0;
+    }
+}
+
 // One pass over the items, split into fixed partitions (crowd/item_partitions.hpp)
 // that each accumulate their own copy of every moment, summed in partition order.
+// All these sums are of integer counts, so they are exact whatever the order.
 GroupMoments compute_moments(const CrowdData &data, int threads) {
     const int32_t k = data.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
-    // Per partition: 9 second moments, the third moment, the workers' cross moments.
-    const int64_t second_size = kGroups * kGroups * kk, third_size = kk * k;
-    const int64_t table = second_size + third_size + data.n_workers * kk;
+    const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
+    const int64_t third_size = kk * k, cross_size = n_codes * 2 * k;
+    const int64_t table = third_size + cross_size;
     const std::vector<ItemRange> parts = partition_items(data, table);
     const int64_t n_parts = static_cast<int64_t>(parts.size());
     std::vector<double> tables(static_cast<std::size_t>(n_parts * table), 0.0);
@@ -42,7 +97,6 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
     // For each label code w * k + c: worker w's group g = w mod 3, and the position
     // g * k + c of the label in the item's stacked (Z_0, Z_1, Z_2) -- looked up rather
     // than divided per label.
-    const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
     std::vector<uint8_t> group(static_cast<std::size_t>(n_codes));
     std::vector<uint32_t> slot(static_cast<std::size_t>(n_codes));
     for (int64_t code = 0; code < n_codes; ++code) {
@@ -50,71 +104,44 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
         slot[code] = static_cast<uint32_t>(group[code] * k + code % k);
     }
 
-#pragma omp parallel num_threads(threads) if (n_parts > 1)
-    {
-        std::vector<double> z(static_cast<std::size_t>(kGroups) * k);    // Z_0, Z_1, Z_2 of item j
-        std::vector<double> alt(static_cast<std::size_t>(kGroups) * k);  // per group g: sum of the others
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t part = 0; part < n_parts; ++part) {
-            double *second = tables.data() + part * table;  // [x][y][c][d]
-            double *third = second + second_size;            // [a][b][c]
-            double *cross = third + third_size;              // [worker][c][d]
-            for (int64_t j = parts[part].first; j < parts[part].last; ++j) {
-                const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-                if (begin == end) continue;
-                std::fill(z.begin(), z.end(), 0.0);
-                for (int64_t p = begin; p < end; ++p) z[slot[data.item_code[p]]] += 1.0;
-                // Only the cross moments of distinct groups are used, and S_yx = S_xy^T:
-                // accumulate S_01, S_02, S_12 here, the transposes after the pass.
-                for (int x = 0; x < kGroups; ++x)
-                    for (int32_t c = 0; c < k; ++c) {
-                        const double zx = z[x * k + c];
-                        if (zx == 0.0) continue;
-                        for (int y = x + 1; y < kGroups; ++y)
-                            for (int32_t d = 0; d < k; ++d)
-                                second[(x * kGroups + y) * kk + c * k + d] += zx * z[y * k + d];
-                    }
-                for (int32_t a = 0; a < k; ++a) {
-                    if (z[a] == 0.0) continue;
-                    for (int32_t b = 0; b < k; ++b) {
-                        const double ab = z[a] * z[k + b];
-                        if (ab == 0.0) continue;
-                        for (int32_t c = 0; c < k; ++c) third[(a * k + b) * k + c] += ab * z[2 * k + c];
-                    }
-                }
-                // (Z-3) cross moment of each labelling worker with the two other groups
-                // together: Z_alt = Z_a + Z_b for the worker's group g.
-                for (int g = 0; g < kGroups; ++g)
-                    for (int32_t d = 0; d < k; ++d)
-                        alt[g * k + d] = z[((g + 1) % kGroups) * k + d] + z[((g + 2) % kGroups) * k + d];
-                for (int64_t p = begin; p < end; ++p) {
-                    const uint32_t code = data.item_code[p];  // row (w, c) of w's cross moment
-                    const double *a = alt.data() + group[code] * k;
-                    double *row = cross + static_cast<int64_t>(code) * k;
-                    for (int32_t d = 0; d < k; ++d) row[d] += a[d];
-                }
-            }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_parts > 1)
+    for (int64_t part = 0; part < n_parts; ++part) {
+        double *third = tables.data() + part * table;
+        double *cross = third + third_size;
+        switch (k) {
+            case 2: accumulate_moments<2>(data, parts[part], group.data(), slot.data(), third, cross); break;
+            case 3: accumulate_moments<3>(data, parts[part], group.data(), slot.data(), third, cross); break;
+            case 4: accumulate_moments<4>(data, parts[part], group.data(), slot.data(), third, cross); break;
+            case 5: accumulate_moments<5>(data, parts[part], group.data(), slot.data(), third, cross); break;
+            default: accumulate_moments<0>(data, parts[part], group.data(), slot.data(), third, cross); break;
         }
     }
     std::vector<double> total(static_cast<std::size_t>(table));
     sum_tables(tables, table, n_parts, total.data(), threads);
+    const double *cross = total.data() + third_size;
 
     const double inv_n = 1.0 / data.n_items;
     GroupMoments mom;
-    for (int x = 0; x < kGroups; ++x)
-        for (int y = 0; y < kGroups; ++y) mom.second[x][y] = Matrix(k, k);  // S_xx stays unused
-    for (int x = 0; x < kGroups; ++x)
-        for (int y = x + 1; y < kGroups; ++y) {
-            Matrix &s = mom.second[x][y];
-            for (int64_t e = 0; e < kk; ++e) s.a[e] = total[(x * kGroups + y) * kk + e] * inv_n;
-            mom.second[y][x] = transpose(s);
-        }
-    mom.third = Tensor3(k);
-    for (int64_t e = 0; e < third_size; ++e) mom.third.t[e] = total[second_size + e] * inv_n;
+    for (auto &row : mom.second)
+        for (Matrix &m : row) m = Matrix(k, k);  // S_xx stays unused
     mom.worker_cross.assign(static_cast<std::size_t>(data.n_workers), Matrix(k, k));
-    for (int32_t i = 0; i < data.n_workers; ++i)
-        for (int64_t e = 0; e < kk; ++e)
-            mom.worker_cross[i].a[e] = total[second_size + third_size + i * kk + e] * inv_n;
+    for (int32_t i = 0; i < data.n_workers; ++i) {
+        const int g = i % kGroups, a = (g + 1) % kGroups, b = (g + 2) % kGroups;
+        for (int32_t c = 0; c < k; ++c) {
+            const double *row = cross + (static_cast<int64_t>(i) * k + c) * 2 * k;
+            for (int32_t d = 0; d < k; ++d) {
+                // S_ga += z_i Z_a^T, S_gb += z_i Z_b^T; (Z-3) uses Z_a + Z_b.
+                mom.second[g][a](c, d) += row[d];
+                mom.second[g][b](c, d) += row[k + d];
+                mom.worker_cross[i](c, d) = (row[d] + row[k + d]) * inv_n;
+            }
+        }
+    }
+    for (auto &row : mom.second)
+        for (Matrix &m : row)
+            for (double &v : m.a) v *= inv_n;
+    mom.third = Tensor3(k);
+    for (int64_t e = 0; e < third_size; ++e) mom.third.t[e] = total[e] * inv_n;
     return mom;
 }
 
