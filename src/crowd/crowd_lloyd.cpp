@@ -20,6 +20,63 @@ inline void count_item(const CrowdData &d, int64_t j, int32_t g, double *counts)
         counts[static_cast<int64_t>(d.item_code[p]) * k + g] += 1.0;
 }
 
+struct LabelPass {
+    double cost = 0.0;   // the (L-25) cost of the new labels
+    int64_t changed = 0; // items whose label changed
+};
+
+// (L-25) label update of one partition: z_j = argmin_g sum over the labels (i, c) of j
+// of cost_i[c][g], ties to the lowest index, from the previous labels z; the same
+// pass counts the new labels for the next centre update. K > 0 fixes k at compile
+// time (the common small cases); K = 0 reads it from the data.
+template <int K>
+LabelPass update_labels(const CrowdData &d, ItemRange r, const double *cost, const int32_t *z,
+                        int32_t *next, double *counts) {
+    const int32_t k = K > 0 ? K : d.k;
+    constexpr int32_t kStack = K > 0 ? K : 16;
+    double stack[kStack];
+    std::vector<double> heap;
+    double *dist = stack;
+    if (K == 0 && k > kStack) {
+        heap.resize(static_cast<std::size_t>(k));
+        dist = heap.data();
+    }
+    LabelPass out;
+    for (int64_t j = r.first; j < r.last; ++j) {
+        const int64_t begin = d.item_start[j], end = d.item_start[j + 1];
+        int32_t best = z[j];
+        if (begin != end) {
+            for (int32_t g = 0; g < k; ++g) dist[g] = 0.0;
+            for (int64_t p = begin; p < end; ++p) {
+                const double *row = cost + static_cast<int64_t>(d.item_code[p]) * k;
+                for (int32_t g = 0; g < k; ++g) dist[g] += row[g];
+            }
+            if (d.gold_of(static_cast<int32_t>(j)) < 0) {  // gold items keep their class
+                best = 0;
+                for (int32_t g = 1; g < k; ++g)
+                    if (dist[g] < dist[best]) best = g;
+            }
+            out.cost += dist[best];
+            for (int64_t p = begin; p < end; ++p)
+                counts[static_cast<int64_t>(d.item_code[p]) * k + best] += 1.0;
+        }
+        next[j] = best;
+        out.changed += best != z[j];
+    }
+    return out;
+}
+
+LabelPass update_labels_k(const CrowdData &d, ItemRange r, const double *cost, const int32_t *z,
+                          int32_t *next, double *counts) {
+    switch (d.k) {
+        case 2: return update_labels<2>(d, r, cost, z, next, counts);
+        case 3: return update_labels<3>(d, r, cost, z, next, counts);
+        case 4: return update_labels<4>(d, r, cost, z, next, counts);
+        case 5: return update_labels<5>(d, r, cost, z, next, counts);
+        default: return update_labels<0>(d, r, cost, z, next, counts);
+    }
+}
+
 }  // namespace
 
 bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Progress &progress,
@@ -72,38 +129,15 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
                     cost[(static_cast<int64_t>(i) * k + h) * k + g] = 1.0 - 2.0 * row[g * k + h] + norm2;
             }
         }
-        // (L-25) label update: z_j = argmin_g sum over the labels (i, c) of j of
-        // cost_i[c][g], ties to the lowest index, all items from the previous labels at
-        // once; the same pass counts the new labels for the next centre update.
+        // (L-25) label update of all items at once from the previous labels, which
+        // also counts the new labels for the next centre update.
         std::fill(counts.begin(), counts.end(), 0.0);
-#pragma omp parallel num_threads(threads) if (n_parts > 1)
-        {
-            std::vector<double> d(static_cast<std::size_t>(k));
-#pragma omp for schedule(dynamic, 1)
-            for (int64_t p = 0; p < n_parts; ++p) {
-                double part_total = 0.0;
-                int64_t changed = 0;
-                double *part_counts = counts.data() + p * table;
-                for (int64_t j = parts[p].first; j < parts[p].last; ++j) {
-                    const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-                    int32_t best = z[j];
-                    if (begin != end) {
-                        std::fill(d.begin(), d.end(), 0.0);
-                        for (int64_t q = begin; q < end; ++q) {
-                            const double *row = cost.data() + static_cast<int64_t>(data.item_code[q]) * k;
-                            for (int32_t g = 0; g < k; ++g) d[g] += row[g];
-                        }
-                        if (data.gold_of(static_cast<int32_t>(j)) < 0)  // gold items stay
-                            best = static_cast<int32_t>(std::min_element(d.begin(), d.end()) - d.begin());
-                        part_total += d[best];
-                    }
-                    next[j] = best;
-                    changed += best != z[j];
-                    count_item(data, j, best, part_counts);
-                }
-                part_cost[p] = part_total;
-                part_changed[p] = changed;
-            }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_parts > 1)
+        for (int64_t p = 0; p < n_parts; ++p) {
+            const LabelPass pass = update_labels_k(data, parts[p], cost.data(), z.data(), next.data(),
+                                                   counts.data() + p * table);
+            part_cost[p] = pass.cost;
+            part_changed[p] = pass.changed;
         }
         double cost_total = 0.0;
         int64_t changed = 0;
