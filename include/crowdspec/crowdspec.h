@@ -199,8 +199,10 @@ enum cs_method {
      *  draws (from ::CS_PARAM_SEED); each round, an item's message to a worker sums the
      *  other workers' signed messages on it, and a worker's message to an item sums the
      *  other items' signed messages to it; t = sign of the item's signed sum of
-     *  messages. Messages are rescaled to max |message| = 1 after every round, so they
-     *  stay finite and no sign changes. */
+     *  messages, oriented so that the sum of the final worker messages (the workers'
+     *  total reliability) is non-negative: KOS's presumption that workers beat chance
+     *  on average, made independent of the random start. Messages are rescaled to
+     *  max |message| = 1 after every round, so they stay finite and no sign changes. */
     CS_METHOD_KOS_MP = 6,
     /** "ghosh-svd": the SVD method of Ghosh, Kale and McAfee, a baseline (see above).
      *  Per split: u = top left singular vector of O; t = sign(u), negated when

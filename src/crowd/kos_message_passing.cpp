@@ -19,9 +19,15 @@
 // every round; a positive scale changes no sign, so the decisions are those of the
 // unnormalised algorithm. The rounds are a power iteration of the (linear) message
 // operator; they stop when the normalised messages stop changing, max_e |y_e - y_e'|
-// <= tol (CS_PARAM_TOL), or after max_iter rounds (CS_PARAM_MAX_ITER) per split. The
-// positive mean of the start (workers presumed better than random) fixes the overall
-// sign, as in the original. If every message becomes exactly 0 (no item has two labels
+// <= tol (CS_PARAM_TOL), or after max_iter rounds (CS_PARAM_MAX_ITER) per split.
+//
+// Overall sign: KOS presumes workers better than random on average, which its start
+// (mean 1) encodes; but the limit of the rounds is only defined up to sign, and on a
+// small crowd the random start can land on either side (crowd-kit's labels then depend
+// on its seed), and a negative dominant eigenvalue would flip the labels every round.
+// We apply the same presumption to the final messages: if their sum (the total
+// reliability of the workers) is negative, every sign is flipped. The labels then do
+// not depend on the seed. If every message becomes exactly 0 (no item has two labels
 // from workers who labelled other items, e.g. a single worker), the split has no
 // information and takes the majority sign (a noted fallback).
 #include <algorithm>
@@ -108,6 +114,10 @@ SplitOutcome kos_mp_split(const CrowdData &data, const std::vector<int64_t> &whe
         return outcome;
     }
     item_sums(data, where, split, y, s, threads);
+    double reliability = 0.0;  // sum of the messages, in worker-layout order
+    for (double v : y) reliability += v;
+    if (reliability < 0.0)
+        for (double &v : s) v = -v;
     outcome.t = tie_signs(s);
     if (std::all_of(outcome.t.begin(), outcome.t.end(), [](int8_t t) { return t == 0; })) {
         outcome.kind = SplitOutcome::Kind::Degenerate;
