@@ -316,6 +316,28 @@ static void degenerate_inputs_are_defined(void **) {
     for (const char *method : kAll) fit_labels(method, sparse, 2);
 }
 
+// Gold items get their gold class and items without labels a uniform posterior (label
+// 0, CS_NOTE_UNLABELED_ITEMS); the other items are unaffected.
+static void gold_and_unlabelled_items(void **) {
+    test::Triples t;
+    const int32_t truth[4] = {0, 1, 0, 1};
+    for (int32_t j = 0; j < 4; ++j)
+        for (int32_t i = 0; i < 3; ++i) t.add(j, i, i < 2 ? truth[j] : 1 - truth[j]);
+    const int32_t gold_item[1] = {0}, gold_label[1] = {1};
+    for (const char *method : kSpectral) {
+        auto m = test::make_model(method);
+        assert_int_equal(cs_set_int(m.get(), CS_PARAM_ITEMS, 6), CS_OK);
+        assert_int_equal(cs_set_gold(m.get(), gold_item, gold_label, 1), CS_OK);
+        assert_int_equal(test::fit(m.get(), t), CS_OK);
+        expect_labels(method, test::labels(m.get()), {1, 1, 0, 1, 0, 0});
+        const std::vector<double> post = test::posteriors(m.get());
+        for (int e = 8; e < 12; ++e) assert_true(post[e] == 0.5);
+        int32_t notes = 0;
+        cs_fit_notes(m.get(), &notes);
+        assert_true((notes & CS_NOTE_UNLABELED_ITEMS) != 0);
+    }
+}
+
 // max_iter = 0: no iteration; each split takes its majority sign (ties 0: class 1 for
 // k = 2); iterations 0, trace empty, not converged, no note.
 static void max_iter_zero_gives_the_majority_sign(void **) {
@@ -447,6 +469,7 @@ int main(void) {
         cmocka_unit_test(three_classes_by_two_splits),
         cmocka_unit_test(ties_defer_to_the_next_split),
         cmocka_unit_test(degenerate_inputs_are_defined),
+        cmocka_unit_test(gold_and_unlabelled_items),
         cmocka_unit_test(max_iter_zero_gives_the_majority_sign),
         cmocka_unit_test(cancellation_and_iteration_counting),
         cmocka_unit_test(thread_count_does_not_change_results),

@@ -505,8 +505,9 @@ CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user)
  * @brief Give known true labels ("gold") for some items, used by every later fit.
  *
  * Gold items are pinned: their posterior is one-hot on the gold class in every
- * E-step (semi-supervised EM), majority vote returns the gold class for them, and
- * CrowdLloyd never moves them. Their labels still inform the workers' confusion
+ * E-step (semi-supervised EM), majority vote returns the gold class for them,
+ * CrowdLloyd never moves them, and kos, kos-mp, ghosh-svd and eigen-ratio return the
+ * gold class for them (gold does not enter their spectral computation). Their labels still inform the workers' confusion
  * matrices. The arrays are copied. Calling it again replaces the gold set; n = 0
  * clears it (the pointers may then be NULL). Gold items and labels are checked
  * against the number of items and classes at cs_fit() time (an item beyond the
