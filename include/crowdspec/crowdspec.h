@@ -171,8 +171,9 @@ CS_API const char *cs_version_string(void);
  *   by its own rule (below), so the labels do not depend on the solver's sign.
  * - Degenerate splits (kos: the column-centred matrix is zero, e.g. one worker who
  *   labelled every item alike; kos-mp: every message vanishes, e.g. a single worker;
- *   eigen-ratio: every item scores 0) take the majority sign of the split, and the fit
- *   reports ::CS_NOTE_SPECTRAL_FALLBACK with the reason in cs_last_error().
+ *   eigen-ratio: every item scores 0; any of them: an eigensolver failure) take the
+ *   majority sign of the split, and the fit reports ::CS_NOTE_SPECTRAL_FALLBACK with
+ *   the reason in cs_last_error().
  * Memory is O(labels + items) for kos, kos-mp and ghosh-svd, plus O(worker pairs that
  * share an item) for eigen-ratio.
  */
@@ -566,8 +567,9 @@ enum cs_fit_note {
     CS_NOTE_MAX_ITER_REACHED = 1,
     /** Opt-D&S: the spectral stage was singular or ill-conditioned for some or all
      *  workers, whose start fell back to the majority-vote (MV-D&S) start. kos, kos-mp,
-     *  eigen-ratio: a binary split carried no usable information and its items took
-     *  the majority sign of the split (see ::cs_method). */
+     *  ghosh-svd, eigen-ratio: a binary split carried no usable information (or its
+     *  eigensolver failed) and its items took the majority sign of the split (see
+     *  ::cs_method). */
     CS_NOTE_SPECTRAL_FALLBACK = 2,
     /** Some items had zero likelihood under every class (zero confusion entries);
      *  they got the class prior as posterior (uniform unless the prior is estimated)
