@@ -1,6 +1,6 @@
 // The baselines of the Opt-D&S paper -- kos, kos-mp, ghosh-svd, eigen-ratio -- and the
 // one-coin EM methods (ALGORITHMS.md, "Baselines of the Opt-D&S paper"; crowdspec.h,
-// enum cs_method): sparse block products against dense ones, the split encoding and
+// enum cs_method): the split matrices' block products against dense ones, the split encoding and
 // tie rule, recovery on simulated one-coin crowds, sign conventions and k > 2 splits on
 // hand-checked examples, ties, degenerate inputs, max_iter = 0, cancellation and
 // thread-count independence.
@@ -13,6 +13,7 @@
 #include "support/fit_helpers.hpp"
 
 #include "crowd/binary_splits.hpp"
+#include "data/crowd_data.hpp"
 #include "linalg/sparse_matrix.hpp"
 #include "sim/crowd_sim.hpp"
 #include "util/rng.hpp"
@@ -83,65 +84,66 @@ void expect_labels(const char *method, const std::vector<int32_t> &got,
 
 }  // namespace
 
-// SignMatrix products against the dense +1/-1 matrix, on a small random crowd.
-static void sign_matrix_products_match_dense(void **) {
+// The split matrices' products (read in place from the labels by item; the transposed
+// one scatters by item ranges) against the dense +1/-1 matrix, on a small random crowd,
+// for 1 and 2 threads; and the row ranges behind the scatter.
+static void split_matrix_products_match_dense(void **) {
     cs::sim::CrowdSpec spec;
     spec.n_items = 60;
     spec.n_workers = 9;
     spec.k = 3;
     spec.labels_per_item = 4;
     const cs::sim::Crowd crowd = cs::sim::simulate_crowd(spec);
-    // The two compressed layouts by hand: by item (input order) and by worker.
     const int64_t n = crowd.n_items, m = crowd.n_workers, L = static_cast<int64_t>(crowd.item.size());
-    std::vector<int64_t> item_start(n + 1, 0), worker_start(m + 1, 0);
-    for (int64_t t = 0; t < L; ++t) ++item_start[crowd.item[t] + 1], ++worker_start[crowd.worker[t] + 1];
-    for (int64_t j = 0; j < n; ++j) item_start[j + 1] += item_start[j];
-    for (int64_t i = 0; i < m; ++i) worker_start[i + 1] += worker_start[i];
-    std::vector<int32_t> iw(L), il(L), wi(L), wl(L);
-    std::vector<int64_t> next_i(item_start.begin(), item_start.end() - 1),
-        next_w(worker_start.begin(), worker_start.end() - 1);
-    for (int64_t t = 0; t < L; ++t) {
-        const int64_t a = next_i[crowd.item[t]]++, b = next_w[crowd.worker[t]]++;
-        iw[a] = crowd.worker[t], il[a] = crowd.label[t];
-        wi[b] = crowd.item[t], wl[b] = crowd.label[t];
-    }
+    const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(),
+                                                    crowd.label.data(), crowd.item.size(),
+                                                    cs::FitOptions{});
     for (int32_t split = 0; split < 2; ++split) {
-        const cs::SignMatrix o(n, m, {item_start.data(), iw.data(), il.data()},
-                               {worker_start.data(), wi.data(), wl.data()}, split);
+        const cs::SplitMatrix o = cs::split_matrix(data, split);
         std::vector<double> dense(n * m, 0.0);
         for (int64_t t = 0; t < L; ++t)
             dense[crowd.item[t] * m + crowd.worker[t]] = crowd.label[t] > split ? 1.0 : -1.0;
-        const int32_t p = 3;
+        const int32_t p = 3;  // 240 labels, tables of 9 x 3: 8 item ranges
+        assert_int_equal(cs::row_ranges(data.item_start.data(), n, m * p).size(), 9);
         cs::Rng rng(3);
-        std::vector<double> x(m * p), y(n * p), xt(n * p), yt(m * p);
+        std::vector<double> x(m * p), xt(n * p);
         for (double &v : x) v = rng.normal();
         for (double &v : xt) v = rng.normal();
-        o.multiply(x.data(), y.data(), p, 2);
-        o.multiply_transpose(xt.data(), yt.data(), p, 2);
+        std::vector<double> y1(n * p), y2(n * p), yt1(m * p), yt2(m * p);
+        o.multiply(x.data(), y1.data(), p, 1);
+        o.multiply(x.data(), y2.data(), p, 2);
+        o.multiply_transpose(xt.data(), yt1.data(), p, 1);
+        o.multiply_transpose(xt.data(), yt2.data(), p, 2);
+        assert_true(y1 == y2);
+        assert_true(yt1 == yt2);
         for (int64_t j = 0; j < n; ++j)
             for (int32_t c = 0; c < p; ++c) {
                 double want = 0.0;
                 for (int64_t i = 0; i < m; ++i) want += dense[j * m + i] * x[i * p + c];
-                assert_near(y[j * p + c], want, 1e-12);
+                assert_near(y1[j * p + c], want, 1e-12);
             }
         for (int64_t i = 0; i < m; ++i)
             for (int32_t c = 0; c < p; ++c) {
                 double want = 0.0;
                 for (int64_t j = 0; j < n; ++j) want += dense[j * m + i] * xt[j * p + c];
-                assert_near(yt[i * p + c], want, 1e-12);
+                assert_near(yt1[i * p + c], want, 1e-12);
             }
-        const std::vector<int64_t> rows = o.row_sums(), cols = o.col_sums();
+        const std::vector<int64_t> rows = cs::split_row_sums(data, split);
         for (int64_t j = 0; j < n; ++j) {
             double want = 0.0;
             for (int64_t i = 0; i < m; ++i) want += dense[j * m + i];
             assert_true(static_cast<double>(rows[j]) == want);
         }
-        for (int64_t i = 0; i < m; ++i) {
-            double want = 0.0;
-            for (int64_t j = 0; j < n; ++j) want += dense[j * m + i];
-            assert_true(static_cast<double>(cols[i]) == want);
-        }
     }
+    // Row ranges: consecutive, covering, at most 64, at least 1, about equal entries.
+    std::vector<int64_t> start(1001);
+    for (int64_t r = 0; r <= 1000; ++r) start[r] = 3 * r;
+    const std::vector<int64_t> b = cs::row_ranges(start.data(), 1000, 10);
+    assert_int_equal(b.size(), 65);
+    assert_int_equal(b.front(), 0);
+    assert_int_equal(b.back(), 1000);
+    for (std::size_t i = 1; i < b.size(); ++i) assert_true(b[i] - b[i - 1] >= 15 && b[i] - b[i - 1] <= 16);
+    assert_int_equal(cs::row_ranges(start.data(), 1000, 1 << 20).size(), 2);
 }
 
 // The split code, the tie rule and the combination into classes (binary_splits.hpp).
@@ -462,7 +464,7 @@ static void one_coin_methods_fix_the_confusion_model(void **) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sign_matrix_products_match_dense),
+        cmocka_unit_test(split_matrix_products_match_dense),
         cmocka_unit_test(split_encoding_ties_and_combination),
         cmocka_unit_test(recovery_on_one_coin_crowds),
         cmocka_unit_test(sign_conventions_on_a_hand_made_crowd),

@@ -14,7 +14,7 @@ namespace {
 // Majority sign of split s: sign of O 1, the number of labels above the split minus
 // the number at or below it (0 on a tie or without labels).
 std::vector<int8_t> majority_signs(const CrowdData &data, int32_t split) {
-    const std::vector<int64_t> sums = split_matrix(data, split).row_sums();
+    const std::vector<int64_t> sums = split_row_sums(data, split);
     std::vector<int8_t> t(sums.size());
     for (std::size_t j = 0; j < sums.size(); ++j) t[j] = sums[j] > 0 ? 1 : sums[j] < 0 ? -1 : 0;
     return t;
@@ -22,12 +22,17 @@ std::vector<int8_t> majority_signs(const CrowdData &data, int32_t split) {
 
 }  // namespace
 
-SignMatrix split_matrix(const CrowdData &data, int32_t split) {
-    const SignMatrix::Layout by_item{data.item_start.data(), data.item_worker.data(),
-                                     data.item_label.data()};
-    const SignMatrix::Layout by_worker{data.worker_start.data(), data.worker_item.data(),
-                                       data.worker_label.data()};
-    return SignMatrix(data.n_items, data.n_workers, by_item, by_worker, split);
+SplitMatrix split_matrix(const CrowdData &data, int32_t split) {
+    return SplitMatrix(data.n_items, data.n_workers, data.item_start.data(),
+                       SplitEntry{&data, split});
+}
+
+std::vector<int64_t> split_row_sums(const CrowdData &data, int32_t split) {
+    std::vector<int64_t> sums(static_cast<std::size_t>(data.n_items), 0);
+    for (int32_t j = 0; j < data.n_items; ++j)
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p)
+            sums[j] += split_sign(data.label_of(p), split);
+    return sums;
 }
 
 std::vector<int8_t> tie_signs(const std::vector<double> &score) {

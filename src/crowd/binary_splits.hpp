@@ -33,9 +33,25 @@ constexpr double kTieTolerance = 1e-9;
 /// Code of label c in split s: +1 if c > s, else -1.
 inline int32_t split_sign(int32_t label, int32_t split) { return label > split ? 1 : -1; }
 
-/// The +1/-1 label matrix O of split s, items x workers, over the data's two layouts
-/// (by item for O X, by worker for O^T X). It copies nothing: keep `data` alive.
-SignMatrix split_matrix(const CrowdData &data, int32_t split);
+/// Entry e (a by-item label position) of the label matrix O of split s: column = the
+/// label's worker, value = split_sign(label, s).
+struct SplitEntry {
+    const CrowdData *data;
+    int32_t split;
+    SparseEntry operator()(int64_t e) const {
+        return {data->worker_of(e), data->label_of(e) > split ? 1.0 : -1.0};
+    }
+};
+
+/// The +1/-1 label matrix O of a binary split, items x workers, 0 where unlabelled.
+using SplitMatrix = CsrView<SplitEntry>;
+
+/// O of split s, read in place from the data's labels by item (O X gathers by item,
+/// O^T X scatters by item ranges): no copy of the labels. Keep `data` alive.
+SplitMatrix split_matrix(const CrowdData &data, int32_t split);
+
+/// O 1 for split s: per item, the labels above the split minus those at or below it.
+std::vector<int64_t> split_row_sums(const CrowdData &data, int32_t split);
 
 /// Signs of scores with the tie rule above.
 std::vector<int8_t> tie_signs(const std::vector<double> &score);

@@ -9,7 +9,8 @@
 // R1 and R2 are m x m but non-zero only on co-labelling worker pairs (workers who share
 // an item, a worker with itself included): they are built in compressed sparse rows
 // over those pairs, in O(sum over items of (labels per item)^2) time and O(labels +
-// pairs) memory, never as dense m x m or n x m matrices. R2 and G^T G do not depend on
+// pairs) memory (a by-worker copy of the labels, 8 bytes each, plus the pairs), never
+// as dense m x m or n x m matrices. R2 and G^T G do not depend on
 // the split and are built and solved once (the reference code recomputes them per split
 // with the same result). v2 is the Perron vector of R2 (non-negative; the solver's sign
 // convention makes it so); a worker where |v2_i| <= 1e-9 max |v2| (outside the
@@ -35,10 +36,37 @@ namespace cs {
 
 namespace {
 
+// Each worker's labels, by increasing item: the by-worker view the pair sums need,
+// built from the by-item layout (CrowdData keeps only that one) and kept for the fit.
+struct WorkerLabels {
+    std::vector<int64_t> start;  // n_workers + 1
+    std::vector<int32_t> item;   // the item of each label
+    std::vector<int32_t> label;  // its label
+};
+
+WorkerLabels worker_labels(const CrowdData &data) {
+    const int32_t m = data.n_workers;
+    WorkerLabels w;
+    w.start.assign(static_cast<std::size_t>(m) + 1, 0);
+    const int64_t labels = static_cast<int64_t>(data.n_labels());
+    for (int64_t p = 0; p < labels; ++p) ++w.start[data.worker_of(p) + 1];
+    for (int32_t i = 0; i < m; ++i) w.start[i + 1] += w.start[i];
+    w.item.resize(static_cast<std::size_t>(labels));
+    w.label.resize(static_cast<std::size_t>(labels));
+    std::vector<int64_t> next(w.start.begin(), w.start.end() - 1);
+    for (int32_t j = 0; j < data.n_items; ++j)
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+            const int64_t q = next[data.worker_of(p)]++;
+            w.item[q] = j;
+            w.label[q] = data.label_of(p);
+        }
+    return w;
+}
+
 // The pattern of G^T G: row i lists the workers who share at least one item with worker
 // i (i itself included when it has labels), in order of first appearance over i's items
 // (increasing) and each item's labels (input order). Values are left empty.
-CsrMatrix pair_pattern(const CrowdData &data, int threads) {
+CsrMatrix pair_pattern(const CrowdData &data, const WorkerLabels &w, int threads) {
     const int32_t m = data.n_workers;
     CsrMatrix r;
     r.rows = r.cols = m;
@@ -50,10 +78,10 @@ CsrMatrix pair_pattern(const CrowdData &data, int threads) {
 #pragma omp for schedule(dynamic, 64)
             for (int32_t i = 0; i < m; ++i) {
                 int64_t count = 0;
-                for (int64_t p = data.worker_start[i]; p < data.worker_start[i + 1]; ++p) {
-                    const int32_t j = data.worker_item[p];
+                for (int64_t p = w.start[i]; p < w.start[i + 1]; ++p) {
+                    const int32_t j = w.item[p];
                     for (int64_t q = data.item_start[j]; q < data.item_start[j + 1]; ++q) {
-                        const int32_t other = data.item_worker[q];
+                        const int32_t other = data.worker_of(q);
                         if (mark[other] == i) continue;
                         mark[other] = i;
                         if (pass == 1) r.index[r.start[i] + count] = other;
@@ -72,8 +100,8 @@ CsrMatrix pair_pattern(const CrowdData &data, int threads) {
 }
 
 // Values on the pattern: (G^T G)_ii' (split < 0) or (O^T O)_ii' for split s.
-std::vector<double> pair_sums(const CrowdData &data, const CsrMatrix &pattern, int32_t split,
-                              int threads) {
+std::vector<double> pair_sums(const CrowdData &data, const WorkerLabels &w,
+                              const CsrMatrix &pattern, int32_t split, int threads) {
     const int32_t m = data.n_workers;
     std::vector<double> value(pattern.index.size(), 0.0);
 #pragma omp parallel num_threads(threads)
@@ -83,12 +111,12 @@ std::vector<double> pair_sums(const CrowdData &data, const CsrMatrix &pattern, i
         for (int32_t i = 0; i < m; ++i) {
             for (int64_t e = pattern.start[i]; e < pattern.start[i + 1]; ++e)
                 position[pattern.index[e]] = e;
-            for (int64_t p = data.worker_start[i]; p < data.worker_start[i + 1]; ++p) {
-                const int32_t j = data.worker_item[p];
-                const double si = split < 0 ? 1.0 : split_sign(data.worker_label[p], split);
+            for (int64_t p = w.start[i]; p < w.start[i + 1]; ++p) {
+                const int32_t j = w.item[p];
+                const double si = split < 0 ? 1.0 : split_sign(w.label[p], split);
                 for (int64_t q = data.item_start[j]; q < data.item_start[j + 1]; ++q) {
-                    const double sq = split < 0 ? 1.0 : split_sign(data.item_label[q], split);
-                    value[position[data.item_worker[q]]] += si * sq;
+                    const double sq = split < 0 ? 1.0 : split_sign(data.label_of(q), split);
+                    value[position[data.worker_of(q)]] += si * sq;
                 }
             }
         }
@@ -124,8 +152,9 @@ bool fit_eigen_ratio(const CrowdData &data, const FitOptions &options, const Pro
     }
 
     // R2 = [G^T G > 0] and its Perron vector v2, once for all splits.
-    CsrMatrix pairs = pair_pattern(data, threads);
-    const std::vector<double> shared = pair_sums(data, pairs, -1, threads);  // G^T G
+    const WorkerLabels by_worker = worker_labels(data);
+    CsrMatrix pairs = pair_pattern(data, by_worker, threads);
+    const std::vector<double> shared = pair_sums(data, by_worker, pairs, -1, threads);  // G^T G
     pairs.value.assign(pairs.index.size(), 1.0);
     const EigenResult perron = top_vector(pairs, options, threads, rng, run);
     if (perron.values.empty()) {
@@ -140,7 +169,7 @@ bool fit_eigen_ratio(const CrowdData &data, const FitOptions &options, const Pro
 
     for (int32_t s = 0; s + 1 < data.k && !run.cancelled(); ++s) {
         // R1 = (O^T O) ./ (G^T G + 1e-8) on the same pattern.
-        pairs.value = pair_sums(data, pairs, s, threads);
+        pairs.value = pair_sums(data, by_worker, pairs, s, threads);
         for (std::size_t e = 0; e < pairs.value.size(); ++e) pairs.value[e] /= shared[e] + 1e-8;
         const EigenResult top = top_vector(pairs, options, threads, rng, run);
         if (top.values.empty()) {
@@ -152,7 +181,7 @@ bool fit_eigen_ratio(const CrowdData &data, const FitOptions &options, const Pro
         for (int64_t i = 0; i < m; ++i)
             if (std::fabs(v2[i]) > 1e-9 * v2_top) v[i] = top.vectors[i] / v2[i];
 
-        const SignMatrix o = split_matrix(data, s);
+        const SplitMatrix o = split_matrix(data, s);
         std::vector<double> u(static_cast<std::size_t>(n));
         o.multiply(v.data(), u.data(), 1, threads);
         SplitOutcome outcome;
@@ -163,7 +192,7 @@ bool fit_eigen_ratio(const CrowdData &data, const FitOptions &options, const Pro
             run.set(s, outcome);
             continue;
         }
-        const std::vector<int64_t> row_sum = o.row_sums();
+        const std::vector<int64_t> row_sum = split_row_sums(data, s);
         double agreement = 0.0;  // u^T (O 1), in item order
         for (int64_t j = 0; j < n; ++j) agreement += u[j] * static_cast<double>(row_sum[j]);
         if (agreement < 0.0)

@@ -26,7 +26,7 @@ namespace {
 
 SplitOutcome ghosh_split(const CrowdData &data, int32_t split, const FitOptions &options,
                          int threads, Rng &rng, SplitRun &run) {
-    const SignMatrix o = split_matrix(data, split);
+    const SplitMatrix o = split_matrix(data, split);
     const int64_t n = data.n_items, m = data.n_workers;
     SplitOutcome outcome;
     if (options.max_iter == 0) return outcome;  // NotRun
@@ -58,7 +58,7 @@ SplitOutcome ghosh_split(const CrowdData &data, int32_t split, const FitOptions 
     std::vector<double> u(static_cast<std::size_t>(n));
     o.multiply(top.vectors.data(), u.data(), 1, threads);
     outcome.t = tie_signs(u);
-    const std::vector<int64_t> row_sum = o.row_sums();
+    const std::vector<int64_t> row_sum = split_row_sums(data, split);
     int64_t agreement = 0;  // sign(u)^T (O 1), exact
     for (int64_t j = 0; j < n; ++j) agreement += outcome.t[j] * row_sum[j];
     if (agreement < 0)

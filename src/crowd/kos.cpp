@@ -27,9 +27,13 @@ namespace {
 
 SplitOutcome kos_split(const CrowdData &data, int32_t split, const FitOptions &options,
                        int threads, Rng &rng, SplitRun &run) {
-    const SignMatrix o = split_matrix(data, split);
+    const SplitMatrix o = split_matrix(data, split);
     const int64_t n = data.n_items, m = data.n_workers;
-    const std::vector<int64_t> col_sum = o.col_sums(), col_count = o.col_counts();
+    std::vector<int64_t> col_sum(static_cast<std::size_t>(m), 0), col_count(col_sum.size(), 0);
+    for (int64_t p = 0; p < static_cast<int64_t>(data.n_labels()); ++p) {
+        col_sum[data.worker_of(p)] += split_sign(data.label_of(p), split);
+        ++col_count[data.worker_of(p)];
+    }
 
     // ||B||_F^2 = sum_i (count_i - sum_i^2 / n): zero exactly when every column of O is
     // constant over all n items (tested in integers), i.e. every worker labelled every

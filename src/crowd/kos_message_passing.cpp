@@ -11,8 +11,10 @@
 //
 // Both sums "over the others" are a full sum minus the own term: with s_j = sum_{e in j}
 // A_e y_e and r_i = sum_{e in i} (A_e s_j(e) - y_e), the round is y_e <- r_i(e) -
-// A_e s_j(e) + y_e (using A_e^2 = 1), so no x message is stored: memory is y and a map
-// from the item layout to the worker layout (8 bytes each per label) plus O(n + m).
+// A_e s_j(e) + y_e (using A_e^2 = 1), so no x message is stored. The messages live in
+// the by-item order of the labels (8 bytes each, plus one buffer): s is a gather by
+// item, r a scatter by item ranges into per-range worker tables summed in range order
+// (linalg/sparse_matrix.hpp), so no by-worker copy of the labels is needed.
 //
 // The messages are linear in y, so they grow or shrink geometrically (crowd-kit's
 // version overflows to inf and NaN on trec). Here y is divided by max_e |y_e| after
@@ -36,6 +38,7 @@
 
 #include "crowd/binary_splits.hpp"
 #include "crowd/split_methods.hpp"
+#include "linalg/sparse_matrix.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
 
@@ -43,54 +46,52 @@ namespace cs {
 
 namespace {
 
-// The worker-layout position of each item-layout label: the order in which
-// CrowdData::build filled the worker layout (items increasing, then input order).
-std::vector<int64_t> worker_positions(const CrowdData &data) {
-    std::vector<int64_t> where(data.n_labels());
-    std::vector<int64_t> next(data.worker_start.begin(), data.worker_start.end() - 1);
-    for (int32_t j = 0; j < data.n_items; ++j)
-        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p)
-            where[p] = next[data.item_worker[p]]++;
-    return where;
-}
-
-// s_j = sum over the labels of item j of A_e y_e; y is in worker layout.
-void item_sums(const CrowdData &data, const std::vector<int64_t> &where, int32_t split,
-               const std::vector<double> &y, std::vector<double> &s, int threads) {
+// s_j = sum over the labels e of item j of A_e y_e.
+void item_sums(const CrowdData &data, int32_t split, const std::vector<double> &y,
+               std::vector<double> &s, int threads) {
 #pragma omp parallel for schedule(dynamic, 1024) num_threads(threads)
     for (int32_t j = 0; j < data.n_items; ++j) {
         double sum = 0.0;
         for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p)
-            sum += split_sign(data.item_label[p], split) * y[where[p]];
+            sum += split_sign(data.label_of(p), split) * y[p];
         s[j] = sum;
     }
 }
 
-SplitOutcome kos_mp_split(const CrowdData &data, const std::vector<int64_t> &where, int32_t split,
-                          const FitOptions &options, int threads, Rng &rng, SplitRun &run) {
+SplitOutcome kos_mp_split(const CrowdData &data, int32_t split, const FitOptions &options,
+                          int threads, Rng &rng, SplitRun &run) {
     SplitOutcome outcome;
     if (options.max_iter == 0) return outcome;  // NotRun
     const int32_t n = data.n_items, m = data.n_workers;
     const int64_t labels = static_cast<int64_t>(data.n_labels());
     std::vector<double> y(static_cast<std::size_t>(labels));
-    for (double &v : y) v = 1.0 + rng.normal();  // worker layout order
-    std::vector<double> s(static_cast<std::size_t>(n)), next(y.size());
+    for (double &v : y) v = 1.0 + rng.normal();  // by-item order
+    std::vector<double> s(static_cast<std::size_t>(n)), r(static_cast<std::size_t>(m)), next(y.size());
+    const std::vector<int64_t> bounds = row_ranges(data.item_start.data(), n, m);
+    const int64_t parts = static_cast<int64_t>(bounds.size()) - 1;
+    std::vector<double> tables(static_cast<std::size_t>(parts * m));
 
     bool converged = false, vanished = false;
     for (int32_t round = 1; round <= options.max_iter && !converged && !vanished; ++round) {
-        item_sums(data, where, split, y, s, threads);
-        double top = 0.0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : top) num_threads(threads)
-        for (int32_t i = 0; i < m; ++i) {
-            const int64_t begin = data.worker_start[i], end = data.worker_start[i + 1];
-            double r = 0.0;
-            for (int64_t e = begin; e < end; ++e)
-                r += split_sign(data.worker_label[e], split) * s[data.worker_item[e]] - y[e];
-            for (int64_t e = begin; e < end; ++e) {
-                next[e] = r - split_sign(data.worker_label[e], split) * s[data.worker_item[e]] + y[e];
-                top = std::max(top, std::fabs(next[e]));
-            }
+        item_sums(data, split, y, s, threads);
+        // r_i = sum over worker i's labels of (A_e s_j(e) - y_e): each item range adds
+        // into its own worker table; the tables are summed in range order.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (int64_t part = 0; part < parts; ++part) {
+            double *t = tables.data() + part * m;
+            std::fill(t, t + m, 0.0);
+            for (int64_t j = bounds[part]; j < bounds[part + 1]; ++j)
+                for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p)
+                    t[data.worker_of(p)] += split_sign(data.label_of(p), split) * s[j] - y[p];
         }
+        sum_tables(tables.data(), m, parts, r.data(), threads);
+        double top = 0.0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : top) num_threads(threads)
+        for (int32_t j = 0; j < n; ++j)
+            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+                next[p] = r[data.worker_of(p)] - split_sign(data.label_of(p), split) * s[j] + y[p];
+                top = std::max(top, std::fabs(next[p]));
+            }
         // Normalise (max |y| = 1) and measure the change of the normalised messages; max
         // is exact in any order, so both are thread-count independent.
         double change = 0.0;
@@ -113,8 +114,8 @@ SplitOutcome kos_mp_split(const CrowdData &data, const std::vector<int64_t> &whe
                           "also labelled other items)";
         return outcome;
     }
-    item_sums(data, where, split, y, s, threads);
-    double reliability = 0.0;  // sum of the messages, in worker-layout order
+    item_sums(data, split, y, s, threads);
+    double reliability = 0.0;  // sum of the messages, in label order
     for (double v : y) reliability += v;
     if (reliability < 0.0)
         for (double &v : s) v = -v;
@@ -136,11 +137,8 @@ bool fit_kos_message_passing(const CrowdData &data, const FitOptions &options,
     SplitRun run(data, options, progress, "kos-mp", out);
     const int threads = resolve_threads(options.threads);
     Rng rng(options.seed);
-    if (!run.cancelled() && options.max_iter > 0) {
-        const std::vector<int64_t> where = worker_positions(data);
-        for (int32_t s = 0; s + 1 < data.k && !run.cancelled(); ++s)
-            run.set(s, kos_mp_split(data, where, s, options, threads, rng, run));
-    }
+    for (int32_t s = 0; s + 1 < data.k && !run.cancelled(); ++s)
+        run.set(s, kos_mp_split(data, s, options, threads, rng, run));
     return run.finish();
 }
 

@@ -23,6 +23,10 @@ struct CrowdData {
     std::vector<int32_t> item_worker;
     std::vector<int32_t> item_label;
 
+    /// Worker and label of the label at by-item position p.
+    int32_t worker_of(int64_t p) const { return item_worker[p]; }
+    int32_t label_of(int64_t p) const { return item_label[p]; }
+
     // By worker: the labels of worker i are positions worker_start[i] ..
     // worker_start[i+1]-1 of worker_item / worker_label, by increasing item.
     std::vector<int64_t> worker_start;
