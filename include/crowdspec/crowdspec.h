@@ -5,7 +5,8 @@
  * crowdspec infers each item's true class and each worker's confusion matrix from
  * crowd labels given as (item, worker, label) triples, with the "spectral
  * initialisation + EM" method of Zhang, Chen, Zhou and Jordan (Opt-D&S) and related
- * methods (majority vote, Dawid-Skene EM, CrowdLloyd).
+ * methods (majority vote, Dawid-Skene EM and its one-coin variants, CrowdLloyd, and the
+ * spectral baselines KOS, Ghosh-SVD and EigenRatio).
  *
  * This is the only public header of the library. Everything else is private.
  *
@@ -132,7 +133,50 @@ CS_API const char *cs_version_string(void);
  *  Method ids are grouped: 1-99 crowd labels (cs_fit()). Values are pinned.
  *  @{ */
 
-/** The inference methods. Pass one to ::CS_PARAM_METHOD. */
+/**
+ * The inference methods. Pass one to ::CS_PARAM_METHOD.
+ *
+ * @par Baselines of the Opt-D&S paper: kos, kos-mp, ghosh-svd, eigen-ratio
+ * The comparison methods of Zhang, Chen, Zhou and Jordan, as their reference code runs
+ * them (the project's ALGORITHMS.md specifies them). They are binary methods: for k
+ * classes each runs on the k - 1 binary splits s = 0 .. k - 2, where split s recodes
+ * label c as +1 if c > s and -1 otherwise, an items x workers matrix O with 0 where
+ * there is no label (used only through sparse products, never stored densely).
+ * - Signs and classes: each split gives every item a sign t in {-1, 0, +1}; a score
+ *   whose magnitude is at most 1e-9 times the split's largest is a tie, t = 0. An item's
+ *   class is the first split s with t = -1, else k - 1. A tie is not -1, so it defers to
+ *   the next split (as sign(0) = 0 does in the reference code): with k = 2 a tied item
+ *   gets class 1.
+ * - Results: hard labels. Posteriors are one-hot on the label (uniform, hence label 0,
+ *   for an item without labels; a gold item gets its gold class). Confusion matrices
+ *   and the class prior are one M-step from those one-hot posteriors: the plug-in
+ *   estimate, under ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING and ::CS_PARAM_PRIOR.
+ * - Iterations: for kos, ghosh-svd and eigen-ratio, the block products of the
+ *   eigensolver, summed over the splits (and over eigen-ratio's two eigenproblems, the
+ *   split-independent one solved once); for kos-mp, message-passing rounds summed over
+ *   the splits. The progress callback is called after each with objective 0 and the
+ *   trace holds a 0 per iteration: these methods have no objective, and
+ *   cs_log_likelihood() gives 0.
+ * - Convergence: top eigenvectors come from randomized block subspace iteration with
+ *   Rayleigh-Ritz (start drawn from ::CS_PARAM_SEED), which stops when the residual
+ *   ||A v - lambda v|| is at most ::CS_PARAM_TOL times |lambda| or after
+ *   ::CS_PARAM_MAX_ITER block products (per eigenproblem). kos-mp stops a split when no
+ *   normalised message changes by more than ::CS_PARAM_TOL in a round, or after
+ *   ::CS_PARAM_MAX_ITER rounds. cs_converged() is 1 when every split met its rule;
+ *   otherwise the fit reports ::CS_NOTE_MAX_ITER_REACHED and uses the last iterate.
+ *   With max_iter = 0 (no iteration), and for the splits a cancellation leaves
+ *   undone, an item's sign is the majority sign of the split, sign(O 1) (0 on a tie).
+ * - Determinism: the same inputs and seed give the same labels; each eigenvector is
+ *   normalised with its largest-magnitude entry positive, then each method orients t
+ *   by its own rule (below), so the labels do not depend on the solver's sign.
+ * - Degenerate splits (kos: the column-centred matrix is zero, e.g. one worker who
+ *   labelled every item alike; kos-mp: every message vanishes, e.g. a single worker;
+ *   eigen-ratio: every item scores 0; any of them: an eigensolver failure) take the
+ *   majority sign of the split, and the fit reports ::CS_NOTE_SPECTRAL_FALLBACK with
+ *   the reason in cs_last_error().
+ * Memory is O(labels + items) for kos, kos-mp and ghosh-svd, plus O(worker pairs that
+ * share an item) for eigen-ratio.
+ */
 enum cs_method {
     /** "mv": majority vote; ties go to the lowest class index. Posterior = vote shares. */
     CS_METHOD_MV = 1,
@@ -144,7 +188,42 @@ enum cs_method {
     CS_METHOD_OPT_DS = 3,
     /** "crowd-lloyd": Lloyd's algorithm on the one-hot labels, observed entries only
      *  (Lu and Zhou). Hard labels; one-hot posteriors. */
-    CS_METHOD_CROWD_LLOYD = 4
+    CS_METHOD_CROWD_LLOYD = 4,
+    /** "kos": the spectral form of Karger-Oh-Shah of the Opt-D&S reference code, a
+     *  baseline (see above). Per split: the columns of O are centred by their mean over
+     *  all items (inside the products, so memory stays O(labels)) and (u, v) is the top
+     *  singular pair of the centred matrix; t = sign(u), negated when the squared mass
+     *  of v's non-negative entries is below 1/2. */
+    CS_METHOD_KOS = 5,
+    /** "kos-mp": the iterative message passing of Karger, Oh and Shah (2011/2014), a
+     *  baseline (see above). Per split: worker-to-item messages start as 1 + N(0, 1)
+     *  draws (from ::CS_PARAM_SEED); each round, an item's message to a worker sums the
+     *  other workers' signed messages on it, and a worker's message to an item sums the
+     *  other items' signed messages to it; t = sign of the item's signed sum of
+     *  messages, oriented so that the sum of the final worker messages (the workers'
+     *  total reliability) is non-negative: KOS's presumption that workers beat chance
+     *  on average, made independent of the random start. Messages are rescaled to
+     *  max |message| = 1 after every round, so they stay finite and no sign changes. */
+    CS_METHOD_KOS_MP = 6,
+    /** "ghosh-svd": the SVD method of Ghosh, Kale and McAfee, a baseline (see above).
+     *  Per split: u = top left singular vector of O; t = sign(u), negated when
+     *  sign(u)^T (O 1) < 0 (the reference code's rule). */
+    CS_METHOD_GHOSH_SVD = 7,
+    /** "eigen-ratio": the eigenvector-ratio method of Dalvi, Dasgupta, Kumar and
+     *  Rastogi, a baseline (see above). Per split, with G = |O|: v1 and v2 are the top
+     *  eigenvectors of the worker x worker matrices R1 = (O^T O) ./ (G^T G + 1e-8) and
+     *  R2 = [G^T G > 0], both sparse over the worker pairs that share an item;
+     *  v = v1 ./ v2 (0 where v2 is below 1e-9 times its largest entry); u = O v;
+     *  t = sign(u), negated when u^T (O 1) < 0. */
+    CS_METHOD_EIGEN_RATIO = 8,
+    /** "one-coin-ds": Dawid-Skene EM from the soft majority vote (as ::CS_METHOD_DS)
+     *  with the one-coin confusion model, one accuracy per worker and uniform errors.
+     *  It overrides ::CS_PARAM_CONFUSION. */
+    CS_METHOD_ONE_COIN_DS = 9,
+    /** "class-one-coin-ds": Dawid-Skene EM from the soft majority vote with the
+     *  class-wise one-coin confusion model, one accuracy per worker and true class. It
+     *  overrides ::CS_PARAM_CONFUSION. */
+    CS_METHOD_CLASS_ONE_COIN_DS = 10
 };
 
 /**
@@ -209,14 +288,20 @@ enum cs_param {
     CS_PARAM_DUPLICATES = 7,
 
     /** int, "max_iter": maximum EM rounds (or Lloyd iterations), 0..10^7. Default 1000.
-     *  0 stops after the initialisation. */
+     *  0 stops after the initialisation. For kos, ghosh-svd and eigen-ratio: maximum
+     *  eigensolver block products per eigenproblem; for kos-mp: maximum
+     *  message-passing rounds per binary split (see ::cs_method). */
     CS_PARAM_MAX_ITER = 100,
     /** double, "tol": EM stops when the relative change of the marginal
      *  log-likelihood between rounds, |L_r - L_(r-1)| / |L_(r-1)|, is below tol.
-     *  0..1; default 1e-10. 0 runs exactly max_iter rounds. */
+     *  0..1; default 1e-10. 0 runs exactly max_iter rounds. For kos, ghosh-svd and
+     *  eigen-ratio: the eigensolver stops when ||A v - lambda v|| <= tol * |lambda|; for
+     *  kos-mp: when no normalised message changes by more than tol in a round. */
     CS_PARAM_TOL = 101,
     /** int, "confusion": the confusion-matrix model, a ::cs_confusion_model.
-     *  Default ::CS_CONFUSION_FULL. Applies to every EM-based method. */
+     *  Default ::CS_CONFUSION_FULL. Applies to every EM-based method (one-coin-ds and
+     *  class-one-coin-ds fix their own) and to the plug-in confusion matrices of kos,
+     *  kos-mp, ghosh-svd and eigen-ratio. */
     CS_PARAM_CONFUSION = 102,
     /** int, "prior": the class prior, a ::cs_prior. Default ::CS_PRIOR_ESTIMATED: the
      *  Dawid-Skene model's maximum-likelihood estimate includes the class frequencies;
@@ -393,9 +478,11 @@ CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const ch
  * @brief Progress callback, called by a fit after its initialisation (iteration 0)
  *        and after every completed iteration.
  * @param user The pointer given to cs_set_progress().
- * @param iteration Completed EM rounds (or Lloyd iterations) so far.
+ * @param iteration Completed EM rounds (or Lloyd iterations, eigensolver block
+ *        products, message-passing rounds: see ::cs_method) so far.
  * @param objective The current objective: the marginal log-likelihood for EM methods,
- *        minus the Lloyd cost for crowd-lloyd, 0 where there is none.
+ *        minus the Lloyd cost for crowd-lloyd, 0 where there is none (kos, kos-mp,
+ *        ghosh-svd, eigen-ratio).
  * @return 0 to continue; any other value cancels the fit, which then returns
  *         ::CS_ERR_CANCELLED with the results of the last completed iteration kept.
  */
@@ -419,8 +506,9 @@ CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user)
  * @brief Give known true labels ("gold") for some items, used by every later fit.
  *
  * Gold items are pinned: their posterior is one-hot on the gold class in every
- * E-step (semi-supervised EM), majority vote returns the gold class for them, and
- * CrowdLloyd never moves them. Their labels still inform the workers' confusion
+ * E-step (semi-supervised EM), majority vote returns the gold class for them,
+ * CrowdLloyd never moves them, and kos, kos-mp, ghosh-svd and eigen-ratio return the
+ * gold class for them (gold does not enter their spectral computation). Their labels still inform the workers' confusion
  * matrices. The arrays are copied. Calling it again replaces the gold set; n = 0
  * clears it (the pointers may then be NULL). Gold items and labels are checked
  * against the number of items and classes at cs_fit() time (an item beyond the
@@ -478,15 +566,19 @@ enum cs_fit_note {
     /** EM (or Lloyd) stopped at max_iter before meeting tol. */
     CS_NOTE_MAX_ITER_REACHED = 1,
     /** Opt-D&S: the spectral stage was singular or ill-conditioned for some or all
-     *  workers, whose start fell back to the majority-vote (MV-D&S) start. */
+     *  workers, whose start fell back to the majority-vote (MV-D&S) start. kos, kos-mp,
+     *  ghosh-svd, eigen-ratio: a binary split carried no usable information (or its
+     *  eigensolver failed) and its items took the majority sign of the split (see
+     *  ::cs_method). */
     CS_NOTE_SPECTRAL_FALLBACK = 2,
     /** Some items had zero likelihood under every class (zero confusion entries);
      *  they got the class prior as posterior (uniform unless the prior is estimated)
      *  and are left out of the log-likelihood. */
     CS_NOTE_IMPOSSIBLE_ITEMS = 4,
     /** Some items in [0, n_items) have no labels; their posterior is the class prior
-     *  (uniform for mv and crowd-lloyd, and when the prior is uniform) and their label
-     *  its most probable class (ties to the lowest index). */
+     *  (uniform for mv, crowd-lloyd, kos, kos-mp, ghosh-svd and eigen-ratio, and when
+     *  the prior is uniform) and their label its most probable class (ties to the
+     *  lowest index). */
     CS_NOTE_UNLABELED_ITEMS = 8,
     /** The fit was cancelled by the progress callback; results are those of the last
      *  completed iteration. */
@@ -574,7 +666,8 @@ CS_API cs_status cs_trace_length(const cs_model *model, size_t *n);
 /**
  * @brief Objective after each iteration. For EM methods entry r - 1 is the marginal
  *        log-likelihood sum_j log sum_l w_l prod_i pi_i[l][c_ij] (natural log) of round
- *        r's E-step; for crowd-lloyd it is minus the Lloyd cost (L-25).
+ *        r's E-step; for crowd-lloyd it is minus the Lloyd cost (L-25); for kos, kos-mp,
+ *        ghosh-svd and eigen-ratio it is 0 (one entry per block product or round).
  * @param model The handle.
  * @param[out] trace Buffer for cs_trace_length() doubles.
  * @param capacity Length of trace.
@@ -584,7 +677,9 @@ CS_API cs_status cs_trace_length(const cs_model *model, size_t *n);
 CS_API cs_status cs_trace(const cs_model *model, double *trace, size_t capacity);
 
 /**
- * @brief Completed EM rounds (or Lloyd iterations) of the last fit.
+ * @brief Completed EM rounds (or Lloyd iterations; eigensolver block products or
+ *        message-passing rounds summed over the binary splits, see ::cs_method) of the
+ *        last fit.
  * @param model The handle.
  * @param[out] iterations Receives the count.
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
@@ -593,7 +688,8 @@ CS_API cs_status cs_iterations(const cs_model *model, int32_t *iterations);
 
 /**
  * @brief Whether the last fit met its stopping rule (1) or stopped at max_iter or by
- *        cancellation (0). mv always converges.
+ *        cancellation (0). mv always converges; kos, kos-mp, ghosh-svd and eigen-ratio
+ *        converge when every binary split's solver met its rule (see ::cs_method).
  * @param model The handle.
  * @param[out] converged Receives 1 or 0.
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
@@ -601,8 +697,9 @@ CS_API cs_status cs_iterations(const cs_model *model, int32_t *iterations);
 CS_API cs_status cs_converged(const cs_model *model, int32_t *converged);
 
 /**
- * @brief Final log-likelihood of an EM fit (the last trace entry; for mv and
- *        crowd-lloyd the Dawid-Skene log-likelihood is not defined and 0 is returned).
+ * @brief Final log-likelihood of an EM fit (the last trace entry; for mv, crowd-lloyd,
+ *        kos, kos-mp, ghosh-svd and eigen-ratio the Dawid-Skene log-likelihood is not
+ *        computed and 0 is returned).
  * @param model The handle.
  * @param[out] log_likelihood Receives the value (natural log, always finite).
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.

@@ -12,6 +12,12 @@ const std::vector<MethodInfo> &method_table() {
         {CS_METHOD_DS, "ds", InputKind::Crowd},
         {CS_METHOD_OPT_DS, "opt-ds", InputKind::Crowd},
         {CS_METHOD_CROWD_LLOYD, "crowd-lloyd", InputKind::Crowd},
+        {CS_METHOD_KOS, "kos", InputKind::Crowd},
+        {CS_METHOD_KOS_MP, "kos-mp", InputKind::Crowd},
+        {CS_METHOD_GHOSH_SVD, "ghosh-svd", InputKind::Crowd},
+        {CS_METHOD_EIGEN_RATIO, "eigen-ratio", InputKind::Crowd},
+        {CS_METHOD_ONE_COIN_DS, "one-coin-ds", InputKind::Crowd},
+        {CS_METHOD_CLASS_ONE_COIN_DS, "class-one-coin-ds", InputKind::Crowd},
     };
     return table;
 }

@@ -7,6 +7,7 @@
 #include "crowd/dawid_skene.hpp"
 #include "crowd/majority_vote.hpp"
 #include "crowd/spectral_init.hpp"
+#include "crowd/split_methods.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 
@@ -71,6 +72,30 @@ bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Pr
         case CS_METHOD_CROWD_LLOYD:
             cancelled = fit_crowd_lloyd(data, options, progress, out);
             break;
+        case CS_METHOD_KOS:
+            cancelled = fit_kos(data, options, progress, out);
+            break;
+        case CS_METHOD_KOS_MP:
+            cancelled = fit_kos_message_passing(data, options, progress, out);
+            break;
+        case CS_METHOD_GHOSH_SVD:
+            cancelled = fit_ghosh_svd(data, options, progress, out);
+            break;
+        case CS_METHOD_EIGEN_RATIO:
+            cancelled = fit_eigen_ratio(data, options, progress, out);
+            break;
+        case CS_METHOD_ONE_COIN_DS:
+        case CS_METHOD_CLASS_ONE_COIN_DS: {
+            // MV-D&S with the confusion model fixed by the method (it overrides
+            // CS_PARAM_CONFUSION; ALGORITHMS.md, "Confusion models").
+            FitOptions fixed = options;
+            fixed.confusion = options.method == CS_METHOD_ONE_COIN_DS ? CS_CONFUSION_ONE_COIN
+                                                                      : CS_CONFUSION_CLASS_ONE_COIN;
+            EmStart start;
+            start.posteriors = soft_majority_vote(data);
+            cancelled = run_em(data, fixed, progress, std::move(start), out);
+            break;
+        }
         default:
             throw Error(CS_ERR_WRONG_INPUT_KIND,
                         "method " + std::to_string(options.method) + " does not take crowd labels");
@@ -79,7 +104,8 @@ bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Pr
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;
         out.note_message += std::to_string(unlabeled) +
-                            " items have no labels; their posterior is the class prior (uniform for mv and crowd-lloyd). ";
+                            " items have no labels; their posterior is the class prior (uniform for mv, crowd-lloyd, "
+                            "kos, kos-mp, ghosh-svd and eigen-ratio). ";
     }
     if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
     return cancelled;

@@ -68,8 +68,10 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
             }
             converged = std::sqrt(r2) <= options.tol * scale;
         }
-        if (converged || it == options.max_iter) {
+        const bool stop = options.observer && options.observer(it);
+        if (converged || stop || it == options.max_iter) {
             result.converged = converged;
+            result.stopped = stop;
             result.values.resize(static_cast<std::size_t>(k));
             result.vectors.assign(static_cast<std::size_t>(n) * k, 0.0);
             for (int32_t c = 0; c < k; ++c) {

@@ -21,6 +21,10 @@ struct EigenOptions {
     int32_t oversample = 8;    // extra block columns (faster convergence; block = k + oversample)
     int32_t max_iter = 1000;   // block products at most
     double tol = 1e-10;        // residual ||A v - lambda v|| <= tol * |lambda_1| for the k pairs
+    // Called after every block product with the number of products so far (a fit's
+    // progress report); returning true stops the iteration there, and the result holds
+    // the current Ritz pairs (converged only if they already met tol). Empty: never stops.
+    std::function<bool(int32_t products)> observer;
 };
 
 struct EigenResult {
@@ -28,10 +32,13 @@ struct EigenResult {
     std::vector<double> vectors;  // n x k row-major, orthonormal columns
     int32_t iterations = 0;       // block products used
     bool converged = false;
+    bool stopped = false;         // the observer asked to stop
 };
 
 /// The k eigenpairs of largest |eigenvalue| of the symmetric operator `apply` on R^n.
-/// Deterministic for a given rng state. Sign convention: each eigenvector's entry of
+/// Stops when the residual test holds, after options.max_iter products (none when it is
+/// 0: the result is then empty), when the observer asks, or on a LAPACK failure (empty
+/// result). Deterministic for a given rng state. Sign convention: each eigenvector's entry of
 /// largest magnitude (the first such index on ties) is positive.
 EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOptions &options,
                            Rng &rng);

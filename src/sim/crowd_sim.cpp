@@ -75,6 +75,16 @@ void draw_confusion(Rng &rng, WorkerType type, int32_t k, double *pi) {
     }
 }
 
+// The one-coin variant of draw_confusion: one accuracy per worker, uniform errors.
+void draw_one_coin(Rng &rng, WorkerType type, int32_t k, double *pi) {
+    double p = 1.0 / k;  // spammer: answers uniformly at random
+    if (type == WorkerType::Expert) p = 0.90 + 0.08 * rng.uniform();
+    if (type == WorkerType::Normal) p = 0.55 + 0.30 * rng.uniform();
+    if (type == WorkerType::Adversary) p = 0.05 + 0.15 * rng.uniform();
+    for (int32_t l = 0; l < k; ++l)
+        for (int32_t c = 0; c < k; ++c) pi[l * k + c] = c == l ? p : (1.0 - p) / (k - 1);
+}
+
 int32_t draw_from(Rng &rng, const double *p, int32_t k) {
     double u = rng.uniform();
     for (int32_t c = 0; c < k - 1; ++c) {
@@ -107,7 +117,11 @@ Crowd simulate_crowd(const CrowdSpec &spec) {
     crowd.confusion.resize(static_cast<std::size_t>(spec.n_workers) * k * k);
     for (int32_t i = 0; i < spec.n_workers; ++i) {
         crowd.type[i] = draw_type(rng, spec);
-        draw_confusion(rng, crowd.type[i], k, crowd.confusion.data() + static_cast<int64_t>(i) * k * k);
+        double *pi = crowd.confusion.data() + static_cast<int64_t>(i) * k * k;
+        if (spec.one_coin)
+            draw_one_coin(rng, crowd.type[i], k, pi);
+        else
+            draw_confusion(rng, crowd.type[i], k, pi);
     }
 
     std::vector<double> prior(spec.class_prior);

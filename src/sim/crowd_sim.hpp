@@ -24,6 +24,11 @@ struct CrowdSpec {
     double adversary = 0.05;       // accuracy 0.05-0.20; errors concentrated on one class
     std::vector<double> class_prior;  // k weights; empty = uniform
     uint64_t seed = 1;
+    // One-coin workers: one accuracy p per worker, drawn from its type's range (expert
+    // 0.90-0.98, normal 0.55-0.85, adversary 0.05-0.20; spammer p = 1/k), and errors
+    // spread uniformly, pi[l][l] = p, pi[l][c] = (1 - p) / (k - 1). false (default):
+    // the class-wise confusion matrices above, with the same random stream as always.
+    bool one_coin = false;
 };
 
 struct Crowd {
