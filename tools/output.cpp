@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cli.hpp"
+#include "interrupt.hpp"
 
 #if defined(_WIN32)
 #include <process.h>
@@ -16,11 +17,13 @@
 
 namespace cli {
 
-void append_csv_field(std::string &out, std::string_view field) {
+void append_csv_field(std::string &out, std::string_view field) { append_delimited_field(out, field, ','); }
+
+void append_delimited_field(std::string &out, std::string_view field, char delimiter) {
     bool needs_quotes = !field.empty() && (field.front() == ' ' || field.back() == ' ' ||
                                            field.front() == '\t' || field.back() == '\t');
     for (char c : field)
-        if (c == ',' || c == '"' || c == '\n' || c == '\r') needs_quotes = true;
+        if (c == delimiter || c == '"' || c == '\n' || c == '\r') needs_quotes = true;
     if (!needs_quotes) {
         out.append(field);
         return;
@@ -99,12 +102,14 @@ void OutputFile::fail(const std::string &what) {
 }
 
 void OutputFile::write(std::string_view data) {
+    throw_if_interrupted();  // the destructor then removes the temporary file
     if (data.empty()) return;
     errno = 0;
     if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) fail("write error");
 }
 
 void OutputFile::commit() {
+    throw_if_interrupted();  // last chance to leave the old file untouched
     errno = 0;
     if (std::fflush(file_) != 0 || std::ferror(file_)) fail("write error");
     if (temp_.empty()) {  // stdout: stays open for the C runtime to close
