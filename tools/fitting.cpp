@@ -70,8 +70,9 @@ std::string fit_options_help() {
            "SIGTERM stops the fit cleanly: no output file is written or changed, exit 130/143.\n"
            "\n"
            "Input options:\n"
-           "      --input-format auto|csv|tsv|whitespace   how fields are separated (default auto)\n"
-           "      --header auto|yes|no                     whether the first line names columns\n"
+           "      --input-format auto|csv|tsv|whitespace\n"
+           "                          how fields are separated (default auto, see below)\n"
+           "      --header auto|yes|no  whether the first line names the columns (default auto)\n"
            "      --item-col NAME, --worker-col NAME, --label-col NAME\n"
            "                          the columns to use (a name in the header, or a 1-based\n"
            "                          number); default: recognised by name, see below\n";
