@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "cli.hpp"
 #include "interrupt.hpp"
@@ -11,6 +13,7 @@
 #include <process.h>
 #define CS_CLI_GETPID _getpid
 #else
+#include <sys/stat.h>
 #include <unistd.h>
 #define CS_CLI_GETPID getpid
 #endif
@@ -74,27 +77,57 @@ OutputFile::OutputFile(const std::string &path) {
         return;
     }
     path_ = path;
-    temp_ = path + ".tmp." + std::to_string(static_cast<long long>(CS_CLI_GETPID()));
+    target_ = path;
+    bool keep_mode = false;
+#if !defined(_WIN32)
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw CliError(kExitOutput, path + ": cannot write the output: it is a directory");
+        if (!S_ISREG(st.st_mode)) {  // a device, FIFO or terminal: write to it directly
+            file_ = std::fopen(path.c_str(), "wb");
+            if (file_ == nullptr)
+                throw CliError(kExitOutput, path + ": cannot open the output: " + std::strerror(errno));
+            owns_file_ = true;
+            return;
+        }
+        keep_mode = true;
+        struct stat link {};
+        if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+            // Replace the file the link points to, not the link itself.
+            std::unique_ptr<char, decltype(&std::free)> resolved(realpath(path.c_str(), nullptr), &std::free);
+            if (resolved) target_ = resolved.get();
+        }
+    }
+#endif
+    temp_ = target_ + ".tmp." + std::to_string(static_cast<long long>(CS_CLI_GETPID()));
     file_ = std::fopen(temp_.c_str(), "wb");
     if (file_ == nullptr) {
         const int e = errno;
         temp_.clear();  // nothing was created, nothing to remove
         throw CliError(kExitOutput, path + ": cannot create the output file: " + std::strerror(e));
     }
+    owns_file_ = true;
+#if !defined(_WIN32)
+    // The replacement keeps the permissions of the file it replaces (best effort).
+    if (keep_mode) (void)fchmod(fileno(file_), st.st_mode & 07777);
+#else
+    (void)keep_mode;
+#endif
 }
 
 OutputFile::~OutputFile() {
-    if (committed_ || temp_.empty()) return;
-    if (file_ != nullptr) std::fclose(file_);
-    std::remove(temp_.c_str());
+    if (committed_) return;
+    if (owns_file_ && file_ != nullptr) std::fclose(file_);
+    if (!temp_.empty()) std::remove(temp_.c_str());
 }
 
 void OutputFile::fail(const std::string &what) {
     const int e = errno;
     const std::string shown = path_.empty() ? "<stdout>" : path_;
+    if (owns_file_ && file_ != nullptr) std::fclose(file_);
+    file_ = nullptr;
+    owns_file_ = false;
     if (!temp_.empty()) {
-        if (file_ != nullptr) std::fclose(file_);
-        file_ = nullptr;
         std::remove(temp_.c_str());
         temp_.clear();
     }
@@ -112,19 +145,22 @@ void OutputFile::commit() {
     throw_if_interrupted();  // last chance to leave the old file untouched
     errno = 0;
     if (std::fflush(file_) != 0 || std::ferror(file_)) fail("write error");
-    if (temp_.empty()) {  // stdout: stays open for the C runtime to close
+    if (!owns_file_) {  // stdout: stays open for the C runtime to close
         committed_ = true;
         return;
     }
 #if !defined(_WIN32)
     // Make the data durable before the rename publishes it.
-    if (fsync(fileno(file_)) != 0 && errno != EINVAL && errno != EROFS) fail("cannot sync the output file");
+    if (!temp_.empty() && fsync(fileno(file_)) != 0 && errno != EINVAL && errno != EROFS)
+        fail("cannot sync the output file");
 #endif
     const int closed = std::fclose(file_);
     file_ = nullptr;
+    owns_file_ = false;
     if (closed != 0) fail("write error");
     errno = 0;
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename '" + temp_ + "' into place");
+    if (!temp_.empty() && std::rename(temp_.c_str(), target_.c_str()) != 0)
+        fail("cannot rename '" + temp_ + "' into place");
     committed_ = true;
 }
 

@@ -26,7 +26,11 @@ void append_number(std::string &out, const char *format, double value);
 /// Destination of a command's result. With path "" or "-" it is stdout; otherwise the
 /// data goes to PATH.tmp.<pid> in the same directory and commit() renames it over
 /// PATH, so readers never see a half-written file. If the object is destroyed before
-/// commit() (an error anywhere), the temporary file is removed. write() and commit()
+/// commit() (an error anywhere), the temporary file is removed. A symbolic link is
+/// followed (the file it points to is replaced, the link kept) and an existing file's
+/// permissions are kept. A path that exists and is not a regular file (/dev/null, a
+/// FIFO, a terminal) is written directly: renaming over it would replace a device
+/// with a file, and a stream has no half-written state to avoid. write() and commit()
 /// stop with the interrupted error when SIGINT/SIGTERM arrived (interrupt.hpp).
 class OutputFile {
 public:
@@ -46,9 +50,11 @@ public:
 private:
     void fail(const std::string &what);  // cleans up, then throws
 
-    std::string path_;   // final path ("" for stdout)
-    std::string temp_;   // temporary path ("" for stdout)
+    std::string path_;    // the path as given, for messages ("" for stdout)
+    std::string target_;  // what commit() renames onto: path_ with symbolic links resolved
+    std::string temp_;    // temporary path ("" for stdout and direct writes)
     std::FILE *file_ = nullptr;
+    bool owns_file_ = false;  // file_ is ours to close (not stdout)
     bool committed_ = false;
 };
 
