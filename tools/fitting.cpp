@@ -261,8 +261,9 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
     if (status != CS_OK) {
         std::string message = cs_last_error(model);
         if (status == CS_ERR_DUPLICATE) {
+            // A problem of the file, so it is reported like the reader's: FILE:LINE: what.
             const std::string located = duplicate_message(table);
-            if (!located.empty()) message = located;
+            if (!located.empty()) throw CliError(kExitFit, located);
         } else if (status == CS_ERR_TOO_FEW_CLASSES && table.class_names.size() == 1) {
             message += "; the input's only label is '" + table.class_names[0] +
                        "' (declare the classes with --classes)";
