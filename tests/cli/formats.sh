@@ -73,6 +73,12 @@ printf '1 a 1\n1 b 2\n' >two.txt
 run 0 "$CS" fit --method mv --classes 3 two.txt && contains out.txt "item,label,confidence,p_1,p_2,p_3"
 run 0 "$CS" fit --method mv --classes 0,1,2 two.txt && contains out.txt "p_0,p_1,p_2"
 
+# UTF-8 ids and labels pass through unchanged (classes in byte order).
+printf 'tâche,annotateur,réponse\nç1,José,café\nç1,Zoë,日本\nç2,José,café\n' >utf8.csv
+run 0 "$CS" fit --method mv --header yes --item-col 1 --worker-col 2 --label-col 3 utf8.csv
+printf 'item,label,confidence,p_café,p_日本\nç1,café,0.5,0.5,0.5\nç2,café,1,1,0\n' >expected_utf8.csv
+same out.txt expected_utf8.csv
+
 # Output formats: --format, by extension, TSV, JSON; to stdout and to files.
 run 0 "$CS" fit --method mv --format tsv two.txt
 printf 'item\tlabel\tconfidence\tp_1\tp_2\n1\t1\t0.5\t0.5\t0.5\n' >expected.tsv
