@@ -97,27 +97,52 @@ class Interner {
 public:
     int32_t intern(std::string_view s, std::size_t line) {
         // Exports list labels task by task, so the same id often repeats on
-        // consecutive lines: one comparison instead of a hash lookup.
+        // consecutive lines: one comparison instead of a lookup.
         if (last_id_ >= 0 && s == last_) return last_id_;
-        auto it = index_.find(s);
-        if (it != index_.end()) {
-            last_ = s;
-            return last_id_ = it->second;
-        }
-        if (names_.size() >= static_cast<std::size_t>(INT32_MAX))
-            throw CliError(kExitInput, "more than 2^31-1 distinct ids (the library's ids are int32)");
-        const int32_t id = static_cast<int32_t>(names_.size());
-        index_.emplace(s, id);
-        names_.push_back(s);
-        first_line_.push_back(line);
         last_ = s;
+        // Canonical non-negative integers ("0", "17", not "017" or "+17") are looked up
+        // by value in a plain array: no hashing, and most exports number their items
+        // and workers. A string has one canonical form, so the two paths never hold
+        // the same string twice.
+        const int64_t value = small_integer(s);
+        if (value >= 0) {
+            const std::size_t v = static_cast<std::size_t>(value);
+            if (v >= by_value_.size()) by_value_.resize(std::max(v + 1, 2 * by_value_.size()), -1);
+            if (by_value_[v] < 0) by_value_[v] = add(s, line);
+            return last_id_ = by_value_[v];
+        }
+        auto it = index_.find(s);
+        if (it != index_.end()) return last_id_ = it->second;
+        const int32_t id = add(s, line);
+        index_.emplace(s, id);
         return last_id_ = id;
     }
     const std::vector<std::string_view> &names() const { return names_; }
     std::size_t first_line(int32_t id) const { return first_line_[static_cast<std::size_t>(id)]; }
 
 private:
+    // The value of a canonical decimal integer below 2^24 (the array stays <= 64 MB),
+    // or -1 for any other string.
+    static int64_t small_integer(std::string_view s) {
+        if (s.empty() || s.size() > 8 || (s[0] == '0' && s.size() > 1)) return -1;
+        int64_t v = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') return -1;
+            v = v * 10 + (c - '0');
+        }
+        return v < (int64_t{1} << 24) ? v : -1;
+    }
+
+    int32_t add(std::string_view s, std::size_t line) {
+        if (names_.size() >= static_cast<std::size_t>(INT32_MAX))
+            throw CliError(kExitInput, "more than 2^31-1 distinct ids (the library's ids are int32)");
+        names_.push_back(s);
+        first_line_.push_back(line);
+        return static_cast<int32_t>(names_.size() - 1);
+    }
+
     std::unordered_map<std::string_view, int32_t> index_;
+    std::vector<int32_t> by_value_;  // canonical integer -> id, -1 = not seen
     std::vector<std::string_view> names_;
     std::vector<std::size_t> first_line_;
     std::string_view last_;
