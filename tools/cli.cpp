@@ -1,6 +1,8 @@
 #include "cli.hpp"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace cli {
@@ -91,6 +93,20 @@ long long parse_integer_option(const std::string &option, const std::string &val
     if (!whole || errno == ERANGE || v < lo || v > hi)
         throw CliError(kExitUsage, "--" + option + " '" + value + "': expected an integer in " +
                                        std::to_string(lo) + ".." + std::to_string(hi));
+    return v;
+}
+
+double parse_number_option(const std::string &option, const std::string &value, double lo, double hi) {
+    const char *s = value.c_str();
+    char *end = nullptr;
+    errno = 0;
+    const double v = std::strtod(s, &end);
+    const bool whole = !value.empty() && value[0] != ' ' && value[0] != '\t' && end != s && *end == '\0';
+    if (!whole || errno == ERANGE || !std::isfinite(v) || v < lo || v > hi) {
+        char range[96];
+        std::snprintf(range, sizeof range, "%g..%g", lo, hi);
+        throw CliError(kExitUsage, "--" + option + " '" + value + "': expected a number in " + range);
+    }
     return v;
 }
 

@@ -17,7 +17,8 @@ enum ExitCode : int {
     kExitUsage = 1,   ///< unknown option, missing or invalid argument
     kExitInput = 2,   ///< unreadable file, malformed line, bad truth file
     kExitFit = 3,     ///< the library refused the data or the fit failed
-    kExitOutput = 4   ///< the result could not be written
+    kExitOutput = 4,  ///< the result could not be written
+    kExitSignalBase = 128  ///< + the signal number: interrupted (130 SIGINT, 143 SIGTERM)
 };
 
 /// Stops a command with one message line and an exit code. Commands throw it; main()
@@ -65,5 +66,8 @@ ParsedArgs parse_args(const std::string &command, const std::vector<std::string>
 /// interprets (the library validates the ones passed to it). Throws CliError(kExitUsage).
 long long parse_integer_option(const std::string &option, const std::string &value,
                                long long lo, long long hi);
+
+/// Parses a whole finite decimal number in [lo, hi]. Throws CliError(kExitUsage).
+double parse_number_option(const std::string &option, const std::string &value, double lo, double hi);
 
 }  // namespace cli

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "fitting.hpp"
+#include "interrupt.hpp"
 #include "label_file.hpp"
 #include "output.hpp"
 
@@ -15,8 +16,9 @@ std::string evaluate_help() {
                "\n"
                "Fit the crowd labels in FILE with one method (or --method all: every method\n"
                "the library provides) and score the inferred labels against TRUTHFILE\n"
-               "(lines `item label`; identical repeated lines are fine, conflicting ones are\n"
-               "an error). Prints one JSON object per method per line, e.g.\n"
+               "(lines `item label`, or a table with a header: see Input files below; identical\n"
+               "repeated entries are fine, conflicting ones are an error). Prints one JSON\n"
+               "object per method per line, e.g.\n"
                "  {\"method\":\"opt-ds\",\"error_rate\":0.101852,\"scored\":108,\"iterations\":12,\n"
                "   \"converged\":true,\"seconds\":0.001200,\"log_likelihood\":-1888.74,\"notes\":[]}\n"
                "error_rate = fraction of scored items whose inferred label differs from the\n"
@@ -29,7 +31,7 @@ std::string evaluate_help() {
                "  -t, --truth TRUTHFILE   the ground truth (required)\n"
                "  -m, --method NAME|all   a method (see below), or all: every method in turn\n"
                "  -h, --help              show this help\n\n") +
-           fit_options_help() + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+           fit_options_help() + "\n" + kInputHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
 
 namespace {
@@ -43,7 +45,7 @@ struct ScoredItem {
 
 // Matches truth lines to crowd items and classes, reporting once on stderr what
 // could not be matched.
-std::vector<ScoredItem> match_truth(const CrowdTable &table, const TruthTable &truth) {
+std::vector<ScoredItem> match_truth(const CrowdTable &table, const TruthTable &truth, bool quiet) {
     const NameIndex items(table.item_names, true);
     const NameIndex classes(table.class_names, true);
     std::vector<ScoredItem> scored;
@@ -63,10 +65,10 @@ std::vector<ScoredItem> match_truth(const CrowdTable &table, const TruthTable &t
     if (scored.empty())
         throw CliError(kExitInput, truth.source + ": none of its " + std::to_string(truth.entries.size()) +
                                        " items appears in " + table.source);
-    if (absent > 0)
+    if (absent > 0 && !quiet)
         std::fprintf(stderr, "crowdspec: note: %zu of %zu truth items do not appear in %s and are not scored\n",
                      absent, truth.entries.size(), table.source.c_str());
-    if (foreign > 0)
+    if (foreign > 0 && !quiet)
         std::fprintf(stderr,
                      "crowdspec: note: %zu truth labels (e.g. '%s') are not among the %zu classes; "
                      "they count as errors\n",
@@ -105,10 +107,10 @@ double tie_fractional_error_rate(const std::vector<ScoredItem> &scored, const st
 
 // Fits one method and returns its JSON line.
 std::string evaluate_method(cs_model *model, int32_t method, const CrowdTable &table,
-                            const std::vector<ScoredItem> &scored) {
+                            const std::vector<ScoredItem> &scored, FitMonitor &monitor, bool quiet) {
     const std::string name = cs_method_name(method);
-    const double seconds = timed_fit(model, table, name);
-    report_fit_notes(model, name);
+    const double seconds = timed_fit(model, table, name, &monitor);
+    if (!quiet) report_fit_notes(model, name);
 
     const std::size_t n_items = table.item_names.size(), k = table.class_names.size();
     const std::vector<int32_t> labels = fitted_labels(model, n_items);
@@ -148,6 +150,7 @@ std::string evaluate_method(cs_model *model, int32_t method, const CrowdTable &t
 
 int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
     std::vector<OptionSpec> specs = fit_option_specs();
+    for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
     specs.push_back({"truth", true, 't'});
     const ParsedArgs parsed = parse_args("evaluate", args, first, specs);
     if (parsed.help) {
@@ -165,23 +168,26 @@ int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
     if (*truth_path == "-" && parsed.positionals[0] == "-")
         throw CliError(kExitUsage, "evaluate: FILE and --truth cannot both be standard input");
 
+    const InterruptGuard interrupt_guard;  // Ctrl-C stops the current fit cleanly
     const FitSettings settings = fit_settings_from(parsed);
+    const InputOptions input = input_options_from(parsed);
     const std::vector<int32_t> methods =
         settings.method == "all" ? all_methods() : std::vector<int32_t>{method_id(settings.method)};
     // One configured handle per method, made before reading: bad options fail fast.
     std::vector<ModelPtr> models;
     for (int32_t m : methods) models.push_back(make_model(m, settings));
 
-    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes);
-    const TruthTable truth = read_truth_file(*truth_path);
-    const std::vector<ScoredItem> scored = match_truth(table, truth);
+    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
+    const TruthTable truth = read_truth_file(*truth_path, input);
+    const std::vector<ScoredItem> scored = match_truth(table, truth, settings.quiet);
+    FitMonitor monitor(settings.quiet);
 
     // A method that fails is reported and the others still run; the exit code then
     // says that a fit failed.
     int status = kExitOk;
     for (std::size_t i = 0; i < methods.size(); ++i) {
         try {
-            write_stdout(evaluate_method(models[i].get(), methods[i], table, scored));
+            write_stdout(evaluate_method(models[i].get(), methods[i], table, scored, monitor, settings.quiet));
         } catch (const CliError &e) {
             if (e.exit_code() != kExitFit) throw;
             std::fprintf(stderr, "crowdspec: %s\n", e.what());

@@ -1,10 +1,13 @@
-// `crowdspec fit`: crowd labels in, one CSV row per item out (its label and posteriors).
+// `crowdspec fit`: crowd labels in; per-item labels and posteriors out, and optionally
+// per-worker accuracy and confusion matrices.
 #include <cstdio>
 
 #include "commands.hpp"
 #include "fitting.hpp"
+#include "interrupt.hpp"
 #include "label_file.hpp"
 #include "output.hpp"
+#include "result_writers.hpp"
 
 namespace cli {
 
@@ -12,51 +15,39 @@ std::string fit_help() {
     return std::string(
                "Usage: crowdspec fit [options] FILE\n"
                "\n"
-               "Infer each item's true label from the crowd labels in FILE and write CSV rows\n"
-               "`item,label,p_<class>,...` (the original item ids and label strings, then one\n"
-               "posterior probability per class) to standard output or to --output.\n"
+               "Infer each item's true label from the crowd labels in FILE and write one row per\n"
+               "item: item, label, confidence, p_<class>... (the original item ids and label\n"
+               "strings; confidence = the largest posterior probability; then the posterior of\n"
+               "every class) to standard output or to --output.\n"
                "\n"
                "Options:\n"
-               "  -o, --output FILE       write the CSV to FILE atomically (via FILE.tmp.<pid> in\n"
-               "                          the same directory, then renamed); - = stdout\n"
-               "  -h, --help              show this help\n\n") +
-           fit_options_help() + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+               "  -o, --output FILE       write the items to FILE (default: standard output)\n"
+               "      --format csv|tsv|json   format of the items (default: by the extension of\n"
+               "                          --output, .json or .tsv, else csv). JSON: {\"method\",\n"
+               "                          \"classes\", \"items\": [{\"item\", \"label\", \"confidence\",\n"
+               "                          \"posterior\": {class: p}}]}\n"
+               "  -w, --workers FILE      also write one row per worker: worker, labels (how many\n"
+               "                          it gave), accuracy, pi_<true>_<observed>... (its confusion\n"
+               "                          matrix, P(answers observed | true class)). accuracy =\n"
+               "                          sum over classes l of prior_l * pi_l_l: the chance that\n"
+               "                          its label is right on an item drawn from the estimated\n"
+               "                          class prior. JSON when FILE ends in .json, TSV for .tsv\n"
+               "      --gold FILE         known true labels (`item label`, or a table with a\n"
+               "                          header) pinned during the fit (semi-supervised EM);\n"
+               "                          they also inform the workers' confusion matrices\n"
+               "  -h, --help              show this help\n"
+               "Output files are written atomically (FILE.tmp.<pid> in the same directory, then\n"
+               "renamed): on any error or interruption the old FILE is left as it was.\n\n") +
+           fit_options_help() + "\n" + kInputHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
-
-namespace {
-
-// Builds and writes the CSV in chunks, so memory stays bounded for millions of items.
-void write_labels_csv(OutputFile &out, const CrowdTable &table, const std::vector<int32_t> &labels,
-                      const std::vector<double> &posteriors) {
-    const std::size_t k = table.class_names.size();
-    std::string buf = "item,label";
-    for (const std::string &c : table.class_names) {
-        buf.push_back(',');
-        append_csv_field(buf, "p_" + c);
-    }
-    buf.push_back('\n');
-    for (std::size_t j = 0; j < table.item_names.size(); ++j) {
-        append_csv_field(buf, table.item_names[j]);
-        buf.push_back(',');
-        append_csv_field(buf, table.class_names[static_cast<std::size_t>(labels[j])]);
-        for (std::size_t l = 0; l < k; ++l) {
-            buf.push_back(',');
-            append_number(buf, "%.10g", posteriors[j * k + l]);
-        }
-        buf.push_back('\n');
-        if (buf.size() >= (1u << 20)) {
-            out.write(buf);
-            buf.clear();
-        }
-    }
-    out.write(buf);
-}
-
-}  // namespace
 
 int run_fit(const std::vector<std::string> &args, std::size_t first) {
     std::vector<OptionSpec> specs = fit_option_specs();
+    for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
     specs.push_back({"output", true, 'o'});
+    specs.push_back({"format", true, '\0'});
+    specs.push_back({"workers", true, 'w'});
+    specs.push_back({"gold", true, '\0'});
     const ParsedArgs parsed = parse_args("fit", args, first, specs);
     if (parsed.help) {
         write_stdout(fit_help());
@@ -67,32 +58,57 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
                                        ? "fit: missing the input FILE (see 'crowdspec fit --help')"
                                        : "fit: expected one input FILE, got " +
                                              std::to_string(parsed.positionals.size()));
+    const InterruptGuard interrupt_guard;  // Ctrl-C: stop cleanly, remove temporary files
     const FitSettings settings = fit_settings_from(parsed);
+    const InputOptions input = input_options_from(parsed);
     if (settings.method == "all")
         throw CliError(kExitUsage, "fit: --method all is only for 'crowdspec evaluate'");
     const int32_t method = method_id(settings.method);
+    const std::string output_path = parsed.last("output").value_or("");
+    const std::string workers_path = parsed.last("workers").value_or("");
+    const std::optional<std::string> gold_path = parsed.last("gold");
+    const ResultFormat item_format = result_format(parsed.last("format"), output_path, "--format");
+    const ResultFormat worker_format = result_format(std::nullopt, workers_path, "--workers");
+    if (parsed.has("workers") && (workers_path.empty() || workers_path == "-") && (output_path.empty() || output_path == "-"))
+        throw CliError(kExitUsage, "fit: --workers and the items cannot both go to standard output; give --output FILE");
+    if (!workers_path.empty() && workers_path == output_path)
+        throw CliError(kExitUsage, "fit: --output and --workers name the same file '" + output_path + "'");
+    if (gold_path && gold_path->empty()) throw CliError(kExitUsage, "fit: --gold needs a file name");
+    if (gold_path && *gold_path == "-" && parsed.positionals[0] == "-")
+        throw CliError(kExitUsage, "fit: FILE and --gold cannot both be standard input");
     // Configure first: a bad option fails before any file is read or written.
     ModelPtr model = make_model(method, settings);
-    // Open the output before the (possibly long) read and fit, so a missing directory
-    // is reported at once; the temporary file is removed on every error path.
-    OutputFile out(parsed.last("output").value_or(""));
-    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes);
+    // Open the outputs before the (possibly long) read and fit, so a missing directory
+    // is reported at once; their temporary files are removed on every error path.
+    OutputFile out(output_path);
+    std::optional<OutputFile> workers_out;
+    if (parsed.has("workers")) workers_out.emplace(workers_path);
+    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
+    if (gold_path) {
+        const std::string note = apply_gold(model.get(), table, *gold_path, input);
+        if (!settings.quiet) std::fprintf(stderr, "crowdspec: note: %s\n", note.c_str());
+    }
 
-    timed_fit(model.get(), table, settings.method);
-    report_fit_notes(model.get(), settings.method);
+    FitMonitor monitor(settings.quiet);
+    timed_fit(model.get(), table, settings.method, &monitor);
+    if (!settings.quiet) report_fit_notes(model.get(), settings.method);
+    const FitOutcome fit = fetch_outcome(model.get(), table);
+    model.reset();  // the results are copied; free the library's before writing
 
-    std::size_t n_items = 0, k = 0;
-    check_status(model.get(), cs_n_items(model.get(), &n_items), "reading the item count");
-    check_status(model.get(), cs_n_classes(model.get(), &k), "reading the class count");
-    if (n_items != table.item_names.size() || k != table.class_names.size())
-        throw CliError(kExitFit, "internal error: the library fitted " + std::to_string(n_items) + " items and " +
-                                     std::to_string(k) + " classes, the input has " +
-                                     std::to_string(table.item_names.size()) + " and " +
-                                     std::to_string(table.class_names.size()));
-    const std::vector<int32_t> labels = fitted_labels(model.get(), n_items);
-    const std::vector<double> posteriors = fitted_posteriors(model.get(), n_items, k);
-    write_labels_csv(out, table, labels, posteriors);
+    write_item_results(out, item_format, table, fit, settings.method);
+    if (workers_out) {
+        WorkerReport report;
+        report.worker_names = &table.worker_names;
+        report.class_names = &table.class_names;
+        report.labels = labels_per_worker(table);
+        report.confusion = &fit.confusion;
+        report.prior = &fit.prior;
+        report.method = settings.method;
+        write_worker_results(*workers_out, worker_format, report);
+    }
+    // Both files are complete before either replaces its destination.
     out.commit();
+    if (workers_out) workers_out->commit();
     return kExitOk;
 }
 

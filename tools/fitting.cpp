@@ -5,6 +5,18 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "interrupt.hpp"
+
+#if defined(_WIN32)
+#include <io.h>
+#define CS_CLI_ISATTY _isatty
+#define CS_CLI_FILENO _fileno
+#else
+#include <unistd.h>
+#define CS_CLI_ISATTY isatty
+#define CS_CLI_FILENO fileno
+#endif
+
 namespace cli {
 
 namespace {
@@ -51,17 +63,23 @@ std::string fit_options_help() {
            "      --duplicates reject|first|last   a worker labelling an item twice (default " + library_default("duplicates") + ")\n"
            "      --threads N         threads used inside a fit; 0 = all cores (default " + library_default("threads") + ")\n"
            "      --param NAME=VALUE  set any other library parameter (e.g. smoothing=0.5,\n"
-           "                          delta=1e-6, power_starts=100); repeatable\n";
+           "                          delta=1e-6, power_starts=100); repeatable\n"
+           "  -q, --quiet             no progress line and no notes on stderr (errors still are)\n"
+           "Progress: a fit running longer than a second shows `iteration, log-likelihood,\n"
+           "elapsed` on one stderr line, only when stderr is a terminal. Ctrl-C (SIGINT) or\n"
+           "SIGTERM stops the fit cleanly: no output file is written or changed, exit 130/143.\n"
+           "\n"
+           "Input options:\n"
+           "      --input-format auto|csv|tsv|whitespace\n"
+           "                          how fields are separated (default auto, see below)\n"
+           "      --header auto|yes|no  whether the first line names the columns (default auto)\n"
+           "      --item-col NAME, --worker-col NAME, --label-col NAME\n"
+           "                          the columns to use (a name in the header, or a 1-based\n"
+           "                          number); default: recognised by name, see below\n";
 }
 
 const char kMappingHelp[] =
-    "Input: one label per line, `item worker label` (truth files: `item label`), fields\n"
-    "separated by blanks and/or commas; a field may be \"double quoted\" (\"\" = a quote).\n"
-    "Ids and labels may be any strings. Blank lines are skipped. The first non-blank line\n"
-    "is a header if one of its fields is item, task, question, worker, annotator, user,\n"
-    "label, answer or response (any case). FILE - reads standard input.\n"
-    "\n"
-    "Mapping to the library's 0-based indices:\n"
+    "Ids and labels may be any strings. Mapping to the library's 0-based indices:\n"
     "  items, workers  if every id is an integer: ascending numeric order (rank among the\n"
     "                  distinct ids, so ids 1..m become 0..m-1); otherwise order of first\n"
     "                  appearance. Ids are matched as exact strings.\n"
@@ -73,14 +91,18 @@ const char kMappingHelp[] =
 
 const char kExitCodesHelp[] =
     "Exit codes: 0 success; 1 usage error (unknown option, missing or invalid option\n"
-    "value); 2 input error (unreadable file, malformed line, bad truth file); 3 fit error\n"
-    "(the library refused the data or the fit failed); 4 output error (cannot write).\n";
+    "value); 2 input error (unreadable file, malformed line, unknown column, label outside\n"
+    "--classes, bad truth or gold file); 3 fit error (the library refused the data or the\n"
+    "fit failed); 4 output error (cannot create or write an output file); 130 interrupted\n"
+    "by SIGINT (Ctrl-C), 143 by SIGTERM (128 + the signal number). Every error is one line\n"
+    "on stderr, `crowdspec: FILE:LINE: what was expected` for input problems; on any error\n"
+    "no output file is created or changed.\n";
 
 std::vector<OptionSpec> fit_option_specs() {
     return {{"method", true, 'm'},     {"classes", true, '\0'},    {"seed", true, '\0'},
             {"max-iter", true, '\0'},  {"tol", true, '\0'},        {"prior", true, '\0'},
             {"confusion", true, '\0'}, {"duplicates", true, '\0'}, {"threads", true, '\0'},
-            {"param", true, '\0'}};
+            {"param", true, '\0'},    {"quiet", false, 'q'}};
 }
 
 FitSettings fit_settings_from(const ParsedArgs &args) {
@@ -90,6 +112,7 @@ FitSettings fit_settings_from(const ParsedArgs &args) {
         {"prior", "prior"},     {"confusion", "confusion"},   {"duplicates", "duplicates"},
         {"threads", "threads"}};
     FitSettings s;
+    s.quiet = args.has("quiet");
     if (auto m = args.last("method")) s.method = *m;
     if (auto c = args.last("classes")) {
         s.classes = parse_class_spec(*c);
@@ -176,15 +199,71 @@ std::string duplicate_message(const CrowdTable &table) {
 
 }  // namespace
 
-double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name) {
+namespace {
+
+double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+FitMonitor::FitMonitor(bool quiet) : show_(!quiet && CS_CLI_ISATTY(CS_CLI_FILENO(stderr)) != 0) {}
+
+void FitMonitor::begin(cs_model *model, const std::string &method_name) {
+    method_ = method_name;
+    start_ = now_seconds();
+    last_shown_ = 0.0;
+    shown_width_ = 0;
+    cs_set_progress(model, &FitMonitor::callback, this);
+}
+
+void FitMonitor::end() noexcept {
+    if (shown_width_ == 0) return;
+    // Blank the line and return to its start, so that what follows begins clean.
+    std::fprintf(stderr, "\r%*s\r", static_cast<int>(shown_width_), "");
+    std::fflush(stderr);
+    shown_width_ = 0;
+}
+
+int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) noexcept {
+    FitMonitor &m = *static_cast<FitMonitor *>(self);
+    if (pending_interrupt() != 0) return 1;  // the library stops with CS_ERR_CANCELLED
+    if (!m.show_) return 0;
+    const double now = now_seconds();
+    const double elapsed = now - m.start_;
+    // Quiet for the first second (short fits never flicker), then ~10 redraws a second.
+    if (elapsed < 1.0 || now - m.last_shown_ < 0.1) return 0;
+    m.last_shown_ = now;
+    const char *what = m.method_ == "crowd-lloyd" ? "objective" : "log-likelihood";
+    char line[160];
+    const int n = std::snprintf(line, sizeof line, "crowdspec: %s: iteration %d, %s %.6f, %.1f s", m.method_.c_str(),
+                                static_cast<int>(iteration), what, objective, elapsed);
+    if (n <= 0) return 0;
+    const std::size_t width = static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : sizeof line - 1;
+    // Pad over a longer previous line; \r keeps it on one terminal line.
+    std::fprintf(stderr, "\r%s%*s", line,
+                 m.shown_width_ > width ? static_cast<int>(m.shown_width_ - width) : 0, "");
+    std::fflush(stderr);
+    if (width > m.shown_width_) m.shown_width_ = width;
+    return 0;
+}
+
+double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name, FitMonitor *monitor) {
+    if (monitor != nullptr) monitor->begin(model, method_name);
     const auto start = std::chrono::steady_clock::now();
     const cs_status status = cs_fit(model, table.item.data(), table.worker.data(), table.label.data(), table.item.size());
     const auto stop = std::chrono::steady_clock::now();
+    if (monitor != nullptr) {
+        monitor->end();
+        cs_set_progress(model, nullptr, nullptr);  // the monitor may not outlive the model
+        if (status == CS_ERR_CANCELLED && pending_interrupt() != 0) throw_interrupted(pending_interrupt());
+    }
     if (status != CS_OK) {
         std::string message = cs_last_error(model);
         if (status == CS_ERR_DUPLICATE) {
+            // A problem of the file, so it is reported like the reader's: FILE:LINE: what.
             const std::string located = duplicate_message(table);
-            if (!located.empty()) message = located;
+            if (!located.empty()) throw CliError(kExitFit, located);
         } else if (status == CS_ERR_TOO_FEW_CLASSES && table.class_names.size() == 1) {
             message += "; the input's only label is '" + table.class_names[0] +
                        "' (declare the classes with --classes)";
@@ -230,6 +309,80 @@ std::vector<double> fitted_posteriors(const cs_model *model, std::size_t n_items
     std::vector<double> posteriors(n_items * k);
     check_status(model, cs_posteriors(model, posteriors.data(), posteriors.size()), "reading the posteriors");
     return posteriors;
+}
+
+std::string apply_gold(cs_model *model, const CrowdTable &table, const std::string &path, const InputOptions &input) {
+    const TruthTable gold = read_truth_file(path, input);
+    const NameIndex items(table.item_names, true);
+    const NameIndex classes(table.class_names, true);
+    std::vector<int32_t> gold_item, gold_label;
+    std::size_t absent = 0;
+    for (std::size_t e = 0; e < gold.entries.size(); ++e) {
+        const auto &[item, label] = gold.entries[e];
+        const int32_t j = items.find(item);
+        if (j < 0) {
+            ++absent;
+            continue;
+        }
+        const int32_t c = classes.find(label);
+        if (c < 0) {
+            std::string known;
+            for (std::size_t l = 0; l < table.class_names.size() && l < 20; ++l)
+                known += (l ? ", " : "") + table.class_names[l];
+            throw CliError(kExitInput, gold.source + ":" + std::to_string(gold.line[e]) + ": gold label '" + label +
+                                           "' is not one of the classes (" + known +
+                                           "); declare every class with --classes A,B,...");
+        }
+        gold_item.push_back(j);
+        gold_label.push_back(c);
+    }
+    check_status(model, cs_set_gold(model, gold_item.data(), gold_label.data(), gold_item.size()), "--gold " + path);
+    std::string note = "pinned " + std::to_string(gold_item.size()) + " gold items from " + gold.source;
+    if (absent > 0) note += "; " + std::to_string(absent) + " gold items do not appear in " + table.source + " and are ignored";
+    return note;
+}
+
+FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {
+    FitOutcome o;
+    check_status(model, cs_n_items(model, &o.n_items), "reading the item count");
+    check_status(model, cs_n_workers(model, &o.n_workers), "reading the worker count");
+    check_status(model, cs_n_classes(model, &o.k), "reading the class count");
+    if (o.n_items != table.item_names.size() || o.n_workers != table.worker_names.size() ||
+        o.k != table.class_names.size())
+        throw CliError(kExitFit, "internal error: the library fitted " + std::to_string(o.n_items) + " items, " +
+                                     std::to_string(o.n_workers) + " workers and " + std::to_string(o.k) +
+                                     " classes; the input has " + std::to_string(table.item_names.size()) + ", " +
+                                     std::to_string(table.worker_names.size()) + " and " +
+                                     std::to_string(table.class_names.size()));
+    o.labels = fitted_labels(model, o.n_items);
+    o.posteriors = fitted_posteriors(model, o.n_items, o.k);
+    o.confusion.resize(o.n_workers * o.k * o.k);
+    check_status(model, cs_confusion(model, o.confusion.data(), o.confusion.size()), "reading the confusion matrices");
+    o.prior.resize(o.k);
+    check_status(model, cs_class_prior(model, o.prior.data(), o.prior.size()), "reading the class prior");
+    std::size_t trace_length = 0;
+    check_status(model, cs_trace_length(model, &trace_length), "reading the trace length");
+    o.trace.resize(trace_length);
+    if (trace_length > 0) check_status(model, cs_trace(model, o.trace.data(), o.trace.size()), "reading the trace");
+    check_status(model, cs_iterations(model, &o.iterations), "reading the iterations");
+    check_status(model, cs_converged(model, &o.converged), "reading the converged flag");
+    check_status(model, cs_fit_notes(model, &o.notes), "reading the fit notes");
+    check_status(model, cs_log_likelihood(model, &o.log_likelihood), "reading the log-likelihood");
+    return o;
+}
+
+std::vector<double> worker_accuracy(const std::vector<double> &confusion, const std::vector<double> &prior,
+                                    std::size_t n_workers, std::size_t k) {
+    std::vector<double> accuracy(n_workers, 0.0);
+    for (std::size_t i = 0; i < n_workers; ++i)
+        for (std::size_t l = 0; l < k; ++l) accuracy[i] += prior[l] * confusion[(i * k + l) * k + l];
+    return accuracy;
+}
+
+std::vector<std::size_t> labels_per_worker(const CrowdTable &table) {
+    std::vector<std::size_t> count(table.worker_names.size(), 0);
+    for (int32_t w : table.worker) ++count[static_cast<std::size_t>(w)];
+    return count;
 }
 
 }  // namespace cli

@@ -26,11 +26,12 @@ struct ParamSetting {
     std::string value;   ///< text, validated by the library
 };
 
-/// The fitting options common to fit and evaluate.
+/// The fitting options common to fit, evaluate and report.
 struct FitSettings {
     std::string method = "opt-ds";
     ClassSpec classes;
     std::vector<ParamSetting> params;  ///< in command-line order
+    bool quiet = false;                ///< --quiet: no progress line, no notes on stderr
 };
 
 /// The options that FitSettings understands (to combine with a command's own).
@@ -57,13 +58,72 @@ std::string known_methods_text();
 /// error quoting the library's message. Throws CliError.
 ModelPtr make_model(int32_t method, const FitSettings &settings);
 
+/// Watches a fit through the library's progress callback (cs_set_progress): stops it
+/// when SIGINT/SIGTERM arrived (see interrupt.hpp), and, when stderr is a terminal and
+/// not --quiet, shows a progress line (iteration, objective, elapsed seconds) once the
+/// fit has run for a second, erased when the fit ends. Never writes into pipes/files.
+class FitMonitor {
+public:
+    explicit FitMonitor(bool quiet);
+    FitMonitor(const FitMonitor &) = delete;
+    FitMonitor &operator=(const FitMonitor &) = delete;
+
+    /// Installs the callback on `model` and starts the clock for `method_name`.
+    void begin(cs_model *model, const std::string &method_name);
+    /// Erases the progress line, if one was shown.
+    void end() noexcept;
+
+private:
+    static int32_t callback(void *self, int32_t iteration, double objective) noexcept;
+
+    bool show_;
+    std::string method_;
+    double start_ = 0.0;       // steady-clock seconds at begin()
+    double last_shown_ = 0.0;  // when the line was last redrawn
+    std::size_t shown_width_ = 0;
+};
+
 /// Runs cs_fit on the table and returns its wall time in seconds (cs_fit alone).
+/// With a monitor, shows progress and turns a Ctrl-C into the interrupted error.
 /// On failure throws CliError(kExitFit) with the library's message, translated back
 /// to file lines where possible (duplicates) and with a hint where one helps.
-double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name);
+double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name,
+                 FitMonitor *monitor = nullptr);
 
 /// Prints the library's explanation of a successful fit's notes to stderr, if any.
 void report_fit_notes(const cs_model *model, const std::string &method_name);
+
+/// Reads a gold file (`item label`, or a table with a header; see read_truth_file) and
+/// pins those items with cs_set_gold. Gold items absent from the crowd are skipped
+/// (counted in the returned note); a gold label that is not one of the classes is an
+/// input error naming its line. Returns a note for stderr, or "".
+std::string apply_gold(cs_model *model, const CrowdTable &table, const std::string &path,
+                       const InputOptions &input);
+
+/// Everything a fitted model reports, copied out of the library.
+struct FitOutcome {
+    std::size_t n_items = 0, n_workers = 0, k = 0;
+    std::vector<int32_t> labels;      ///< n_items
+    std::vector<double> posteriors;   ///< n_items x k
+    std::vector<double> confusion;    ///< n_workers x k x k
+    std::vector<double> prior;        ///< k
+    std::vector<double> trace;        ///< objective per iteration
+    int32_t iterations = 0, converged = 0, notes = 0;
+    double log_likelihood = 0.0;
+    double seconds = 0.0;             ///< cs_fit wall time
+};
+
+/// Copies every result of a fitted model; checks that its sizes match the table.
+/// Throws CliError(kExitFit).
+FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table);
+
+/// Estimated accuracy of each worker: sum_l prior_l * pi[l][l], the probability that
+/// the worker's label is right for an item drawn from the class prior.
+std::vector<double> worker_accuracy(const std::vector<double> &confusion, const std::vector<double> &prior,
+                                    std::size_t n_workers, std::size_t k);
+
+/// Number of labels each worker gave in the table.
+std::vector<std::size_t> labels_per_worker(const CrowdTable &table);
 
 /// Names of the bits of cs_fit_notes(), e.g. {"max_iter_reached"}.
 std::vector<std::string> note_names(int32_t notes);

@@ -2,8 +2,19 @@
 # Install what building and testing crowdspec needs on Debian 12 (or Ubuntu):
 # compilers, CMake, pkg-config, OpenBLAS (CBLAS), LAPACKE, cmocka and Doxygen.
 # Uses sudo when not run as root. Skips apt-get when everything is present.
+#
+# --test-extras also installs what the optional command-line tests use: chromium
+# (cli_report_browser renders the HTML report in a headless browser) and man-db
+# (cli_manpage renders docs/crowdspec.1 with man -l). Without them those tests are
+# reported as skipped. CI (.ci/run) passes it.
 set -eu
 packages="cmake make g++ pkg-config libopenblas-dev liblapacke-dev libcmocka-dev doxygen"
+for arg in "$@"; do
+  case $arg in
+    --test-extras) packages="$packages chromium man-db" ;;
+    *) echo "usage: $0 [--test-extras]" >&2; exit 2 ;;
+  esac
+done
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

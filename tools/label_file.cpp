@@ -6,145 +6,35 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <limits>
 #include <new>
 
 #include "cli.hpp"
 
 namespace cli {
 
+const char kInputHelp[] =
+    "Input files (crowd labels, --truth, --gold):\n"
+    "  Formats: CSV and TSV (RFC 4180 \"double quotes\", \"\" for a quote, line breaks\n"
+    "  inside quotes), or fields separated by blanks/tabs. CRLF line ends and a UTF-8 BOM\n"
+    "  are fine; blank lines are skipped; FILE - reads standard input. --input-format\n"
+    "  auto picks per file: .csv -> csv, .tsv/.tab -> tsv; otherwise a header line with\n"
+    "  a tab -> tsv, a first line with a comma -> csv, else whitespace. Unquoted CSV/TSV\n"
+    "  fields are trimmed of surrounding blanks.\n"
+    "  Header: with --header auto the first line is a header if a field names a column\n"
+    "  (a default name below or one given by --item-col/--worker-col/--label-col). Then\n"
+    "  the columns are found by name, case-insensitively (a number is a 1-based\n"
+    "  position), other columns are ignored, and every line must have as many fields\n"
+    "  as the header. Default names, the first present wins:\n"
+    "    item    task, item, question\n"
+    "    worker  worker, annotator, user, performer\n"
+    "    label   label, answer, response, output  (truth/gold files also: truth, gold,\n"
+    "            golden, true_label, ground_truth, correct)\n"
+    "  A name also matches with an _id or id suffix and a `prefix:` or `prefix.` in front\n"
+    "  (task_id, WorkerId, ASSIGNMENT:worker_id). Without a header, crowd lines are\n"
+    "  `item worker label` (exactly 3 fields, or the positions given by --item-col etc.)\n"
+    "  and truth/gold lines `item label`.\n";
+
 namespace {
-
-// ---------------------------------------------------------------------------------
-// Whole-file reading and line splitting. We read the entire file into one buffer and
-// cut it with memchr and a hand-written field splitter: iostreams per field would be
-// an order of magnitude slower on 10^6-line inputs.
-
-// How a file is named in messages: "-" would be cryptic.
-std::string display_name(const std::string &path) { return path == "-" ? "<stdin>" : path; }
-
-// Reads all of `path` ("-" = stdin) into a string.
-std::string read_all(const std::string &path) {
-    const std::string shown = display_name(path);
-    const bool use_stdin = path == "-";
-    std::FILE *f = use_stdin ? stdin : std::fopen(path.c_str(), "rb");
-    if (f == nullptr)
-        throw CliError(kExitInput, shown + ": cannot open: " + std::strerror(errno));
-    std::string data;
-    int read_errno = 0;
-    try {
-        char chunk[1 << 16];
-        for (;;) {
-            const std::size_t got = std::fread(chunk, 1, sizeof chunk, f);
-            data.append(chunk, got);
-            if (got < sizeof chunk) {
-                if (std::ferror(f)) read_errno = errno != 0 ? errno : EIO;
-                break;
-            }
-        }
-    } catch (const std::bad_alloc &) {
-        if (!use_stdin) std::fclose(f);
-        throw CliError(kExitInput, shown + ": the file does not fit in memory");
-    }
-    if (!use_stdin) std::fclose(f);
-    if (read_errno != 0)
-        throw CliError(kExitInput, shown + ": read error: " + std::strerror(read_errno));
-    return data;
-}
-
-// Walks a buffer line by line, numbering lines from 1 and dropping a trailing CR
-// (two of the reference datasets have CRLF line ends) and a leading UTF-8 BOM.
-class LineCursor {
-public:
-    explicit LineCursor(std::string_view text) : rest_(text) {
-        if (rest_.size() >= 3 && rest_.compare(0, 3, "\xEF\xBB\xBF") == 0) rest_.remove_prefix(3);
-    }
-    bool next(std::string_view &line) {
-        if (rest_.empty()) return false;
-        const void *nl = std::memchr(rest_.data(), '\n', rest_.size());
-        const std::size_t len = nl ? static_cast<std::size_t>(static_cast<const char *>(nl) - rest_.data())
-                                   : rest_.size();
-        line = rest_.substr(0, len);
-        rest_.remove_prefix(nl ? len + 1 : len);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        ++number_;
-        return true;
-    }
-    std::size_t number() const { return number_; }
-
-private:
-    std::string_view rest_;
-    std::size_t number_ = 0;
-};
-
-// Field separators: blanks and commas (a stray CR or form feed counts as a blank).
-bool is_separator(char c) { return c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\v' || c == '\f'; }
-
-// Splits a line into fields. Separators are runs of blanks and/or commas, so both
-// "1 2 3" and "1,2,3" (and "1, 2, 3") work. A field that starts with '"' runs to the
-// closing quote, with "" standing for one quote; such unescaped text is stored in
-// `arena` (a deque, so earlier views stay valid). Returns an error text, or "" on success.
-std::string split_fields(std::string_view line, std::vector<std::string_view> &fields,
-                         std::deque<std::string> &arena) {
-    fields.clear();
-    std::size_t i = 0;
-    const std::size_t n = line.size();
-    while (i < n) {
-        while (i < n && is_separator(line[i])) ++i;
-        if (i >= n) break;
-        if (line[i] != '"') {
-            const std::size_t start = i;
-            while (i < n && !is_separator(line[i])) ++i;
-            fields.push_back(line.substr(start, i - start));
-            continue;
-        }
-        // Quoted field.
-        const std::size_t start = ++i;
-        bool escaped = false;
-        for (;;) {
-            if (i >= n) return "unterminated quoted field";
-            if (line[i] == '"') {
-                if (i + 1 < n && line[i + 1] == '"') {
-                    escaped = true;
-                    i += 2;
-                    continue;
-                }
-                break;
-            }
-            ++i;
-        }
-        std::string_view raw = line.substr(start, i - start);
-        ++i;  // closing quote
-        if (i < n && !is_separator(line[i])) return "unexpected text after a closing quote";
-        if (escaped) {
-            std::string unescaped;
-            unescaped.reserve(raw.size());
-            for (std::size_t p = 0; p < raw.size(); ++p) {
-                unescaped.push_back(raw[p]);
-                if (raw[p] == '"') ++p;  // skip the second quote of a ""
-            }
-            arena.push_back(std::move(unescaped));
-            raw = arena.back();
-        }
-        fields.push_back(raw);
-    }
-    return std::string();
-}
-
-// The header rule of the spec: a first line naming a column we recognise.
-bool is_header(const std::vector<std::string_view> &fields) {
-    static const char *const kWords[] = {"item",      "task", "question", "worker", "annotator",
-                                         "user",      "label", "answer",  "response"};
-    for (std::string_view f : fields) {
-        std::string lower(f);
-        for (char &c : lower)
-            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        for (const char *w : kWords)
-            if (lower == w) return true;
-    }
-    return false;
-}
 
 // "file:line: message" — the one-line error format of every input problem.
 [[noreturn]] void input_error(const std::string &source, std::size_t line, const std::string &what) {
@@ -206,23 +96,57 @@ bool parse_number(std::string_view s, double &value) {
 class Interner {
 public:
     int32_t intern(std::string_view s, std::size_t line) {
+        // Exports list labels task by task, so the same id often repeats on
+        // consecutive lines: one comparison instead of a lookup.
+        if (last_id_ >= 0 && s == last_) return last_id_;
+        last_ = s;
+        // Canonical non-negative integers ("0", "17", not "017" or "+17") are looked up
+        // by value in a plain array: no hashing, and most exports number their items
+        // and workers. A string has one canonical form, so the two paths never hold
+        // the same string twice.
+        const int64_t value = small_integer(s);
+        if (value >= 0) {
+            const std::size_t v = static_cast<std::size_t>(value);
+            if (v >= by_value_.size()) by_value_.resize(std::max(v + 1, 2 * by_value_.size()), -1);
+            if (by_value_[v] < 0) by_value_[v] = add(s, line);
+            return last_id_ = by_value_[v];
+        }
         auto it = index_.find(s);
-        if (it != index_.end()) return it->second;
-        if (names_.size() >= static_cast<std::size_t>(INT32_MAX))
-            throw CliError(kExitInput, "more than 2^31-1 distinct ids (the library's ids are int32)");
-        const int32_t id = static_cast<int32_t>(names_.size());
+        if (it != index_.end()) return last_id_ = it->second;
+        const int32_t id = add(s, line);
         index_.emplace(s, id);
-        names_.push_back(s);
-        first_line_.push_back(line);
-        return id;
+        return last_id_ = id;
     }
     const std::vector<std::string_view> &names() const { return names_; }
     std::size_t first_line(int32_t id) const { return first_line_[static_cast<std::size_t>(id)]; }
 
 private:
+    // The value of a canonical decimal integer below 2^24 (the array stays <= 64 MB),
+    // or -1 for any other string.
+    static int64_t small_integer(std::string_view s) {
+        if (s.empty() || s.size() > 8 || (s[0] == '0' && s.size() > 1)) return -1;
+        int64_t v = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') return -1;
+            v = v * 10 + (c - '0');
+        }
+        return v < (int64_t{1} << 24) ? v : -1;
+    }
+
+    int32_t add(std::string_view s, std::size_t line) {
+        if (names_.size() >= static_cast<std::size_t>(INT32_MAX))
+            throw CliError(kExitInput, "more than 2^31-1 distinct ids (the library's ids are int32)");
+        names_.push_back(s);
+        first_line_.push_back(line);
+        return static_cast<int32_t>(names_.size() - 1);
+    }
+
     std::unordered_map<std::string_view, int32_t> index_;
+    std::vector<int32_t> by_value_;  // canonical integer -> id, -1 = not seen
     std::vector<std::string_view> names_;
     std::vector<std::size_t> first_line_;
+    std::string_view last_;
+    int32_t last_id_ = -1;
 };
 
 // Ranks `keys` (one per first-appearance index) by (key, name bytes): rank[old] = new.
@@ -328,7 +252,234 @@ std::vector<std::string> ordered_names(const std::vector<std::string_view> &name
     return out;
 }
 
+
+// ---------------------------------------------------------------------------------
+// Columns: which field of a record is the item, the worker, the label.
+
+std::string lower_ascii(std::string_view s) {
+    std::string out(s);
+    for (char &c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+// A header name reduced to the word it stands for: lower case, without a "prefix:" or
+// "prefix." (Toloka's ASSIGNMENT:worker_id, MTurk's Answer.label) and without an
+// "_id"/"-id"/" id"/"id" suffix (task_id, WorkerId).
+std::string column_word(std::string_view name) {
+    std::string s = lower_ascii(name);
+    const std::size_t cut = s.find_last_of(":.");
+    if (cut != std::string::npos && cut + 1 < s.size()) s.erase(0, cut + 1);
+    for (const char *suffix : {"_id", "-id", " id", "id"}) {
+        const std::size_t n = std::strlen(suffix);
+        if (s.size() > n && s.compare(s.size() - n, n, suffix) == 0) {
+            s.erase(s.size() - n);
+            break;
+        }
+    }
+    return s;
+}
+
+const std::vector<std::string> kItemWords = {"task", "item", "question"};
+const std::vector<std::string> kWorkerWords = {"worker", "annotator", "user", "performer"};
+const std::vector<std::string> kLabelWords = {"label", "answer", "response", "output"};
+const std::vector<std::string> kTruthWords = {"truth",   "gold",  "golden",   "true_label", "ground_truth",
+                                              "correct", "label", "answer",   "response",   "output"};
+
+// One column to find: its role, the option that names it, and the default names.
+struct Role {
+    const char *what;    // "item", "worker", "label"
+    const char *option;  // "--item-col"
+    std::string given;   // the option's value, "" when not given
+    const std::vector<std::string> *words;
+    std::size_t default_position;  // 0-based column without a header
+    bool given_optional;  // truth/gold: a given name absent from the header falls back to the defaults
+};
+
+bool positive_integer(const std::string &s, std::size_t &value) {
+    if (s.empty() || s.size() > 9) return false;
+    value = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return false;
+        value = value * 10 + static_cast<std::size_t>(c - '0');
+    }
+    return value > 0;
+}
+
+// Whether a first record names columns: one of its fields is a default column name
+// or a name given by an option.
+template <class Text>
+bool names_columns(const std::vector<Text> &fields, const std::vector<Role> &roles) {
+    for (const Text &f : fields) {
+        const std::string word = column_word(f);
+        const std::string lower = lower_ascii(f);
+        for (const Role &r : roles) {
+            std::size_t unused = 0;
+            if (!r.given.empty() && !positive_integer(r.given, unused) && lower == lower_ascii(r.given)) return true;
+            if (std::find(r.words->begin(), r.words->end(), word) != r.words->end()) return true;
+        }
+    }
+    return false;
+}
+
+// The header's columns for messages, e.g. "'task', 'worker', 'label'" (at most 12).
+std::string column_list(const std::vector<std::string_view> &header) {
+    std::string out;
+    for (std::size_t i = 0; i < header.size() && i < 12; ++i) out += (i ? ", " : "") + quoted(header[i]);
+    if (header.size() > 12) out += ", ... (" + std::to_string(header.size()) + " columns)";
+    return out;
+}
+
+std::string word_list(const std::vector<std::string> &words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    return out;
+}
+
+// How the records of a file are laid out once its first record has been seen.
+struct Layout {
+    bool header = false;
+    std::size_t header_line = 0;
+    std::vector<std::size_t> columns;  // one per role
+    std::size_t n_fields = 0;          // every record must have exactly this many
+    std::string count_rule;            // what the count means, for messages
+};
+
+Layout plan_layout(const std::vector<std::string_view> &first, const std::vector<Role> &roles, HeaderMode mode,
+                   const RecordReader &reader) {
+    Layout layout;
+    layout.header = mode == HeaderMode::Yes || (mode == HeaderMode::Auto && names_columns(first, roles));
+    if (layout.header) {
+        layout.header_line = reader.line();
+        layout.n_fields = first.size();
+        layout.count_rule = "as in the header on line " + std::to_string(layout.header_line);
+        for (const Role &r : roles) {
+            std::size_t chosen = first.size();
+            if (!r.given.empty()) {
+                std::vector<std::size_t> hits;
+                for (std::size_t i = 0; i < first.size(); ++i)
+                    if (lower_ascii(first[i]) == lower_ascii(r.given)) hits.push_back(i);
+                std::size_t position = 0;
+                if (hits.size() == 1) {
+                    chosen = hits[0];
+                } else if (hits.size() > 1) {
+                    reader.fail("the header has " + std::to_string(hits.size()) + " columns named " + quoted(r.given) +
+                                " (columns " + std::to_string(hits[0] + 1) + " and " + std::to_string(hits[1] + 1) +
+                                "); give " + r.option + " a column number to choose one");
+                } else if (positive_integer(r.given, position)) {
+                    if (position > first.size())
+                        reader.fail(std::string(r.option) + " " + r.given + ": the header has only " +
+                                    std::to_string(first.size()) + " columns");
+                    chosen = position - 1;
+                } else if (!r.given_optional) {
+                    reader.fail("no column " + quoted(r.given) + " in the header (columns: " + column_list(first) +
+                                "); " + r.option + " takes a column name or number");
+                }
+            }
+            if (chosen == first.size()) {
+                for (const std::string &w : *r.words) {
+                    std::vector<std::size_t> hits;
+                    for (std::size_t i = 0; i < first.size(); ++i)
+                        if (column_word(first[i]) == w) hits.push_back(i);
+                    if (hits.size() > 1)
+                        reader.fail("columns " + quoted(first[hits[0]]) + " and " + quoted(first[hits[1]]) +
+                                    " both look like the " + r.what + " column; choose one with " + r.option);
+                    if (hits.size() == 1) {
+                        chosen = hits[0];
+                        break;
+                    }
+                }
+            }
+            if (chosen == first.size())
+                reader.fail(std::string("no ") + r.what + " column in the header (expected one named " +
+                            word_list(*r.words) + "; the columns are " + column_list(first) + "); name it with " +
+                            r.option);
+            layout.columns.push_back(chosen);
+        }
+    } else {
+        bool positional = false;
+        for (const Role &r : roles) {
+            std::size_t position = 0;
+            if (r.given.empty()) {
+                layout.columns.push_back(r.default_position);
+            } else if (positive_integer(r.given, position)) {
+                layout.columns.push_back(position - 1);
+                positional = true;
+            } else if (r.given_optional) {
+                layout.columns.push_back(r.default_position);
+            } else {
+                reader.fail(std::string(r.option) + " " + quoted(r.given) +
+                            ": this file has no header line (its first line does not name columns), so columns "
+                            "are chosen by number; use --header yes if the first line is a header");
+            }
+        }
+        if (positional) {
+            layout.n_fields = first.size();
+            layout.count_rule = "as on the first line " + std::to_string(reader.line());
+            const std::size_t widest = *std::max_element(layout.columns.begin(), layout.columns.end()) + 1;
+            if (widest > first.size())
+                reader.fail("expected at least " + std::to_string(widest) + " fields (the columns chosen by " +
+                            "--item-col/--worker-col/--label-col), found " + std::to_string(first.size()));
+        } else {
+            layout.n_fields = roles.size();
+            layout.count_rule = roles.size() == 3 ? "(item worker label)" : "(item label)";
+        }
+    }
+    for (std::size_t a = 0; a < roles.size(); ++a)
+        for (std::size_t b = a + 1; b < roles.size(); ++b)
+            if (layout.columns[a] == layout.columns[b])
+                reader.fail(std::string("the ") + roles[a].what + " and " + roles[b].what +
+                            " columns are the same column (" + std::to_string(layout.columns[a] + 1) + ")");
+    return layout;
+}
+
+// Checks a record's field count against the layout, with a hint at the usual cause.
+void check_field_count(const std::vector<std::string_view> &fields, const Layout &layout, const RecordReader &reader) {
+    if (fields.size() == layout.n_fields) return;
+    std::string hint;
+    if (fields.size() > layout.n_fields) {
+        if (reader.format() == TextFormat::Whitespace)
+            hint = "; a field with blanks must be \"quoted\"";
+        else if (reader.format() == TextFormat::Csv)
+            hint = "; a field with a comma must be \"quoted\"";
+    }
+    reader.fail("expected " + std::to_string(layout.n_fields) + " fields " + layout.count_rule + ", found " +
+                std::to_string(fields.size()) + hint);
+}
+
+std::vector<Role> crowd_roles(const InputOptions &in) {
+    return {{"item", "--item-col", in.item_col, &kItemWords, 0, false},
+            {"worker", "--worker-col", in.worker_col, &kWorkerWords, 1, false},
+            {"label", "--label-col", in.label_col, &kLabelWords, 2, false}};
+}
+
+std::vector<Role> truth_roles(const InputOptions &in) {
+    return {{"item", "--item-col", in.item_col, &kItemWords, 0, true},
+            {"label", "--label-col", in.label_col, &kTruthWords, 1, true}};
+}
+
 }  // namespace
+
+std::vector<OptionSpec> input_option_specs() {
+    return {{"input-format", true, '\0'}, {"header", true, '\0'}, {"item-col", true, '\0'},
+            {"worker-col", true, '\0'}, {"label-col", true, '\0'}};
+}
+
+InputOptions input_options_from(const ParsedArgs &args) {
+    InputOptions in;
+    if (auto v = args.last("input-format")) in.format = parse_text_format(*v);
+    if (auto v = args.last("header")) in.header = parse_header_mode(*v);
+    const auto column = [&](const char *name, std::string &out) {
+        if (auto v = args.last(name)) {
+            if (v->empty()) throw CliError(kExitUsage, std::string("--") + name + ": expected a column name or number");
+            out = *v;
+        }
+    };
+    column("item-col", in.item_col);
+    column("worker-col", in.worker_col);
+    column("label-col", in.label_col);
+    return in;
+}
 
 ClassSpec parse_class_spec(const std::string &text) {
     ClassSpec spec;
@@ -362,49 +513,50 @@ ClassSpec parse_class_spec(const std::string &text) {
     return spec;
 }
 
-CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes) {
+CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, const InputOptions &input) {
     CrowdTable table;
     table.source = display_name(path);
     Interner items, workers, labels;
     {
-        const std::string text = read_all(path);
-        std::deque<std::string> arena;  // unescaped quoted fields; must outlive the interners' use
+        std::string text = read_whole_file(path);
+        const std::vector<Role> roles = crowd_roles(input);
+        const TextFormat format = resolve_text_format(
+            input.format, path, text, input.header,
+            [&](const std::vector<std::string> &fields) { return names_columns(fields, roles); });
+        table.format = text_format_name(format);
+        RecordReader reader(text, format, table.source);
         std::vector<std::string_view> fields;
-        LineCursor lines(text);
-        std::string_view line;
-        bool first_content = true;
+        if (!reader.next(fields))
+            throw CliError(kExitInput, table.source + ": the file is empty (expected `item worker label` lines, "
+                                                      "or a header line naming the columns and then records)");
+        const Layout layout = plan_layout(fields, roles, input.header, reader);
+        bool have = layout.header ? reader.next(fields) : true;
+        if (!have)
+            input_error(table.source, layout.header_line,
+                        "the file has a header line but no labels after it (expected one record per label)");
+        const std::size_t c_item = layout.columns[0], c_worker = layout.columns[1], c_label = layout.columns[2];
         try {
-            // A rough line count: avoids repeated regrowth of the triple arrays.
+            // A rough record count: avoids repeated regrowth of the triple arrays.
             const std::size_t estimate = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
             table.item.reserve(estimate);
             table.worker.reserve(estimate);
             table.label.reserve(estimate);
             table.line.reserve(estimate);
-            while (lines.next(line)) {
-                const std::string err = split_fields(line, fields, arena);
-                if (!err.empty()) input_error(table.source, lines.number(), err);
-                if (fields.empty()) continue;  // blank line
-                if (first_content) {
-                    first_content = false;
-                    if (is_header(fields)) continue;
-                }
-                if (fields.size() != 3)
-                    input_error(table.source, lines.number(),
-                                "expected 3 fields (item worker label), found " + std::to_string(fields.size()));
-                for (std::size_t f = 0; f < 3; ++f)
-                    if (fields[f].empty())
-                        input_error(table.source, lines.number(),
-                                    std::string("empty ") + (f == 0 ? "item id" : f == 1 ? "worker id" : "label"));
-                table.item.push_back(items.intern(fields[0], lines.number()));
-                table.worker.push_back(workers.intern(fields[1], lines.number()));
-                table.label.push_back(labels.intern(fields[2], lines.number()));
-                table.line.push_back(lines.number());
+            for (; have; have = reader.next(fields)) {
+                check_field_count(fields, layout, reader);
+                const std::string_view item = fields[c_item], worker = fields[c_worker], label = fields[c_label];
+                if (item.empty() || worker.empty() || label.empty())
+                    reader.fail(std::string("empty ") + (item.empty() ? "item id" : worker.empty() ? "worker id" : "label") +
+                                " (expected a value in column " +
+                                std::to_string((item.empty() ? c_item : worker.empty() ? c_worker : c_label) + 1) + ")");
+                table.item.push_back(items.intern(item, reader.line()));
+                table.worker.push_back(workers.intern(worker, reader.line()));
+                table.label.push_back(labels.intern(label, reader.line()));
+                table.line.push_back(reader.line());
             }
         } catch (const std::bad_alloc &) {
             throw CliError(kExitInput, table.source + ": out of memory while reading the labels");
         }
-        if (table.item.empty())
-            throw CliError(kExitInput, table.source + ": no labels (the file is empty or has only a header)");
 
         const std::vector<int32_t> item_rank = id_order(items.names());
         const std::vector<int32_t> worker_rank = id_order(workers.names());
@@ -431,45 +583,44 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes) {
     return table;
 }
 
-TruthTable read_truth_file(const std::string &path) {
+TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
     TruthTable truth;
     truth.source = display_name(path);
-    const std::string text = read_all(path);
-    std::deque<std::string> arena;
+    std::string text = read_whole_file(path);
+    const std::vector<Role> roles = truth_roles(input);
+    const TextFormat format =
+        resolve_text_format(input.format, path, text, input.header,
+                            [&](const std::vector<std::string> &fields) { return names_columns(fields, roles); });
+    RecordReader reader(text, format, truth.source);
     std::vector<std::string_view> fields;
-    // item -> (position in entries, line of first occurrence), to detect conflicts.
-    std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> seen;
-    LineCursor lines(text);
-    std::string_view line;
-    bool first_content = true;
-    while (lines.next(line)) {
-        const std::string err = split_fields(line, fields, arena);
-        if (!err.empty()) input_error(truth.source, lines.number(), err);
-        if (fields.empty()) continue;
-        if (first_content) {
-            first_content = false;
-            if (is_header(fields)) continue;
-        }
-        if (fields.size() != 2)
-            input_error(truth.source, lines.number(),
-                        "expected 2 fields (item label), found " + std::to_string(fields.size()));
-        if (fields[0].empty() || fields[1].empty())
-            input_error(truth.source, lines.number(), fields[0].empty() ? "empty item id" : "empty label");
-        std::string item(fields[0]);
-        auto it = seen.find(item);
+    if (!reader.next(fields))
+        throw CliError(kExitInput, truth.source + ": the file is empty (expected `item label` lines, or a header "
+                                                  "line naming the columns and then records)");
+    const Layout layout = plan_layout(fields, roles, input.header, reader);
+    bool have = layout.header ? reader.next(fields) : true;
+    if (!have)
+        input_error(truth.source, layout.header_line, "the file has a header line but no labels after it");
+    // item -> position in entries, to detect conflicts.
+    std::unordered_map<std::string, std::size_t> seen;
+    for (; have; have = reader.next(fields)) {
+        check_field_count(fields, layout, reader);
+        const std::string_view item = fields[layout.columns[0]], label = fields[layout.columns[1]];
+        if (item.empty() || label.empty())
+            reader.fail(std::string("empty ") + (item.empty() ? "item id" : "label") + " (expected a value in column " +
+                        std::to_string(layout.columns[item.empty() ? 0 : 1] + 1) + ")");
+        std::string key(item);
+        auto it = seen.find(key);
         if (it != seen.end()) {
-            const std::string &before = truth.entries[it->second.first].second;
-            if (before != fields[1])
-                input_error(truth.source, lines.number(),
-                            "item " + quoted(item) + " has truth " + quoted(fields[1]) + " here but " +
-                                quoted(before) + " on line " + std::to_string(it->second.second));
+            const std::string &before = truth.entries[it->second].second;
+            if (before != label)
+                reader.fail("item " + quoted(key) + " has label " + quoted(label) + " here but " + quoted(before) +
+                            " on line " + std::to_string(truth.line[it->second]) + " (expected one label per item)");
             continue;  // an identical repeat (dog_truth.txt repeats every line)
         }
-        seen.emplace(item, std::make_pair(truth.entries.size(), lines.number()));
-        truth.entries.emplace_back(std::move(item), std::string(fields[1]));
+        seen.emplace(key, truth.entries.size());
+        truth.entries.emplace_back(std::move(key), std::string(label));
+        truth.line.push_back(reader.line());
     }
-    if (truth.entries.empty())
-        throw CliError(kExitInput, truth.source + ": no truth labels (the file is empty or has only a header)");
     return truth;
 }
 

@@ -1,17 +1,27 @@
-// Reading crowd-label files (`item worker label`) and truth files (`item label`) and
-// mapping their arbitrary string ids and labels to the library's 0-based indices.
+// Reading crowd-label files and truth/gold files, in any of the formats of
+// table_reader.hpp, and mapping their arbitrary string ids and labels to the
+// library's 0-based indices.
 //
-// Mapping rules (also printed by `crowdspec fit --help`):
+// Columns (also printed by `crowdspec fit --help`, kInputHelp):
+// - With a header line, the item, worker and label columns are found by name:
+//   --item-col/--worker-col/--label-col NAME (case-insensitive; a number is a 1-based
+//   column position), or by default the first of these names present: item: task,
+//   item, question; worker: worker, annotator, user, performer; label: label, answer,
+//   response, output (a name also matches with an _id/id suffix and a "prefix:" or
+//   "prefix." in front, e.g. ASSIGNMENT:worker_id, WorkerId). Other columns are ignored;
+//   every record must have as many fields as the header.
+// - Without one, lines are `item worker label` (exactly 3 fields), or the columns are
+//   the positions given by --item-col etc.
+// - With --header auto the first record is a header if a field names a column (one of
+//   the names above, or a name given by an option).
+//
+// Mapping rules:
 // - Items and workers, separately: if every id is an integer, indices follow ascending
 //   numeric order (rank among the distinct ids); otherwise order of first appearance.
 //   Ids are compared as exact strings ("7" and "07" are different ids).
 // - Classes (no --classes): sorted numerically if every label is a decimal number, else
 //   by byte order. --classes K: integer labels in 1..K map to K classes 1..K, else in
 //   0..K-1 to classes 0..K-1. --classes A,B,C: exactly these classes in this order.
-// - Lines: fields separated by any run of blanks and/or commas; a field may be "double
-//   quoted" ("" inside is a quote); blank lines are skipped; a trailing CR is ignored.
-//   The first non-blank line is a header if one of its fields is (case-insensitively)
-//   item, task, question, worker, annotator, user, label, answer or response.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +31,9 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "cli.hpp"
+#include "table_reader.hpp"
 
 namespace cli {
 
@@ -37,9 +50,22 @@ struct ClassSpec {
 /// distinct non-empty names. Throws CliError(kExitUsage).
 ClassSpec parse_class_spec(const std::string &text);
 
+/// How input files are read: format, header and column choice (the input options).
+struct InputOptions {
+    TextFormat format = TextFormat::Auto;
+    HeaderMode header = HeaderMode::Auto;
+    std::string item_col, worker_col, label_col;  ///< "" = recognise by the default names
+};
+
+/// The input options, their help text and parsing from the command line.
+std::vector<OptionSpec> input_option_specs();
+extern const char kInputHelp[];
+InputOptions input_options_from(const ParsedArgs &args);
+
 /// Crowd labels with every id mapped to a 0-based index.
 struct CrowdTable {
     std::string source;                     ///< file name for messages ("<stdin>" for -)
+    std::string format;                     ///< the format it was read as ("csv", ...)
     std::vector<std::string> item_names;    ///< index -> original item id
     std::vector<std::string> worker_names;  ///< index -> original worker id
     std::vector<std::string> class_names;   ///< index -> label string
@@ -48,20 +74,24 @@ struct CrowdTable {
 };
 
 /// Reads a crowd file ("-" = stdin). Throws CliError(kExitInput) naming the file and
-/// line of the first problem (unreadable file, wrong field count, label outside
-/// --classes, no labels at all).
-CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes);
+/// line of the first problem (unreadable file, wrong field count, unknown column,
+/// label outside --classes, no labels at all).
+CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes,
+                           const InputOptions &input = InputOptions());
 
-/// Ground truth: one label per item, in order of first appearance.
+/// Ground truth (or gold): one label per item, in order of first appearance.
 struct TruthTable {
     std::string source;
     std::vector<std::pair<std::string, std::string>> entries;  ///< (item id, label)
+    std::vector<std::size_t> line;                             ///< line of each entry
 };
 
-/// Reads a truth file of `item label` lines ("-" = stdin). Repeated identical lines
-/// are accepted; two different labels for one item are an error. Throws
-/// CliError(kExitInput).
-TruthTable read_truth_file(const std::string &path);
+/// Reads a truth file of `item label` lines, or a table with a header whose item and
+/// label columns are found as for crowd files (the label column also answers to
+/// truth, gold, golden, true_label, ground_truth, correct; --item-col/--label-col
+/// apply when the header has that column). Repeated identical entries are accepted;
+/// two different labels for one item are an error. Throws CliError(kExitInput).
+TruthTable read_truth_file(const std::string &path, const InputOptions &input = InputOptions());
 
 /// Looks strings up among a list of names: exact match first; when every name and the
 /// query are numbers, a numerically equal name also matches (truth "1.0" finds class

@@ -15,36 +15,72 @@
 
 namespace {
 
+// The commands: one line each. The help, `help CMD` and the dispatch all read this.
+struct Command {
+    const char *name;
+    int (*run)(const std::vector<std::string> &args, std::size_t first);
+    std::string (*help)();
+    const char *summary;
+};
+
+const Command kCommands[] = {
+    {"fit", cli::run_fit, cli::fit_help, "infer labels: crowd labels in (CSV/TSV/text), labels + posteriors out"},
+    {"evaluate", cli::run_evaluate, cli::evaluate_help, "fit and score against a truth file; one JSON line per method"},
+    {"simulate", cli::run_simulate, cli::simulate_help, "generate Dawid-Skene crowd labels with known truth"},
+    {"report", cli::run_report, cli::report_help, "fit and write a self-contained HTML report with charts"},
+    {"demo", cli::run_demo, cli::demo_help, "simulate a crowd and compare mv, ds and opt-ds to the oracle"},
+};
+
+const Command *find_command(const std::string &name) {
+    for (const Command &c : kCommands)
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+std::string command_names() {
+    std::string names;
+    for (const Command &c : kCommands) names += std::string(names.empty() ? "" : ", ") + c.name;
+    return names;
+}
+
 // The top-level help: commands, the mapping rules and the exit codes.
 std::string main_help() {
-    return std::string(
-               "Usage: crowdspec COMMAND [options] [FILE]\n"
-               "       crowdspec --help | --version\n"
-               "\n"
-               "Recover true labels from noisy crowd labels (Dawid-Skene model; spectral\n"
-               "initialisation + EM).\n"
-               "\n"
-               "Commands:\n"
-               "  fit       infer labels: FILE of `item worker label` lines in, CSV out\n"
-               "  evaluate  fit and score against a truth file; one JSON line per method\n"
-               "  demo      simulate a crowd and compare mv, ds and opt-ds to the oracle\n"
-               "  help CMD  show the help of a command (same as crowdspec CMD --help)\n"
-               "\n"
-               "Examples:\n"
-               "  crowdspec fit labels.csv -o labels_out.csv\n"
-               "  crowdspec evaluate --method all --truth truth.txt crowd.txt\n"
-               "  crowdspec demo --seed 7\n"
-               "\n"
-               "Methods: ") +
-           cli::known_methods_text() + " (default opt-ds).\n\n" + cli::kMappingHelp + "\n" + cli::kExitCodesHelp;
+    std::string text =
+        "Usage: crowdspec COMMAND [options] [FILE]\n"
+        "       crowdspec --help | --version\n"
+        "\n"
+        "Recover true labels from noisy crowd labels (Dawid-Skene model; spectral\n"
+        "initialisation + EM).\n"
+        "\n"
+        "Commands:\n";
+    for (const Command &c : kCommands) {
+        char line[200];
+        std::snprintf(line, sizeof line, "  %-9s %s\n", c.name, c.summary);
+        text += line;
+    }
+    text +=
+        "  help CMD  show the help of a command (same as crowdspec CMD --help)\n"
+        "\n"
+        "Examples:\n"
+        "  crowdspec fit --output labels.csv --workers workers.json answers.csv\n"
+        "  crowdspec fit --item-col task --worker-col annotator --label-col answer export.tsv\n"
+        "  crowdspec evaluate --method all --truth truth.txt crowd.txt\n"
+        "  crowdspec simulate --items 1000 --workers 50 --labels crowd.csv --truth truth.csv\n"
+        "  crowdspec report --output report.html crowd.csv\n"
+        "  crowdspec demo --seed 7\n"
+        "\n"
+        "Methods: ";
+    text += cli::known_methods_text() + " (default opt-ds).\n\n";
+    text += std::string(cli::kMappingHelp) + "\n" + cli::kExitCodesHelp +
+            "\nSee also the manual page crowdspec(1).\n";
+    return text;
 }
 
 // Runs the command named by args[1]; any CliError propagates to main().
 int dispatch(const std::vector<std::string> &args) {
     if (args.size() < 2) {
-        std::fputs("Usage: crowdspec COMMAND [options] [FILE]   (commands: fit, evaluate, demo; "
-                   "see 'crowdspec --help')\n",
-                   stderr);
+        std::fprintf(stderr, "Usage: crowdspec COMMAND [options] [FILE]   (commands: %s; see 'crowdspec --help')\n",
+                     command_names().c_str());
         return cli::kExitUsage;
     }
     const std::string &command = args[1];
@@ -56,24 +92,22 @@ int dispatch(const std::vector<std::string> &args) {
         cli::write_stdout(std::string("crowdspec ") + cs_version_string() + "\n");
         return cli::kExitOk;
     }
-    if (command == "fit") return cli::run_fit(args, 2);
-    if (command == "evaluate") return cli::run_evaluate(args, 2);
-    if (command == "demo") return cli::run_demo(args, 2);
+    if (const Command *c = find_command(command)) return c->run(args, 2);
     if (command == "help") {
         if (args.size() < 3) {
             cli::write_stdout(main_help());
             return cli::kExitOk;
         }
-        const std::string &topic = args[2];
-        if (topic == "fit") cli::write_stdout(cli::fit_help());
-        else if (topic == "evaluate") cli::write_stdout(cli::evaluate_help());
-        else if (topic == "demo") cli::write_stdout(cli::demo_help());
-        else throw cli::CliError(cli::kExitUsage, "help: unknown command '" + topic + "' (commands: fit, evaluate, demo)");
+        const Command *c = find_command(args[2]);
+        if (c == nullptr)
+            throw cli::CliError(cli::kExitUsage, "help: unknown command '" + args[2] + "' (commands: " + command_names() + ")");
+        cli::write_stdout(c->help());
         return cli::kExitOk;
     }
     if (!command.empty() && command[0] == '-')
         throw cli::CliError(cli::kExitUsage, "unknown option '" + command + "' (see 'crowdspec --help')");
-    throw cli::CliError(cli::kExitUsage, "unknown command '" + command + "' (commands: fit, evaluate, demo; see 'crowdspec --help')");
+    throw cli::CliError(cli::kExitUsage,
+                        "unknown command '" + command + "' (commands: " + command_names() + "; see 'crowdspec --help')");
 }
 
 }  // namespace

@@ -1,26 +1,33 @@
 #include "output.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "cli.hpp"
+#include "interrupt.hpp"
 
 #if defined(_WIN32)
 #include <process.h>
 #define CS_CLI_GETPID _getpid
 #else
+#include <sys/stat.h>
 #include <unistd.h>
 #define CS_CLI_GETPID getpid
 #endif
 
 namespace cli {
 
-void append_csv_field(std::string &out, std::string_view field) {
+void append_csv_field(std::string &out, std::string_view field) { append_delimited_field(out, field, ','); }
+
+void append_delimited_field(std::string &out, std::string_view field, char delimiter) {
     bool needs_quotes = !field.empty() && (field.front() == ' ' || field.back() == ' ' ||
                                            field.front() == '\t' || field.back() == '\t');
     for (char c : field)
-        if (c == ',' || c == '"' || c == '\n' || c == '\r') needs_quotes = true;
+        if (c == delimiter || c == '"' || c == '\n' || c == '\r') needs_quotes = true;
     if (!needs_quotes) {
         out.append(field);
         return;
@@ -61,6 +68,16 @@ void append_number(std::string &out, const char *format, double value) {
         return;
     }
     char buf[64];
+    // "%.10g" is what every result file uses: std::to_chars gives the same text
+    // (shortest of fixed/scientific, 10 significant digits) without printf's locale and
+    // format parsing, which dominated writing millions of posteriors.
+    if (std::strcmp(format, "%.10g") == 0) {
+        const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 10);
+        if (r.ec == std::errc()) {
+            out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+            return;
+        }
+    }
     const int n = std::snprintf(buf, sizeof buf, format, value);
     if (n > 0) out.append(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1);
 }
@@ -71,27 +88,57 @@ OutputFile::OutputFile(const std::string &path) {
         return;
     }
     path_ = path;
-    temp_ = path + ".tmp." + std::to_string(static_cast<long long>(CS_CLI_GETPID()));
+    target_ = path;
+    bool keep_mode = false;
+#if !defined(_WIN32)
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw CliError(kExitOutput, path + ": cannot write the output: it is a directory");
+        if (!S_ISREG(st.st_mode)) {  // a device, FIFO or terminal: write to it directly
+            file_ = std::fopen(path.c_str(), "wb");
+            if (file_ == nullptr)
+                throw CliError(kExitOutput, path + ": cannot open the output: " + std::strerror(errno));
+            owns_file_ = true;
+            return;
+        }
+        keep_mode = true;
+        struct stat link {};
+        if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+            // Replace the file the link points to, not the link itself.
+            std::unique_ptr<char, decltype(&std::free)> resolved(realpath(path.c_str(), nullptr), &std::free);
+            if (resolved) target_ = resolved.get();
+        }
+    }
+#endif
+    temp_ = target_ + ".tmp." + std::to_string(static_cast<long long>(CS_CLI_GETPID()));
     file_ = std::fopen(temp_.c_str(), "wb");
     if (file_ == nullptr) {
         const int e = errno;
         temp_.clear();  // nothing was created, nothing to remove
         throw CliError(kExitOutput, path + ": cannot create the output file: " + std::strerror(e));
     }
+    owns_file_ = true;
+#if !defined(_WIN32)
+    // The replacement keeps the permissions of the file it replaces (best effort).
+    if (keep_mode) (void)fchmod(fileno(file_), st.st_mode & 07777);
+#else
+    (void)keep_mode;
+#endif
 }
 
 OutputFile::~OutputFile() {
-    if (committed_ || temp_.empty()) return;
-    if (file_ != nullptr) std::fclose(file_);
-    std::remove(temp_.c_str());
+    if (committed_) return;
+    if (owns_file_ && file_ != nullptr) std::fclose(file_);
+    if (!temp_.empty()) std::remove(temp_.c_str());
 }
 
 void OutputFile::fail(const std::string &what) {
     const int e = errno;
     const std::string shown = path_.empty() ? "<stdout>" : path_;
+    if (owns_file_ && file_ != nullptr) std::fclose(file_);
+    file_ = nullptr;
+    owns_file_ = false;
     if (!temp_.empty()) {
-        if (file_ != nullptr) std::fclose(file_);
-        file_ = nullptr;
         std::remove(temp_.c_str());
         temp_.clear();
     }
@@ -99,27 +146,32 @@ void OutputFile::fail(const std::string &what) {
 }
 
 void OutputFile::write(std::string_view data) {
+    throw_if_interrupted();  // the destructor then removes the temporary file
     if (data.empty()) return;
     errno = 0;
     if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) fail("write error");
 }
 
 void OutputFile::commit() {
+    throw_if_interrupted();  // last chance to leave the old file untouched
     errno = 0;
     if (std::fflush(file_) != 0 || std::ferror(file_)) fail("write error");
-    if (temp_.empty()) {  // stdout: stays open for the C runtime to close
+    if (!owns_file_) {  // stdout: stays open for the C runtime to close
         committed_ = true;
         return;
     }
 #if !defined(_WIN32)
     // Make the data durable before the rename publishes it.
-    if (fsync(fileno(file_)) != 0 && errno != EINVAL && errno != EROFS) fail("cannot sync the output file");
+    if (!temp_.empty() && fsync(fileno(file_)) != 0 && errno != EINVAL && errno != EROFS)
+        fail("cannot sync the output file");
 #endif
     const int closed = std::fclose(file_);
     file_ = nullptr;
+    owns_file_ = false;
     if (closed != 0) fail("write error");
     errno = 0;
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename '" + temp_ + "' into place");
+    if (!temp_.empty() && std::rename(temp_.c_str(), target_.c_str()) != 0)
+        fail("cannot rename '" + temp_ + "' into place");
     committed_ = true;
 }
 

@@ -12,6 +12,10 @@ namespace cli {
 /// either end, or line break, so any item id or label survives a round trip.
 void append_csv_field(std::string &out, std::string_view field);
 
+/// The same for any delimiter (',' for CSV, '\t' for TSV): quoted when it holds the
+/// delimiter, a quote, a line break or a blank at either end. Our reader reads it back.
+void append_delimited_field(std::string &out, std::string_view field, char delimiter);
+
 /// Appends a JSON string literal (with quotes and escapes).
 void append_json_string(std::string &out, std::string_view s);
 
@@ -22,7 +26,12 @@ void append_number(std::string &out, const char *format, double value);
 /// Destination of a command's result. With path "" or "-" it is stdout; otherwise the
 /// data goes to PATH.tmp.<pid> in the same directory and commit() renames it over
 /// PATH, so readers never see a half-written file. If the object is destroyed before
-/// commit() (an error anywhere), the temporary file is removed.
+/// commit() (an error anywhere), the temporary file is removed. A symbolic link is
+/// followed (the file it points to is replaced, the link kept) and an existing file's
+/// permissions are kept. A path that exists and is not a regular file (/dev/null, a
+/// FIFO, a terminal) is written directly: renaming over it would replace a device
+/// with a file, and a stream has no half-written state to avoid. write() and commit()
+/// stop with the interrupted error when SIGINT/SIGTERM arrived (interrupt.hpp).
 class OutputFile {
 public:
     /// Opens the destination. Throws CliError(kExitOutput) if the file cannot be created.
@@ -35,13 +44,17 @@ public:
     void write(std::string_view data);
     /// Flushes, closes and (for a file) renames into place. Throws CliError(kExitOutput).
     void commit();
+    /// The final path ("" for stdout).
+    const std::string &path() const { return path_; }
 
 private:
     void fail(const std::string &what);  // cleans up, then throws
 
-    std::string path_;   // final path ("" for stdout)
-    std::string temp_;   // temporary path ("" for stdout)
+    std::string path_;    // the path as given, for messages ("" for stdout)
+    std::string target_;  // what commit() renames onto: path_ with symbolic links resolved
+    std::string temp_;    // temporary path ("" for stdout and direct writes)
     std::FILE *file_ = nullptr;
+    bool owns_file_ = false;  // file_ is ours to close (not stdout)
     bool committed_ = false;
 };
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Outputs are atomic: on every failure (bad input, fit error, SIGINT, SIGTERM, Ctrl-C
+# while waiting for standard input) existing output files keep their old contents
+# and no temporary file is left; on success both files are replaced together.
+. "$(dirname "$0")/lib.sh"
+
+"$CS" simulate --items 3000 --workers 60 --seed 2 --labels big.txt --quiet || { fail "simulate"; finish; }
+reset_outputs() {
+    printf 'old items\n' >items.csv
+    printf 'old workers\n' >workers.csv
+}
+unchanged() {  # unchanged WHAT
+    CHECKS=$((CHECKS + 1))
+    if [ "$(cat items.csv)" != "old items" ] || [ "$(cat workers.csv)" != "old workers" ]; then
+        fail "$1: an existing output file was changed"
+    fi
+    no_temporaries
+}
+
+reset_outputs
+printf 'a w1 x\nb w2 y\nc w3\n' >malformed.txt
+run 2 "$CS" fit -o items.csv --workers workers.csv malformed.txt
+unchanged "malformed input"
+
+printf 'a w1 x\nb w1 y\na w1 y\n' >duplicate.txt
+run 3 "$CS" fit -o items.csv --workers workers.csv duplicate.txt
+unchanged "fit error"
+
+run 1 "$CS" fit -o items.csv --workers workers.csv --tol -1 big.txt
+unchanged "usage error"
+
+# A fit that would run for hours (--tol 0, huge --max-iter), stopped by a signal.
+long_fit="fit $T1 --method ds --tol 0 --max-iter 10000000 -o items.csv --workers workers.csv big.txt"
+run 130 timeout --preserve-status -s INT 1 "$CS" $long_fit &&
+    stderr_is '^crowdspec: interrupted by SIGINT; no output file was written or changed$'
+unchanged "SIGINT during the fit"
+run 143 timeout --preserve-status -s TERM 1 "$CS" $long_fit &&
+    stderr_is '^crowdspec: interrupted by SIGTERM; no output file was written or changed$'
+unchanged "SIGTERM during the fit"
+run 130 timeout --preserve-status -s INT 1 "$CS" report $T1 --method ds --tol 0 --max-iter 10000000 -o items.csv big.txt
+unchanged "SIGINT during report"
+
+# Ctrl-C while the program waits for standard input (the read returns EINTR).
+sleep 3 | run 130 timeout --preserve-status -s INT 1 "$CS" fit -o items.csv --workers workers.csv -
+unchanged "SIGINT while reading standard input"
+
+# Success replaces both files.
+run 0 "$CS" fit $T1 -o items.csv --workers workers.csv big.txt
+contains items.csv "item,label,confidence,p_1,p_2,p_3"
+contains workers.csv "worker,labels,accuracy,pi_1_1"
+check "3000 items written" test "$(wc -l <items.csv)" -eq 3001
+no_temporaries
+
+# A symbolic link is followed: the file it points to is replaced, the link and the
+# file's permissions stay.
+printf 'old\n' >real.csv
+chmod 640 real.csv
+ln -s real.csv link.csv
+run 0 "$CS" fit --method mv -o link.csv duplicate.txt --duplicates first
+check "the link is still a link" test -L link.csv
+contains real.csv "item,label,confidence"
+check "permissions kept (640)" test "$(stat -c %a real.csv)" = 640
+# Not a regular file (here a FIFO; the same path serves /dev/null and terminals): it
+# is written directly, never replaced by a renamed file.
+if mkfifo fifo.csv 2>/dev/null; then
+    cat fifo.csv >from_fifo.txt &
+    reader=$!
+    run 0 "$CS" fit --method mv -o fifo.csv duplicate.txt --duplicates first
+    wait "$reader"
+    check "the FIFO is still a FIFO" test -p fifo.csv
+    contains from_fifo.txt "item,label,confidence"
+fi
+mkdir outdir
+run 4 "$CS" fit --method mv -o outdir duplicate.txt --duplicates first &&
+    stderr_is '^crowdspec: outdir: cannot write the output: it is a directory$'
+no_temporaries
+finish

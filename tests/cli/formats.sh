@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Every input and output format path of `crowdspec fit`: the same labels as
+# whitespace triples, CSV and TSV with headers (default column names, names chosen
+# by option, numeric positions, prefixed names, extra columns, BOM, CRLF, quoted
+# fields) and standard input give byte-identical outputs; quoting survives the round
+# trip; classes are ordered by the documented rule; csv/tsv/json outputs.
+. "$(dirname "$0")/lib.sh"
+
+"$CS" simulate --items 300 --workers 30 --labels-per-item 4 --seed 5 --labels plain.txt --quiet ||
+    { fail "simulate"; finish; }
+
+# The same data, written in every format the reader accepts.
+awk 'BEGIN { print "task,worker,label" } { print $1 "," $2 "," $3 }' plain.txt >header.csv
+awk 'BEGIN { printf "\357\273\277Comment,Label,WORKER_ID,Task\r\n" }
+     { printf "\"c, \"\"%d\"\"\",\"%s\", %s ,%s\r\n", NR, $3, $2, $1 }' plain.txt >bom_crlf_quoted.csv
+awk 'BEGIN { print "item\tannotator\tanswer\textra" } { print $1 "\t" $2 "\t" $3 "\tx y" }' plain.txt >header.tsv
+awk 'BEGIN { print "Question User Response" } { print $1, $2, $3 }' plain.txt >header.txt
+awk 'BEGIN { print "a,b,c,d" } { print "z," $3 "," $1 "," $2 }' plain.txt >custom.csv
+awk '{ print "z", $3, $1, $2 }' plain.txt >positional.txt
+awk 'BEGIN { print "INPUT:image\tOUTPUT:result\tASSIGNMENT:worker_id\tASSIGNMENT:task_id" }
+     { print "img" $1 ".png\t" $3 "\t" $2 "\t" $1 }' plain.txt >toloka.tsv
+awk '{ printf "%s\t%s\t%s\r\n", $1, $2, $3 }' plain.txt >crlf_tabs.dat
+awk '{ print $1 "," $2 "," $3 }' plain.txt >noheader.dat
+
+run 0 "$CS" fit $T1 plain.txt && cp out.txt reference.csv
+contains reference.csv "item,label,confidence,p_1,p_2,p_3"
+check "reference output has 300 items" test "$(wc -l <reference.csv)" -eq 301
+
+fit_same() {  # fit_same NAME FIT-ARGS...: output identical to the reference
+    local name=$1
+    shift
+    if run 0 "$CS" fit $T1 "$@"; then
+        CHECKS=$((CHECKS + 1))
+        cmp -s out.txt reference.csv || { fail "$name: output differs from the whitespace input's"; diff out.txt reference.csv | head -3 >&2; }
+    fi
+}
+fit_same "CSV with a header" header.csv
+fit_same "CSV with BOM, CRLF, quotes, extra column, other order" bom_crlf_quoted.csv
+fit_same "TSV with a header and an extra column" header.tsv
+fit_same "whitespace with a header" header.txt
+fit_same "columns by name" --item-col C --worker-col d --label-col b custom.csv
+fit_same "columns by position without a header" --item-col 3 --worker-col 4 --label-col 2 positional.txt
+fit_same "prefixed names, label by option" --label-col OUTPUT:result toloka.tsv
+fit_same "headerless tabs with CRLF" crlf_tabs.dat
+fit_same "forced CSV on an unknown extension" --input-format csv noheader.dat
+fit_same "forced whitespace" --input-format whitespace plain.txt
+fit_same "CSV on standard input" - <header.csv
+fit_same "TSV on standard input" - <header.tsv
+fit_same "whitespace on standard input" - <plain.txt
+fit_same "--header yes with unknown names" --header yes --item-col 3 --worker-col 4 --label-col 2 custom.csv
+
+# Fields with commas, quotes and line breaks survive to the output, quoted (RFC 4180).
+printf 'task,worker,label\n"it,em 1",w1,"say ""hi""\nthere"\n"it,em 1",w2,plain\n' >special.csv
+run 0 "$CS" fit --method mv special.csv
+printf 'item,label,confidence,p_plain,"p_say ""hi""\nthere"\n"it,em 1",plain,0.5,0.5,0.5\n' >expected.csv
+same out.txt expected.csv
+run 0 "$CS" fit --method mv --format json special.csv
+printf '{"method":"mv","classes":["plain","say \\"hi\\"\\nthere"],"items":[\n{"item":"it,em 1","label":"plain","confidence":0.5,"posterior":{"plain":0.5,"say \\"hi\\"\\nthere":0.5}}\n]}\n' >expected.json
+same out.txt expected.json
+# A quoted field in the whitespace format, and the multi-line field's line count:
+# the error on the last line must name line 5 (the record after the 2-line field).
+printf 'item worker label\n"a b" w1 x\n"a b" w2 "y\nz"\nc w1\n' >quoted.txt
+run 2 "$CS" fit quoted.txt
+stderr_is '^crowdspec: quoted\.txt:5: expected 3 fields'
+
+# Class order: numeric when every label is a number, else bytes; --classes fixes it.
+printf '1 a 10\n1 b 9\n2 a 2\n2 b 2.5\n' >numeric.txt
+run 0 "$CS" fit --method mv numeric.txt && contains out.txt "item,label,confidence,p_2,p_2.5,p_9,p_10"
+printf '1 a b\n1 b B\n2 a a\n' >strings.txt
+run 0 "$CS" fit --method mv strings.txt && contains out.txt "item,label,confidence,p_B,p_a,p_b"
+run 0 "$CS" fit --method mv --classes b,a,B strings.txt && contains out.txt "item,label,confidence,p_b,p_a,p_B"
+printf '1 a 1\n1 b 2\n' >two.txt
+run 0 "$CS" fit --method mv --classes 3 two.txt && contains out.txt "item,label,confidence,p_1,p_2,p_3"
+run 0 "$CS" fit --method mv --classes 0,1,2 two.txt && contains out.txt "p_0,p_1,p_2"
+
+# UTF-8 ids and labels pass through unchanged (classes in byte order).
+printf 'tâche,annotateur,réponse\nç1,José,café\nç1,Zoë,日本\nç2,José,café\n' >utf8.csv
+run 0 "$CS" fit --method mv --header yes --item-col 1 --worker-col 2 --label-col 3 utf8.csv
+printf 'item,label,confidence,p_café,p_日本\nç1,café,0.5,0.5,0.5\nç2,café,1,1,0\n' >expected_utf8.csv
+same out.txt expected_utf8.csv
+
+# Output formats: --format, by extension, TSV, JSON; to stdout and to files.
+run 0 "$CS" fit --method mv --format tsv two.txt
+printf 'item\tlabel\tconfidence\tp_1\tp_2\n1\t1\t0.5\t0.5\t0.5\n' >expected.tsv
+same out.txt expected.tsv
+run 0 "$CS" fit --method mv --output items.tsv two.txt && same items.tsv expected.tsv
+run 0 "$CS" fit --method mv --output items.json two.txt && contains items.json '"items":['
+run 0 "$CS" fit --method mv --output items.json --format csv two.txt && contains items.json "item,label,confidence"
+run 0 "$CS" fit --method mv -o items.csv two.txt && contains items.csv "1,1,0.5,0.5,0.5"
+check "nothing on stdout when --output is a file" test ! -s out.txt
+if command -v python3 >/dev/null 2>&1; then
+    run 0 "$CS" fit $T1 --format json header.csv && check "JSON items parse" python3 -c 'import json,sys; d=json.load(open("out.txt")); assert len(d["items"])==300 and d["classes"]==["1","2","3"]'
+    run 0 "$CS" fit $T1 -o x.csv --workers w.json header.csv && check "JSON workers parse" python3 -c 'import json; d=json.load(open("w.json")); assert len(d["workers"])==30 and len(d["workers"][0]["confusion"])==3'
+fi
+no_temporaries
+finish

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# docs/crowdspec.1 renders without warnings (man -l, or groff), and stays in step
+# with the program: every option in every command's --help, every command and every
+# exit code of `crowdspec --help` appear in it.
+. "$(dirname "$0")/lib.sh"
+PAGE=$(abspath "${1:?usage: manpage.sh PATH/TO/crowdspec PATH/TO/crowdspec.1}")
+
+export LC_ALL=C.UTF-8
+if command -v man >/dev/null 2>&1; then
+    MANWIDTH=80 man --warnings -l "$PAGE" >rendered.txt 2>warnings.txt
+    check "man -l renders the page" test -s rendered.txt
+elif command -v groff >/dev/null 2>&1; then
+    groff -man -Tutf8 -ww "$PAGE" >rendered.txt 2>warnings.txt
+    check "groff renders the page" test -s rendered.txt
+else
+    skip "neither man nor groff is installed: the manual page was not rendered"
+fi
+check "no formatter warnings: $(head -3 warnings.txt)" test ! -s warnings.txt
+contains rendered.txt "EXIT STATUS"
+
+# The page's text with roff escapes removed, for plain searches.
+sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(en/-/g' "$PAGE" >plain.txt
+for command in fit evaluate simulate report demo; do
+    contains plain.txt ".B $command"
+    "$CS" "$command" --help >help.txt 2>&1
+    for option in $(grep -oE -- '--[a-z][a-z-]*[a-z]' help.txt | sort -u); do
+        contains plain.txt "$option"
+    done
+done
+"$CS" --help >main_help.txt
+for code in 0 1 2 3 4 130 143; do
+    contains main_help.txt " $code "
+done
+sed -n '/^\.SH EXIT STATUS/,/^\.SH EXAMPLES/p' plain.txt >exit_status.txt
+for code in 0 1 2 3 4; do
+    contains exit_status.txt ".B $code"
+done
+contains exit_status.txt ".BR 130 \", \" 143"
+finish

@@ -1,0 +1,70 @@
+#include "interrupt.hpp"
+
+#include <csignal>
+#include <string>
+
+#include "cli.hpp"
+
+namespace cli {
+
+namespace {
+
+// The one piece of global mutable state in the program, and the only kind a signal
+// handler may touch: a volatile sig_atomic_t written by the handler and read by the
+// code that polls it. It holds the number of the signal that arrived (0 = none).
+volatile std::sig_atomic_t g_interrupt_signal = 0;
+
+extern "C" void on_interrupt(int signal_number) { g_interrupt_signal = signal_number; }
+
+#if !defined(_WIN32)
+// Installs `action` for a signal unless the signal is ignored: a program started in
+// the background by a non-interactive shell, or under nohup, must keep ignoring it.
+bool install(int signal_number, const struct sigaction &action, struct sigaction &previous) {
+    if (sigaction(signal_number, nullptr, &previous) != 0 || previous.sa_handler == SIG_IGN) return false;
+    return sigaction(signal_number, &action, nullptr) == 0;
+}
+#endif
+
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+#if !defined(_WIN32)
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    // No SA_RESTART: a read blocked on a terminal or pipe returns EINTR, so the reader
+    // notices the flag instead of waiting for more input. SA_RESETHAND: the second
+    // Ctrl-C gets the default action and kills a program that does not stop.
+    action.sa_flags = SA_RESETHAND;
+    have_int_ = install(SIGINT, action, previous_int_);
+    have_term_ = install(SIGTERM, action, previous_term_);
+#else
+    have_int_ = std::signal(SIGINT, on_interrupt) != SIG_ERR;
+#endif
+}
+
+InterruptGuard::~InterruptGuard() {
+#if !defined(_WIN32)
+    if (have_int_) sigaction(SIGINT, &previous_int_, nullptr);
+    if (have_term_) sigaction(SIGTERM, &previous_term_, nullptr);
+#else
+    if (have_int_) std::signal(SIGINT, SIG_DFL);
+#endif
+}
+
+int pending_interrupt() noexcept { return static_cast<int>(g_interrupt_signal); }
+
+void throw_interrupted(int signal_number) {
+    const std::string name = signal_number == SIGINT    ? "SIGINT"
+                             : signal_number == SIGTERM ? "SIGTERM"
+                                                        : "signal " + std::to_string(signal_number);
+    throw CliError(kExitSignalBase + signal_number,
+                   "interrupted by " + name + "; no output file was written or changed");
+}
+
+void throw_if_interrupted() {
+    const int s = pending_interrupt();
+    if (s != 0) throw_interrupted(s);
+}
+
+}  // namespace cli

@@ -1,0 +1,87 @@
+// Delimited text in: CSV and TSV (RFC 4180 quoting, CRLF, UTF-8 with or without a
+// BOM) and the plain whitespace format, read whole into memory and cut into records
+// of string views. Shared by every file the program reads (crowd labels, truth,
+// gold), so that all of them accept the same formats and report problems alike.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cli {
+
+/// How a file's fields are separated (the --input-format option).
+enum class TextFormat {
+    Auto,       ///< decided per file: see resolve_text_format()
+    Csv,        ///< comma-separated, RFC 4180 quotes
+    Tsv,        ///< tab-separated, the same quoting rules
+    Whitespace  ///< runs of blanks and tabs; a field may be "double quoted"
+};
+
+/// Whether the first record names the columns (the --header option).
+enum class HeaderMode { Auto, Yes, No };
+
+/// Parse option values; an unknown value is a usage error listing the accepted ones.
+TextFormat parse_text_format(const std::string &value);
+HeaderMode parse_header_mode(const std::string &value);
+/// "csv", "tsv", "whitespace" (or "auto").
+const char *text_format_name(TextFormat format);
+
+/// How a path is named in messages: "-" becomes "<stdin>".
+std::string display_name(const std::string &path);
+
+/// Reads all of `path` ("-" = standard input). Throws CliError(kExitInput) naming the
+/// file on failure, or the interrupted error if SIGINT/SIGTERM arrived meanwhile.
+std::string read_whole_file(const std::string &path);
+
+/// Splits one physical line the way a format would (no multi-line quotes): used to
+/// look at the first line before the format is known.
+std::vector<std::string> split_line_for_sniffing(std::string_view line, TextFormat format);
+
+/// The format of a file read with --input-format auto: by extension (.csv, .tsv/.tab),
+/// otherwise by its first non-blank line: a header (`is_header` says whether fields
+/// name columns, or `header` is Yes) with a tab is TSV; a line with a comma is CSV;
+/// anything else is whitespace-separated. Headerless tab-separated files are thus read
+/// as whitespace (the shared datasets' format, tolerant of mixed blanks and tabs).
+TextFormat resolve_text_format(TextFormat requested, const std::string &path, std::string_view text,
+                               HeaderMode header,
+                               const std::function<bool(const std::vector<std::string> &)> &is_header);
+
+/// Cuts a buffer into records. A record is one line, or several when a quoted field
+/// holds line breaks. Blank lines are skipped. Quoted fields with "" escapes are
+/// unescaped in place, which is why the buffer is not const; the views returned stay
+/// valid as long as the buffer. Unquoted CSV/TSV fields are trimmed of surrounding
+/// blanks (quote a field to keep them); a trailing CR (CRLF files) is dropped.
+class RecordReader {
+public:
+    RecordReader(std::string &buffer, TextFormat format, std::string source);
+
+    /// The next non-blank record, or false at the end. Throws CliError(kExitInput)
+    /// "source:line: ..." on a malformed quote, or the interrupted error.
+    bool next(std::vector<std::string_view> &fields);
+    /// 1-based line on which the last record returned starts.
+    std::size_t line() const { return line_; }
+    const std::string &source() const { return source_; }
+    TextFormat format() const { return format_; }
+
+    /// Throws CliError(kExitInput) "source:line: what" for the last record.
+    [[noreturn]] void fail(const std::string &what) const;
+
+private:
+    std::string_view quoted_field();  // at an opening quote; advances past the closing one
+    void parse_delimited(std::vector<std::string_view> &fields, char delimiter);
+    void parse_whitespace(std::vector<std::string_view> &fields);
+
+    std::string &buffer_;
+    TextFormat format_;
+    std::string source_;
+    std::size_t pos_ = 0;
+    std::size_t next_line_ = 1;  // line number at pos_
+    std::size_t line_ = 0;
+    std::size_t records_ = 0;
+    bool saw_quote_ = false;  // the current record had a quoted field ("" is not blank)
+};
+
+}  // namespace cli
