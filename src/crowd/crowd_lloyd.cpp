@@ -84,7 +84,7 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
     const int32_t k = data.k, n = data.n_items, m = data.n_workers;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const int64_t table = static_cast<int64_t>(m) * kk;
-    const int threads = resolve_threads(options.threads);
+    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
     const std::vector<ItemRange> parts = partition_items(data, table);
     const int64_t n_parts = static_cast<int64_t>(parts.size());
 

@@ -43,7 +43,7 @@ struct Workspace {
           log_prior(static_cast<std::size_t>(data.k)),
           part_ll(parts.size()),
           part_impossible(parts.size()),
-          threads(resolve_threads(requested_threads)) {}
+          threads(threads_for(requested_threads, static_cast<int64_t>(data.n_labels()))) {}
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
 };

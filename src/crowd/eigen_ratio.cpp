@@ -142,7 +142,7 @@ EigenResult top_vector(const CsrMatrix &r, const FitOptions &options, int thread
 bool fit_eigen_ratio(const CrowdData &data, const FitOptions &options, const Progress &progress,
                      FitResult &out) {
     SplitRun run(data, options, progress, "eigen-ratio", out);
-    const int threads = resolve_threads(options.threads);
+    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
     const int64_t n = data.n_items, m = data.n_workers;
     Rng rng(options.seed);
     if (run.cancelled()) return run.finish();

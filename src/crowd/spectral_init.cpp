@@ -255,7 +255,7 @@ SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &opt
         return out;
     }
 
-    const GroupMoments mom = compute_moments(data, resolve_threads(options.threads));
+    const GroupMoments mom = compute_moments(data, threads_for(options.threads, static_cast<int64_t>(data.n_labels())));
     // (a, b, c) in {(2,3,1), (3,1,2), (1,2,3)} of the paper, 0-based.
     const int triples[kGroups][3] = {{1, 2, 0}, {2, 0, 1}, {0, 1, 2}};
     std::array<GroupEstimate, kGroups> group;

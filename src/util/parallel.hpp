@@ -24,6 +24,18 @@ inline int resolve_threads(int32_t requested) {
 #endif
 }
 
+/// Labels below which a fit runs on one thread: waking and synchronising threads
+/// every round costs more than it saves there, and on a busy machine a descheduled
+/// helper thread can stall every round's barrier.
+constexpr int64_t kMinParallelLabels = 100000;
+
+/// Threads for a fit over `labels` labels: the requested count (0 = all cores), or 1
+/// for small inputs. The result never changes a fit's output (work is split into
+/// fixed partitions whatever the thread count).
+inline int threads_for(int32_t requested, int64_t labels) {
+    return labels < kMinParallelLabels ? 1 : resolve_threads(requested);
+}
+
 /// Number of fixed-size chunks covering [0, n).
 inline int64_t chunk_count(int64_t n, int64_t chunk) { return (n + chunk - 1) / chunk; }
 
