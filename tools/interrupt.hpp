@@ -1,8 +1,9 @@
 // Clean cancellation on SIGINT / SIGTERM. While an InterruptGuard lives, the first
 // such signal only sets a flag; the command notices it (the fit's progress callback,
 // the file reader, the output writer), stops, removes its temporary files and exits
-// with 128 + the signal number. A second signal kills the process the usual way, so
-// a stuck program can still be stopped.
+// with 128 + the signal number. A second signal, half a second or more after the
+// first, kills the process the usual way, so a stuck program can still be stopped (a
+// repeat within half a second is the same request delivered twice, e.g. by timeout(1)).
 #pragma once
 
 #if !defined(_WIN32)

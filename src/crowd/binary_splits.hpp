@@ -22,7 +22,9 @@
 #include "crowd/options.hpp"
 #include "data/crowd_data.hpp"
 #include "linalg/sparse_matrix.hpp"
+#include "util/parallel.hpp"
 #include "util/progress.hpp"
+#include "util/rng.hpp"
 
 namespace cs {
 
@@ -122,5 +124,19 @@ private:
     bool all_converged_ = true;
     std::string unconverged_;   // splits whose solver stopped at max_iter
 };
+
+/// The driver of a method that treats each binary split on its own (kos, kos-mp,
+/// ghosh-svd): split(data, s, options, threads, rng, run) gives split s's outcome, for
+/// s = 0 .. k-2 until the progress callback cancels; then the fit is completed.
+template <class SplitFn>
+bool fit_each_split(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                    const char *method_name, FitResult &out, SplitFn split) {
+    SplitRun run(data, options, progress, method_name, out);
+    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
+    Rng rng(options.seed);
+    for (int32_t s = 0; s + 1 < data.k && !run.cancelled(); ++s)
+        run.set(s, split(data, s, options, threads, rng, run));
+    return run.finish();
+}
 
 }  // namespace cs

@@ -6,6 +6,7 @@
 #include "crowd/item_partitions.hpp"
 #include "crowd/majority_vote.hpp"
 #include "util/parallel.hpp"
+#include "util/per_class.hpp"
 
 namespace cs {
 
@@ -33,14 +34,8 @@ template <int K>
 LabelPass update_labels(const CrowdData &d, ItemRange r, const double *cost, const int32_t *z,
                         int32_t *next, double *counts) {
     const int32_t k = K > 0 ? K : d.k;
-    constexpr int32_t kStack = K > 0 ? K : 16;
-    double stack[kStack];
-    std::vector<double> heap;
-    double *dist = stack;
-    if (K == 0 && k > kStack) {
-        heap.resize(static_cast<std::size_t>(k));
-        dist = heap.data();
-    }
+    ClassScratch<K> scratch(k);
+    double *dist = scratch.data();
     LabelPass out;
     for (int64_t j = r.first; j < r.last; ++j) {
         const int64_t begin = d.item_start[j], end = d.item_start[j + 1];
@@ -68,13 +63,9 @@ LabelPass update_labels(const CrowdData &d, ItemRange r, const double *cost, con
 
 LabelPass update_labels_k(const CrowdData &d, ItemRange r, const double *cost, const int32_t *z,
                           int32_t *next, double *counts) {
-    switch (d.k) {
-        case 2: return update_labels<2>(d, r, cost, z, next, counts);
-        case 3: return update_labels<3>(d, r, cost, z, next, counts);
-        case 4: return update_labels<4>(d, r, cost, z, next, counts);
-        case 5: return update_labels<5>(d, r, cost, z, next, counts);
-        default: return update_labels<0>(d, r, cost, z, next, counts);
-    }
+    return with_classes(d.k, [&](auto kc) {
+        return update_labels<decltype(kc)::value>(d, r, cost, z, next, counts);
+    });
 }
 
 }  // namespace

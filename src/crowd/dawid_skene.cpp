@@ -8,6 +8,7 @@
 #include "crowd/confusion_model.hpp"
 #include "crowd/item_partitions.hpp"
 #include "util/parallel.hpp"
+#include "util/per_class.hpp"
 
 namespace cs {
 
@@ -77,14 +78,8 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                   const double *prior, double *q, double *counts, double *prior_sum,
                   double &ll_out, int64_t &impossible_out) {
     const int32_t k = K > 0 ? K : d.k;
-    constexpr int32_t kStack = K > 0 ? K : 16;
-    double stack[kStack];
-    std::vector<double> heap;
-    double *s = stack;
-    if (K == 0 && k > kStack) {
-        heap.resize(static_cast<std::size_t>(k));
-        s = heap.data();
-    }
+    ClassScratch<K> scratch(k);
+    double *s = scratch.data();
     // The log-likelihood adds top_j + log(sum_j) per item, with 1 <= sum_j <= k. The
     // logs are batched: the sums are multiplied together and one log is taken per
     // batch, before the product can overflow (a log per item cost as much as the
@@ -144,33 +139,23 @@ void for_each_part(const Workspace &ws, F &&f) {
     for (int64_t p = 0; p < ws.n_parts(); ++p) f(p);
 }
 
-// Dispatch on k to an unrolled kernel.
-template <template <int> class Kernel, class... Args>
-void with_k(int32_t k, Args &&...args) {
-    switch (k) {
-        case 2: Kernel<2>::run(args...); break;
-        case 3: Kernel<3>::run(args...); break;
-        case 4: Kernel<4>::run(args...); break;
-        case 5: Kernel<5>::run(args...); break;
-        default: Kernel<0>::run(args...); break;
-    }
-}
-
-template <int K>
-struct ScatterKernel {
-    static void run(const CrowdData &d, Workspace &ws, const double *q) {
+// Counts of the posteriors q in every partition (the M-step of a posterior start).
+void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
+    with_classes(d.k, [&](auto kc) {
+        constexpr int K = decltype(kc)::value;
         std::fill(ws.counts.begin(), ws.counts.end(), 0.0);
         std::fill(ws.prior_sums.begin(), ws.prior_sums.end(), 0.0);
         for_each_part(ws, [&](int64_t p) {
             scatter_range<K>(d, ws.parts[p], q, ws.counts.data() + p * ws.table,
                              ws.prior_sums.data() + p * d.k);
         });
-    }
-};
+    });
+}
 
-template <int K>
-struct EStepKernel {
-    static void run(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
+// The E-step of every partition, and with `scatter` the next M-step's counts.
+void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
+    with_classes(d.k, [&](auto kc) {
+        constexpr int K = decltype(kc)::value;
         if (scatter) {
             std::fill(ws.counts.begin(), ws.counts.end(), 0.0);
             std::fill(ws.prior_sums.begin(), ws.prior_sums.end(), 0.0);
@@ -181,8 +166,8 @@ struct EStepKernel {
                             scatter ? ws.prior_sums.data() + p * d.k : nullptr, ws.part_ll[p],
                             ws.part_impossible[p]);
         });
-    }
-};
+    });
+}
 
 // The M-step (Z-5) from the counts of the last pass: sum the partitions' tables,
 // add the smoothing pseudo-count, apply the confusion model and normalise each true
@@ -231,7 +216,7 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
                  bool scatter) {
     q.resize(static_cast<std::size_t>(d.n_items) * d.k);
     prepare_logs(d, params, ws);
-    with_k<EStepKernel>(d.k, d, ws, params.prior.data(), q.data(), scatter);
+    e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
     EStep result;
     for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic
         result.log_likelihood += ws.part_ll[p];
@@ -245,7 +230,7 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
 void m_step(const CrowdData &data, const std::vector<double> &q, const FitOptions &options,
             DsParams &params) {
     Workspace ws(data, options.threads);
-    with_k<ScatterKernel>(data.k, data, ws, q.data());
+    scatter_posteriors(data, ws, q.data());
     finish_m_step(data, ws, options, params);
 }
 
@@ -276,7 +261,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     out.has_log_likelihood = true;
 
     // A posterior start's first M-step needs the counts of the start.
-    if (!from_params) with_k<ScatterKernel>(data.k, data, ws, q.data());
+    if (!from_params) scatter_posteriors(data, ws, q.data());
 
     bool cancelled = progress.cancelled(0, 0.0);
     bool converged = false;

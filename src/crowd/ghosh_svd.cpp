@@ -72,12 +72,7 @@ SplitOutcome ghosh_split(const CrowdData &data, int32_t split, const FitOptions 
 
 bool fit_ghosh_svd(const CrowdData &data, const FitOptions &options, const Progress &progress,
                    FitResult &out) {
-    SplitRun run(data, options, progress, "ghosh-svd", out);
-    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
-    Rng rng(options.seed);
-    for (int32_t s = 0; s + 1 < data.k && !run.cancelled(); ++s)
-        run.set(s, ghosh_split(data, s, options, threads, rng, run));
-    return run.finish();
+    return fit_each_split(data, options, progress, "ghosh-svd", out, ghosh_split);
 }
 
 }  // namespace cs

@@ -134,12 +134,7 @@ SplitOutcome kos_mp_split(const CrowdData &data, int32_t split, const FitOptions
 
 bool fit_kos_message_passing(const CrowdData &data, const FitOptions &options,
                              const Progress &progress, FitResult &out) {
-    SplitRun run(data, options, progress, "kos-mp", out);
-    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
-    Rng rng(options.seed);
-    for (int32_t s = 0; s + 1 < data.k && !run.cancelled(); ++s)
-        run.set(s, kos_mp_split(data, s, options, threads, rng, run));
-    return run.finish();
+    return fit_each_split(data, options, progress, "kos-mp", out, kos_mp_split);
 }
 
 }  // namespace cs

@@ -9,6 +9,7 @@
 #include "linalg/dense.hpp"
 #include "linalg/tensor.hpp"
 #include "util/parallel.hpp"
+#include "util/per_class.hpp"
 
 namespace cs {
 
@@ -108,13 +109,10 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
     for (int64_t part = 0; part < n_parts; ++part) {
         double *third = tables.data() + part * table;
         double *cross = third + third_size;
-        switch (k) {
-            case 2: accumulate_moments<2>(data, parts[part], group.data(), slot.data(), third, cross); break;
-            case 3: accumulate_moments<3>(data, parts[part], group.data(), slot.data(), third, cross); break;
-            case 4: accumulate_moments<4>(data, parts[part], group.data(), slot.data(), third, cross); break;
-            case 5: accumulate_moments<5>(data, parts[part], group.data(), slot.data(), third, cross); break;
-            default: accumulate_moments<0>(data, parts[part], group.data(), slot.data(), third, cross); break;
-        }
+        with_classes(k, [&](auto kc) {
+            accumulate_moments<decltype(kc)::value>(data, parts[part], group.data(), slot.data(),
+                                                    third, cross);
+        });
     }
     std::vector<double> total(static_cast<std::size_t>(table));
     sum_tables(tables, table, n_parts, total.data(), threads);

@@ -29,15 +29,17 @@ unchanged "fit error"
 run 1 "$CS" fit -o items.csv --workers workers.csv --tol -1 big.txt
 unchanged "usage error"
 
-# A fit that would run for hours (--tol 0, huge --max-iter), stopped by a signal.
+# A fit that would run for hours (--tol 0, huge --max-iter), stopped by a signal. The
+# signal comes after 3 s, so that even on a loaded machine it arrives during the fit
+# (the handlers are installed once the command starts).
 long_fit="fit $T1 --method ds --tol 0 --max-iter 10000000 -o items.csv --workers workers.csv big.txt"
-run 130 timeout --preserve-status -s INT 1 "$CS" $long_fit &&
+run 130 timeout --preserve-status -s INT 3 "$CS" $long_fit &&
     stderr_is '^crowdspec: interrupted by SIGINT; no output file was written or changed$'
 unchanged "SIGINT during the fit"
-run 143 timeout --preserve-status -s TERM 1 "$CS" $long_fit &&
+run 143 timeout --preserve-status -s TERM 3 "$CS" $long_fit &&
     stderr_is '^crowdspec: interrupted by SIGTERM; no output file was written or changed$'
 unchanged "SIGTERM during the fit"
-run 130 timeout --preserve-status -s INT 1 "$CS" report $T1 --method ds --tol 0 --max-iter 10000000 -o items.csv big.txt
+run 130 timeout --preserve-status -s INT 3 "$CS" report $T1 --method ds --tol 0 --max-iter 10000000 -o items.csv big.txt
 unchanged "SIGINT during report"
 
 # Ctrl-C while the program waits for standard input (the read returns EINTR).

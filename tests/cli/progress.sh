@@ -10,8 +10,9 @@ script -qec true /dev/null >/dev/null 2>&1 || skip "script cannot allocate a pse
 "$CS" simulate --items 3000 --workers 60 --seed 2 --labels big.txt --quiet || { fail "simulate"; finish; }
 long_fit="$CS fit $T1 --method ds --tol 0 --max-iter 10000000 -o items.csv big.txt"
 
-# In a terminal: the line appears, redrawn with \r, and the run stops cleanly on Ctrl-C.
-script -qec "timeout --preserve-status -s INT 2 $long_fit" /dev/null >tty.txt 2>&1
+# In a terminal: the line appears, redrawn with \r, and the run stops cleanly on Ctrl-C
+# (sent after 4 s: the line appears after a second of fitting, even on a loaded machine).
+script -qec "timeout --preserve-status -s INT 4 $long_fit" /dev/null >tty.txt 2>&1
 rc=$?
 check "interrupted fit under a terminal exits 130 (got $rc)" test "$rc" -eq 130
 CHECKS=$((CHECKS + 1))
@@ -22,11 +23,11 @@ grep -q "$(printf '\r')crowdspec: ds: iteration" tty.txt || fail "the progress l
 contains tty.txt "interrupted by SIGINT"
 
 # With --quiet: nothing but the error.
-script -qec "timeout --preserve-status -s INT 1.5 $long_fit --quiet" /dev/null >quiet.txt 2>&1
+script -qec "timeout --preserve-status -s INT 3 $long_fit --quiet" /dev/null >quiet.txt 2>&1
 lacks quiet.txt "iteration"
 
 # In a pipe: nothing but the error line.
-run 130 timeout --preserve-status -s INT 1.5 $long_fit
+run 130 timeout --preserve-status -s INT 3 $long_fit
 stderr_is '^crowdspec: interrupted by SIGINT'
 lacks err.txt "iteration"
 
