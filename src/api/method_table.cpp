@@ -12,6 +12,11 @@ const std::vector<MethodInfo> &method_table() {
         {CS_METHOD_DS, "ds", InputKind::Crowd},
         {CS_METHOD_OPT_DS, "opt-ds", InputKind::Crowd},
         {CS_METHOD_CROWD_LLOYD, "crowd-lloyd", InputKind::Crowd},
+        {CS_METHOD_LLOYD, "lloyd", InputKind::Points},
+        {CS_METHOD_KMEANS_PP, "kmeans++", InputKind::Points},
+        {CS_METHOD_COMMU_LLOYD, "commu-lloyd", InputKind::Graph},
+        {CS_METHOD_SPEC, "spec", InputKind::Graph},
+        {CS_METHOD_SPEC_MLE, "spec-mle", InputKind::Graph},
     };
     return table;
 }
