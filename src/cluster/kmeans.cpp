@@ -79,7 +79,7 @@ void cluster_sums(const CentredPoints &data, const std::vector<int32_t> &labels,
     for (int64_t first = 0; first < p.n; first += kBlock) {
         const int64_t rows = std::min(kBlock, p.n - first);
         const int64_t chunks = n_chunks(rows);
-#pragma omp parallel for schedule(static, 1) num_threads(data.threads)
+#pragma omp parallel for schedule(static, 1) num_threads(team_size(data.threads, p.n))
         for (int64_t c = 0; c < chunks; ++c) {
             double *s = partial.data() + c * kd;
             int64_t *z = partial_sizes.data() + c * k;
@@ -128,7 +128,7 @@ PassResult assign(const CentredPoints &data, const Shifted &centres, int32_t k,
         const int64_t chunks = n_chunks(rows);
         block_products(p, first, rows, centres.t.data(), k, g.data());
         int64_t changed = 0;
-#pragma omp parallel for schedule(static, 1) num_threads(data.threads) reduction(+ : changed)
+#pragma omp parallel for schedule(static, 1) num_threads(team_size(data.threads, p.n)) reduction(+ : changed)
         for (int64_t c = 0; c < chunks; ++c) {
             double *s = partial.data() + c * kd;
             int64_t *z = partial_sizes.data() + c * k;
@@ -248,7 +248,7 @@ std::vector<double> chunk_sums(const std::vector<double> &w, int threads) {
     const int64_t n = static_cast<int64_t>(w.size());
     std::vector<double> s(static_cast<std::size_t>(n_chunks(n)), 0.0);
     const int64_t chunks = static_cast<int64_t>(s.size());
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(threads, n))
     for (int64_t c = 0; c < chunks; ++c) {
         double a = 0.0;
         const int64_t end = std::min((c + 1) * kChunk, n);
@@ -268,7 +268,7 @@ CentredPoints CentredPoints::prepare(const PointSet &points, int threads) {
     const int64_t chunks = n_chunks(points.n);
     // Mean: per-chunk sums combined in chunk order.
     std::vector<double> partial(static_cast<std::size_t>(chunks * d), 0.0);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(threads, points.n))
     for (int64_t ch = 0; ch < chunks; ++ch) {
         double *s = partial.data() + ch * d;
         const int64_t end = std::min((ch + 1) * kChunk, points.n);
@@ -282,7 +282,7 @@ CentredPoints CentredPoints::prepare(const PointSet &points, int threads) {
         for (int32_t j = 0; j < d; ++j) c.mean[j] += partial[ch * d + j];
     for (int32_t j = 0; j < d; ++j) c.mean[j] /= static_cast<double>(points.n);
     c.norm2.resize(static_cast<std::size_t>(points.n));
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
+#pragma omp parallel for schedule(static, 1) num_threads(team_size(threads, points.n))
     for (int64_t ch = 0; ch < chunks; ++ch) {
         const int64_t end = std::min((ch + 1) * kChunk, points.n);
         for (int64_t i = ch * kChunk; i < end; ++i) {
@@ -316,7 +316,7 @@ double kmeanspp_seed(const CentredPoints &data, int32_t k, Rng &rng, std::vector
         for (int64_t first = 0; first < n; first += kBlock) {
             const int64_t rows = std::min(kBlock, n - first);
             block_products(p, first, rows, s.t.data(), cols, g.data());
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(threads, n))
             for (int64_t r = 0; r < rows; ++r)
                 for (int32_t c = 0; c < cols; ++c)
                     cand_dist[(first + r) * cols + c] =
@@ -340,7 +340,7 @@ double kmeanspp_seed(const CentredPoints &data, int32_t k, Rng &rng, std::vector
                                         : static_cast<int64_t>(rng.below(static_cast<uint64_t>(n)));
         distances_to(candidates);
         // Potential left by each candidate, per chunk, summed in chunk order.
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(threads, n))
         for (int64_t c = 0; c < chunks; ++c) {
             const int64_t end = std::min((c + 1) * kChunk, n);
             for (int32_t t = 0; t < trials; ++t) {
@@ -360,7 +360,7 @@ double kmeanspp_seed(const CentredPoints &data, int32_t k, Rng &rng, std::vector
                 chosen = t;
             }
         }
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(threads, n))
         for (int64_t i = 0; i < n; ++i) {
             const double dc = cand_dist[i * trials + chosen];
             if (dc < best_dist[i]) {  // ties keep the earlier seed

@@ -53,7 +53,7 @@ PointSet validate(const double *x, std::size_t n, std::size_t d, std::size_t ld,
     constexpr int64_t kRows = 4096;
     const int64_t chunks = chunk_count(p.n, kRows);
     std::vector<int64_t> bad(static_cast<std::size_t>(chunks), -1);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(threads, p.n))
     for (int64_t c = 0; c < chunks; ++c) {
         const int64_t end = std::min((c + 1) * kRows, p.n);
         for (int64_t i = c * kRows; i < end && bad[c] < 0; ++i) {

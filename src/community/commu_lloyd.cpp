@@ -33,7 +33,7 @@ CommuLloydResult commu_lloyd(const GraphData &graph, int32_t k, std::vector<int3
     for (int32_t it = 1; it <= max_iter && !result.cancelled; ++it) {
         const std::vector<int64_t> sizes = community_sizes(labels, k);
         int64_t changed = 0;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(team_size(threads, n))
         {
             std::vector<int64_t> count(static_cast<std::size_t>(k), 0);
             std::vector<int32_t> touched;
@@ -117,7 +117,7 @@ double likelihood_step(const GraphData &graph, int32_t k, std::vector<int32_t> &
     const int64_t chunks = chunk_count(n, kNodeChunk);
     std::vector<double> chunk_score(static_cast<std::size_t>(chunks));
     std::vector<int32_t> next(labels.size());
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(team_size(threads, n))
     {
         std::vector<int64_t> count(static_cast<std::size_t>(k), 0);
 #pragma omp for schedule(dynamic, 1)

@@ -6,6 +6,7 @@
 #include "cluster/kmeans.hpp"
 #include "linalg/subspace_eigen.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 
 namespace cs {
 
@@ -36,7 +37,7 @@ void adjacency_block_product(const GraphData &graph, const double *x, double *y,
     constexpr int32_t kMaxLocal = 32;
     const int64_t n = graph.n_nodes, total = graph.start[graph.n_nodes];
     const int32_t *adj = graph.adj.data();
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(team_size(threads, n))
     for (int64_t i = 0; i < n; ++i) {
         double acc[kMaxLocal];
         double *yi = y + i * p;

@@ -67,7 +67,7 @@ GraphData GraphData::build(std::size_t n_nodes, const int32_t *u, const int32_t 
     // Sort each row and drop repeats; rows are independent.
     std::vector<int64_t> kept(n_nodes, 0);
     const int64_t n = g.n_nodes;
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(team_size(threads, n))
     for (int64_t i = 0; i < n; ++i) {
         int32_t *begin = adj.data() + count[i], *end = adj.data() + count[i + 1];
         std::sort(begin, end);
@@ -93,7 +93,7 @@ GraphData GraphData::induced(const std::vector<char> &keep, int threads) const {
     g.n_nodes = n_nodes;
     std::vector<int64_t> kept(static_cast<std::size_t>(n_nodes), 0);
     const int64_t n = n_nodes;
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(team_size(threads, n))
     for (int64_t i = 0; i < n; ++i) {
         if (!keep[i]) continue;
         int64_t c = 0;
@@ -103,7 +103,7 @@ GraphData GraphData::induced(const std::vector<char> &keep, int threads) const {
     g.start.assign(static_cast<std::size_t>(n_nodes) + 1, 0);
     for (int64_t i = 0; i < n; ++i) g.start[i + 1] = g.start[i] + kept[i];
     g.adj.resize(static_cast<std::size_t>(g.start[n]));
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(team_size(threads, n))
     for (int64_t i = 0; i < n; ++i) {
         if (!keep[i]) continue;
         int64_t out = g.start[i];
