@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "commands_clustering.hpp"
 #include "crowdspec/crowdspec.h"
 #include "fitting.hpp"
 #include "output.hpp"
@@ -28,6 +29,8 @@ std::string main_help() {
                "  fit       infer labels: FILE of `item worker label` lines in, CSV out\n"
                "  evaluate  fit and score against a truth file; one JSON line per method\n"
                "  demo      simulate a crowd and compare mv, ds and opt-ds to the oracle\n"
+               "  cluster   cluster numeric points into K clusters (lloyd, kmeans++)\n"
+               "  communities  find K communities of a graph (commu-lloyd, spec, spec-mle)\n"
                "  help CMD  show the help of a command (same as crowdspec CMD --help)\n"
                "\n"
                "Examples:\n"
@@ -59,6 +62,8 @@ int dispatch(const std::vector<std::string> &args) {
     if (command == "fit") return cli::run_fit(args, 2);
     if (command == "evaluate") return cli::run_evaluate(args, 2);
     if (command == "demo") return cli::run_demo(args, 2);
+    if (command == "cluster") return cli::run_cluster(args, 2);
+    if (command == "communities") return cli::run_communities(args, 2);
     if (command == "help") {
         if (args.size() < 3) {
             cli::write_stdout(main_help());
@@ -68,6 +73,8 @@ int dispatch(const std::vector<std::string> &args) {
         if (topic == "fit") cli::write_stdout(cli::fit_help());
         else if (topic == "evaluate") cli::write_stdout(cli::evaluate_help());
         else if (topic == "demo") cli::write_stdout(cli::demo_help());
+        else if (topic == "cluster") cli::write_stdout(cli::cluster_help());
+        else if (topic == "communities") cli::write_stdout(cli::communities_help());
         else throw cli::CliError(cli::kExitUsage, "help: unknown command '" + topic + "' (commands: fit, evaluate, demo)");
         return cli::kExitOk;
     }
