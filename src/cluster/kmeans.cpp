@@ -400,6 +400,7 @@ KmeansRun lloyd(const CentredPoints &data, std::vector<int32_t> labels, const Ll
         run.iterations = it;
         run.converged = pass.changed == 0 && reseeded == 0;
         run.cancelled = options.progress && options.progress->cancelled(it, -pass.cost);
+        if (reseeded == 0 && pass.changed <= options.stop_changes) break;
     }
     if (run.iterations == 0) {  // no iteration: the cost of the start under its means
         double cost = 0.0;

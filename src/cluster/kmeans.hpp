@@ -40,6 +40,10 @@ struct CentredPoints {
 struct LloydOptions {
     int32_t k = 2;
     int32_t max_iter = 300;
+    // Also stop once an iteration changes at most this many labels (0: only when none
+    // changes). Initialisations use a small fraction of n: their result only has to land
+    // in Lloyd's basin of attraction, and the last iterations move a handful of points.
+    int64_t stop_changes = 0;
     const Progress *progress = nullptr;  // called after the start (0) and each iteration
 };
 

@@ -26,6 +26,7 @@ constexpr int32_t kEigenMaxProducts = 1000;
 constexpr int32_t kEigenFilterDegree = 8;
 constexpr int32_t kEigenOversample = 3;
 constexpr int32_t kInitMaxIter = 300;
+constexpr int64_t kInitStopFraction = 10000;  // as for points (src/cluster/run_points.cpp)
 
 }  // namespace
 
@@ -119,6 +120,7 @@ GraphSpectralResult spectral_communities(const GraphData &graph, const GraphSpec
     LloydOptions lloyd_options;
     lloyd_options.k = k;
     lloyd_options.max_iter = kInitMaxIter;
+    lloyd_options.stop_changes = points.n / kInitStopFraction;
     KmeansRun run = kmeans(CentredPoints::prepare(points, options.threads), lloyd_options, options.n_init, rng);
     out.reseeded = run.reseeded;
     if (!subset) {
