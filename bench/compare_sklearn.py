@@ -6,7 +6,8 @@ once by bench_points --save and read by both sides, so both cluster exactly the 
 points. Both run single-threaded: OMP_NUM_THREADS=1 and OPENBLAS_NUM_THREADS=1 for
 scikit-learn (set before numpy loads) and for bench_points (which also gets
 --threads 1). scikit-learn runs KMeans(n_clusters=k, n_init=1) with its defaults
-(k-means++ init, Lloyd, tol 1e-4); crowdspec runs the given methods. Each side is
+(k-means++ init, Lloyd, tol 1e-4; --sklearn-n-init changes the restarts); crowdspec runs
+the given methods. Each side is
 timed --reps times and the best time is kept (the machine may be shared). One JSON
 line per crowdspec method, with ratio = crowdspec seconds / scikit-learn seconds.
 
@@ -60,6 +61,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--methods", default="lloyd", help="crowdspec methods, comma-separated")
+    parser.add_argument("--sklearn-n-init", type=int, default=1,
+                        help="KMeans n_init (default 1, the speed comparison; 10 = its k-means++ with restarts)")
+    parser.add_argument("--n-init", type=int, default=1, help="crowdspec n_init (CS_PARAM_N_INIT)")
     parser.add_argument("--workdir", default=None, help="where to write the data (default: a temp dir)")
     args = parser.parse_args()
 
@@ -99,7 +103,7 @@ def main():
     # scikit-learn, single thread.
     times, model = [], None
     for rep in range(args.reps):
-        km = KMeans(n_clusters=args.k, n_init=1, random_state=args.seed + rep)
+        km = KMeans(n_clusters=args.k, n_init=args.sklearn_n_init, random_state=args.seed + rep)
         start = time.perf_counter()
         if threadpool_limits is not None:
             with threadpool_limits(limits=1):
@@ -115,7 +119,7 @@ def main():
 
     # crowdspec on the same file, single thread.
     out = subprocess.run([bench, "--load", prefix, "--threads", "1", "--reps", str(args.reps),
-                          "--methods", args.methods, "--seed", str(args.seed)],
+                          "--methods", args.methods, "--seed", str(args.seed), "--n-init", str(args.n_init)],
                          check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
         ours = json.loads(line)
@@ -125,6 +129,7 @@ def main():
             "method": ours["method"],
             "seconds": ours["seconds"], "seconds_all": ours["seconds_all"],
             "error_rate": ours["error_rate"], "iterations": ours["iterations"],
+            "n_init": args.n_init, "sklearn_n_init": args.sklearn_n_init,
             "sklearn_version": sklearn.__version__,
             "sklearn_seconds": round(sk_seconds, 4), "sklearn_seconds_all": [round(t, 4) for t in times],
             "sklearn_error_rate": round(sk_error, 6), "sklearn_iterations": int(model.n_iter_),

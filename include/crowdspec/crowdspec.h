@@ -645,7 +645,9 @@ enum cs_fit_note {
      *  from its centre (see cs_fit_points()). */
     CS_NOTE_EMPTY_CLUSTER = 128,
     /** CommuLloyd: the labels alternated between two states (the simultaneous update can
-     *  cycle); the iterations stopped at the second repetition. */
+     *  cycle); the iterations stopped when a state repeated, and the labels are those of
+     *  the two with the larger ratio association sum_h 2 e_hh / n_h (the objective the
+     *  update climbs; the later state on ties), so they may be the previous iteration's. */
     CS_NOTE_LABEL_CYCLE = 256,
     /** The eigen- or singular-vector solver of a spectral initialisation did not reach its
      *  tolerance within its iteration budget; its last subspace was used. */

@@ -19,6 +19,20 @@ std::vector<int64_t> community_sizes(const std::vector<int32_t> &labels, int32_t
     return sizes;
 }
 
+// The objective CommuLloyd's update climbs, evaluated on one labelling: sum over nodes
+// of (edges into its own community) / (its community's size) = sum_h 2 e_hh / n_h.
+double ratio_association(const GraphData &graph, int32_t k, const std::vector<int32_t> &labels) {
+    const std::vector<int64_t> sizes = community_sizes(labels, k);
+    std::vector<int64_t> inside(static_cast<std::size_t>(k), 0);
+    for (int32_t i = 0; i < graph.n_nodes; ++i)
+        for (int64_t e = graph.start[i]; e < graph.start[i + 1]; ++e)
+            if (labels[graph.adj[e]] == labels[i]) ++inside[labels[i]];
+    double q = 0.0;
+    for (int32_t h = 0; h < k; ++h)
+        if (sizes[h] > 0) q += static_cast<double>(inside[h]) / static_cast<double>(sizes[h]);
+    return q;
+}
+
 }  // namespace
 
 CommuLloydResult commu_lloyd(const GraphData &graph, int32_t k, std::vector<int32_t> &labels,
@@ -77,8 +91,13 @@ CommuLloydResult commu_lloyd(const GraphData &graph, int32_t k, std::vector<int3
         } else if (it >= 2 && next == before) {
             result.cycle = true;
         }
+        // In a 2-cycle keep the better of the two alternating labellings by the
+        // objective itself (the later one on ties).
+        const bool keep_previous =
+            result.cycle && ratio_association(graph, k, labels) > ratio_association(graph, k, next);
         before.swap(labels);  // before <- the labels this iteration started from
-        labels.swap(next);
+        if (!keep_previous) labels.swap(next);
+        else labels = before;
         result.cancelled = progress.cancelled(it, objective);
         if (result.converged || result.cycle) break;
     }

@@ -24,8 +24,10 @@ struct CommuLloydResult {
 /// argmax_h e_ih / n_h (e_ih = its edges into community h, n_h = the size of h under
 /// the previous labels; ties to the lowest index; a node without edges keeps its
 /// label; an empty community attracts no node). Stops when nothing changes, when the
-/// labels equal those of two iterations before (a 2-cycle), after max_iter
-/// iterations, or when cancelled.
+/// labels equal those of two iterations before (a 2-cycle: the result is then the one
+/// of the two alternating labellings with the larger ratio association
+/// sum_h 2 e_hh / n_h, the objective the update climbs; the later one on ties), after
+/// max_iter iterations, or when cancelled.
 CommuLloydResult commu_lloyd(const GraphData &graph, int32_t k, std::vector<int32_t> &labels,
                              int32_t max_iter, int threads, const Progress &progress);
 

@@ -75,7 +75,8 @@ bool run_graph_method(const GraphData &graph, const FitOptions &options, const P
             if (r.cycle)
                 note(out, CS_NOTE_LABEL_CYCLE,
                      "CommuLloyd stopped after " + std::to_string(r.iterations) +
-                         " iterations: the labels alternated between two states.");
+                         " iterations: the labels alternated between two states; the one with the larger "
+                         "ratio association was kept.");
             else if (!r.converged && !r.cancelled && options.max_iter > 0)
                 note(out, CS_NOTE_MAX_ITER_REACHED,
                      "CommuLloyd stopped at max_iter = " + std::to_string(options.max_iter) +
