@@ -230,6 +230,26 @@ static void recovers_gaussian_mixture(void **) {
     }
 }
 
+/* n above the initialisation's sample (50000 points): k-means++ and Lloyd on a sample
+ * of the projection, then Lloyd on all the points, still within 0.1 pp of the oracle. */
+static void sampled_initialisation_large_n(void **) {
+    cs::sim::MixtureSpec spec;
+    spec.n = 80000;
+    spec.d = 12;
+    spec.k = 6;
+    spec.delta = 5.0;
+    spec.seed = 21;
+    const cs::sim::Mixture mix = cs::sim::simulate_mixture(spec);
+    const double oracle_error = error_rate(cs::sim::nearest_centre_labels(mix), mix.truth, 6);
+    cs_model *m = points_model("lloyd", 6);
+    CS_ASSERT_OK(cs_fit_points(m, mix.x.data(), 80000, 12, 0));
+    const Fitted f = read_fit(m, 80000, 6, 12);
+    const double error = error_rate(f.labels, mix.truth, 6);
+    if (std::fabs(error - oracle_error) > 0.001) fail_msg("error %.5f, oracle %.5f", error, oracle_error);
+    assert_int_equal(f.converged, 1);
+    cs_destroy(m);
+}
+
 /* d > n: the spectral initialisation (block subspace iteration on Y^T Y, d > 512)
  * recovers a mixture that k-means++ on the raw points cannot. */
 static void high_dimension_d_greater_than_n(void **) {
@@ -293,10 +313,11 @@ static void bad_points_input(void **) {
 }
 
 /* The same labels, centres and trace bit for bit with 1, 2 or 3 threads (several
- * chunks and dgemm blocks), for both methods, with restarts. */
+ * chunks and dgemm blocks; n above the initialisation's sample size of 50000), for
+ * both methods, with restarts. */
 static void deterministic_across_threads(void **) {
     cs::sim::MixtureSpec spec;
-    spec.n = 20000;
+    spec.n = 60000;
     spec.d = 8;
     spec.k = 5;
     spec.delta = 4.0;
@@ -308,8 +329,8 @@ static void deterministic_across_threads(void **) {
             cs_model *m = points_model(method, 5, threads);
             CS_ASSERT_OK(cs_set_int(m, CS_PARAM_N_INIT, 2));
             CS_ASSERT_OK(cs_set_int(m, CS_PARAM_SEED, 42));
-            CS_ASSERT_OK(cs_fit_points(m, mix.x.data(), 20000, 8, 0));
-            const Fitted f = read_fit(m, 20000, 5, 8);
+            CS_ASSERT_OK(cs_fit_points(m, mix.x.data(), 60000, 8, 0));
+            const Fitted f = read_fit(m, 60000, 5, 8);
             if (threads == 1) {
                 reference = f;
             } else {
@@ -434,6 +455,7 @@ int main(void) {
         cmocka_unit_test(leading_dimension_and_offset),
         cmocka_unit_test(duplicates_and_empty_clusters),
         cmocka_unit_test(recovers_gaussian_mixture),
+        cmocka_unit_test(sampled_initialisation_large_n),
         cmocka_unit_test(high_dimension_d_greater_than_n),
         cmocka_unit_test(bad_points_input),
         cmocka_unit_test(deterministic_across_threads),

@@ -157,8 +157,9 @@ enum cs_method {
 
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
      *  singular subspace of the n x d data matrix, k-means++ seeding and Lloyd
-     *  iterations there -- then Lloyd iterations on the original points until no label
-     *  changes (Lu and Zhou, Section 3). */
+     *  iterations there (on a uniform sample of max(50000, 500 k) projected points when
+     *  n is larger, every point then taking the nearest centre) -- then Lloyd iterations
+     *  on the original points until no label changes (Lu and Zhou, Section 3). */
     CS_METHOD_LLOYD = 100,
     /** "kmeans++" (points): k-means++ seeding (greedy, 2 + floor(ln k) candidates per
      *  centre) and Lloyd iterations on the original points, best of ::CS_PARAM_N_INIT

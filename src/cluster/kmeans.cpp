@@ -423,6 +423,20 @@ KmeansRun lloyd(const CentredPoints &data, std::vector<int32_t> labels, const Ll
     return run;
 }
 
+std::vector<int32_t> nearest_centre_labels(const CentredPoints &data, const std::vector<double> &centres,
+                                           int32_t k) {
+    const int32_t d = data.points.d;
+    std::vector<double> shifted(centres);
+    for (int32_t h = 0; h < k; ++h)
+        for (int32_t j = 0; j < d; ++j) shifted[static_cast<int64_t>(h) * d + j] -= data.mean[j];
+    const std::size_t n = static_cast<std::size_t>(data.points.n);
+    std::vector<int32_t> previous(n, 0), labels(n);
+    std::vector<double> dist(n), sums;
+    std::vector<int64_t> sizes;
+    assign(data, shift_rows(data, shifted, k), k, previous, labels, dist, sums, sizes);
+    return labels;
+}
+
 KmeansRun kmeans(const CentredPoints &data, const LloydOptions &options, int32_t n_init, Rng &rng) {
     KmeansRun best;
     bool have_best = false;

@@ -73,6 +73,11 @@ double kmeanspp_seed(const CentredPoints &data, int32_t k, Rng &rng, std::vector
 /// iteration changes no label, after max_iter iterations, or when cancelled.
 KmeansRun lloyd(const CentredPoints &data, std::vector<int32_t> labels, const LloydOptions &options);
 
+/// The label of each point's nearest centre (centres k x d, ties to the lowest index),
+/// one pass of the same blocked dgemm.
+std::vector<int32_t> nearest_centre_labels(const CentredPoints &data, const std::vector<double> &centres,
+                                           int32_t k);
+
 /// k-means++ seeding + Lloyd, `n_init` times; keeps the run of lowest final cost (the
 /// first on ties). With a progress callback each restart reports iterations from 0;
 /// cancelling keeps the best finished run (or the cancelled one if none finished).
