@@ -141,7 +141,7 @@ std::vector<int32_t> all_methods() {
     const int32_t n = cs_method_count();
     for (int32_t i = 0; i < n; ++i) {
         const int32_t id = cs_method_at(i);
-        if (id != 0 && cs_method_name(id) != nullptr) ids.push_back(id);
+        if (id != 0 && cs_method_name(id) != nullptr && cs_method_input(id) == CS_INPUT_CROWD) ids.push_back(id);
     }
     return ids;
 }

@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "commands_clustering.hpp"
 #include "crowdspec/crowdspec.h"
 #include "fitting.hpp"
 #include "output.hpp"
@@ -29,6 +30,8 @@ const Command kCommands[] = {
     {"simulate", cli::run_simulate, cli::simulate_help, "generate Dawid-Skene crowd labels with known truth"},
     {"report", cli::run_report, cli::report_help, "fit and write a self-contained HTML report with charts"},
     {"demo", cli::run_demo, cli::demo_help, "simulate a crowd and compare mv, ds and opt-ds to the oracle"},
+    {"cluster", cli::run_cluster, cli::cluster_help, "cluster numeric points into K clusters (lloyd, kmeans++)"},
+    {"communities", cli::run_communities, cli::communities_help, "find K communities of a graph (commu-lloyd, spec, spec-mle)"},
 };
 
 const Command *find_command(const std::string &name) {
@@ -55,11 +58,11 @@ std::string main_help() {
         "Commands:\n";
     for (const Command &c : kCommands) {
         char line[200];
-        std::snprintf(line, sizeof line, "  %-9s %s\n", c.name, c.summary);
+        std::snprintf(line, sizeof line, "  %-11s %s\n", c.name, c.summary);
         text += line;
     }
     text +=
-        "  help CMD  show the help of a command (same as crowdspec CMD --help)\n"
+        "  help CMD    show the help of a command (same as crowdspec CMD --help)\n"
         "\n"
         "Examples:\n"
         "  crowdspec fit --output labels.csv --workers workers.json answers.csv\n"
@@ -68,6 +71,8 @@ std::string main_help() {
         "  crowdspec simulate --items 1000 --workers 50 --labels crowd.csv --truth truth.csv\n"
         "  crowdspec report --output report.html crowd.csv\n"
         "  crowdspec demo --seed 7\n"
+        "  crowdspec cluster --k 10 --truth truth.txt points.csv\n"
+        "  crowdspec communities --k 2 edges.txt\n"
         "\n"
         "Methods: ";
     text += cli::known_methods_text() + " (default opt-ds).\n\n";

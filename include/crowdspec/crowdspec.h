@@ -6,7 +6,10 @@
  * crowd labels given as (item, worker, label) triples, with the "spectral
  * initialisation + EM" method of Zhang, Chen, Zhou and Jordan (Opt-D&S) and related
  * methods (majority vote, Dawid-Skene EM and its one-coin variants, CrowdLloyd, and the
- * spectral baselines KOS, Ghosh-SVD and EigenRatio).
+ * spectral baselines KOS, Ghosh-SVD and EigenRatio). The same handle clusters points
+ * of a sub-Gaussian mixture (cs_fit_points(): spectral initialisation + Lloyd) and finds
+ * the communities of a graph (cs_fit_graph(): trimmed spectral initialisation +
+ * CommuLloyd), after Lu and Zhou.
  *
  * This is the only public header of the library. Everything else is private.
  *
@@ -100,7 +103,11 @@ enum cs_status_code {
     CS_ERR_CANCELLED = -14,           /**< The progress callback asked to stop; partial results are kept. */
     CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed. The handle stays valid. */
     CS_ERR_INTERNAL = -16,            /**< An unexpected internal failure (a bug: please report it). */
-    CS_ERR_WRONG_INPUT_KIND = -17     /**< The method does not accept this kind of input. */
+    CS_ERR_WRONG_INPUT_KIND = -17,    /**< The method does not accept this kind of input. */
+    CS_ERR_NON_FINITE = -18,          /**< A point coordinate is NaN, infinite, or larger in
+                                           magnitude than 1e100 (cs_fit_points()). */
+    CS_ERR_TOO_MANY_CLASSES = -19     /**< k (::CS_PARAM_CLASSES) exceeds the number of points
+                                           or nodes. */
 };
 
 /**
@@ -130,7 +137,9 @@ CS_API const char *cs_version_string(void);
 
 /* ------------------------------------------------------------------------------ */
 /** @name Methods
- *  Method ids are grouped: 1-99 crowd labels (cs_fit()). Values are pinned.
+ *  Method ids are grouped by the input they take: 1-99 crowd labels (cs_fit()), 100-199
+ *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()); cs_method_input() tells
+ *  which. Values are pinned.
  *  @{ */
 
 /**
@@ -223,8 +232,46 @@ enum cs_method {
     /** "class-one-coin-ds": Dawid-Skene EM from the soft majority vote with the
      *  class-wise one-coin confusion model, one accuracy per worker and true class. It
      *  overrides ::CS_PARAM_CONFUSION. */
-    CS_METHOD_CLASS_ONE_COIN_DS = 10
+    CS_METHOD_CLASS_ONE_COIN_DS = 10,
+
+    /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
+     *  singular subspace of the n x d data matrix, k-means++ seeding and Lloyd
+     *  iterations there (on a uniform sample of max(50000, 500 k) projected points when
+     *  n is larger, every point then taking the nearest centre) -- then Lloyd iterations
+     *  on the original points until no label changes (Lu and Zhou, Section 3). */
+    CS_METHOD_LLOYD = 100,
+    /** "kmeans++" (points): k-means++ seeding (greedy, 2 + floor(ln k) candidates per
+     *  centre) and Lloyd iterations on the original points, best of ::CS_PARAM_N_INIT
+     *  restarts by k-means cost. The baseline. */
+    CS_METHOD_KMEANS_PP = 101,
+
+    /** "commu-lloyd" (graphs): spectral initialisation from the k eigenvectors of
+     *  largest |eigenvalue| of the trimmed adjacency matrix (see ::CS_PARAM_TRIM), rows
+     *  clustered by k-means, then CommuLloyd iterations on the untrimmed adjacency:
+     *  z_i <- argmax_h (edges from i into community h) / n_h (Lu and Zhou, Section 4.1). */
+    CS_METHOD_COMMU_LLOYD = 200,
+    /** "spec" (graphs): the spectral initialisation of commu-lloyd alone. */
+    CS_METHOD_SPEC = 201,
+    /** "spec-mle" (graphs): the spectral initialisation, then one likelihood step (Gao,
+     *  Ma, Zhang and Zhou): with the within / between densities p, q estimated from the
+     *  spectral labels, z_i <- argmax_h [ e_ih log(p(1-q) / (q(1-p))) - n_h log((1-q) /
+     *  (1-p)) ], e_ih = edges from i into h. */
+    CS_METHOD_SPEC_MLE = 202
 };
+
+/** The kinds of input a method takes (cs_method_input()). Values are pinned. */
+enum cs_input_kind {
+    CS_INPUT_CROWD = 1,  /**< Crowd labels: (item, worker, label) triples, cs_fit(). */
+    CS_INPUT_POINTS = 2, /**< Points in R^d: an n x d matrix, cs_fit_points(). */
+    CS_INPUT_GRAPH = 3   /**< An undirected graph: an edge list, cs_fit_graph(). */
+};
+
+/**
+ * @brief The kind of input a method takes.
+ * @param method A ::cs_method value.
+ * @return A ::cs_input_kind value, or 0 if the id is unknown.
+ */
+CS_API int32_t cs_method_input(int32_t method);
 
 /**
  * @brief Number of methods this library provides.
@@ -270,7 +317,8 @@ enum cs_param {
      *  Default ::CS_METHOD_OPT_DS. */
     CS_PARAM_METHOD = 1,
     /** int, "classes": number of classes k, 2..100000; 0 (default) infers k as
-     *  1 + the largest label. */
+     *  1 + the largest label. Points and graphs have no labels to infer k from: set it
+     *  (clusters / communities) before cs_fit_points() or cs_fit_graph(). */
     CS_PARAM_CLASSES = 2,
     /** int, "items": number of items n; 0 (default) infers 1 + the largest item id.
      *  Items without labels get the class prior as posterior (see
@@ -287,10 +335,12 @@ enum cs_param {
      *  ::cs_duplicates value. Default ::CS_DUPLICATES_REJECT. */
     CS_PARAM_DUPLICATES = 7,
 
-    /** int, "max_iter": maximum EM rounds (or Lloyd iterations), 0..10^7. Default 1000.
-     *  0 stops after the initialisation. For kos, ghosh-svd and eigen-ratio: maximum
-     *  eigensolver block products per eigenproblem; for kos-mp: maximum
-     *  message-passing rounds per binary split (see ::cs_method). */
+    /** int, "max_iter": maximum EM rounds (or Lloyd / CommuLloyd iterations), 0..10^7.
+     *  Default 1000. 0 stops after the initialisation. Lloyd and CommuLloyd stop earlier
+     *  when no label changes (Lu and Zhou show ceil(4 log n) iterations suffice). For
+     *  kos, ghosh-svd and eigen-ratio: maximum eigensolver block products per
+     *  eigenproblem; for kos-mp: maximum message-passing rounds per binary split (see
+     *  ::cs_method). */
     CS_PARAM_MAX_ITER = 100,
     /** double, "tol": EM stops when the relative change of the marginal
      *  log-likelihood between rounds, |L_r - L_(r-1)| / |L_(r-1)|, is below tol.
@@ -318,7 +368,22 @@ enum cs_param {
      *  component, 1..100000. Default 100 (the reference code's). */
     CS_PARAM_POWER_STARTS = 201,
     /** int, "power_iters": power iterations per start, 1..100000. Default 100. */
-    CS_PARAM_POWER_ITERS = 202
+    CS_PARAM_POWER_ITERS = 202,
+
+    /** int, "n_init": k-means++ restarts, 1..10000; the run of lowest k-means cost is
+     *  kept. kmeans++ restarts on the points; lloyd, commu-lloyd, spec and spec-mle
+     *  restart the k-means of their spectral initialisation (on the k-dimensional
+     *  embedding, which is cheap). Default 1: the greedy seeding is reliable on the
+     *  embedding, and more restarts multiply the time of the kmeans++ baseline. */
+    CS_PARAM_N_INIT = 400,
+    /** double, "trim": graph methods zero the rows and columns of the nodes whose degree
+     *  exceeds tau = trim x the average degree before the spectral initialisation
+     *  (the trimmed adjacency A^tau of Lu and Zhou); 0..10^6, 0 = no trimming. The
+     *  CommuLloyd and likelihood steps use the untrimmed graph. Default 3: the theory
+     *  (Chin, Rao and Vu) needs tau of the order of the average degree, and 3x removes
+     *  hubs while keeping practically every node of a block model (a Poisson degree of
+     *  mean 10 exceeds 30 with probability 1e-7). */
+    CS_PARAM_TRIM = 401
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -481,8 +546,9 @@ CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const ch
  * @param iteration Completed EM rounds (or Lloyd iterations, eigensolver block
  *        products, message-passing rounds: see ::cs_method) so far.
  * @param objective The current objective: the marginal log-likelihood for EM methods,
- *        minus the Lloyd cost for crowd-lloyd, 0 where there is none (kos, kos-mp,
- *        ghosh-svd, eigen-ratio).
+ *        minus the Lloyd cost for crowd-lloyd, the cs_trace() entry of the iteration for
+ *        points and graphs, 0 where there is none (kos, kos-mp, ghosh-svd, eigen-ratio;
+ *        iteration 0 of points and graphs).
  * @return 0 to continue; any other value cancels the fit, which then returns
  *         ::CS_ERR_CANCELLED with the results of the last completed iteration kept.
  */
@@ -503,7 +569,8 @@ CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user)
  *  @{ */
 
 /**
- * @brief Give known true labels ("gold") for some items, used by every later fit.
+ * @brief Give known true labels ("gold") for some items, used by every later crowd fit
+ *        (cs_fit(); points and graph fits ignore it).
  *
  * Gold items are pinned: their posterior is one-hot on the gold class in every
  * E-step (semi-supervised EM), majority vote returns the gold class for them,
@@ -551,6 +618,85 @@ CS_API cs_status cs_set_gold(cs_model *model, const int32_t *item, const int32_t
  */
 CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
                         const int32_t *label, size_t n_labels);
+
+/**
+ * @brief Cluster n points of R^d into k clusters (methods 100-199: ::CS_METHOD_LLOYD,
+ *        ::CS_METHOD_KMEANS_PP).
+ *
+ * Point i is the row x[i * ld + 0 .. i * ld + d - 1] (row-major; a leading dimension
+ * ld > d reads a column block of a wider matrix). The array is only read during the
+ * call and may be freed afterwards. k is ::CS_PARAM_CLASSES, which must be set
+ * (2 <= k <= n). Coordinates may be any finite numbers of magnitude <= 1e100 (so that
+ * squared distances cannot overflow); distances are computed around the data mean, so
+ * a large common offset costs no precision.
+ *
+ * Results: cs_labels() (cluster 0..k-1 of each point; each cluster is non-empty),
+ * cs_centres() (the means of the clusters, k x d), cs_n_items() (= n), cs_n_dims()
+ * (= d), cs_n_classes() (= k), cs_class_prior() (cluster proportions), cs_iterations()
+ * (Lloyd iterations on the original points; for kmeans++ those of the kept restart),
+ * cs_converged() (1 when an iteration changed no label), cs_trace() (minus the k-means
+ * cost sum_i ||x_i - c_(z_i)||^2 of each iteration's labels under the centres they were
+ * assigned to; it never decreases). A Lloyd iteration is a centre update (cluster means
+ * of the current labels) followed by a label update (nearest centre, ties to the lowest
+ * index). A cluster left empty by a label update is re-seeded with the point farthest
+ * from its assigned centre (ties to the lowest index; taken only from clusters of two
+ * or more points), which then forms that cluster alone (::CS_NOTE_EMPTY_CLUSTER).
+ * The progress callback sees iteration 0 after the initialisation and every Lloyd
+ * iteration after it (for kmeans++ with ::CS_PARAM_N_INIT > 1, the count starts at 0
+ * again for each restart; cancelling keeps the best finished restart, or the current
+ * one if none has finished). cs_set_gold() does not apply to points.
+ *
+ * @param model The handle; its method must take points.
+ * @param x The points, at least (n - 1) * ld + d doubles.
+ * @param n Number of points (1 .. 2^31 - 1).
+ * @param d Dimension (1 .. 2^31 - 1).
+ * @param ld Leading dimension (stride between rows, in doubles), >= d; 0 means d.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_WRONG_INPUT_KIND (the method does not
+ *         take points); ::CS_ERR_NULL_POINTER (x is NULL); ::CS_ERR_EMPTY_INPUT (n = 0 or
+ *         d = 0); ::CS_ERR_INVALID_ARGUMENT (ld < d, or a size too large);
+ *         ::CS_ERR_TOO_FEW_CLASSES (k not set); ::CS_ERR_TOO_MANY_CLASSES (k > n);
+ *         ::CS_ERR_NON_FINITE (the message names the point and coordinate);
+ *         ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d,
+                               size_t ld);
+
+/**
+ * @brief Find k communities among the nodes of an undirected graph (methods 200-299:
+ *        ::CS_METHOD_COMMU_LLOYD, ::CS_METHOD_SPEC, ::CS_METHOD_SPEC_MLE).
+ *
+ * Edge t joins nodes u[t] and v[t] (0-based ids < n_nodes). The graph is simple and
+ * unweighted: a pair of nodes is adjacent or not, so repeated edges (in either
+ * orientation) count once, and self-loops (u[t] == v[t]) are ignored, as the stochastic
+ * block model has none; both are reported with ::CS_NOTE_IGNORED_EDGES. The arrays are
+ * only read during the call. k is ::CS_PARAM_CLASSES, which must be set
+ * (2 <= k <= n_nodes).
+ *
+ * Results: cs_labels() (community of each node), cs_n_items() (= n_nodes),
+ * cs_n_classes() (= k), cs_class_prior() (community proportions),
+ * cs_graph_densities(), cs_iterations() (CommuLloyd iterations; 0 for spec, 1 for
+ * spec-mle), cs_converged() (1 when an iteration changed no label; spec and spec-mle
+ * always converge), cs_trace() (commu-lloyd: sum_i max_h e_ih / n_h after each iteration,
+ * e_ih = edges from node i into community h and n_h its size under the previous labels;
+ * spec-mle: the maximised likelihood score summed over nodes; spec: empty). Memory and
+ * time per iteration are O(edges + n_nodes); the spectral initialisation never forms a
+ * dense n x n matrix. cs_set_gold() does not apply to graphs.
+ *
+ * @param model The handle; its method must take graphs.
+ * @param n_nodes Number of nodes (1 .. 2^31 - 1); nodes without edges are allowed
+ *        (::CS_NOTE_ISOLATED_NODES).
+ * @param u First endpoint of each edge.
+ * @param v Second endpoint of each edge.
+ * @param n_edges Number of edges (> 0).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_NULL_POINTER;
+ *         ::CS_ERR_EMPTY_INPUT (n_nodes = 0, n_edges = 0, or only self-loops);
+ *         ::CS_ERR_INVALID_ID (an id negative or >= n_nodes; the message names the edge
+ *         index); ::CS_ERR_INVALID_ARGUMENT (a size too large); ::CS_ERR_TOO_FEW_CLASSES
+ *         (k not set); ::CS_ERR_TOO_MANY_CLASSES (k > n_nodes); ::CS_ERR_CANCELLED;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
+                              const int32_t *v, size_t n_edges);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
@@ -582,11 +728,29 @@ enum cs_fit_note {
     CS_NOTE_UNLABELED_ITEMS = 8,
     /** The fit was cancelled by the progress callback; results are those of the last
      *  completed iteration. */
-    CS_NOTE_CANCELLED = 16
+    CS_NOTE_CANCELLED = 16,
+    /** cs_fit_graph(): self-loops or repeated edges were given; they were ignored (an
+     *  edge counts once whatever its multiplicity or orientation). */
+    CS_NOTE_IGNORED_EDGES = 32,
+    /** cs_fit_graph(): some nodes have no edge; nothing informs their community and
+     *  they get community 0. */
+    CS_NOTE_ISOLATED_NODES = 64,
+    /** A Lloyd iteration left a cluster empty; it was re-seeded with the point farthest
+     *  from its centre (see cs_fit_points()). */
+    CS_NOTE_EMPTY_CLUSTER = 128,
+    /** CommuLloyd: the labels alternated between two states (the simultaneous update can
+     *  cycle); the iterations stopped when a state repeated, and the labels are those of
+     *  the two with the larger ratio association sum_h 2 e_hh / n_h (the objective the
+     *  update climbs; the later state on ties), so they may be the previous iteration's. */
+    CS_NOTE_LABEL_CYCLE = 256,
+    /** The eigen- or singular-vector solver of a spectral initialisation did not reach its
+     *  tolerance within its iteration budget; its last subspace was used. */
+    CS_NOTE_EIGEN_NOT_CONVERGED = 512
 };
 
 /**
- * @brief Number of items of the last fit.
+ * @brief Number of items of the last fit (points for cs_fit_points(), nodes for
+ *        cs_fit_graph()).
  * @param model The handle.
  * @param[out] n Receives the count.
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
@@ -594,7 +758,7 @@ enum cs_fit_note {
 CS_API cs_status cs_n_items(const cs_model *model, size_t *n);
 
 /**
- * @brief Number of workers of the last fit.
+ * @brief Number of workers of the last fit (0 for points and graphs).
  * @param model The handle.
  * @param[out] n Receives the count.
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
@@ -621,6 +785,7 @@ CS_API cs_status cs_labels(const cs_model *model, int32_t *labels, size_t capaci
 
 /**
  * @brief Posterior class probabilities, n_items x k row-major; each row sums to 1.
+ *        Points and graph methods give hard labels: their rows are one-hot.
  * @param model The handle.
  * @param[out] posteriors Buffer for n_items * k doubles.
  * @param capacity Length of posteriors (>= n_items * k).
@@ -634,7 +799,8 @@ CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t
  *        observed); each (worker, true class) row sums to 1.
  *
  * For mv they are the Dawid-Skene M-step estimate from the vote shares; a worker with
- * no labels has uniform rows.
+ * no labels has uniform rows. Points and graph fits have no workers (nothing is
+ * written).
  *
  * @param model The handle.
  * @param[out] confusion Buffer for n_workers * k * k doubles.
@@ -646,7 +812,8 @@ CS_API cs_status cs_confusion(const cs_model *model, double *confusion, size_t c
 
 /**
  * @brief Class prior w (k values summing to 1): uniform unless ::CS_PARAM_PRIOR is
- *        ::CS_PRIOR_ESTIMATED, then the estimated class frequencies.
+ *        ::CS_PRIOR_ESTIMATED, then the estimated class frequencies. For points and
+ *        graphs: the fraction of points (nodes) in each cluster (community).
  * @param model The handle.
  * @param[out] prior Buffer for k doubles.
  * @param capacity Length of prior (>= k).
@@ -667,7 +834,9 @@ CS_API cs_status cs_trace_length(const cs_model *model, size_t *n);
  * @brief Objective after each iteration. For EM methods entry r - 1 is the marginal
  *        log-likelihood sum_j log sum_l w_l prod_i pi_i[l][c_ij] (natural log) of round
  *        r's E-step; for crowd-lloyd it is minus the Lloyd cost (L-25); for kos, kos-mp,
- *        ghosh-svd and eigen-ratio it is 0 (one entry per block product or round).
+ *        ghosh-svd and eigen-ratio it is 0 (one entry per block product or round); for
+ *        points minus the k-means cost, for graphs the CommuLloyd or likelihood score (see
+ *        cs_fit_points() and cs_fit_graph()).
  * @param model The handle.
  * @param[out] trace Buffer for cs_trace_length() doubles.
  * @param capacity Length of trace.
@@ -698,8 +867,8 @@ CS_API cs_status cs_converged(const cs_model *model, int32_t *converged);
 
 /**
  * @brief Final log-likelihood of an EM fit (the last trace entry; for mv, crowd-lloyd,
- *        kos, kos-mp, ghosh-svd and eigen-ratio the Dawid-Skene log-likelihood is not
- *        computed and 0 is returned).
+ *        kos, kos-mp, ghosh-svd, eigen-ratio, points and graphs the Dawid-Skene
+ *        log-likelihood is not computed and 0 is returned).
  * @param model The handle.
  * @param[out] log_likelihood Receives the value (natural log, always finite).
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
@@ -713,6 +882,39 @@ CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
  */
 CS_API cs_status cs_fit_notes(const cs_model *model, int32_t *notes);
+
+/**
+ * @brief Dimension d of the points of the last fit (0 when it was not a points fit).
+ * @param model The handle.
+ * @param[out] d Receives the dimension.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_n_dims(const cs_model *model, size_t *d);
+
+/**
+ * @brief Cluster centres of a points fit, k x d row-major: centre h is the mean of the
+ *        points labelled h (cs_labels()).
+ * @param model The handle.
+ * @param[out] centres Buffer for k * d doubles.
+ * @param capacity Length of centres (>= k * d).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND (the last fit was not a points fit) or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_centres(const cs_model *model, double *centres, size_t capacity);
+
+/**
+ * @brief Edge densities of a graph fit under its labels: the fraction of node pairs in
+ *        a common community that are adjacent (within, the estimate of p = a/n of the
+ *        block model) and the fraction of pairs in different communities that are
+ *        (between, q = b/n). A density with no pairs to count is 0.
+ * @param model The handle.
+ * @param[out] within Receives the within-community density (may be NULL).
+ * @param[out] between Receives the between-community density (may be NULL).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED or ::CS_ERR_WRONG_INPUT_KIND
+ *         (the last fit was not a graph fit).
+ */
+CS_API cs_status cs_graph_densities(const cs_model *model, double *within, double *between);
 /** @} */
 
 #ifdef __cplusplus

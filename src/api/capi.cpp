@@ -1,5 +1,6 @@
 // The exported cs_* functions of the handle: lifecycle, parameters, fit, results.
 // Each body runs inside cs::guard (src/api/guard.hpp), so no exception escapes.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -7,8 +8,12 @@
 #include "api/method_table.hpp"
 #include "api/model.hpp"
 #include "api/params.hpp"
+#include "cluster/run_points.hpp"
+#include "community/run_graph.hpp"
 #include "crowd/run_crowd.hpp"
 #include "data/crowd_data.hpp"
+#include "data/graph_data.hpp"
+#include "util/parallel.hpp"
 
 using cs::Error;
 
@@ -19,8 +24,39 @@ void require(const void *p, const char *what) {
 }
 
 const cs::FitResult &fitted(const cs_model *model) {
-    if (!model->fit) throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit first");
+    if (!model->fit)
+        throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit, cs_fit_points or cs_fit_graph first");
     return *model->fit;
+}
+
+const char *input_name(int32_t kind) {
+    switch (kind) {
+        case CS_INPUT_CROWD: return "crowd labels (cs_fit)";
+        case CS_INPUT_POINTS: return "points (cs_fit_points)";
+        case CS_INPUT_GRAPH: return "graphs (cs_fit_graph)";
+        default: return "?";
+    }
+}
+
+// The method of the handle's options, which must take `kind` of input.
+const cs::MethodInfo &method_for(const cs::FitOptions &options, cs::InputKind kind) {
+    const cs::MethodInfo *method = cs::find_method(options.method);
+    if (method == nullptr || method->input != kind)
+        throw Error(CS_ERR_WRONG_INPUT_KIND,
+                    std::string("method '") + (method ? method->name : "?") + "' does not take " +
+                        input_name(static_cast<int32_t>(kind)) + "; it takes " +
+                        (method ? input_name(static_cast<int32_t>(method->input)) : "nothing"));
+    return *method;
+}
+
+// Stores a finished (or cancelled) fit on the handle; a cancelled one still throws.
+void keep_fit(cs_model *model, std::unique_ptr<cs::FitResult> fit, bool cancelled) {
+    model->message = fit->note_message;
+    model->fit = std::move(fit);
+    if (cancelled)
+        throw Error(CS_ERR_CANCELLED, "cancelled by the progress callback after iteration " +
+                                          std::to_string(model->fit->iterations) +
+                                          "; the results of that iteration are kept");
 }
 
 template <class T>
@@ -43,6 +79,11 @@ CS_API int32_t cs_method_at(int32_t index) {
     const auto &table = cs::method_table();
     if (index < 0 || index >= static_cast<int32_t>(table.size())) return 0;
     return table[index].id;
+}
+
+CS_API int32_t cs_method_input(int32_t method) {
+    const cs::MethodInfo *m = cs::find_method(method);
+    return m ? static_cast<int32_t>(m->input) : 0;
 }
 
 CS_API const char *cs_method_name(int32_t method) {
@@ -170,21 +211,41 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
-        const cs::MethodInfo *method = cs::find_method(options.method);
-        if (method == nullptr || method->input != cs::InputKind::Crowd)
-            throw Error(CS_ERR_WRONG_INPUT_KIND,
-                        std::string("method '") + (method ? method->name : "?") +
-                            "' does not take crowd labels");
+        method_for(options, cs::InputKind::Crowd);
         const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options,
                                                         model->gold_item, model->gold_label);
         auto fit = std::make_unique<cs::FitResult>();
         const bool cancelled = cs::run_crowd_method(data, options, model->progress, *fit);
-        model->message = fit->note_message;
-        model->fit = std::move(fit);
-        if (cancelled)
-            throw Error(CS_ERR_CANCELLED, "cancelled by the progress callback after iteration " +
-                                              std::to_string(model->fit->iterations) +
-                                              "; the results of that iteration are kept");
+        keep_fit(model, std::move(fit), cancelled);
+    });
+}
+
+CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {
+    if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    model->fit.reset();
+    model->message.clear();
+    return cs::guard(model, [&] {
+        const cs::FitOptions options = model->params.fit_options();
+        method_for(options, cs::InputKind::Points);
+        auto fit = std::make_unique<cs::FitResult>();
+        const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, *fit);
+        keep_fit(model, std::move(fit), cancelled);
+    });
+}
+
+CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u, const int32_t *v,
+                              size_t n_edges) {
+    if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    model->fit.reset();
+    model->message.clear();
+    return cs::guard(model, [&] {
+        const cs::FitOptions options = model->params.fit_options();
+        method_for(options, cs::InputKind::Graph);
+        const cs::GraphData graph =
+            cs::GraphData::build(n_nodes, u, v, n_edges, cs::resolve_threads(options.threads));
+        auto fit = std::make_unique<cs::FitResult>();
+        const bool cancelled = cs::run_graph_method(graph, options, model->progress, *fit);
+        keep_fit(model, std::move(fit), cancelled);
     });
 }
 
@@ -215,7 +276,20 @@ CS_API cs_status cs_labels(const cs_model *model, int32_t *labels, size_t capaci
 
 CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t capacity) {
     return cs::guard(model, [&] {
-        copy_out(fitted(model).posteriors, posteriors, capacity, "posteriors");
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind == CS_INPUT_CROWD) {
+            copy_out(fit.posteriors, posteriors, capacity, "posteriors");
+            return;
+        }
+        // Points and graphs: hard labels, one-hot rows written on demand (not stored).
+        require(posteriors, "posteriors");
+        const std::size_t k = static_cast<std::size_t>(fit.k), size = fit.labels.size() * k;
+        if (capacity < size)
+            throw Error(CS_ERR_BUFFER_TOO_SMALL, "posteriors: capacity " + std::to_string(capacity) +
+                                                     " < " + std::to_string(size) + " values");
+        std::fill(posteriors, posteriors + size, 0.0);
+        for (std::size_t i = 0; i < fit.labels.size(); ++i)
+            posteriors[i * k + static_cast<std::size_t>(fit.labels[i])] = 1.0;
     });
 }
 
@@ -267,6 +341,33 @@ CS_API cs_status cs_fit_notes(const cs_model *model, int32_t *notes) {
     return cs::guard(model, [&] {
         require(notes, "notes");
         *notes = fitted(model).notes;
+    });
+}
+
+CS_API cs_status cs_n_dims(const cs_model *model, size_t *d) {
+    return cs::guard(model, [&] {
+        require(d, "d");
+        *d = static_cast<size_t>(fitted(model).n_dims);
+    });
+}
+
+CS_API cs_status cs_centres(const cs_model *model, double *centres, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind != CS_INPUT_POINTS)
+            throw Error(CS_ERR_WRONG_INPUT_KIND, "cs_centres: the last fit was not a points fit (cs_fit_points)");
+        copy_out(fit.centres, centres, capacity, "centres");
+    });
+}
+
+CS_API cs_status cs_graph_densities(const cs_model *model, double *within, double *between) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind != CS_INPUT_GRAPH)
+            throw Error(CS_ERR_WRONG_INPUT_KIND,
+                        "cs_graph_densities: the last fit was not a graph fit (cs_fit_graph)");
+        if (within) *within = fit.within_density;
+        if (between) *between = fit.between_density;
     });
 }
 

@@ -18,6 +18,11 @@ const std::vector<MethodInfo> &method_table() {
         {CS_METHOD_EIGEN_RATIO, "eigen-ratio", InputKind::Crowd},
         {CS_METHOD_ONE_COIN_DS, "one-coin-ds", InputKind::Crowd},
         {CS_METHOD_CLASS_ONE_COIN_DS, "class-one-coin-ds", InputKind::Crowd},
+        {CS_METHOD_LLOYD, "lloyd", InputKind::Points},
+        {CS_METHOD_KMEANS_PP, "kmeans++", InputKind::Points},
+        {CS_METHOD_COMMU_LLOYD, "commu-lloyd", InputKind::Graph},
+        {CS_METHOD_SPEC, "spec", InputKind::Graph},
+        {CS_METHOD_SPEC_MLE, "spec-mle", InputKind::Graph},
     };
     return table;
 }

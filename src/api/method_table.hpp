@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "crowdspec/crowdspec.h"
+
 namespace cs {
 
-enum class InputKind { Crowd };
+enum class InputKind { Crowd = CS_INPUT_CROWD, Points = CS_INPUT_POINTS, Graph = CS_INPUT_GRAPH };
 
 struct MethodInfo {
     int32_t id;

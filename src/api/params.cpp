@@ -53,6 +53,8 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_DELTA, "delta", false, 0, 0.5, 1e-6, {}},
         {CS_PARAM_POWER_STARTS, "power_starts", true, 1, 100000, 100, {}},
         {CS_PARAM_POWER_ITERS, "power_iters", true, 1, 100000, 100, {}},
+        {CS_PARAM_N_INIT, "n_init", true, 1, 10000, 1, {}},
+        {CS_PARAM_TRIM, "trim", false, 0, 1e6, 3.0, {}},
     };
     return table;
 }
@@ -200,6 +202,8 @@ FitOptions Params::fit_options() const {
     o.delta = get_double(CS_PARAM_DELTA);
     o.power_starts = static_cast<int32_t>(get_int(CS_PARAM_POWER_STARTS));
     o.power_iters = static_cast<int32_t>(get_int(CS_PARAM_POWER_ITERS));
+    o.n_init = static_cast<int32_t>(get_int(CS_PARAM_N_INIT));
+    o.trim = get_double(CS_PARAM_TRIM);
     return o;
 }
 

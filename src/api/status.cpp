@@ -26,6 +26,8 @@ CS_API const char *cs_status_string(cs_status status) {
         case CS_ERR_OUT_OF_MEMORY: return "CS_ERR_OUT_OF_MEMORY";
         case CS_ERR_INTERNAL: return "CS_ERR_INTERNAL";
         case CS_ERR_WRONG_INPUT_KIND: return "CS_ERR_WRONG_INPUT_KIND";
+        case CS_ERR_NON_FINITE: return "CS_ERR_NON_FINITE";
+        case CS_ERR_TOO_MANY_CLASSES: return "CS_ERR_TOO_MANY_CLASSES";
         default: return "CS_UNKNOWN_STATUS";
     }
 }

@@ -6,10 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "crowdspec/crowdspec.h"
+
 namespace cs {
 
 struct FitResult {
-    int32_t n_items = 0;
+    int32_t input_kind = CS_INPUT_CROWD;  // cs_input_kind of the fit
+    int32_t n_items = 0;                  // items, points or nodes
     int32_t n_workers = 0;
     int32_t k = 0;
     std::vector<int32_t> labels;      // n_items
@@ -22,6 +25,14 @@ struct FitResult {
     bool converged = false;
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
+
+    // Points fits (cs_fit_points).
+    int32_t n_dims = 0;
+    std::vector<double> centres;      // k x n_dims, row-major: the cluster means
+
+    // Graph fits (cs_fit_graph): edge densities under the final labels.
+    double within_density = 0.0;
+    double between_density = 0.0;
 };
 
 }  // namespace cs

@@ -24,6 +24,8 @@ struct FitOptions {
     double delta = 1e-6;
     int32_t power_starts = 100;
     int32_t power_iters = 100;
+    int32_t n_init = 1;         // k-means++ restarts (points; spectral k-means of graphs)
+    double trim = 3.0;          // graphs: trim nodes of degree > trim x average degree; 0 = none
 };
 
 }  // namespace cs

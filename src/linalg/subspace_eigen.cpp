@@ -1,5 +1,7 @@
 #include "linalg/subspace_eigen.hpp"
 
+#include "util/aligned.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -13,11 +15,11 @@ namespace {
 
 // Orthonormalise the columns of an n x p row-major block in place (Householder QR).
 // Returns false on a LAPACK failure.
-bool orthonormalise(std::vector<double> &x, int64_t n, int32_t p) {
+bool orthonormalise(double *x, int64_t n, int32_t p) {
     const lapack_int rows = static_cast<lapack_int>(n);
     std::vector<double> tau(static_cast<std::size_t>(p));
-    if (LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, rows, p, x.data(), p, tau.data()) != 0) return false;
-    return LAPACKE_dorgqr(LAPACK_ROW_MAJOR, rows, p, p, x.data(), p, tau.data()) == 0;
+    if (LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, rows, p, x, p, tau.data()) != 0) return false;
+    return LAPACKE_dorgqr(LAPACK_ROW_MAJOR, rows, p, p, x, p, tau.data()) == 0;
 }
 
 }  // namespace
@@ -29,15 +31,20 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
     const int32_t p = static_cast<int32_t>(std::min<int64_t>(k + options.oversample, n));
     if (k <= 0) return result;
 
-    std::vector<double> x(static_cast<std::size_t>(n) * p), y(x.size()), ritz(x.size());
+    // The n x p blocks are cache-line aligned: with p = 8 a row is exactly one line.
+    using Block = std::vector<double, AlignedAllocator<double>>;
+    Block x(static_cast<std::size_t>(n) * p), y(x.size()), ritz(x.size());
     for (double &v : x) v = rng.uniform() - 0.5;
-    orthonormalise(x, n, p);
+    orthonormalise(x.data(), n, p);
     std::vector<double> h(static_cast<std::size_t>(p) * p), lambda(static_cast<std::size_t>(p));
     std::vector<int32_t> order(static_cast<std::size_t>(p));
     std::vector<double> w(h.size());
 
-    for (int32_t it = 1; it <= options.max_iter; ++it) {
+    Block spare;  // third block of the Chebyshev recurrence
+    int32_t products = 0;
+    while (products < options.max_iter) {
         apply(x.data(), y.data(), p);
+        const int32_t it = ++products;
         result.iterations = it;
         // Rayleigh-Ritz: H = X^T A X (symmetrised), H = W diag(lambda) W^T.
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, p, static_cast<int32_t>(n), 1.0,
@@ -69,7 +76,7 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
             converged = std::sqrt(r2) <= options.tol * scale;
         }
         const bool stop = options.observer && options.observer(it);
-        if (converged || stop || it == options.max_iter) {
+        if (converged || stop || it >= options.max_iter) {
             result.converged = converged;
             result.stopped = stop;
             result.values.resize(static_cast<std::size_t>(k));
@@ -85,8 +92,50 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
             }
             return result;
         }
-        // Next block: orthonormalised A X W (a power step on the Ritz basis).
-        if (!orthonormalise(x, n, p)) break;
+        // Next block: orthonormalised A X W (a power step on the Ritz basis), or the
+        // Chebyshev filter T_m applied to the Ritz basis (its first product, A X W, is
+        // already in x). The filter damps [-c, c] with c^2 = the smallest Ritz value of
+        // A^2 on the block, the eigenvalues of (A X W)^T (A X W): a lower bound of the
+        // p-th eigenvalue of A^2 (Courant-Fischer), so the wanted eigenvalues, |lambda| >=
+        // |lambda_k| >= |lambda_p|, are never damped. (Ritz values of A itself would not
+        // do: on an indefinite spectrum the unconverged ones sit near 0.)
+        const int32_t degree = std::min(options.filter_degree, options.max_iter - products + 1);
+        double top = 0.0, c = 0.0;
+        if (degree > 1 && p > k) {
+            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, p, static_cast<int32_t>(n), 1.0,
+                        x.data(), p, x.data(), p, 0.0, h.data(), p);
+            if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', p, h.data(), p, lambda.data()) != 0) break;
+            c = std::sqrt(std::max(0.0, lambda[0]));
+            top = std::sqrt(std::max(0.0, lambda[p - 1]));
+        }
+        if (degree > 1 && p > k && top > 1.001 * c && c > 0.0) {
+            // Scaled three-term recurrence (Zhou and Saad's filter on [-c, c], value 1 at
+            // top so nothing overflows): Y_1 = A R sigma_1 / c, Y_(j+1) = 2 sigma_(j+1) / c
+            // A Y_j - sigma_j sigma_(j+1) Y_(j-1), sigma_1 = c / top,
+            // sigma_(j+1) = 1 / (2 / sigma_1 - sigma_j).
+            const std::size_t size = x.size();
+            spare.resize(size);
+            double *prev = ritz.data();  // Y_0 = R
+            double *cur = x.data();      // Y_1, scaled below
+            double *next = spare.data();
+            const double sigma1 = c / top;
+            double sigma = sigma1;
+            for (std::size_t e = 0; e < size; ++e) cur[e] *= sigma1 / c;
+            for (int32_t j = 2; j <= degree; ++j) {
+                apply(cur, y.data(), p);
+                ++products;
+                const double sigma_next = 1.0 / (2.0 / sigma1 - sigma);
+                const double alpha = 2.0 * sigma_next / c, beta = sigma * sigma_next;
+                for (std::size_t e = 0; e < size; ++e) next[e] = alpha * y[e] - beta * prev[e];
+                sigma = sigma_next;
+                double *old = prev;
+                prev = cur;
+                cur = next;
+                next = old;
+            }
+            if (cur != x.data()) std::copy(cur, cur + size, x.data());
+        }
+        if (!orthonormalise(x.data(), n, p)) break;
     }
     return result;  // LAPACK failure: empty values, converged = false
 }

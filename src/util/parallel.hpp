@@ -39,4 +39,8 @@ inline int threads_for(int32_t requested, int64_t labels) {
 /// Number of fixed-size chunks covering [0, n).
 inline int64_t chunk_count(int64_t n, int64_t chunk) { return (n + chunk - 1) / chunk; }
 
+/// Team size for a loop over `items` (points, nodes): one thread below 16384 items,
+/// where the barrier costs more than the work (and much more on a busy machine).
+inline int team_size(int threads, int64_t items) { return items >= 16384 ? threads : 1; }
+
 }  // namespace cs

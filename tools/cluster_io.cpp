@@ -1,0 +1,327 @@
+#include "cluster_io.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+#include "cli.hpp"
+#include "crowdspec/crowdspec.h"
+#include "output.hpp"
+
+namespace cli {
+
+namespace {
+
+std::string shown_name(const std::string &path) { return path == "-" ? "<stdin>" : path; }
+
+std::string read_whole(const std::string &path) {
+    std::FILE *f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+    if (f == nullptr)
+        throw CliError(kExitInput, path + ": cannot open: " + std::strerror(errno));
+    std::string text;
+    char buffer[1 << 16];
+    std::size_t got;
+    while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, got);
+    const bool failed = std::ferror(f) != 0;
+    if (f != stdin) std::fclose(f);
+    if (failed) throw CliError(kExitInput, shown_name(path) + ": read error");
+    return text;
+}
+
+[[noreturn]] void bad_line(const std::string &source, std::size_t line, const std::string &what) {
+    throw CliError(kExitInput, source + ":" + std::to_string(line) + ": " + what);
+}
+
+bool separator(char c) { return c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Splits a line into fields; a field may be "double quoted" ("" inside is a quote).
+// Unquoted fields are views into the line; quoted ones are unescaped into `arena`.
+void split(std::string_view line, std::vector<std::string_view> &fields, std::vector<std::string> &arena,
+           const std::string &source, std::size_t number) {
+    fields.clear();
+    arena.clear();
+    arena.reserve(line.size());  // stable addresses for the views below
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && separator(line[i])) ++i;
+        if (i >= line.size()) break;
+        if (line[i] == '"') {
+            std::string value;
+            ++i;
+            for (;;) {
+                if (i >= line.size()) bad_line(source, number, "unterminated quoted field");
+                if (line[i] == '"') {
+                    if (i + 1 < line.size() && line[i + 1] == '"') {
+                        value.push_back('"');
+                        i += 2;
+                        continue;
+                    }
+                    ++i;
+                    break;
+                }
+                value.push_back(line[i++]);
+            }
+            arena.push_back(std::move(value));
+            fields.emplace_back(arena.back());
+        } else {
+            const std::size_t begin = i;
+            while (i < line.size() && !separator(line[i])) ++i;
+            fields.emplace_back(line.substr(begin, i - begin));
+        }
+    }
+}
+
+// Calls fn(line_view, line_number) for every line that is not blank or a comment.
+template <class Fn>
+void for_each_line(const std::string &text, Fn &&fn) {
+    std::size_t number = 0, pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string_view line(text.data() + pos, end - pos);
+        ++number;
+        pos = end + 1;
+        std::size_t first = 0;
+        while (first < line.size() && (separator(line[first]))) ++first;
+        if (first == line.size() || line[first] == '#') continue;
+        fn(line, number);
+    }
+}
+
+bool parse_double(std::string_view s, double &value) {
+    if (s.empty()) return false;
+    if (s.front() == '+') s.remove_prefix(1);
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return ec == std::errc() && end == s.data() + s.size();
+}
+
+bool parse_int(std::string_view s, int64_t &value) {
+    if (s.empty()) return false;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return ec == std::errc() && end == s.data() + s.size();
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char &c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return out;
+}
+
+bool edge_header(const std::vector<std::string_view> &fields) {
+    static const char *const kNames[] = {"source", "target", "from", "to", "u", "v", "src", "dst", "node1", "node2"};
+    for (std::string_view f : fields) {
+        const std::string l = lower(f);
+        for (const char *name : kNames)
+            if (l == name) return true;
+    }
+    return false;
+}
+
+// Reports ignored truth ids once, fails when nothing matched.
+TruthClasses finish(TruthClasses out, std::size_t ignored, const std::string &example, const TruthTable &truth,
+                    const std::string &what, const std::string &source) {
+    if (out.scored == 0)
+        throw CliError(kExitInput, truth.source + ": none of its " + std::to_string(truth.entries.size()) + " ids is " +
+                                       what + " of " + source);
+    if (ignored > 0)
+        std::fprintf(stderr, "crowdspec: note: %zu of %zu truth ids (e.g. '%s') are not %s of %s and are not scored\n",
+                     ignored, truth.entries.size(), example.c_str(), what.c_str(), source.c_str());
+    return out;
+}
+
+int32_t class_of(std::unordered_map<std::string, int32_t> &classes, const std::string &label) {
+    const auto it = classes.emplace(label, static_cast<int32_t>(classes.size())).first;
+    return it->second;
+}
+
+}  // namespace
+
+PointTable read_points_file(const std::string &path) {
+    PointTable t;
+    t.source = shown_name(path);
+    const std::string text = read_whole(path);
+    std::vector<std::string_view> fields;
+    std::vector<std::string> arena;
+    bool first = true;
+    for_each_line(text, [&](std::string_view line, std::size_t number) {
+        split(line, fields, arena, t.source, number);
+        if (fields.empty()) return;
+        const std::size_t before = t.x.size();
+        bool numeric = true;
+        for (std::string_view f : fields) {
+            double v = 0.0;
+            if (!parse_double(f, v)) {
+                numeric = false;
+                break;
+            }
+            t.x.push_back(v);
+        }
+        if (!numeric) {
+            t.x.resize(before);
+            if (first) {  // a header row
+                first = false;
+                return;
+            }
+            for (std::size_t j = 0; j < fields.size(); ++j) {
+                double v = 0.0;
+                if (!parse_double(fields[j], v))
+                    bad_line(t.source, number, "field " + std::to_string(j + 1) + " '" + std::string(fields[j]) +
+                                                   "' is not a number");
+            }
+        }
+        first = false;
+        if (t.n == 0) t.d = fields.size();
+        if (fields.size() != t.d)
+            bad_line(t.source, number, "expected " + std::to_string(t.d) + " numbers like the first row (line " +
+                                           std::to_string(t.line.front()) + "), found " + std::to_string(fields.size()));
+        ++t.n;
+        t.line.push_back(number);
+    });
+    if (t.n == 0) throw CliError(kExitInput, t.source + ": no points (the file is empty or has only a header)");
+    return t;
+}
+
+EdgeTable read_edges_file(const std::string &path) {
+    EdgeTable t;
+    t.source = shown_name(path);
+    const std::string text = read_whole(path);
+    std::vector<std::string_view> fields;
+    std::vector<std::string> arena;
+    std::unordered_map<std::string, int32_t> index;  // id -> order of first appearance
+    std::vector<std::string> names;
+    bool first = true;
+    for_each_line(text, [&](std::string_view line, std::size_t number) {
+        split(line, fields, arena, t.source, number);
+        if (fields.empty()) return;
+        if (first) {
+            first = false;
+            if (edge_header(fields)) return;
+        }
+        if (fields.size() != 2)
+            bad_line(t.source, number, "expected 2 fields (u v), found " + std::to_string(fields.size()) +
+                                           (fields.size() > 2 ? " (edge weights are not supported)" : ""));
+        int32_t ends[2];
+        for (int e = 0; e < 2; ++e) {
+            if (fields[e].empty()) bad_line(t.source, number, "empty node id");
+            std::string id(fields[e]);
+            auto it = index.find(id);
+            if (it == index.end()) {
+                if (names.size() >= static_cast<std::size_t>(INT32_MAX))
+                    bad_line(t.source, number, "more than 2^31 - 1 nodes");
+                it = index.emplace(id, static_cast<int32_t>(names.size())).first;
+                names.push_back(std::move(id));
+            }
+            ends[e] = it->second;
+        }
+        t.u.push_back(ends[0]);
+        t.v.push_back(ends[1]);
+    });
+    if (t.u.empty()) throw CliError(kExitInput, t.source + ": no edges (the file is empty or has only a header)");
+    // Ascending numeric order when every id is an integer.
+    std::vector<int64_t> value(names.size());
+    bool integers = true;
+    for (std::size_t i = 0; i < names.size() && integers; ++i) integers = parse_int(names[i], value[i]);
+    std::vector<int32_t> rank(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) rank[i] = static_cast<int32_t>(i);
+    if (integers) {
+        std::vector<int32_t> order(rank);
+        std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return value[a] < value[b]; });
+        for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int32_t>(r);
+        for (int32_t &x : t.u) x = rank[x];
+        for (int32_t &x : t.v) x = rank[x];
+    }
+    t.node_names.resize(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) t.node_names[rank[i]] = std::move(names[i]);
+    return t;
+}
+
+TruthClasses match_row_truth(const TruthTable &truth, std::size_t n_rows, const std::string &points_source) {
+    TruthClasses out;
+    out.label.assign(n_rows, -1);
+    std::unordered_map<std::string, int32_t> classes;
+    std::size_t ignored = 0;
+    std::string example;
+    for (const auto &[id, label] : truth.entries) {
+        int64_t row = 0;
+        if (!parse_int(id, row) || row < 1 || static_cast<std::size_t>(row) > n_rows) {
+            if (ignored++ == 0) example = id;
+            continue;
+        }
+        out.label[static_cast<std::size_t>(row - 1)] = class_of(classes, label);
+        ++out.scored;
+    }
+    out.classes = static_cast<int32_t>(classes.size());
+    return finish(std::move(out), ignored, example, truth, "a row number (1.." + std::to_string(n_rows) + ")",
+                  points_source);
+}
+
+TruthClasses match_node_truth(const TruthTable &truth, const EdgeTable &edges) {
+    TruthClasses out;
+    out.label.assign(edges.node_names.size(), -1);
+    const NameIndex nodes(edges.node_names, true);
+    std::unordered_map<std::string, int32_t> classes;
+    std::size_t ignored = 0;
+    std::string example;
+    for (const auto &[id, label] : truth.entries) {
+        const int32_t node = nodes.find(id);
+        if (node < 0) {
+            if (ignored++ == 0) example = id;
+            continue;
+        }
+        if (out.label[static_cast<std::size_t>(node)] < 0) ++out.scored;
+        out.label[static_cast<std::size_t>(node)] = class_of(classes, label);
+    }
+    out.classes = static_cast<int32_t>(classes.size());
+    return finish(std::move(out), ignored, example, truth, "a node", edges.source);
+}
+
+int32_t method_of_kind(const std::string &command, const std::string &name, int32_t kind) {
+    int32_t id = 0;
+    if (cs_method_from_name(name.c_str(), &id) == CS_OK && cs_method_input(id) == kind) return id;
+    std::string known;
+    for (int32_t i = 0; i < cs_method_count(); ++i) {
+        const int32_t m = cs_method_at(i);
+        if (cs_method_input(m) != kind) continue;
+        known += (known.empty() ? "" : ", ") + std::string(cs_method_name(m));
+    }
+    throw CliError(kExitUsage, command + ": " + (id == 0 ? "unknown method '" : "method '") + name +
+                                   (id == 0 ? "'" : "' does not apply here") + "; known methods: " + known);
+}
+
+std::vector<std::string> clustering_note_names(int32_t notes) {
+    static const std::pair<int32_t, const char *> kNames[] = {
+        {CS_NOTE_MAX_ITER_REACHED, "max_iter_reached"},
+        {CS_NOTE_SPECTRAL_FALLBACK, "spectral_fallback"},
+        {CS_NOTE_IMPOSSIBLE_ITEMS, "impossible_items"},
+        {CS_NOTE_UNLABELED_ITEMS, "unlabeled_items"},
+        {CS_NOTE_CANCELLED, "cancelled"},
+        {CS_NOTE_IGNORED_EDGES, "ignored_edges"},
+        {CS_NOTE_ISOLATED_NODES, "isolated_nodes"},
+        {CS_NOTE_EMPTY_CLUSTER, "empty_cluster"},
+        {CS_NOTE_LABEL_CYCLE, "label_cycle"},
+        {CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"}};
+    std::vector<std::string> names;
+    int32_t known = 0;
+    for (const auto &[bit, name] : kNames) {
+        known |= bit;
+        if (notes & bit) names.emplace_back(name);
+    }
+    if (notes & ~known) names.push_back("other_" + std::to_string(notes & ~known));
+    return names;
+}
+
+void append_notes(std::string &json, int32_t notes) {
+    json += ",\"notes\":[";
+    const std::vector<std::string> names = clustering_note_names(notes);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) json.push_back(',');
+        append_json_string(json, names[i]);
+    }
+    json.push_back(']');
+}
+
+}  // namespace cli
