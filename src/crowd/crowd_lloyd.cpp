@@ -122,11 +122,12 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
         }
         // (L-25) label update of all items at once from the previous labels, which
         // also counts the new labels for the next centre update.
-        std::fill(counts.begin(), counts.end(), 0.0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_parts > 1)
         for (int64_t p = 0; p < n_parts; ++p) {
+            double *part_counts = counts.data() + p * table;
+            std::fill(part_counts, part_counts + table, 0.0);  // by its own thread, cache-warm
             const LabelPass pass = update_labels_k(data, parts[p], cost.data(), z.data(), next.data(),
-                                                   counts.data() + p * table);
+                                                   part_counts);
             part_cost[p] = pass.cost;
             part_changed[p] = pass.changed;
         }

@@ -66,8 +66,14 @@ template <int K>
 void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *counts,
                    double *prior_sum) {
     const int32_t k = d.k;
+    // The prior sums are accumulated locally and stored once: neighbouring partitions'
+    // sums share a cache line, and writing them per item made the threads fight over it.
+    ClassScratch<K> local(k);
+    double *sum = local.data();
+    for (int32_t l = 0; l < k; ++l) sum[l] = 0.0;
     for (int64_t j = r.first; j < r.last; ++j)
-        scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, prior_sum);
+        scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, sum);
+    for (int32_t l = 0; l < k; ++l) prior_sum[l] = sum[l];
 }
 
 // The E-step (Z-4) of one partition in log space, optionally adding the new
@@ -78,8 +84,10 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                   const double *prior, double *q, double *counts, double *prior_sum,
                   double &ll_out, int64_t &impossible_out) {
     const int32_t k = K > 0 ? K : d.k;
-    ClassScratch<K> scratch(k);
+    ClassScratch<K> scratch(k), local_prior(k);
     double *s = scratch.data();
+    double *prior_local = local_prior.data();  // stored once at the end (see scatter_range)
+    for (int32_t l = 0; l < k; ++l) prior_local[l] = 0.0;
     // The log-likelihood adds top_j + log(sum_j) per item, with 1 <= sum_j <= k. The
     // logs are batched: the sums are multiplied together and one log is taken per
     // batch, before the product can overflow (a log per item cost as much as the
@@ -127,8 +135,10 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                 product *= sum;
             }
         }
-        if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_sum);
+        if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_local);
     }
+    if (prior_sum != nullptr)
+        for (int32_t l = 0; l < k; ++l) prior_sum[l] = prior_local[l];
     ll_out = ll + std::log(product);
     impossible_out = impossible;
 }
@@ -143,11 +153,10 @@ void for_each_part(const Workspace &ws, F &&f) {
 void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
-        std::fill(ws.counts.begin(), ws.counts.end(), 0.0);
-        std::fill(ws.prior_sums.begin(), ws.prior_sums.end(), 0.0);
         for_each_part(ws, [&](int64_t p) {
-            scatter_range<K>(d, ws.parts[p], q, ws.counts.data() + p * ws.table,
-                             ws.prior_sums.data() + p * d.k);
+            double *counts = ws.counts.data() + p * ws.table;
+            std::fill(counts, counts + ws.table, 0.0);  // by its own thread: parallel, cache-warm
+            scatter_range<K>(d, ws.parts[p], q, counts, ws.prior_sums.data() + p * d.k);
         });
     });
 }
@@ -156,13 +165,10 @@ void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
 void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
-        if (scatter) {
-            std::fill(ws.counts.begin(), ws.counts.end(), 0.0);
-            std::fill(ws.prior_sums.begin(), ws.prior_sums.end(), 0.0);
-        }
         for_each_part(ws, [&](int64_t p) {
-            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, q,
-                            scatter ? ws.counts.data() + p * ws.table : nullptr,
+            double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
+            if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
+            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, q, counts,
                             scatter ? ws.prior_sums.data() + p * d.k : nullptr, ws.part_ll[p],
                             ws.part_impossible[p]);
         });
