@@ -28,57 +28,75 @@ struct GroupMoments {
     std::vector<Matrix> worker_cross;  // per worker i: (1/n) sum_j z_ij Z_alt(i),j^T (Z-3)
 };
 
-// Add the moments of the items in range r into one partition's tables: the third
-// moment `third` [a][b][c] and, per label code w * k + c, the cross moments of
-// worker w's label c with the aggregates of the two other groups, kept apart:
-// `cross` [code][t][d] with t = 0 for group (g + 1) mod 3 and t = 1 for (g + 2) mod 3.
-// The group cross moments S_xy are sums of these over the workers of group x, so no
-// per-item outer products are needed for them. K > 0 fixes k at compile time (the
-// common small cases); K = 0 reads it from the data.
+// Add the moments of the items in range r into one partition's tables:
+// - `third` [a][b][c]: the third moment of (Z_0, Z_1, Z_2);
+// - `s01` [c][d]: the cross moment S_01 of groups 0 and 1;
+// - `cross` [code][d]: per label code w * k + c, worker w's label c times Z_alt, the
+//   sum of the aggregates of the two groups other than w's (Z-3).
+// The other group cross moments follow exactly from these (compute_moments), so an
+// item costs one outer product and each label k additions. K > 0 fixes k at compile
+// time (the common small cases); K = 0 reads it from the data.
 template <int K>
 void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group,
-                        const uint32_t *slot, double *third, double *cross) {
+                        const uint32_t *slot, double *third, double *s01, double *cross) {
     const int32_t k = K > 0 ? K : data.k;
     std::vector<double> z(static_cast<std::size_t>(kGroups) * k, 0.0);  // Z_0, Z_1, Z_2 of item j
-    // The labels present in Z_0, Z_1, Z_2: an item has a few labels, so the third
-    // moment runs over these instead of all k^3 entries.
+    std::vector<double> alt(static_cast<std::size_t>(kGroups) * k);     // Z_alt of each group
+    // The labels present in Z_0, Z_1, Z_2: an item has a few labels, so for larger k the
+    // products run over these instead of all k^2 / k^3 entries. For k <= 3 the dense
+    // products are cheaper (adding zero products changes no sum: all are exact integers).
     std::vector<int32_t> present(static_cast<std::size_t>(kGroups) * k);
     int32_t n_present[kGroups];
+    constexpr bool kDense = K > 0 && K <= 3;
     for (int64_t j = r.first; j < r.last; ++j) {
         const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
         if (begin == end) continue;
-        for (int g = 0; g < kGroups; ++g) n_present[g] = 0;
-        for (int64_t p = begin; p < end; ++p) {
-            const uint32_t code = data.item_code[p], at = slot[code];
-            const int g = group[code];
-            if (z[at] == 0.0) present[g * k + n_present[g]++] = static_cast<int32_t>(at) - g * k;
-            z[at] += 1.0;
-        }
-        for (int32_t u = 0; u < n_present[0]; ++u) {
-            const int32_t a = present[u];
-            for (int32_t v = 0; v < n_present[1]; ++v) {
-                const int32_t b = present[k + v];
-                const double ab = z[a] * z[k + b];
-                for (int32_t w = 0; w < n_present[2]; ++w) {
-                    const int32_t c = present[2 * k + w];
-                    third[(a * k + b) * k + c] += ab * z[2 * k + c];
+        if (kDense) {
+            for (int64_t p = begin; p < end; ++p) z[slot[data.item_code[p]]] += 1.0;
+            for (int32_t a = 0; a < k; ++a)
+                for (int32_t b = 0; b < k; ++b) {
+                    const double ab = z[a] * z[k + b];
+                    s01[a * k + b] += ab;
+                    for (int32_t c = 0; c < k; ++c) third[(a * k + b) * k + c] += ab * z[2 * k + c];
+                }
+        } else {
+            for (int g = 0; g < kGroups; ++g) n_present[g] = 0;
+            for (int64_t p = begin; p < end; ++p) {
+                const uint32_t code = data.item_code[p], at = slot[code];
+                const int g = group[code];
+                if (z[at] == 0.0) present[g * k + n_present[g]++] = static_cast<int32_t>(at) - g * k;
+                z[at] += 1.0;
+            }
+            for (int32_t u = 0; u < n_present[0]; ++u) {
+                const int32_t a = present[u];
+                for (int32_t v = 0; v < n_present[1]; ++v) {
+                    const int32_t b = present[k + v];
+                    const double ab = z[a] * z[k + b];
+                    s01[a * k + b] += ab;
+                    for (int32_t w = 0; w < n_present[2]; ++w) {
+                        const int32_t c = present[2 * k + w];
+                        third[(a * k + b) * k + c] += ab * z[2 * k + c];
+                    }
                 }
             }
         }
+        for (int32_t d = 0; d < k; ++d) {
+            alt[d] = z[k + d] + z[2 * k + d];
+            alt[k + d] = z[2 * k + d] + z[d];
+            alt[2 * k + d] = z[d] + z[k + d];
+        }
         for (int64_t p = begin; p < end; ++p) {
             const uint32_t code = data.item_code[p];
-            const int g = group[code];
-            static constexpr int kNext[kGroups] = {1, 2, 0}, kAfter[kGroups] = {2, 0, 1};
-            const double *za = z.data() + kNext[g] * k;
-            const double *zb = z.data() + kAfter[g] * k;
-            double *row = cross + static_cast<int64_t>(code) * 2 * k;
-            for (int32_t d = 0; d < k; ++d) {
-                row[d] += za[d];
-                row[k + d] += zb[d];
-            }
+            const double *a = alt.data() + group[code] * k;
+            double *row = cross + static_cast<int64_t>(code) * k;
+            for (int32_t d = 0; d < k; ++d) row[d] += a[d];
         }
-        for (int g = 0; g < kGroups; ++g)  // back to all zeros for the next item
-            for (int32_t u = 0; u < n_present[g]; ++u) z[g * k + present[g * k + u]] = 0.0;
+        if (kDense) {
+            std::fill(z.begin(), z.end(), 0.0);
+        } else {
+            for (int g = 0; g < kGroups; ++g)  // back to all zeros for the next item
+                for (int32_t u = 0; u < n_present[g]; ++u) z[g * k + present[g * k + u]] = 0.0;
+        }
     }
 }
 
@@ -89,8 +107,8 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
     const int32_t k = data.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
-    const int64_t third_size = kk * k, cross_size = n_codes * 2 * k;
-    const int64_t table = third_size + cross_size;
+    const int64_t third_size = kk * k, cross_size = n_codes * k;
+    const int64_t table = third_size + kk + cross_size;
     const std::vector<ItemRange> parts = partition_items(data, table);
     const int64_t n_parts = static_cast<int64_t>(parts.size());
     std::vector<double> tables(static_cast<std::size_t>(n_parts * table), 0.0);
@@ -108,38 +126,47 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_parts > 1)
     for (int64_t part = 0; part < n_parts; ++part) {
         double *third = tables.data() + part * table;
-        double *cross = third + third_size;
+        double *s01 = third + third_size;
+        double *cross = s01 + kk;
         with_classes(k, [&](auto kc) {
             accumulate_moments<decltype(kc)::value>(data, parts[part], group.data(), slot.data(),
-                                                    third, cross);
+                                                    third, s01, cross);
         });
     }
     std::vector<double> total(static_cast<std::size_t>(table));
     sum_tables(tables, table, n_parts, total.data(), threads);
-    const double *cross = total.data() + third_size;
+    const double *s01 = total.data() + third_size;
+    const double *cross = s01 + kk;
 
+    // E_g = sum over the workers of group g of their cross moments = S_ga + S_gb for the
+    // two other groups a, b. With S_01 known: S_02 = E_0 - S_01, S_12 = E_1 - S_01^T.
+    // Integer sums and differences below 2^53: exact.
+    std::array<Matrix, kGroups> e;
+    for (Matrix &m : e) m = Matrix(k, k);
+    for (int64_t code = 0; code < n_codes; ++code) {
+        const int32_t c = static_cast<int32_t>(code % k);
+        for (int32_t d = 0; d < k; ++d) e[group[code]](c, d) += cross[code * k + d];
+    }
     const double inv_n = 1.0 / data.n_items;
     GroupMoments mom;
     for (auto &row : mom.second)
         for (Matrix &m : row) m = Matrix(k, k);  // S_xx stays unused
-    mom.worker_cross.assign(static_cast<std::size_t>(data.n_workers), Matrix(k, k));
-    for (int32_t i = 0; i < data.n_workers; ++i) {
-        const int g = i % kGroups, a = (g + 1) % kGroups, b = (g + 2) % kGroups;
-        for (int32_t c = 0; c < k; ++c) {
-            const double *row = cross + (static_cast<int64_t>(i) * k + c) * 2 * k;
-            for (int32_t d = 0; d < k; ++d) {
-                // S_ga += z_i Z_a^T, S_gb += z_i Z_b^T; (Z-3) uses Z_a + Z_b.
-                mom.second[g][a](c, d) += row[d];
-                mom.second[g][b](c, d) += row[k + d];
-                mom.worker_cross[i](c, d) = (row[d] + row[k + d]) * inv_n;
-            }
+    for (int32_t c = 0; c < k; ++c)
+        for (int32_t d = 0; d < k; ++d) {
+            const double v01 = s01[c * k + d];
+            mom.second[0][1](c, d) = v01 * inv_n;
+            mom.second[0][2](c, d) = (e[0](c, d) - v01) * inv_n;
+            mom.second[1][2](c, d) = (e[1](c, d) - s01[d * k + c]) * inv_n;
         }
-    }
-    for (auto &row : mom.second)
-        for (Matrix &m : row)
-            for (double &v : m.a) v *= inv_n;
+    mom.second[1][0] = transpose(mom.second[0][1]);
+    mom.second[2][0] = transpose(mom.second[0][2]);
+    mom.second[2][1] = transpose(mom.second[1][2]);
+    mom.worker_cross.assign(static_cast<std::size_t>(data.n_workers), Matrix(k, k));
+    for (int32_t i = 0; i < data.n_workers; ++i)
+        for (int64_t e2 = 0; e2 < kk; ++e2)
+            mom.worker_cross[i].a[e2] = cross[static_cast<int64_t>(i) * kk + e2] * inv_n;
     mom.third = Tensor3(k);
-    for (int64_t e = 0; e < third_size; ++e) mom.third.t[e] = total[e] * inv_n;
+    for (int64_t e3 = 0; e3 < third_size; ++e3) mom.third.t[e3] = total[e3] * inv_n;
     return mom;
 }
 
