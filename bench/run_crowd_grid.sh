@@ -6,7 +6,7 @@
 # Set LARGE=1 to add the 10^8-label runs (about 3 GB of memory, a few minutes).
 set -eu
 bench=${1:-build/bench/bench_crowd}
-methods=mv,ds,opt-ds,crowd-lloyd
+methods=mv,ds,opt-ds,crowd-lloyd,one-coin-ds,class-one-coin-ds
 for threads in 1 2; do
   # labels, k, workers, labels per item
   for spec in "100000 2 1000 5" "1000000 2 1000 10" "10000000 2 1000 10" "10000000 5 1000 10" \
