@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "crowdspec/crowdspec.h"
 #include "output.hpp"
+#include "sim/scoring.hpp"
 
 namespace cli {
 
@@ -322,6 +323,73 @@ void append_notes(std::string &json, int32_t notes) {
         append_json_string(json, names[i]);
     }
     json.push_back(']');
+}
+
+std::optional<ClusteringRun> start_clustering(
+    const std::string &command, const std::string &input_noun, const std::string &default_method,
+    int32_t input_kind, const std::vector<OptionSpec> &specs,
+    const std::vector<std::pair<std::string, std::string>> &params, const std::string &help,
+    const std::vector<std::string> &args, std::size_t first) {
+    ClusteringRun run;
+    run.parsed = parse_args(command, args, first, specs);
+    if (run.parsed.help) {
+        write_stdout(help);
+        return std::nullopt;
+    }
+    const ParsedArgs &parsed = run.parsed;
+    if (parsed.positionals.size() != 1)
+        throw CliError(kExitUsage, parsed.positionals.empty()
+                                       ? command + ": missing the " + input_noun + " file (see 'crowdspec " +
+                                             command + " --help')"
+                                       : command + ": expected one " + input_noun + " file, got " +
+                                             std::to_string(parsed.positionals.size()));
+    if (!parsed.has("k")) throw CliError(kExitUsage, command + ": --k K is required");
+    run.method = parsed.last("method").value_or(default_method);
+    run.truth_path = parsed.last("truth");
+    if (run.truth_path && *run.truth_path == "-" && parsed.positionals[0] == "-")
+        throw CliError(kExitUsage, command + ": " + input_noun + " and --truth cannot both be standard input");
+    if (run.truth_path && parsed.has("output"))
+        throw CliError(kExitUsage, command + ": --output writes labels; with --truth the result is the JSON line");
+
+    // Configure the handle first: bad options fail before the file is read.
+    const int32_t id = method_of_kind(command, run.method, input_kind);
+    FitSettings settings;
+    for (const auto &[option, value] : parsed.options)
+        for (const auto &[opt, name] : params)
+            if (option == opt) settings.params.push_back({"--" + option, name, value});
+    run.model = make_model(id, settings);
+    return run;
+}
+
+std::string clustering_json(const ClusteringRun &run, const std::vector<int32_t> &labels,
+                            const TruthClasses &truth, double seconds) {
+    cs_model *model = run.model.get();
+    std::size_t k = 0;
+    int32_t iterations = 0, converged = 0;
+    check_status(model, cs_n_classes(model, &k), "reading k");
+    check_status(model, cs_iterations(model, &iterations), "reading the iterations");
+    check_status(model, cs_converged(model, &converged), "reading the converged flag");
+    const cs::sim::Misclustering score = cs::sim::misclustering_rate(
+        labels.data(), truth.label.data(), labels.size(), static_cast<int32_t>(k), truth.classes);
+    std::string line = "{\"method\":";
+    append_json_string(line, run.method);
+    line += ",\"error_rate\":";
+    append_number(line, "%.6f", score.rate);
+    line += ",\"scored\":" + std::to_string(score.scored);
+    line += ",\"iterations\":" + std::to_string(iterations);
+    line += converged ? ",\"converged\":true" : ",\"converged\":false";
+    line += ",\"seconds\":";
+    append_number(line, "%.6f", seconds);
+    line += ",\"k\":" + std::to_string(k);
+    return line;
+}
+
+void finish_clustering_json(const ClusteringRun &run, std::string &line) {
+    int32_t notes = 0;
+    check_status(run.model.get(), cs_fit_notes(run.model.get(), &notes), "reading the fit notes");
+    append_notes(line, notes);
+    line += "}\n";
+    write_stdout(line);
 }
 
 }  // namespace cli

@@ -18,7 +18,13 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+#include <utility>
+
+#include "cli.hpp"
+#include "fitting.hpp"
 #include "label_file.hpp"
+#include "output.hpp"
 
 namespace cli {
 
@@ -72,5 +78,48 @@ std::vector<std::string> clustering_note_names(int32_t notes);
 
 /// Appends `,"notes":[...]` to a JSON object under construction.
 void append_notes(std::string &json, int32_t notes);
+
+/// What `cluster` and `communities` share on their command line: one input file, a
+/// required --k, a method of the right kind, an optional --truth (exclusive with
+/// --output), and the options that map one-to-one onto library parameters.
+struct ClusteringRun {
+    ParsedArgs parsed;
+    std::string method;                      ///< --method or the default
+    std::optional<std::string> truth_path;   ///< --truth
+    ModelPtr model;                          ///< configured, not yet fitted
+};
+
+/// Parses and checks the arguments of `command` and configures the model. Returns
+/// nullopt after printing `help` for --help. Throws CliError(kExitUsage) on misuse.
+/// `params` maps option names to library parameter names.
+std::optional<ClusteringRun> start_clustering(
+    const std::string &command, const std::string &input_noun, const std::string &default_method,
+    int32_t input_kind, const std::vector<OptionSpec> &specs,
+    const std::vector<std::pair<std::string, std::string>> &params, const std::string &help,
+    const std::vector<std::string> &args, std::size_t first);
+
+/// Without --truth: the labels (one line per row or node, from `line_of`) to --output or
+/// stdout, written atomically.
+template <class LineOf>
+void write_clustering_labels(const ClusteringRun &run, std::size_t n, LineOf line_of);
+
+/// With --truth: the JSON line's common part -- method, error_rate (mis-clustering rate
+/// against `truth`), scored, iterations, converged, seconds -- for the caller to extend
+/// and then finish with finish_clustering_json().
+std::string clustering_json(const ClusteringRun &run, const std::vector<int32_t> &labels,
+                            const TruthClasses &truth, double seconds);
+
+/// Appends the notes, closes the object and writes the line to stdout.
+void finish_clustering_json(const ClusteringRun &run, std::string &line);
+
+template <class LineOf>
+void write_clustering_labels(const ClusteringRun &run, std::size_t n, LineOf line_of) {
+    std::string text;
+    text.reserve(n * 4);
+    for (std::size_t i = 0; i < n; ++i) line_of(text, i);
+    OutputFile out(run.parsed.last("output").value_or(""));
+    out.write(text);
+    out.commit();
+}
 
 }  // namespace cli

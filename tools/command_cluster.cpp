@@ -18,7 +18,7 @@ namespace cli {
 namespace {
 
 // Options that map one-to-one onto a library parameter.
-const std::pair<const char *, const char *> kClusterParams[] = {
+const std::vector<std::pair<std::string, std::string>> kClusterParams = {
     {"k", "classes"}, {"seed", "seed"}, {"max-iter", "max_iter"}, {"threads", "threads"}, {"n-init", "n_init"}};
 
 // The file line of the first coordinate the library refuses (NaN, Inf, |x| > 1e100).
@@ -75,77 +75,32 @@ int run_cluster(const std::vector<std::string> &args, std::size_t first) {
     const std::vector<OptionSpec> specs = {{"k", true, 'k'},       {"method", true, 'm'},  {"truth", true, 't'},
                                            {"output", true, 'o'},  {"seed", true, '\0'},   {"max-iter", true, '\0'},
                                            {"n-init", true, '\0'}, {"threads", true, '\0'}};
-    const ParsedArgs parsed = parse_args("cluster", args, first, specs);
-    if (parsed.help) {
-        write_stdout(cluster_help());
-        return kExitOk;
-    }
-    if (parsed.positionals.size() != 1)
-        throw CliError(kExitUsage, parsed.positionals.empty()
-                                       ? "cluster: missing the POINTS file (see 'crowdspec cluster --help')"
-                                       : "cluster: expected one POINTS file, got " +
-                                             std::to_string(parsed.positionals.size()));
-    if (!parsed.has("k")) throw CliError(kExitUsage, "cluster: --k K is required");
-    const std::string method = parsed.last("method").value_or("lloyd");
-    const std::optional<std::string> truth_path = parsed.last("truth");
-    if (truth_path && *truth_path == "-" && parsed.positionals[0] == "-")
-        throw CliError(kExitUsage, "cluster: POINTS and --truth cannot both be standard input");
-    if (truth_path && parsed.has("output"))
-        throw CliError(kExitUsage, "cluster: --output writes labels; with --truth the result is the JSON line");
+    std::optional<ClusteringRun> run = start_clustering("cluster", "POINTS", "lloyd", CS_INPUT_POINTS, specs,
+                                                        kClusterParams, cluster_help(), args, first);
+    if (!run) return kExitOk;  // --help
 
-    // Configure the handle first: bad options fail before the file is read.
-    const int32_t id = method_of_kind("cluster", method, CS_INPUT_POINTS);
-    FitSettings settings;
-    for (const auto &[option, value] : parsed.options)
-        for (const auto &[opt, name] : kClusterParams)
-            if (option == opt) settings.params.push_back({"--" + option, name, value});
-    ModelPtr model = make_model(id, settings);
-
-    const PointTable points = read_points_file(parsed.positionals[0]);
+    const PointTable points = read_points_file(run->parsed.positionals[0]);
+    cs_model *model = run->model.get();
     const auto start = std::chrono::steady_clock::now();
-    const cs_status status = cs_fit_points(model.get(), points.x.data(), points.n, points.d, 0);
+    const cs_status status = cs_fit_points(model, points.x.data(), points.n, points.d, 0);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (status != CS_OK) {
-        std::string message = cs_last_error(model.get());
+        std::string message = cs_last_error(model);
         if (status == CS_ERR_NON_FINITE) message = locate_non_finite(points);
-        throw CliError(kExitFit, method + ": " + message + " [" + cs_status_string(status) + "]");
+        throw CliError(kExitFit, run->method + ": " + message + " [" + cs_status_string(status) + "]");
     }
-    report_fit_notes(model.get(), method);
-    const std::vector<int32_t> labels = fitted_labels(model.get(), points.n);
+    report_fit_notes(model, run->method);
+    const std::vector<int32_t> labels = fitted_labels(model, points.n);
 
-    if (!truth_path) {
-        std::string text;
-        text.reserve(points.n * 3);
-        for (int32_t l : labels) text += std::to_string(l) + "\n";
-        OutputFile out(parsed.last("output").value_or(""));
-        out.write(text);
-        out.commit();
+    if (!run->truth_path) {
+        write_clustering_labels(*run, points.n,
+                                [&](std::string &text, std::size_t i) { text += std::to_string(labels[i]) + "\n"; });
         return kExitOk;
     }
-    const TruthTable truth = read_truth_file(*truth_path);
-    const TruthClasses classes = match_row_truth(truth, points.n, points.source);
-    std::size_t k = 0;
-    int32_t iterations = 0, converged = 0, notes = 0;
-    check_status(model.get(), cs_n_classes(model.get(), &k), "reading k");
-    check_status(model.get(), cs_iterations(model.get(), &iterations), "reading the iterations");
-    check_status(model.get(), cs_converged(model.get(), &converged), "reading the converged flag");
-    check_status(model.get(), cs_fit_notes(model.get(), &notes), "reading the fit notes");
-    const cs::sim::Misclustering score = cs::sim::misclustering_rate(
-        labels.data(), classes.label.data(), labels.size(), static_cast<int32_t>(k), classes.classes);
-
-    std::string line = "{\"method\":";
-    append_json_string(line, method);
-    line += ",\"error_rate\":";
-    append_number(line, "%.6f", score.rate);
-    line += ",\"scored\":" + std::to_string(score.scored);
-    line += ",\"iterations\":" + std::to_string(iterations);
-    line += converged ? ",\"converged\":true" : ",\"converged\":false";
-    line += ",\"seconds\":";
-    append_number(line, "%.6f", seconds);
-    line += ",\"n\":" + std::to_string(points.n) + ",\"d\":" + std::to_string(points.d) + ",\"k\":" + std::to_string(k);
-    append_notes(line, notes);
-    line += "}\n";
-    write_stdout(line);
+    const TruthTable truth = read_truth_file(*run->truth_path);
+    std::string line = clustering_json(*run, labels, match_row_truth(truth, points.n, points.source), seconds);
+    line += ",\"n\":" + std::to_string(points.n) + ",\"d\":" + std::to_string(points.d);
+    finish_clustering_json(*run, line);
     return kExitOk;
 }
 

@@ -16,7 +16,7 @@ namespace cli {
 
 namespace {
 
-const std::pair<const char *, const char *> kGraphParams[] = {
+const std::vector<std::pair<std::string, std::string>> kGraphParams = {
     {"k", "classes"},     {"seed", "seed"}, {"max-iter", "max_iter"},
     {"threads", "threads"}, {"n-init", "n_init"}, {"trim", "trim"}};
 
@@ -69,83 +69,38 @@ int run_communities(const std::vector<std::string> &args, std::size_t first) {
     const std::vector<OptionSpec> specs = {{"k", true, 'k'},        {"method", true, 'm'}, {"truth", true, 't'},
                                            {"output", true, 'o'},   {"seed", true, '\0'},  {"max-iter", true, '\0'},
                                            {"threads", true, '\0'}, {"n-init", true, '\0'}, {"trim", true, '\0'}};
-    const ParsedArgs parsed = parse_args("communities", args, first, specs);
-    if (parsed.help) {
-        write_stdout(communities_help());
-        return kExitOk;
-    }
-    if (parsed.positionals.size() != 1)
-        throw CliError(kExitUsage, parsed.positionals.empty()
-                                       ? "communities: missing the EDGES file (see 'crowdspec communities --help')"
-                                       : "communities: expected one EDGES file, got " +
-                                             std::to_string(parsed.positionals.size()));
-    if (!parsed.has("k")) throw CliError(kExitUsage, "communities: --k K is required");
-    const std::string method = parsed.last("method").value_or("commu-lloyd");
-    const std::optional<std::string> truth_path = parsed.last("truth");
-    if (truth_path && *truth_path == "-" && parsed.positionals[0] == "-")
-        throw CliError(kExitUsage, "communities: EDGES and --truth cannot both be standard input");
-    if (truth_path && parsed.has("output"))
-        throw CliError(kExitUsage, "communities: --output writes labels; with --truth the result is the JSON line");
+    std::optional<ClusteringRun> run = start_clustering("communities", "EDGES", "commu-lloyd", CS_INPUT_GRAPH,
+                                                        specs, kGraphParams, communities_help(), args, first);
+    if (!run) return kExitOk;  // --help
 
-    const int32_t id = method_of_kind("communities", method, CS_INPUT_GRAPH);
-    FitSettings settings;
-    for (const auto &[option, value] : parsed.options)
-        for (const auto &[opt, name] : kGraphParams)
-            if (option == opt) settings.params.push_back({"--" + option, name, value});
-    ModelPtr model = make_model(id, settings);
-
-    const EdgeTable edges = read_edges_file(parsed.positionals[0]);
+    const EdgeTable edges = read_edges_file(run->parsed.positionals[0]);
     const std::size_t n = edges.node_names.size();
+    cs_model *model = run->model.get();
     const auto start = std::chrono::steady_clock::now();
-    const cs_status status = cs_fit_graph(model.get(), n, edges.u.data(), edges.v.data(), edges.u.size());
+    const cs_status status = cs_fit_graph(model, n, edges.u.data(), edges.v.data(), edges.u.size());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (status != CS_OK)
-        throw CliError(kExitFit, method + ": " + cs_last_error(model.get()) + " [" + cs_status_string(status) + "]");
-    report_fit_notes(model.get(), method);
-    const std::vector<int32_t> labels = fitted_labels(model.get(), n);
+        throw CliError(kExitFit, run->method + ": " + cs_last_error(model) + " [" + cs_status_string(status) + "]");
+    report_fit_notes(model, run->method);
+    const std::vector<int32_t> labels = fitted_labels(model, n);
 
-    if (!truth_path) {
-        std::string text;
-        for (std::size_t i = 0; i < n; ++i) {
+    if (!run->truth_path) {
+        write_clustering_labels(*run, n, [&](std::string &text, std::size_t i) {
             append_csv_field(text, edges.node_names[i]);
             text += " " + std::to_string(labels[i]) + "\n";
-        }
-        OutputFile out(parsed.last("output").value_or(""));
-        out.write(text);
-        out.commit();
+        });
         return kExitOk;
     }
-    const TruthTable truth = read_truth_file(*truth_path);
-    const TruthClasses classes = match_node_truth(truth, edges);
-    std::size_t k = 0;
-    int32_t iterations = 0, converged = 0, notes = 0;
+    const TruthTable truth = read_truth_file(*run->truth_path);
+    std::string line = clustering_json(*run, labels, match_node_truth(truth, edges), seconds);
     double within = 0.0, between = 0.0;
-    check_status(model.get(), cs_n_classes(model.get(), &k), "reading k");
-    check_status(model.get(), cs_iterations(model.get(), &iterations), "reading the iterations");
-    check_status(model.get(), cs_converged(model.get(), &converged), "reading the converged flag");
-    check_status(model.get(), cs_fit_notes(model.get(), &notes), "reading the fit notes");
-    check_status(model.get(), cs_graph_densities(model.get(), &within, &between), "reading the densities");
-    const cs::sim::Misclustering score = cs::sim::misclustering_rate(
-        labels.data(), classes.label.data(), labels.size(), static_cast<int32_t>(k), classes.classes);
-
-    std::string line = "{\"method\":";
-    append_json_string(line, method);
-    line += ",\"error_rate\":";
-    append_number(line, "%.6f", score.rate);
-    line += ",\"scored\":" + std::to_string(score.scored);
-    line += ",\"iterations\":" + std::to_string(iterations);
-    line += converged ? ",\"converged\":true" : ",\"converged\":false";
-    line += ",\"seconds\":";
-    append_number(line, "%.6f", seconds);
-    line += ",\"nodes\":" + std::to_string(n) + ",\"edge_lines\":" + std::to_string(edges.u.size()) +
-            ",\"k\":" + std::to_string(k);
+    check_status(model, cs_graph_densities(model, &within, &between), "reading the densities");
+    line += ",\"nodes\":" + std::to_string(n) + ",\"edge_lines\":" + std::to_string(edges.u.size());
     line += ",\"within\":";
     append_number(line, "%.6g", within);
     line += ",\"between\":";
     append_number(line, "%.6g", between);
-    append_notes(line, notes);
-    line += "}\n";
-    write_stdout(line);
+    finish_clustering_json(*run, line);
     return kExitOk;
 }
 
