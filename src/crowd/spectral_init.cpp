@@ -43,11 +43,12 @@ void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group
     std::vector<double> z(static_cast<std::size_t>(kGroups) * k, 0.0);  // Z_0, Z_1, Z_2 of item j
     std::vector<double> alt(static_cast<std::size_t>(kGroups) * k);     // Z_alt of each group
     // The labels present in Z_0, Z_1, Z_2: an item has a few labels, so for larger k the
-    // products run over these instead of all k^2 / k^3 entries. For k <= 3 the dense
-    // products are cheaper (adding zero products changes no sum: all are exact integers).
+    // products run over these instead of all k^2 / k^3 entries. For k <= 5 the dense,
+    // branch-free products are cheaper (adding zero products changes no sum: all are
+    // exact integers).
     std::vector<int32_t> present(static_cast<std::size_t>(kGroups) * k);
     int32_t n_present[kGroups];
-    constexpr bool kDense = K > 0 && K <= 3;
+    constexpr bool kDense = K > 0 && K <= 5;
     for (int64_t j = r.first; j < r.last; ++j) {
         const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
         if (begin == end) continue;
