@@ -27,6 +27,7 @@ struct Workspace {
     int64_t table = 0;                  // m x k x k: doubles in one count table
     std::vector<ItemRange> parts;       // fixed item partitions (item_partitions.hpp)
     std::vector<double> counts;         // per partition: m x k (observed) x k (true)
+    std::vector<double> total;          // the partitions' counts summed (finish_m_step)
     std::vector<double> prior_sums;     // per partition: k, sum of q_jl over its items
     std::vector<double> log_pi;         // m x k (observed) x k (true): log pi_i[l][c]
     std::vector<double> log_prior;      // k
@@ -39,6 +40,7 @@ struct Workspace {
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table)),
           counts(parts.size() * static_cast<std::size_t>(table)),
+          total(static_cast<std::size_t>(table)),
           prior_sums(parts.size() * static_cast<std::size_t>(data.k)),
           log_pi(static_cast<std::size_t>(table)),
           log_prior(static_cast<std::size_t>(data.k)),
@@ -182,7 +184,7 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
 void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options, DsParams &params) {
     const int32_t k = d.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
-    std::vector<double> total(static_cast<std::size_t>(ws.table));
+    std::vector<double> &total = ws.total;  // reused every round: no allocation in the EM loop
     sum_tables(ws.counts, ws.table, ws.n_parts(), total.data(), ws.threads);
     params.confusion.resize(static_cast<std::size_t>(ws.table));
 #pragma omp parallel for schedule(static) num_threads(ws.threads) if (d.n_workers > 256)
