@@ -45,6 +45,60 @@ static void test_zero_tensor_is_degenerate(void **) {
     assert_false(cs::robust_tensor_power(cs::Tensor3(2), 10, 10, rng, pairs));
 }
 
+// The method stops a start early once an iterate repeats one of the previous two
+// bit for bit (a fixed point or a 2-cycle). That must give exactly what running every
+// step gives: compare, bit for bit, with a plain transcription of the method that
+// always runs all the steps, on random symmetric and non-symmetric tensors of
+// k = 2..6 (noisy ones converge slowly; some starts never settle).
+static void test_early_stop_changes_no_bit(void **) {
+    for (int32_t k = 2; k <= 6; ++k) {
+        for (uint64_t seed : {1u, 2u, 3u}) {
+            cs::Rng make(seed * 100 + static_cast<uint64_t>(k));
+            cs::Tensor3 tensor(k);
+            for (double &x : tensor.t) x = make.uniform() - (seed == 3 ? 0.5 : 0.2);
+            for (int32_t iterations : {1, 2, 7, 100}) {
+                cs::Rng rng(7), reference_rng(7);
+                std::vector<cs::TensorEigenpair> pairs;
+                assert_true(cs::robust_tensor_power(tensor, 20, iterations, rng, pairs));
+
+                // The reference: every start runs all `iterations` steps.
+                cs::Tensor3 t = tensor;
+                std::vector<double> v(static_cast<std::size_t>(k)), next;
+                auto normalise = [](std::vector<double> &x) {
+                    double norm = 0.0;
+                    for (double e : x) norm += e * e;
+                    norm = std::sqrt(norm);
+                    for (double &e : x) e /= norm;
+                };
+                for (int32_t h = 0; h < k; ++h) {
+                    double best_lambda = -INFINITY;
+                    std::vector<double> best;
+                    for (int s = 0; s < 20; ++s) {
+                        for (double &x : v) x = reference_rng.uniform() - 0.5;
+                        normalise(v);
+                        for (int32_t it = 0; it < iterations; ++it) {
+                            cs::contract_two(t, v, next);
+                            normalise(next);
+                            v.swap(next);
+                        }
+                        const double lambda = cs::contract_three(t, v);
+                        if (lambda > best_lambda) {
+                            best_lambda = lambda;
+                            best = v;
+                        }
+                    }
+                    assert_memory_equal(&pairs[h].lambda, &best_lambda, sizeof(double));
+                    assert_memory_equal(pairs[h].v.data(), best.data(), best.size() * sizeof(double));
+                    for (int32_t a = 0; a < k; ++a)
+                        for (int32_t b = 0; b < k; ++b)
+                            for (int32_t c = 0; c < k; ++c)
+                                t(a, b, c) -= best_lambda * best[a] * best[b] * best[c];
+                }
+            }
+        }
+    }
+}
+
 // T(A, B, C) against the definition, entry by entry.
 static void test_multilinear_matches_definition(void **) {
     cs::Rng rng(3);
@@ -88,6 +142,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recovers_orthogonal_decomposition),
         cmocka_unit_test(test_zero_tensor_is_degenerate),
+        cmocka_unit_test(test_early_stop_changes_no_bit),
         cmocka_unit_test(test_multilinear_matches_definition),
         cmocka_unit_test(test_invert_and_pseudo_inverse),
     };

@@ -3,6 +3,7 @@
 #include "util/per_class.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace cs {
@@ -99,26 +100,49 @@ bool normalise(std::vector<double> &v) {
     return true;
 }
 
+bool same_bits(const std::vector<double> &x, const std::vector<double> &y) {
+    return std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+}
+
+// v <- the iterate after `iterations` steps v <- T(I, v, v) / ||T(I, v, v)|| (the robust
+// tensor power method of ALGORITHMS.md, Opt-D&S step 3); false if an iterate has no
+// direction.
+// A step is a deterministic function of v, so once an iterate repeats one of the
+// previous two bit for bit, every later iterate is known: a fixed point stays, and a
+// 2-cycle alternates, so the last iterate follows from the parity of the steps left.
+// Stopping there returns exactly what running all the steps would; converged starts,
+// the usual case, then cost a few steps instead of `iterations`.
+bool power_iterations(const Tensor3 &t, int32_t iterations, std::vector<double> &v,
+                      std::vector<double> &next, std::vector<double> &before) {
+    for (int32_t it = 1; it <= iterations; ++it) {
+        contract_two(t, v, next);  // next = iterate `it`; v = iterate it-1
+        if (!normalise(next)) return false;
+        if (same_bits(next, v)) return true;  // a fixed point
+        if (it >= 2 && same_bits(next, before)) {
+            // Iterates it, it+2, ... equal `next`; it+1, it+3, ... equal v.
+            if ((iterations - it) % 2 == 0) v.swap(next);
+            return true;
+        }
+        before.swap(v);  // before = iterate it-1
+        v.swap(next);    // v = iterate it
+    }
+    return true;
+}
+
 }  // namespace
 
 bool robust_tensor_power(Tensor3 t, int32_t starts, int32_t iterations, Rng &rng,
                          std::vector<TensorEigenpair> &pairs) {
     const int32_t k = t.k;
     pairs.clear();
-    std::vector<double> v(static_cast<std::size_t>(k)), next;
+    std::vector<double> v(static_cast<std::size_t>(k)), next, before;
     for (int32_t h = 0; h < k; ++h) {
         TensorEigenpair best;
         best.lambda = -std::numeric_limits<double>::infinity();
         for (int32_t s = 0; s < starts; ++s) {
             for (double &x : v) x = rng.uniform() - 0.5;
             if (!normalise(v)) continue;  // probability zero; skip the start
-            bool ok = true;
-            for (int32_t it = 0; it < iterations && ok; ++it) {
-                contract_two(t, v, next);
-                ok = normalise(next);
-                if (ok) v.swap(next);
-            }
-            if (!ok) return false;
+            if (!power_iterations(t, iterations, v, next, before)) return false;
             const double lambda = contract_three(t, v);
             if (lambda > best.lambda) {
                 best.lambda = lambda;
