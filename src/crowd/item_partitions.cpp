@@ -7,7 +7,11 @@ namespace cs {
 std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size) {
     constexpr int64_t kMaxParts = 64;
     const int64_t labels = static_cast<int64_t>(data.n_labels());
-    int64_t parts = std::min<int64_t>(kMaxParts, labels / std::max<int64_t>(table_size, 1));
+    return split_items(data, std::min<int64_t>(kMaxParts, labels / std::max<int64_t>(table_size, 1)));
+}
+
+std::vector<ItemRange> split_items(const CrowdData &data, int64_t parts) {
+    const int64_t labels = static_cast<int64_t>(data.n_labels());
     parts = std::max<int64_t>(1, std::min<int64_t>(parts, data.n_items));
     std::vector<ItemRange> ranges;
     ranges.reserve(static_cast<std::size_t>(parts));

@@ -24,6 +24,11 @@ struct ItemRange {
 /// a table of `table_size` doubles cost at most 8 bytes per label), at least 1.
 std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size);
 
+/// Split the items into `parts` consecutive ranges of about equal label counts (fewer
+/// when there are fewer items). partition_items() uses it; passes whose sums are exact
+/// whatever their order (integer counts) use it directly with one range per thread.
+std::vector<ItemRange> split_items(const CrowdData &data, int64_t parts);
+
 /// Sum `parts` consecutive tables of `size` doubles (the partitions' copies, laid out
 /// one after another in `tables`) into `out`, in partition order, in parallel over
 /// entries.

@@ -28,89 +28,121 @@ struct GroupMoments {
     std::vector<Matrix> worker_cross;  // per worker i: (1/n) sum_j z_ij Z_alt(i),j^T (Z-3)
 };
 
-// Add the moments of the items in range r into one partition's tables:
-// - `third` [a][b][c]: the third moment of (Z_0, Z_1, Z_2);
-// - `s01` [c][d]: the cross moment S_01 of groups 0 and 1;
-// - `cross` [code][d]: per label code w * k + c, worker w's label c times Z_alt, the
-//   sum of the aggregates of the two groups other than w's (Z-3).
-// The other group cross moments follow exactly from these (compute_moments), so an
-// item costs one outer product and each label k additions. K > 0 fixes k at compile
-// time (the common small cases); K = 0 reads it from the data.
+// The per-worker part of one item (Z-3): Z_alt of each group from the stacked
+// aggregates z, then each label's row of `cross` (its code's) gets its group's Z_alt.
 template <int K>
-void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group,
-                        const uint32_t *slot, double *third, double *s01, double *cross) {
-    const int32_t k = K > 0 ? K : data.k;
-    std::vector<double> z(static_cast<std::size_t>(kGroups) * k, 0.0);  // Z_0, Z_1, Z_2 of item j
-    std::vector<double> alt(static_cast<std::size_t>(kGroups) * k);     // Z_alt of each group
-    // The labels present in Z_0, Z_1, Z_2: an item has a few labels, so for larger k the
-    // products run over these instead of all k^2 / k^3 entries. For k <= 5 the dense,
-    // branch-free products are cheaper (adding zero products changes no sum: all are
-    // exact integers).
-    std::vector<int32_t> present(static_cast<std::size_t>(kGroups) * k);
-    int32_t n_present[kGroups];
-    constexpr bool kDense = K > 0 && K <= 5;
-    for (int64_t j = r.first; j < r.last; ++j) {
-        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-        if (begin == end) continue;
-        if (kDense) {
-            for (int64_t p = begin; p < end; ++p) z[slot[data.item_code[p]]] += 1.0;
-            for (int32_t a = 0; a < k; ++a)
-                for (int32_t b = 0; b < k; ++b) {
-                    const double ab = z[a] * z[k + b];
-                    s01[a * k + b] += ab;
-                    for (int32_t c = 0; c < k; ++c) third[(a * k + b) * k + c] += ab * z[2 * k + c];
-                }
-        } else {
-            for (int g = 0; g < kGroups; ++g) n_present[g] = 0;
-            for (int64_t p = begin; p < end; ++p) {
-                const uint32_t code = data.item_code[p], at = slot[code];
-                const int g = group[code];
-                if (z[at] == 0.0) present[g * k + n_present[g]++] = static_cast<int32_t>(at) - g * k;
-                z[at] += 1.0;
-            }
-            for (int32_t u = 0; u < n_present[0]; ++u) {
-                const int32_t a = present[u];
-                for (int32_t v = 0; v < n_present[1]; ++v) {
-                    const int32_t b = present[k + v];
-                    const double ab = z[a] * z[k + b];
-                    s01[a * k + b] += ab;
-                    for (int32_t w = 0; w < n_present[2]; ++w) {
-                        const int32_t c = present[2 * k + w];
-                        third[(a * k + b) * k + c] += ab * z[2 * k + c];
-                    }
-                }
-            }
-        }
-        for (int32_t d = 0; d < k; ++d) {
-            alt[d] = z[k + d] + z[2 * k + d];
-            alt[k + d] = z[2 * k + d] + z[d];
-            alt[2 * k + d] = z[d] + z[k + d];
-        }
-        for (int64_t p = begin; p < end; ++p) {
-            const uint32_t code = data.item_code[p];
-            const double *a = alt.data() + group[code] * k;
-            double *row = cross + static_cast<int64_t>(code) * k;
-            for (int32_t d = 0; d < k; ++d) row[d] += a[d];
-        }
-        if (kDense) {
-            std::fill(z.begin(), z.end(), 0.0);
-        } else {
-            for (int g = 0; g < kGroups; ++g)  // back to all zeros for the next item
-                for (int32_t u = 0; u < n_present[g]; ++u) z[g * k + present[g * k + u]] = 0.0;
-        }
+inline void add_cross_moments(const uint32_t *codes, int64_t begin, int64_t end, const uint8_t *group,
+                              int32_t k_runtime, const double *z, double *__restrict alt,
+                              double *__restrict cross) {
+    const int32_t k = K > 0 ? K : k_runtime;
+    for (int32_t d = 0; d < k; ++d) {
+        alt[d] = z[k + d] + z[2 * k + d];
+        alt[k + d] = z[2 * k + d] + z[d];
+        alt[2 * k + d] = z[d] + z[k + d];
+    }
+    for (int64_t p = begin; p < end; ++p) {
+        const uint32_t code = codes[p];
+        const double *a = alt + group[code] * k;
+        double *row = cross + static_cast<int64_t>(code) * k;
+        for (int32_t d = 0; d < k; ++d) row[d] += a[d];
     }
 }
 
-// One pass over the items, split into fixed partitions (crowd/item_partitions.hpp)
-// that each accumulate their own copy of every moment, summed in partition order.
-// All these sums are of integer counts, so they are exact whatever the order.
+// Add the moments of the items in range r into one table:
+// - `third` [c][a][b]: the third moment of (Z_0, Z_1, Z_2), stored with group 2's
+//   label first so that an item adds z_2c times the k x k product z_0 z_1^T to one
+//   contiguous block per label c present in group 2;
+// - `s01` [a][b]: the cross moment S_01 of groups 0 and 1;
+// - `cross` [code][d]: per label code w * k + c, worker w's label c times Z_alt, the
+//   sum of the aggregates of the two groups other than w's (Z-3).
+// The other group cross moments follow exactly from these (compute_moments), so an
+// item costs one k x k outer product, a k x k block per distinct group-2 label, and
+// each label k additions. K fixes k at compile time (the common small cases, k <= 5):
+// the item's aggregates then live in local arrays that the compiler keeps apart from
+// the tables, and the products vectorise.
+template <int K>
+void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group,
+                        const uint32_t *slot, double *__restrict third, double *__restrict s01,
+                        double *__restrict cross) {
+    static_assert(K > 0, "the small-k kernel needs k at compile time");
+    constexpr int32_t k = K, kk = K * K;
+    // Z_0, Z_1, Z_2 of item j, stacked; Z_alt of each group; z_0 z_1^T.
+    double z[kGroups * K] = {}, alt[kGroups * K], outer[kk];
+    const uint32_t *codes = data.item_code.data();
+    for (int64_t j = r.first; j < r.last; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (begin == end) continue;
+        for (int64_t p = begin; p < end; ++p) z[slot[codes[p]]] += 1.0;
+        for (int32_t a = 0; a < k; ++a)
+            for (int32_t b = 0; b < k; ++b) outer[a * k + b] = z[a] * z[k + b];
+        for (int32_t e = 0; e < kk; ++e) s01[e] += outer[e];
+        // Only the labels present in group 2 add to the third moment: an item has a
+        // few labels, most of them agreeing. (Skipping zero products changes no sum:
+        // all are exact integers.)
+        for (int32_t c = 0; c < k; ++c) {
+            const double w = z[2 * k + c];
+            if (w == 0.0) continue;
+            double *block = third + c * kk;
+            for (int32_t e = 0; e < kk; ++e) block[e] += w * outer[e];
+        }
+        add_cross_moments<K>(codes, begin, end, group, k, z, alt, cross);
+        for (double &x : z) x = 0.0;
+    }
+}
+
+// The same sums for any k, read from the data: the products run over the labels
+// present in each group rather than over all k^2 / k^3 entries, which for larger k
+// is far less work than the dense products above.
+void accumulate_moments_sparse(const CrowdData &data, ItemRange r, const uint8_t *group,
+                               const uint32_t *slot, double *__restrict third,
+                               double *__restrict s01, double *__restrict cross) {
+    const int32_t k = data.k;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    std::vector<double> z(static_cast<std::size_t>(kGroups) * k, 0.0), alt(z.size());
+    std::vector<int32_t> present(z.size());  // per group, its distinct labels
+    int32_t n_present[kGroups];
+    for (int64_t j = r.first; j < r.last; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (begin == end) continue;
+        for (int g = 0; g < kGroups; ++g) n_present[g] = 0;
+        for (int64_t p = begin; p < end; ++p) {
+            const uint32_t code = data.item_code[p], at = slot[code];
+            const int g = group[code];
+            if (z[at] == 0.0) present[g * k + n_present[g]++] = static_cast<int32_t>(at) - g * k;
+            z[at] += 1.0;
+        }
+        for (int32_t u = 0; u < n_present[0]; ++u) {
+            const int32_t a = present[u];
+            for (int32_t v = 0; v < n_present[1]; ++v) {
+                const int32_t b = present[k + v];
+                const double ab = z[a] * z[k + b];
+                s01[a * k + b] += ab;
+                for (int32_t w = 0; w < n_present[2]; ++w) {
+                    const int32_t c = present[2 * k + w];
+                    third[c * kk + a * k + b] += ab * z[2 * k + c];
+                }
+            }
+        }
+        add_cross_moments<0>(data.item_code.data(), begin, end, group, k, z.data(), alt.data(), cross);
+        for (int g = 0; g < kGroups; ++g)  // back to all zeros for the next item
+            for (int32_t u = 0; u < n_present[g]; ++u) z[g * k + present[g * k + u]] = 0.0;
+    }
+}
+
+// One pass over the items, one range and one table per thread. Every entry of every
+// table is a sum of integer counts below 2^53, so it is exact, and so is the total:
+// the moments are the same whatever the thread count and the split (which is why
+// these tables, unlike the EM's, need no fixed partitions).
 GroupMoments compute_moments(const CrowdData &data, int threads) {
     const int32_t k = data.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
     const int64_t third_size = kk * k, cross_size = n_codes * k;
     const int64_t table = third_size + kk + cross_size;
-    const std::vector<ItemRange> parts = partition_items(data, table);
+    // A copy of the table per thread, only while the labels outnumber its entries.
+    const int64_t labels = static_cast<int64_t>(data.n_labels());
+    const std::vector<ItemRange> parts =
+        split_items(data, std::min<int64_t>(threads, std::max<int64_t>(1, labels / table)));
     const int64_t n_parts = static_cast<int64_t>(parts.size());
     std::vector<double> tables(static_cast<std::size_t>(n_parts * table), 0.0);
 
@@ -124,14 +156,18 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
         slot[code] = static_cast<uint32_t>(group[code] * k + code % k);
     }
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_parts > 1)
+#pragma omp parallel for schedule(static, 1) num_threads(threads) if (n_parts > 1)
     for (int64_t part = 0; part < n_parts; ++part) {
         double *third = tables.data() + part * table;
         double *s01 = third + third_size;
         double *cross = s01 + kk;
         with_classes(k, [&](auto kc) {
-            accumulate_moments<decltype(kc)::value>(data, parts[part], group.data(), slot.data(),
-                                                    third, s01, cross);
+            constexpr int K = decltype(kc)::value;
+            if constexpr (K > 0)
+                accumulate_moments<K>(data, parts[part], group.data(), slot.data(), third, s01, cross);
+            else
+                accumulate_moments_sparse(data, parts[part], group.data(), slot.data(), third, s01,
+                                          cross);
         });
     }
     std::vector<double> total(static_cast<std::size_t>(table));
@@ -167,7 +203,10 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
         for (int64_t e2 = 0; e2 < kk; ++e2)
             mom.worker_cross[i].a[e2] = cross[static_cast<int64_t>(i) * kk + e2] * inv_n;
     mom.third = Tensor3(k);
-    for (int64_t e3 = 0; e3 < third_size; ++e3) mom.third.t[e3] = total[e3] * inv_n;
+    for (int32_t a = 0; a < k; ++a)
+        for (int32_t b = 0; b < k; ++b)
+            for (int32_t c = 0; c < k; ++c)
+                mom.third(a, b, c) = total[c * kk + a * k + b] * inv_n;
     return mom;
 }
 
