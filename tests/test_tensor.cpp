@@ -45,8 +45,8 @@ static void test_zero_tensor_is_degenerate(void **) {
     assert_false(cs::robust_tensor_power(cs::Tensor3(2), 10, 10, rng, pairs));
 }
 
-// The method stops a start early once an iterate repeats one of the previous two
-// bit for bit (a fixed point or a 2-cycle). That must give exactly what running every
+// The method stops a start early once an iterate repeats one of the last 16 bit for
+// bit (a fixed point or a short cycle). That must give exactly what running every
 // step gives: compare, bit for bit, with a plain transcription of the method that
 // always runs all the steps, on random symmetric and non-symmetric tensors of
 // k = 2..6 (noisy ones converge slowly; some starts never settle).
