@@ -66,13 +66,22 @@ void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group
                         double *__restrict cross) {
     static_assert(K > 0, "the small-k kernel needs k at compile time");
     constexpr int32_t k = K, kk = K * K;
-    // Z_0, Z_1, Z_2 of item j, stacked; Z_alt of each group; z_0 z_1^T.
-    double z[kGroups * K] = {}, alt[kGroups * K], outer[kk];
+    // Z_0, Z_1, Z_2 stacked, for two items: item j + 1's labels are counted before item
+    // j's products read its counts, so those reads never wait on the counting stores
+    // just issued (perf showed the products stalled on them: 8 % of the pass at k = 5,
+    // 29 % at k = 2). Then Z_alt of each group, and z_0 z_1^T.
+    double z_pair[2][kGroups * K] = {}, alt[kGroups * K], outer[kk];
     const uint32_t *codes = data.item_code.data();
+    const int64_t *start = data.item_start.data();
+    auto count_labels = [&](int64_t j, double *z) {
+        for (int64_t p = start[j]; p < start[j + 1]; ++p) z[slot[codes[p]]] += 1.0;
+    };
+    if (r.first < r.last) count_labels(r.first, z_pair[0]);
     for (int64_t j = r.first; j < r.last; ++j) {
-        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-        if (begin == end) continue;
-        for (int64_t p = begin; p < end; ++p) z[slot[codes[p]]] += 1.0;
+        double *z = z_pair[(j - r.first) & 1];
+        if (j + 1 < r.last) count_labels(j + 1, z_pair[(j + 1 - r.first) & 1]);
+        const int64_t begin = start[j], end = start[j + 1];
+        if (begin == end) continue;  // its counts are all zero
         for (int32_t a = 0; a < k; ++a)
             for (int32_t b = 0; b < k; ++b) outer[a * k + b] = z[a] * z[k + b];
         for (int32_t e = 0; e < kk; ++e) s01[e] += outer[e];
@@ -86,7 +95,7 @@ void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group
             for (int32_t e = 0; e < kk; ++e) block[e] += w * outer[e];
         }
         add_cross_moments<K>(codes, begin, end, group, k, z, alt, cross);
-        for (double &x : z) x = 0.0;
+        for (int32_t e = 0; e < kGroups * k; ++e) z[e] = 0.0;
     }
 }
 
