@@ -85,12 +85,18 @@ void accumulate_moments(const CrowdData &data, ItemRange r, const uint8_t *group
         for (int32_t a = 0; a < k; ++a)
             for (int32_t b = 0; b < k; ++b) outer[a * k + b] = z[a] * z[k + b];
         for (int32_t e = 0; e < kk; ++e) s01[e] += outer[e];
-        // Only the labels present in group 2 add to the third moment: an item has a
-        // few labels, most of them agreeing. (Skipping zero products changes no sum:
-        // all are exact integers.)
+        // The third moment adds z_2c z_0 z_1^T for every class c. Which classes are
+        // present in group 2 varies from item to item, so a branch on z_2c != 0
+        // mispredicts about once an item; the branch-free dense update is faster
+        // (k = 5: 0.075 -> 0.065 s, k = 3: 0.043 -> 0.034 s, k = 2: 0.026 -> 0.022 s per
+        // 10^7 labels) -- except at k = 4, where GCC 12 keeps the whole 64-entry table in
+        // registers across items and shuffles it (0.062 -> 0.097 s), so k = 4 keeps the
+        // branch. Either way the sums are the same: zero products add nothing to exact
+        // integer sums.
+        constexpr bool kSkipAbsent = K == 4;
         for (int32_t c = 0; c < k; ++c) {
             const double w = z[2 * k + c];
-            if (w == 0.0) continue;
+            if (kSkipAbsent && w == 0.0) continue;
             double *block = third + c * kk;
             for (int32_t e = 0; e < kk; ++e) block[e] += w * outer[e];
         }
