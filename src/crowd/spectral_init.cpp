@@ -144,22 +144,24 @@ void accumulate_moments_sparse(const CrowdData &data, ItemRange r, const uint8_t
     }
 }
 
-// One pass over the items, one range and one table per thread. Every entry of every
-// table is a sum of integer counts below 2^53, so it is exact, and so is the total:
-// the moments are the same whatever the thread count and the split (which is why
-// these tables, unlike the EM's, need no fixed partitions).
+// One pass over the items, one table per thread. Every entry of every table is a sum
+// of integer counts below 2^53, so it is exact, and so is the total: the moments are
+// the same whatever the thread count and whichever thread takes which items (which is
+// why these tables, unlike the EM's, need no fixed partitions).
 GroupMoments compute_moments(const CrowdData &data, int threads) {
     const int32_t k = data.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
     const int64_t third_size = kk * k, cross_size = n_codes * k;
     const int64_t table = third_size + kk + cross_size;
-    // A copy of the table per thread, only while the labels outnumber its entries.
+    // A copy of the table per thread, only while the labels outnumber its entries; the
+    // items in 16 chunks per thread, taken dynamically, so that a thread the machine
+    // slows down (a shared VM's cores are not always equal) takes fewer of them.
     const int64_t labels = static_cast<int64_t>(data.n_labels());
-    const std::vector<ItemRange> parts =
-        split_items(data, std::min<int64_t>(threads, std::max<int64_t>(1, labels / table)));
-    const int64_t n_parts = static_cast<int64_t>(parts.size());
-    std::vector<double> tables(static_cast<std::size_t>(n_parts * table), 0.0);
+    const int team = static_cast<int>(std::min<int64_t>(threads, std::max<int64_t>(1, labels / table)));
+    const std::vector<ItemRange> chunks = split_items(data, team > 1 ? 16 * team : 1);
+    const int64_t n_chunks = static_cast<int64_t>(chunks.size());
+    std::vector<double> tables(static_cast<std::size_t>(team * table), 0.0);
 
     // For each label code w * k + c: worker w's group g = w mod 3, and the position
     // g * k + c of the label in the item's stacked (Z_0, Z_1, Z_2) -- looked up rather
@@ -171,22 +173,26 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
         slot[code] = static_cast<uint32_t>(group[code] * k + code % k);
     }
 
-#pragma omp parallel for schedule(static, 1) num_threads(threads) if (n_parts > 1)
-    for (int64_t part = 0; part < n_parts; ++part) {
-        double *third = tables.data() + part * table;
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+        double *third = tables.data() + current_thread() * table;
         double *s01 = third + third_size;
         double *cross = s01 + kk;
-        with_classes(k, [&](auto kc) {
-            constexpr int K = decltype(kc)::value;
-            if constexpr (K > 0)
-                accumulate_moments<K>(data, parts[part], group.data(), slot.data(), third, s01, cross);
-            else
-                accumulate_moments_sparse(data, parts[part], group.data(), slot.data(), third, s01,
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t chunk = 0; chunk < n_chunks; ++chunk) {
+            with_classes(k, [&](auto kc) {
+                constexpr int K = decltype(kc)::value;
+                if constexpr (K > 0)
+                    accumulate_moments<K>(data, chunks[chunk], group.data(), slot.data(), third, s01,
                                           cross);
-        });
+                else
+                    accumulate_moments_sparse(data, chunks[chunk], group.data(), slot.data(), third,
+                                              s01, cross);
+            });
+        }
     }
     std::vector<double> total(static_cast<std::size_t>(table));
-    sum_tables(tables, table, n_parts, total.data(), threads);
+    sum_tables(tables, table, team, total.data(), threads);
     const double *s01 = total.data() + third_size;
     const double *cross = s01 + kk;
 

@@ -36,6 +36,16 @@ inline int threads_for(int32_t requested, int64_t labels) {
     return labels < kMinParallelLabels ? 1 : resolve_threads(requested);
 }
 
+/// The calling thread's number within the current parallel team (0 outside one, or
+/// without OpenMP).
+inline int current_thread() {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 /// Number of fixed-size chunks covering [0, n).
 inline int64_t chunk_count(int64_t n, int64_t chunk) { return (n + chunk - 1) / chunk; }
 
