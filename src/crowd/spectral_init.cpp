@@ -51,13 +51,13 @@ inline void add_cross_moments(const uint32_t *codes, int64_t begin, int64_t end,
 // Add the moments of the items in range r into one table:
 // - `third` [c][a][b]: the third moment of (Z_0, Z_1, Z_2), stored with group 2's
 //   label first so that an item adds z_2c times the k x k product z_0 z_1^T to one
-//   contiguous block per label c present in group 2;
+//   contiguous block per class c;
 // - `s01` [a][b]: the cross moment S_01 of groups 0 and 1;
 // - `cross` [code][d]: per label code w * k + c, worker w's label c times Z_alt, the
 //   sum of the aggregates of the two groups other than w's (Z-3).
 // The other group cross moments follow exactly from these (compute_moments), so an
-// item costs one k x k outer product, a k x k block per distinct group-2 label, and
-// each label k additions. K fixes k at compile time (the common small cases, k <= 5):
+// item costs one k x k outer product and k vectorised k x k block updates, and each
+// label k additions. K fixes k at compile time (the common small cases, k <= 5):
 // the item's aggregates then live in local arrays that the compiler keeps apart from
 // the tables, and the products vectorise.
 template <int K>
