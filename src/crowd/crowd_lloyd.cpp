@@ -104,7 +104,7 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
     int32_t iterations = 0;
     for (int32_t it = 1; it <= options.max_iter && !cancelled && !converged; ++it) {
         // (L-24) centre update over the items each worker labelled.
-        sum_tables(counts, table, n_parts, total.data(), threads);
+        sum_tables(counts.data(), table, n_parts, total.data(), threads);
 #pragma omp parallel for schedule(static) num_threads(threads) if (m > 256)
         for (int32_t i = 0; i < m; ++i) {
             double *row = pi.data() + i * kk;

@@ -185,7 +185,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     const int32_t k = d.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     std::vector<double> &total = ws.total;  // reused every round: no allocation in the EM loop
-    sum_tables(ws.counts, ws.table, ws.n_parts(), total.data(), ws.threads);
+    sum_tables(ws.counts.data(), ws.table, ws.n_parts(), total.data(), ws.threads);
     params.confusion.resize(static_cast<std::size_t>(ws.table));
 #pragma omp parallel for schedule(static) num_threads(ws.threads) if (d.n_workers > 256)
     for (int32_t i = 0; i < d.n_workers; ++i) {

@@ -30,14 +30,4 @@ std::vector<ItemRange> split_items(const CrowdData &data, int64_t parts) {
     return ranges;
 }
 
-void sum_tables(const std::vector<double> &tables, int64_t size, int64_t parts, double *out,
-                int threads) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (size * parts > 65536)
-    for (int64_t e = 0; e < size; ++e) {
-        double sum = tables[e];
-        for (int64_t p = 1; p < parts; ++p) sum += tables[p * size + e];
-        out[e] = sum;
-    }
-}
-
 }  // namespace cs

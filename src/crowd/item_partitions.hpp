@@ -1,8 +1,9 @@
 // Fixed partitions of the items for passes that scatter into per-worker tables
-// (M-step counts, CrowdLloyd centres, Opt-D&S cross moments).
+// (M-step counts, CrowdLloyd centres; the Opt-D&S moments, exact integer sums, use
+// split_items with one table per thread).
 //
 // Each partition accumulates into its own copy of the table; the copies are summed
-// in partition order. The partitions depend only on the data (never on the thread
+// in partition order (sum_tables, util/parallel.hpp). The partitions depend only on the data (never on the thread
 // count), so results are bit-identical for any number of threads (DESIGN.md,
 // "Determinism"), while the threads never share a cache line of a table.
 #pragma once
@@ -28,11 +29,5 @@ std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size
 /// when there are fewer items). partition_items() uses it; passes whose sums are exact
 /// whatever their order (integer counts) use it directly with one range per thread.
 std::vector<ItemRange> split_items(const CrowdData &data, int64_t parts);
-
-/// Sum `parts` consecutive tables of `size` doubles (the partitions' copies, laid out
-/// one after another in `tables`) into `out`, in partition order, in parallel over
-/// entries.
-void sum_tables(const std::vector<double> &tables, int64_t size, int64_t parts, double *out,
-                int threads);
 
 }  // namespace cs

@@ -192,7 +192,7 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
         }
     }
     std::vector<double> total(static_cast<std::size_t>(table));
-    sum_tables(tables, table, team, total.data(), threads);
+    sum_tables(tables.data(), table, team, total.data(), threads);
     const double *s01 = total.data() + third_size;
     const double *cross = s01 + kk;
 

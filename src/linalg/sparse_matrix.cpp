@@ -18,15 +18,6 @@ std::vector<int64_t> row_ranges(const int64_t *start, int64_t rows, int64_t tabl
     return bounds;
 }
 
-void sum_tables(const double *tables, int64_t size, int64_t parts, double *out, int threads) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (size * parts > 65536)
-    for (int64_t e = 0; e < size; ++e) {
-        double sum = tables[e];
-        for (int64_t p = 1; p < parts; ++p) sum += tables[p * size + e];
-        out[e] = sum;
-    }
-}
-
 void CsrMatrix::multiply(const double *x, double *y, int32_t p, int threads) const {
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
     for (int64_t r = 0; r < rows; ++r) {

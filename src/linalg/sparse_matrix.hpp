@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "util/parallel.hpp"
+
 namespace cs {
 
 /// One entry of a sparse row: its column and value.
@@ -25,10 +27,6 @@ struct SparseEntry {
 /// entry), at least 1. They depend only on the layout, never on the thread count.
 /// Returns parts + 1 row indices, from 0 to rows.
 std::vector<int64_t> row_ranges(const int64_t *start, int64_t rows, int64_t table);
-
-/// out[e] = sum over p < parts of tables[p * size + e], added in range order (the
-/// tables laid out one after another); parallel over e.
-void sum_tables(const double *tables, int64_t size, int64_t parts, double *out, int threads);
 
 /// A rows x cols sparse matrix read in place from the caller's compressed rows: the
 /// entries of row r are the positions start[r] .. start[r + 1] - 1, and entry(e)

@@ -46,6 +46,18 @@ inline int current_thread() {
 #endif
 }
 
+/// out[e] = sum over p < parts of tables[p * size + e]: the partitions' copies of a
+/// table, laid out one after another, added in partition order (so the result never
+/// depends on the thread count); parallel over the entries e.
+inline void sum_tables(const double *tables, int64_t size, int64_t parts, double *out, int threads) {
+#pragma omp parallel for schedule(static) num_threads(threads) if (size * parts > 65536)
+    for (int64_t e = 0; e < size; ++e) {
+        double sum = tables[e];
+        for (int64_t p = 1; p < parts; ++p) sum += tables[p * size + e];
+        out[e] = sum;
+    }
+}
+
 /// Number of fixed-size chunks covering [0, n).
 inline int64_t chunk_count(int64_t n, int64_t chunk) { return (n + chunk - 1) / chunk; }
 
