@@ -5,9 +5,9 @@
 //   to the progress callback's iteration 0), seconds_build and seconds_spectral (for
 //   opt-ds: the internal stages timed separately in a second, identical run),
 //   seconds_em, seconds_total, label_iterations_per_second (labels x iterations /
-//   seconds_em), peak_extra_mb (peak resident memory of the fit beyond what the
-//   process held before it, i.e. beyond the caller's input), bytes_per_label_extra,
-//   error_rate.
+//   seconds_em), peak_rss_mb (the process's peak resident memory during the fit,
+//   input included), peak_extra_mb (that peak beyond what the process held before
+//   the fit, i.e. beyond the caller's input), bytes_per_label_extra, error_rate.
 //
 // Usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]
 //                    [--methods ds,opt-ds,...] [--max-iter N] [--tol X] [--seed S]
@@ -162,10 +162,11 @@ int main(int argc, char **argv) {
                     "\"threads\":%d,\"iterations\":%d,\"converged\":%s,\"seconds_init\":%.4f,"
                     "\"seconds_build\":%.4f,\"seconds_spectral\":%.4f,"
                     "\"seconds_em\":%.4f,\"seconds_total\":%.4f,\"label_iterations_per_second\":%.4g,"
-                    "\"peak_extra_mb\":%.1f,\"bytes_per_label_extra\":%.1f,\"error_rate\":%.6f}\n",
+                    "\"peak_rss_mb\":%.1f,\"peak_extra_mb\":%.1f,\"bytes_per_label_extra\":%.1f,"
+                    "\"error_rate\":%.6f}\n",
                     method.c_str(), n_labels, crowd.n_items, workers, k, threads, iterations,
                     converged ? "true" : "false", init, build_seconds, spectral_seconds, em, total,
-                    em > 0 ? static_cast<double>(n_labels) * iterations / em : 0.0, extra_mb,
+                    em > 0 ? static_cast<double>(n_labels) * iterations / em : 0.0, peak / 1024.0, extra_mb,
                     extra_mb * 1048576.0 / n_labels, static_cast<double>(wrong) / crowd.n_items);
         std::fflush(stdout);
         cs_destroy(m);
