@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+"""crowdspec: recover true labels from noisy crowd labels (Python bindings).
+
+The crowd-kit-shaped classes (DawidSkene, MajorityVote, OptDawidSkene, ...) take a
+pandas DataFrame with columns task, worker, label; fit_labels() is the numpy layer
+under them. Both call libcrowdspec through ctypes (see library_path()).
+"""
+
+from ._lib import CrowdspecError, CrowdspecWarning, library_path
+from ._fit import (NOTE_NAMES, Result, fit_graph, fit_labels, fit_points, has_param,
+                   methods, params, version)
+from ._frame import (KOS, METHOD_CLASSES, Aggregator, ClassOneCoinDawidSkene, CommuLloyd,
+                     CrowdLloyd, DawidSkene, EigenRatio, GhoshSVD, KMeansPP,
+                     KOSMessagePassing, Lloyd, MajorityVote, OneCoinDawidSkene,
+                     OptDawidSkene, Spec, SpecMLE)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CrowdspecError", "CrowdspecWarning", "library_path", "version",
+    "Result", "fit_labels", "fit_points", "fit_graph", "methods", "params", "has_param",
+    "NOTE_NAMES", "METHOD_CLASSES",
+    "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
+    "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
+    "EigenRatio", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE",
+]

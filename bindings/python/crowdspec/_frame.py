@@ -1,0 +1,443 @@
+# SPDX-License-Identifier: MIT
+"""crowd-kit-shaped classes over the numpy layer.
+
+pandas is imported only when a DataFrame is encoded or a result is decoded, so the
+package imports (and fit_labels works) without it.
+"""
+
+import numbers
+
+import numpy as np
+
+from . import _fit
+from ._fit import as_int32, fit_graph, fit_labels, fit_points, validate_params, warn_notes
+
+__all__ = [
+    "MajorityVote",
+    "DawidSkene",
+    "OptDawidSkene",
+    "OneCoinDawidSkene",
+    "ClassOneCoinDawidSkene",
+    "CrowdLloyd",
+    "KOS",
+    "KOSMessagePassing",
+    "GhoshSVD",
+    "EigenRatio",
+    "Aggregator",
+    "Lloyd",
+    "KMeansPP",
+    "CommuLloyd",
+    "Spec",
+    "SpecMLE",
+    "METHOD_CLASSES",
+]
+
+
+def _pd():
+    try:
+        import pandas
+    except ImportError as exc:  # pragma: no cover - pandas is installed in the tests
+        raise ImportError("crowdspec: the DataFrame classes need pandas; without it use "
+                          "crowdspec.fit_labels on integer arrays") from exc
+    return pandas
+
+
+# ----------------------------------------------------------------------------------
+# Parameters: crowd-kit / scikit-learn names onto the library's
+
+
+def _library_params(kwargs):
+    """Map the crowd-kit and scikit-learn aliases onto library parameter names."""
+    params = dict(kwargs)
+    if "method" in params:
+        raise TypeError("the method is fixed by the class; use crowdspec.Aggregator(method=...)"
+                        " or crowdspec.fit_labels for another one")
+    for alias, name in (("n_iter", "max_iter"), ("n_jobs", "threads"),
+                        ("random_state", "seed")):
+        if alias not in params:
+            continue
+        value = params.pop(alias)
+        if value is None:
+            continue
+        if params.get(name) is not None:
+            raise TypeError("give %s or %s, not both" % (alias, name))
+        if alias == "n_jobs" and isinstance(value, numbers.Integral) and value < 0:
+            value = 0  # scikit-learn's -1: every core, the library's threads = 0
+        params[name] = value
+    return {name: value for name, value in params.items() if value is not None}
+
+
+class _Params:
+    _method = None
+
+    def _init_params(self, kwargs):
+        self._params = _library_params(kwargs)
+        validate_params(self._params)  # an unknown name or bad value fails here
+
+    def get_params(self):
+        """The library parameters this object passes (by library name)."""
+        return dict(self._params)
+
+    def __repr__(self):
+        args = ", ".join("%s=%r" % kv for kv in sorted(self._params.items()))
+        return "%s(%s)" % (type(self).__name__, args)
+
+
+# ----------------------------------------------------------------------------------
+# DataFrame encoding
+
+
+def _factorize(values):
+    pd = _pd()
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:  # ids of mixed, unorderable types: order of first appearance
+        codes, uniques = pd.factorize(values, sort=False)
+    return codes, uniques
+
+
+def _sort_classes(values):
+    """The library CLI's rule: numerically if every label is a number, else sorted
+    (as text when the labels are not mutually comparable)."""
+    values = list(values)
+    if all(isinstance(x, numbers.Number) for x in values):
+        return sorted(values)
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=str)
+
+
+def _missing_row(series, mask):
+    return series.index[int(np.argmax(mask))]
+
+
+class _Encoded:
+    """A DataFrame of (task, worker, label) as 0-based int32 arrays plus the maps back."""
+
+    def __init__(self, data, true_labels=None):
+        pd = _pd()
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError("data must be a pandas DataFrame with columns task, worker, label")
+        missing = [c for c in ("task", "worker", "label") if c not in data.columns]
+        if missing:
+            raise ValueError("data has no column %s (it needs task, worker, label)"
+                             % ", ".join(repr(c) for c in missing))
+        for column in ("task", "worker", "label"):
+            mask = data[column].isna().to_numpy()
+            if mask.any():
+                raise ValueError("data[%r] has a missing value (row %r)"
+                                 % (column, _missing_row(data[column], mask)))
+        task_codes, tasks = _factorize(data["task"])
+        worker_codes, workers = _factorize(data["worker"])
+        labels = data["label"]
+        dtype = labels.dtype
+
+        gold_tasks = gold_values = None
+        if true_labels is not None:
+            if not isinstance(true_labels, pd.Series):
+                true_labels = pd.Series(true_labels)
+            mask = true_labels.isna().to_numpy()
+            if mask.any():
+                raise ValueError("true_labels has a missing value (task %r)"
+                                 % _missing_row(true_labels, mask))
+            gold_tasks, gold_values = true_labels.index, true_labels
+
+        # Classes: every category of a categorical label column (a class nobody chose
+        # still exists), else the distinct labels (and gold labels), sorted.
+        if isinstance(dtype, pd.CategoricalDtype):
+            categories = list(dtype.categories)
+            extra = []
+            if gold_values is not None:
+                extra = [x for x in pd.unique(gold_values.to_numpy()) if x not in set(categories)]
+            classes = categories + extra if dtype.ordered else _sort_classes(categories + extra)
+        else:
+            distinct = list(pd.unique(labels.to_numpy()))
+            if gold_values is not None:
+                seen = set(distinct)
+                distinct += [x for x in pd.unique(gold_values.to_numpy()) if x not in seen]
+            classes = _sort_classes(distinct)
+        try:
+            class_values = pd.array(classes, dtype=dtype)
+            if len(set(class_values)) != len(classes):
+                raise ValueError
+        except (TypeError, ValueError):
+            class_values = pd.array(np.array(classes, dtype=object), dtype=object)
+        class_index = pd.Index(classes)
+        label_codes = class_index.get_indexer(labels.to_numpy())
+
+        self.item = task_codes.astype(np.int32)
+        self.worker = worker_codes.astype(np.int32)
+        self.label = label_codes.astype(np.int32)
+        self.tasks = list(tasks) if gold_tasks is not None else tasks
+        self.gold_item = self.gold_label = None
+        if gold_tasks is not None:
+            task_index = pd.Index(tasks)
+            gold_codes = task_index.get_indexer(gold_tasks)
+            new = [t for t, c in zip(gold_tasks, gold_codes) if c < 0]
+            if new:  # gold for tasks nobody labelled: they become extra items
+                gold_codes = np.where(gold_codes < 0,
+                                      len(tasks) + pd.Index(new).get_indexer(gold_tasks),
+                                      gold_codes)
+                self.tasks = list(tasks) + new
+            else:
+                self.tasks = tasks
+            self.gold_item = gold_codes.astype(np.int32)
+            self.gold_label = class_index.get_indexer(gold_values.to_numpy()).astype(np.int32)
+        self.workers = workers
+        self.classes = class_values
+        self.n_items = len(self.tasks)
+        self.n_workers = len(workers)
+        self.n_classes = len(classes)
+
+    def task_index(self):
+        return _pd().Index(self.tasks, name="task")
+
+    def worker_index(self):
+        return _pd().Index(self.workers, name="worker")
+
+    def class_index(self):
+        return _pd().Index(self.classes, name="label")
+
+
+# ----------------------------------------------------------------------------------
+# Crowd methods
+
+
+class Aggregator(_Params):
+    """Any crowd method of the library by name: ``Aggregator("ds", max_iter=50)``.
+
+    The named classes (DawidSkene, MajorityVote, ...) are this with the method fixed.
+
+    Keyword arguments: crowd-kit's ``n_iter`` (the library's max_iter) and ``tol``,
+    scikit-learn's ``n_jobs`` (threads; -1 = every core) and ``random_state`` (seed),
+    and any library parameter by its name (prior="uniform", confusion="one-coin",
+    support=..., seed=..., threads=..., smoothing=...). None leaves the library's
+    default. Unknown names and out-of-range values raise CrowdspecError at once.
+
+    After fit(): labels_ (Series by task, name "agg_label", the label column's dtype),
+    probas_ (DataFrame task x label), priors_ (Series by label), errors_ (DataFrame
+    indexed by (worker, observed label), columns true label: P(observed | true)),
+    skills_ (Series by worker: sum_l prior_l P(l | l)), loss_history_ (the
+    log-likelihood trace, a list), n_iter_, converged_, log_likelihood_, notes_ (list
+    of note names) and result_ (the crowdspec.Result).
+    """
+
+    def __init__(self, method, n_iter=None, tol=None, **params):
+        self._method = method
+        self._init(n_iter, tol, params)
+
+    def _init(self, n_iter, tol, params):
+        self._init_params(dict(params, n_iter=n_iter, tol=tol))
+
+    @property
+    def method(self):
+        return self._method
+
+    def fit(self, data, true_labels=None):
+        """Fit to a DataFrame with columns task, worker, label; true_labels (a Series
+        task -> label) are pinned as gold. Returns self."""
+        pd = _pd()
+        enc = _Encoded(data, true_labels)
+        result = fit_labels(enc.item, enc.worker, enc.label, method=self._method,
+                            n_items=enc.n_items, n_workers=enc.n_workers,
+                            n_classes=enc.n_classes, gold_item=enc.gold_item,
+                            gold_label=enc.gold_label, warn=False, **self._params)
+        warn_notes(result, stacklevel=3)
+        tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
+        k = enc.n_classes
+        self.result_ = result
+        self.classes_ = classes
+        self.labels_ = pd.Series(enc.classes.take(result.labels), index=tasks,
+                                 name="agg_label")
+        self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=classes)
+        self.priors_ = pd.Series(result.prior, index=classes, name="prior")
+        # crowd-kit's layout: rows (worker, observed label), columns true label.
+        errors = result.confusion.transpose(0, 2, 1).reshape(-1, k)
+        rows = pd.MultiIndex.from_arrays(
+            [np.repeat(np.asarray(workers, dtype=object), k),
+             np.tile(np.asarray(enc.classes, dtype=object), len(workers))],
+            names=["worker", "label"])
+        self.errors_ = pd.DataFrame(errors, index=rows, columns=classes)
+        diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
+        self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
+        self.loss_history_ = result.trace.tolist()
+        self.n_iter_ = result.iterations
+        self.converged_ = result.converged
+        self.log_likelihood_ = result.log_likelihood
+        self.notes_ = result.note_names
+        return self
+
+    def fit_predict(self, data, true_labels=None):
+        """fit(), then labels_."""
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_proba(self, data, true_labels=None):
+        """fit(), then probas_."""
+        return self.fit(data, true_labels).probas_
+
+
+def _crowd_class(name, method, doc):
+    def __init__(self, n_iter=None, tol=None, **params):
+        self._init(n_iter, tol, params)
+
+    __init__.__doc__ = "See crowdspec.Aggregator for the keyword arguments."
+    return type(name, (Aggregator,), {"_method": method, "__init__": __init__,
+                                      "__doc__": doc + "\n\n" + Aggregator.__doc__,
+                                      "__module__": "crowdspec"})
+
+
+MajorityVote = _crowd_class(
+    "MajorityVote", "mv",
+    'Majority vote ("mv"): ties to the lowest class; probas_ are the vote shares.')
+DawidSkene = _crowd_class(
+    "DawidSkene", "ds", 'Dawid-Skene EM from the soft majority vote ("ds", MV-D&S).')
+OptDawidSkene = _crowd_class(
+    "OptDawidSkene", "opt-ds",
+    'Spectral (method-of-moments) start, then Dawid-Skene EM ("opt-ds", the default).')
+OneCoinDawidSkene = _crowd_class(
+    "OneCoinDawidSkene", "one-coin-ds",
+    'Dawid-Skene EM with one accuracy per worker ("one-coin-ds").')
+ClassOneCoinDawidSkene = _crowd_class(
+    "ClassOneCoinDawidSkene", "class-one-coin-ds",
+    'Dawid-Skene EM with one accuracy per worker and true class ("class-one-coin-ds").')
+CrowdLloyd = _crowd_class(
+    "CrowdLloyd", "crowd-lloyd", 'Lloyd iterations on the one-hot labels ("crowd-lloyd").')
+KOS = _crowd_class("KOS", "kos", 'Spectral Karger-Oh-Shah ("kos"), a baseline.')
+KOSMessagePassing = _crowd_class(
+    "KOSMessagePassing", "kos-mp",
+    'Karger-Oh-Shah iterative message passing ("kos-mp"), a baseline.')
+GhoshSVD = _crowd_class("GhoshSVD", "ghosh-svd",
+                        'The SVD method of Ghosh, Kale and McAfee ("ghosh-svd"), a baseline.')
+EigenRatio = _crowd_class("EigenRatio", "eigen-ratio",
+                          'The eigenvector-ratio method of Dalvi et al. ("eigen-ratio").')
+
+#: The class of each crowd method of the library, by method name.
+METHOD_CLASSES = {cls._method: cls for cls in (
+    MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
+    CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio)}
+
+
+# ----------------------------------------------------------------------------------
+# Points and graphs
+
+
+class Lloyd(_Params):
+    """Spectral initialisation + Lloyd iterations for a sub-Gaussian mixture
+    ("lloyd"), shaped like scikit-learn's KMeans.
+
+    Keyword arguments: n_init, max_iter, random_state (seed), n_jobs (threads) and any
+    library parameter by name. After fit(X): labels_ (int32 array), cluster_centers_
+    (k x d), inertia_ (the k-means cost of the final labels), n_iter_, converged_,
+    priors_ (cluster proportions), loss_history_, notes_, result_.
+    """
+
+    _method = "lloyd"
+
+    def __init__(self, n_clusters=8, **params):
+        self.n_clusters = int(n_clusters)
+        self._init_params(params)
+
+    def fit(self, X, y=None):
+        result = fit_points(X, self.n_clusters, method=self._method, warn=False,
+                            **self._params)
+        warn_notes(result, stacklevel=3)
+        self.result_ = result
+        self.labels_ = result.labels
+        self.cluster_centers_ = result.centres
+        self.inertia_ = float(-result.trace[-1]) if result.trace.size else None
+        self.priors_ = result.prior
+        self.loss_history_ = result.trace.tolist()
+        self.n_iter_ = result.iterations
+        self.converged_ = result.converged
+        self.notes_ = result.note_names
+        return self
+
+    def fit_predict(self, X, y=None):
+        return self.fit(X).labels_
+
+    def predict(self, X):
+        """The nearest centre of each row of X (ties to the lowest index)."""
+        X = np.asarray(X, dtype=np.float64)
+        centres = self.cluster_centers_
+        d2 = ((X[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        return np.argmin(d2, axis=1).astype(np.int32)
+
+
+class KMeansPP(Lloyd):
+    """k-means++ seeding + Lloyd iterations ("kmeans++"), the baseline."""
+
+    _method = "kmeans++"
+
+
+class CommuLloyd(_Params):
+    """Trimmed spectral initialisation + CommuLloyd ("commu-lloyd") for the
+    communities of an undirected graph.
+
+    fit(edges, n_nodes=None): edges is an (E, 2) integer array of 0-based node ids
+    (then labels_ is an int32 array over nodes 0 .. n_nodes - 1), or a DataFrame of
+    two columns of any hashable node ids (then labels_ is a Series indexed by node,
+    name "community"). Also n_iter_, converged_, priors_, within_density_,
+    between_density_, loss_history_, notes_, result_.
+    """
+
+    _method = "commu-lloyd"
+
+    def __init__(self, n_communities=2, **params):
+        self.n_communities = int(n_communities)
+        self._init_params(params)
+
+    def fit(self, edges, n_nodes=None):
+        nodes = None
+        if type(edges).__module__.startswith("pandas") and hasattr(edges, "columns"):
+            pd = _pd()
+            if edges.shape[1] != 2:
+                raise ValueError("edges must have two columns, got %d" % edges.shape[1])
+            both = pd.concat([edges.iloc[:, 0], edges.iloc[:, 1]], ignore_index=True)
+            if both.isna().any():
+                raise ValueError("edges has a missing node id")
+            codes, nodes = _factorize(both)
+            e = len(edges)
+            u, v = codes[:e], codes[e:]
+            if n_nodes is None:
+                n_nodes = len(nodes)
+        else:
+            arr = np.asarray(edges)
+            if arr.ndim != 2 or arr.shape[1] != 2:
+                raise ValueError("edges must be an (E, 2) array, got shape %s" % (arr.shape,))
+            u, v = as_int32(arr[:, 0], "node id"), as_int32(arr[:, 1], "node id")
+        result = fit_graph(u, v, self.n_communities, method=self._method, n_nodes=n_nodes,
+                           warn=False, **self._params)
+        warn_notes(result, stacklevel=3)
+        self.result_ = result
+        if nodes is not None:
+            self.labels_ = _pd().Series(result.labels, index=_pd().Index(nodes, name="node"),
+                                        name="community")
+        else:
+            self.labels_ = result.labels
+        self.priors_ = result.prior
+        self.within_density_, self.between_density_ = result.densities
+        self.loss_history_ = result.trace.tolist()
+        self.n_iter_ = result.iterations
+        self.converged_ = result.converged
+        self.notes_ = result.note_names
+        return self
+
+    def fit_predict(self, edges, n_nodes=None):
+        return self.fit(edges, n_nodes).labels_
+
+
+class Spec(CommuLloyd):
+    """The spectral initialisation of CommuLloyd alone ("spec")."""
+
+    _method = "spec"
+
+
+class SpecMLE(CommuLloyd):
+    """The spectral initialisation and one likelihood step ("spec-mle")."""
+
+    _method = "spec-mle"
+
+
+# The numpy layer is importable from here too, for symmetry.
+Result = _fit.Result
