@@ -6,6 +6,7 @@
 // eigensolver against the plain one on a sparse random graph.
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -355,6 +356,63 @@ static void chebyshev_filter_matches_plain_iteration(void **) {
     assert_near(subspace, 3.0, 1e-6);
 }
 
+/* Issue 12, item 1: sparse random graphs (50 nodes, 20 random edges, k = 3, defaults)
+ * where the Chebyshev-filtered eigensolver spends exactly max_iter products: every
+ * method fits (no CS_ERR_INTERNAL), and an unconverged eigensolver is a note. */
+static void sparse_random_graphs_fit(void **) {
+    int not_converged = 0;
+    for (uint32_t seed = 0; seed < 90; ++seed) {
+        std::mt19937 gen(seed);  // the raw engine output is the same on every platform
+        Edges e;
+        for (int i = 0; i < 20; ++i) e.add(static_cast<int32_t>(gen() % 50), static_cast<int32_t>(gen() % 50));
+        for (const char *method : kGraphMethods) {
+            cs_model *m = graph_model(method, 3);
+            CS_ASSERT_OK(cs_set_int(m, CS_PARAM_SEED, static_cast<int32_t>(seed)));
+            const cs_status status = fit(m, 50, e);
+            if (status != CS_OK) print_error("seed %u, %s: %s\n", seed, method, cs_last_error(m));
+            CS_ASSERT_STATUS(status, CS_OK);
+            const Fitted f = read_fit(m, 50, 3);
+            not_converged += (f.notes & CS_NOTE_EIGEN_NOT_CONVERGED) != 0;
+            cs_destroy(m);
+        }
+    }
+    assert_true(not_converged > 0);  // the case of the defect is exercised
+}
+
+/* Internal: a filtered run cut by max_iter in the middle of its filter still returns
+ * the last subspace's Ritz pairs (orthonormal), not converged, after max_iter products. */
+static void eigensolver_returns_last_subspace_at_max_iter(void **) {
+    cs::sim::SbmSpec spec;
+    spec.n = 2000;
+    spec.k = 3;
+    spec.a = 6;
+    spec.b = 2;
+    spec.seed = 5;
+    const cs::sim::Sbm g = cs::sim::simulate_sbm(spec);
+    const cs::GraphData graph = cs::GraphData::build(2000, g.u.data(), g.v.data(), g.u.size(), 1);
+    cs::BlockOperator apply = [&](const double *x, double *y, int32_t p) {
+        cs::adjacency_block_product(graph, x, y, p, 1);
+    };
+    for (int32_t max_iter : {1, 2, 5, 9, 10, 17, 18, 30}) {
+        cs::EigenOptions options;
+        options.k = 3;
+        options.tol = 1e-300;  // never met
+        options.max_iter = max_iter;
+        options.filter_degree = 8;
+        cs::Rng rng(3);
+        const cs::EigenResult r = cs::top_eigenpairs(2000, apply, options, rng);
+        assert_int_equal(r.values.size(), 3);
+        assert_int_equal(r.vectors.size(), 2000 * 3);
+        assert_false(r.converged);
+        assert_int_equal(r.iterations, max_iter);
+        for (int c = 0; c < 3; ++c) {
+            double norm = 0;
+            for (int i = 0; i < 2000; ++i) norm += r.vectors[i * 3 + c] * r.vectors[i * 3 + c];
+            assert_near(norm, 1.0, 1e-9);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_cliques_joined_by_one_edge),
@@ -365,6 +423,8 @@ int main(void) {
         cmocka_unit_test(deterministic_across_threads),
         cmocka_unit_test(progress_reports_iterations),
         cmocka_unit_test(chebyshev_filter_matches_plain_iteration),
+        cmocka_unit_test(sparse_random_graphs_fit),
+        cmocka_unit_test(eigensolver_returns_last_subspace_at_max_iter),
     };
     return cmocka_run_group_tests_name("graph", tests, nullptr, nullptr);
 }

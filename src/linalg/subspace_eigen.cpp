@@ -99,7 +99,10 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
         // p-th eigenvalue of A^2 (Courant-Fischer), so the wanted eigenvalues, |lambda| >=
         // |lambda_k| >= |lambda_p|, are never damped. (Ritz values of A itself would not
         // do: on an indefinite spectrum the unconverged ones sit near 0.)
-        const int32_t degree = std::min(options.filter_degree, options.max_iter - products + 1);
+        // The filter spends degree - 1 products after the one already in x; it stops one
+        // short of max_iter so that the final product feeds a Rayleigh-Ritz step (ending on
+        // a filter would leave no Ritz pairs to return).
+        const int32_t degree = std::min(options.filter_degree, options.max_iter - products);
         double top = 0.0, c = 0.0;
         if (degree > 1 && p > k) {
             cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, p, static_cast<int32_t>(n), 1.0,
