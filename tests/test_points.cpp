@@ -448,6 +448,69 @@ static void misclustering_rate_hand_cases(void **) {
     assert_int_equal(s.errors, 0);
 }
 
+/* Issue 12, item 2: one huge outlier moves the data mean far from every other point;
+ * the norm expansion around that mean then loses every digit of the small distances.
+ * The three real clusters {-2 x8}, {10.375, 10, 8.625} and {outlier} must be found
+ * with the exact cost 1.698 (= 0.0625 + 0.1406 + ... of the middle cluster), from
+ * outliers of 1e3 up to 1e15, for both methods. */
+static void one_huge_outlier(void **) {
+    for (const char *method : kPointMethods)
+        for (double outlier = 1e3; outlier <= 1e15; outlier *= 10) {
+            const double x[12] = {-2, -2, -2, -2, -2, -2, -2, -2, 10.375, 10, 8.625, outlier};
+            cs_model *m = points_model(method, 3);
+            CS_ASSERT_OK(cs_fit_points(m, x, 12, 1, 0));
+            const Fitted f = read_fit(m, 12, 3, 1);
+            for (int i = 1; i < 8; ++i) assert_int_equal(f.labels[i], f.labels[0]);
+            assert_int_equal(f.labels[9], f.labels[8]);
+            assert_int_equal(f.labels[10], f.labels[8]);
+            assert_true(f.labels[0] != f.labels[8] && f.labels[0] != f.labels[11] &&
+                        f.labels[8] != f.labels[11]);
+            // Middle cluster mean 29/3; cost sum of its squared deviations.
+            const double mid = 29.0 / 3;
+            const double cost = (10.375 - mid) * (10.375 - mid) + (10 - mid) * (10 - mid) +
+                                (8.625 - mid) * (8.625 - mid);
+            assert_near(f.centres[f.labels[0]], -2.0, 1e-12);
+            assert_near(f.centres[f.labels[8]], mid, 1e-12);
+            assert_true(f.centres[f.labels[11]] == outlier);
+            assert_near(f.trace.back(), -cost, 1e-9);
+            assert_int_equal(f.converged, 1);
+            assert_true(f.iterations < 20);
+            for (std::size_t t = 1; t < f.trace.size(); ++t) assert_true(f.trace[t] >= f.trace[t - 1]);
+            cs_destroy(m);
+        }
+}
+
+/* Issue 12, item 6: fewer distinct points than clusters ({0 x6, 1, 5, 9}, k = 5): a
+ * re-seeded duplicate of an occupied centre falls back to the lower index and is
+ * re-seeded again; that fixed point must count as converged, and the trace must never
+ * decrease, also with a large common offset and large coordinates. */
+static void fewer_distinct_points_than_k(void **) {
+    const double offsets[] = {0.0, 1e6, -1e9};
+    const double scales[] = {1.0, 1e7};
+    for (const char *method : kPointMethods)
+        for (double offset : offsets)
+            for (double scale : scales) {
+                const double base[9] = {0, 0, 0, 0, 0, 0, 1, 5, 9};
+                double x[9];
+                for (int i = 0; i < 9; ++i) x[i] = offset + scale * base[i];
+                cs_model *m = points_model(method, 5);
+                CS_ASSERT_OK(cs_fit_points(m, x, 9, 1, 0));
+                const Fitted f = read_fit(m, 9, 5, 1);
+                assert_int_equal(f.converged, 1);
+                assert_true(f.iterations < 20);
+                assert_true((f.notes & CS_NOTE_MAX_ITER_REACHED) == 0);
+                for (int i = 1; i < 6; ++i) assert_true(f.centres[f.labels[i]] == offset);
+                assert_true(f.labels[6] != f.labels[7] && f.labels[7] != f.labels[8] &&
+                            f.labels[6] != f.labels[8]);
+                std::vector<int> size(5, 0);
+                for (int32_t l : f.labels) ++size[l];
+                for (int s : size) assert_true(s > 0);
+                assert_true(f.trace.back() == 0.0);
+                for (std::size_t t = 1; t < f.trace.size(); ++t) assert_true(f.trace[t] >= f.trace[t - 1]);
+                cs_destroy(m);
+            }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(new_enum_values_are_pinned),
@@ -462,6 +525,8 @@ int main(void) {
         cmocka_unit_test(progress_cancel_and_max_iter),
         cmocka_unit_test(hungarian_hand_cases),
         cmocka_unit_test(misclustering_rate_hand_cases),
+        cmocka_unit_test(one_huge_outlier),
+        cmocka_unit_test(fewer_distinct_points_than_k),
     };
     return cmocka_run_group_tests_name("points", tests, nullptr, nullptr);
 }

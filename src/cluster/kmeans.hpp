@@ -4,7 +4,12 @@
 //
 // Distances use ||y - t||^2 = ||y'||^2 - 2 y'.t' + ||t'||^2 with y' = y - m and
 // t' = t - m around the data mean m, so that a large common offset costs no precision;
-// the products y.t' of a block of points with all centres are one dgemm. Work is split
+// the products y.t' of a block of points with all centres are one dgemm. Where that
+// expansion's rounding bound exceeds 1e-8 of a point's distance or could swap its two
+// nearest centres (a point far from the mean but near its centre, e.g. when one huge
+// outlier moves the mean), the point's distances come from direct differences instead.
+// Centres are kept in raw coordinates and each cluster's sums are taken relative to a
+// reference point near it, so they lose no digits to a distant mean either. Work is split
 // into fixed chunks of points and partial sums are combined in chunk order, so every
 // result is bit-identical for any thread count.
 #pragma once
@@ -55,7 +60,7 @@ struct KmeansRun {
     std::vector<double> trace;     // minus the k-means cost of each iteration's labels
     double cost = 0.0;             // cost of the final labels under their assignment centres
     int32_t iterations = 0;
-    bool converged = false;        // the last iteration changed no label
+    bool converged = false;        // the last iteration left every label as it was
     bool cancelled = false;        // the progress callback asked to stop
     int64_t reseeded = 0;          // empty clusters re-seeded with the farthest point
 };
@@ -70,7 +75,9 @@ double kmeanspp_seed(const CentredPoints &data, int32_t k, Rng &rng, std::vector
 /// centres to the cluster means (L-7), then every label to its nearest centre (L-8),
 /// ties to the lowest index; a cluster left empty is re-seeded with the point farthest
 /// from its assigned centre, taken from a cluster of two or more points. Stops when an
-/// iteration changes no label, after max_iter iterations, or when cancelled.
+/// iteration leaves every label as it was (counted after re-seeding, so that a duplicate
+/// point re-seeded into the same cluster every time is a fixed point), after max_iter
+/// iterations, or when cancelled.
 KmeansRun lloyd(const CentredPoints &data, std::vector<int32_t> labels, const LloydOptions &options);
 
 /// The label of each point's nearest centre (centres k x d, ties to the lowest index),
