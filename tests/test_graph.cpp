@@ -413,6 +413,47 @@ static void eigensolver_returns_last_subspace_at_max_iter(void **) {
     }
 }
 
+namespace {
+struct StopAt {
+    int32_t at = -1;  // cancel at this call (counting from 0); -1: never
+    int32_t calls = 0;
+};
+int32_t stop_at(void *user, int32_t, double) {
+    StopAt *s = static_cast<StopAt *>(user);
+    return s->calls++ == s->at ? 1 : 0;
+}
+}  // namespace
+
+/* Issue 12, item 12: cs_converged() is 0 after a cancel, for every method and wherever
+ * the cancel comes; spec and spec-mle otherwise always converge, also spec-mle with
+ * max_iter = 0 (no likelihood step: the spectral labels). */
+static void converged_flag_matches_header(void **) {
+    const Edges e = two_cliques(5);
+    for (const char *method : kGraphMethods) {
+        cs_model *m = graph_model(method, 2);
+        StopAt count;
+        CS_ASSERT_OK(cs_set_progress(m, stop_at, &count));
+        CS_ASSERT_OK(fit(m, 10, e));
+        assert_int_equal(read_fit(m, 10, 2).converged, 1);
+        for (int32_t at = 0; at < count.calls; ++at) {
+            StopAt s;
+            s.at = at;
+            CS_ASSERT_OK(cs_set_progress(m, stop_at, &s));
+            CS_ASSERT_FAIL(m, fit(m, 10, e), CS_ERR_CANCELLED, "cancel");
+            const Fitted f = read_fit(m, 10, 2);
+            assert_true((f.notes & CS_NOTE_CANCELLED) != 0);
+            assert_int_equal(f.converged, 0);
+        }
+        CS_ASSERT_OK(cs_set_progress(m, nullptr, nullptr));
+        CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 0));
+        CS_ASSERT_OK(fit(m, 10, e));
+        const Fitted z = read_fit(m, 10, 2);
+        assert_int_equal(z.converged, std::string(method) == "commu-lloyd" ? 0 : 1);
+        assert_int_equal(z.iterations, 0);
+        cs_destroy(m);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_cliques_joined_by_one_edge),
@@ -425,6 +466,7 @@ int main(void) {
         cmocka_unit_test(chebyshev_filter_matches_plain_iteration),
         cmocka_unit_test(sparse_random_graphs_fit),
         cmocka_unit_test(eigensolver_returns_last_subspace_at_max_iter),
+        cmocka_unit_test(converged_flag_matches_header),
     };
     return cmocka_run_group_tests_name("graph", tests, nullptr, nullptr);
 }

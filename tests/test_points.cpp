@@ -511,6 +511,43 @@ static void fewer_distinct_points_than_k(void **) {
             }
 }
 
+namespace {
+struct StopAt {
+    int32_t at = -1;  // cancel at this call (counting from 0); -1: never
+    int32_t calls = 0;
+};
+int32_t stop_at(void *user, int32_t, double) {
+    StopAt *s = static_cast<StopAt *>(user);
+    return s->calls++ == s->at ? 1 : 0;
+}
+}  // namespace
+
+/* Issue 12, item 12: a cancelled fit reports converged = 0 (cs_converged), wherever the
+ * cancel comes: at the start, at the iteration that changed no label, or in a later
+ * k-means++ restart after an earlier one converged. */
+static void cancelled_fit_is_not_converged(void **) {
+    for (const char *method : kPointMethods)
+        for (int32_t n_init : {1, 3}) {
+            cs_model *m = points_model(method, 2);
+            CS_ASSERT_OK(cs_set_int(m, CS_PARAM_N_INIT, n_init));
+            StopAt count;
+            CS_ASSERT_OK(cs_set_progress(m, stop_at, &count));
+            CS_ASSERT_OK(cs_fit_points(m, kTwoClusters, 6, 2, 0));
+            assert_int_equal(read_fit(m, 6, 2, 2).converged, 1);
+            assert_true(count.calls >= 2);
+            for (int32_t at = 0; at < count.calls; ++at) {
+                StopAt s;
+                s.at = at;
+                CS_ASSERT_OK(cs_set_progress(m, stop_at, &s));
+                CS_ASSERT_FAIL(m, cs_fit_points(m, kTwoClusters, 6, 2, 0), CS_ERR_CANCELLED, "cancel");
+                const Fitted g = read_fit(m, 6, 2, 2);
+                assert_true((g.notes & CS_NOTE_CANCELLED) != 0);
+                assert_int_equal(g.converged, 0);
+            }
+            cs_destroy(m);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(new_enum_values_are_pinned),
@@ -527,6 +564,7 @@ int main(void) {
         cmocka_unit_test(misclustering_rate_hand_cases),
         cmocka_unit_test(one_huge_outlier),
         cmocka_unit_test(fewer_distinct_points_than_k),
+        cmocka_unit_test(cancelled_fit_is_not_converged),
     };
     return cmocka_run_group_tests_name("points", tests, nullptr, nullptr);
 }

@@ -196,7 +196,7 @@ bool run_points_method(const double *x, std::size_t n, std::size_t d, std::size_
     out.trace = std::move(run.trace);
     out.has_log_likelihood = false;
     out.iterations = run.iterations;
-    out.converged = run.converged;
+    out.converged = run.converged && !run.cancelled;  // a cancelled fit did not meet its rule
     if (!run.converged && !run.cancelled && options.max_iter > 0)
         note(out, CS_NOTE_MAX_ITER_REACHED,
              "Lloyd stopped at max_iter = " + std::to_string(options.max_iter) +

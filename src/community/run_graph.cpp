@@ -56,10 +56,9 @@ bool run_graph_method(const GraphData &graph, const FitOptions &options, const P
             break;
         case CS_METHOD_SPEC_MLE: {
             cancelled = progress.cancelled(0, 0.0);
-            if (cancelled || options.max_iter == 0) {
-                out.converged = false;
-                break;
-            }
+            // max_iter = 0 skips the likelihood step: the spectral labels, which (like
+            // spec's) always count as converged.
+            if (cancelled || options.max_iter == 0) break;
             const double score = likelihood_step(graph, k, labels, threads);
             out.trace.push_back(score);
             out.iterations = 1;
@@ -85,6 +84,8 @@ bool run_graph_method(const GraphData &graph, const FitOptions &options, const P
             break;
         }
     }
+
+    if (cancelled) out.converged = false;  // a cancelled fit did not meet its rule
 
     out.input_kind = CS_INPUT_GRAPH;
     out.n_items = graph.n_nodes;
