@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "crowd/spectral_init.hpp"
+#include "crowd/worker_groups.hpp"
 #include "crowdspec/crowdspec.h"
 #include "data/crowd_data.hpp"
 #include "sim/crowd_sim.hpp"
@@ -153,7 +154,9 @@ int main(int argc, char **argv) {
                                                             crowd.label.data(), n_labels, options);
             const auto b1 = Clock::now();
             cs::Rng rng(options.seed);
-            const cs::SpectralEstimate estimate = cs::spectral_confusion(data, options, rng);
+            const std::vector<uint8_t> groups =
+                cs::worker_groups(data, options.groups, options.seed, 0);
+            const cs::SpectralEstimate estimate = cs::spectral_confusion(data, groups, options, rng);
             const auto b2 = Clock::now();
             build_seconds = std::chrono::duration<double>(b1 - b0).count();
             spectral_seconds = std::chrono::duration<double>(b2 - b1).count();

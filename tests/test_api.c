@@ -662,6 +662,9 @@ static void progress_reports_each_iteration(void **state) {
         CS_ASSERT_OK(cs_set_int(m, CS_PARAM_METHOD, method));
         CS_ASSERT_OK(cs_set_double(m, CS_PARAM_TOL, 0.0));
         CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 5));
+        /* One EM run: opt-ds with several starts reports the rounds of every start
+         * (progress_counts_every_start). */
+        CS_ASSERT_OK(cs_set_int(m, CS_PARAM_STARTS, 1));
         CS_ASSERT_OK(cs_set_progress(m, record_progress, &rec));
         cs_fit_or_fail(m, &cs_k3);
         CS_ASSERT_OK(cs_iterations(m, &iterations));
@@ -684,6 +687,33 @@ static void progress_reports_each_iteration(void **state) {
         if (method == CS_METHOD_DS || method == CS_METHOD_OPT_DS) assert_int_equal(iterations, 5);
         cs_destroy(m);
     }
+}
+
+/* opt-ds with three starts (two spectral, one majority vote): the callback sees 0 once,
+ * then every round of every start, counted on (1 .. 3 x max_iter here, where each
+ * start runs max_iter rounds); the results are those of the kept start. */
+static void progress_counts_every_start(void **state) {
+    Recorder rec;
+    cs_model *m = cs_create();
+    int32_t iterations = -1, c;
+    size_t tl = 0;
+    (void)state;
+    assert_non_null(m);
+    memset(&rec, 0, sizeof rec);
+    rec.stop_at = -1;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "opt-ds"));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_STARTS, 3));
+    CS_ASSERT_OK(cs_set_double(m, CS_PARAM_TOL, 0.0));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 4));
+    CS_ASSERT_OK(cs_set_progress(m, record_progress, &rec));
+    cs_fit_or_fail(m, &cs_k3);
+    assert_int_equal(rec.calls, 13);
+    for (c = 0; c < rec.calls; ++c) assert_int_equal(rec.iteration[c], c);
+    CS_ASSERT_OK(cs_iterations(m, &iterations));
+    assert_int_equal(iterations, 4);
+    CS_ASSERT_OK(cs_trace_length(m, &tl));
+    assert_int_equal(tl, 4);
+    cs_destroy(m);
 }
 
 static void cancel_at_iteration_2_keeps_results(void **state) {
@@ -914,6 +944,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(mv_posteriors_are_vote_shares, cs_setup_model,
                                         cs_teardown_model),
         cmocka_unit_test(progress_reports_each_iteration),
+        cmocka_unit_test(progress_counts_every_start),
         cmocka_unit_test(cancel_at_iteration_2_keeps_results),
         cmocka_unit_test(cancel_at_iteration_0_keeps_the_start),
         cmocka_unit_test_setup_teardown(callback_can_be_removed, cs_setup_model,

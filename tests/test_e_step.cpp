@@ -21,7 +21,7 @@ static void test_zero_entries_make_classes_impossible(void **) {
     params.confusion = {1, 0, 0, 1, /* w1 */ 0, 1, 1, 0};
     params.prior = {0.25, 0.75};
     std::vector<double> q;
-    const cs::EStep e = cs::e_step(data, params, 1, q);
+    const cs::EStep e = cs::e_step(data, params, options, q);
 
     // Item 0: w0 said 0, so class 1 (pi0[1][0] = 0) is impossible.
     // Item 1: w0 said 1 rules out class 0 (pi0[0][1] = 0); class 1 has
@@ -50,7 +50,7 @@ static void test_item_impossible_under_every_class(void **) {
     params.confusion = {1, 0, 0, 1, 0, 1, 1, 0};
     params.prior = {0.4, 0.6};
     std::vector<double> q;
-    const cs::EStep e = cs::e_step(data, params, 2, q);
+    const cs::EStep e = cs::e_step(data, params, options, q);
     assert_int_equal(e.impossible_items, 1);
     assert_near(q[0], 0.4, 0);  // the prior
     assert_near(q[1], 0.6, 0);
@@ -71,7 +71,7 @@ static void test_zero_prior_weight(void **) {
     params.confusion = {0.9, 0.1, 0.2, 0.8};
     params.prior = {1.0, 0.0};
     std::vector<double> q;
-    const cs::EStep e = cs::e_step(data, params, 1, q);
+    const cs::EStep e = cs::e_step(data, params, options, q);
     assert_near(q[0], 1.0, 0);
     assert_near(q[2], 1.0, 0);
     assert_near(q[3], 0.0, 0);

@@ -96,6 +96,12 @@ static void impossible_items_get_the_prior(void **state) {
     int prior_rows = 0;
     CS_ASSERT_OK(cs_set_param_string(m, "method", "opt-ds"));
     CS_ASSERT_OK(cs_set_param_string(m, "prior", "estimated"));
+    /* The reference code's spectral start alone, every class possible: the zero entries
+     * of that estimate are the point. */
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_STARTS, 1));
+    CS_ASSERT_OK(cs_set_param_string(m, "groups", "reference"));
+    CS_ASSERT_OK(cs_set_param_string(m, "identify", "reference"));
+    CS_ASSERT_OK(cs_set_param_string(m, "support", "all"));
     CS_ASSERT_OK(cs_set_double(m, CS_PARAM_DELTA, 0.0));
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 3));
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 0));

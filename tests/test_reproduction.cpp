@@ -69,8 +69,13 @@ static void test_error_rates(void **) {
         if (!load_or_skip(ref.stem, d)) continue;
         ++found;
         std::map<std::string, double> err;
-        for (const char *method : {"mv", "ds", "opt-ds", "crowd-lloyd"}) {
-            auto m = test::make_model(method);
+        for (const char *method : {"mv", "ds", "opt-ds", "crowd-lloyd", "opt-ds-reference"}) {
+            const bool reference = std::string(method) == "opt-ds-reference";
+            auto m = test::make_model(reference ? "opt-ds" : method);
+            if (reference) {  // the paper's algorithm as the reference code runs it
+                for (const auto &nv : test::kOptDsReference)
+                    assert_int_equal(cs_set_param_string(m.get(), nv.first, nv.second), CS_OK);
+            }
             assert_int_equal(test::fit(m.get(), d.labels), CS_OK);
             err[method] = percent_error(m.get(), d);
             if (err.size() == 1) {
@@ -79,11 +84,13 @@ static void test_error_rates(void **) {
                 err["mv-ties"] = tie_fractional_error(test::posteriors(m.get()), k, d.truth);
             }
         }
-        print_message("%-8s mv %.2f (ties fractional %.2f)  ds %.2f  opt-ds %.2f  crowd-lloyd %.2f\n",
-                      ref.stem, err["mv"], err["mv-ties"], err["ds"], err["opt-ds"], err["crowd-lloyd"]);
+        print_message("%-8s mv %.2f (ties fractional %.2f)  ds %.2f  opt-ds %.2f  opt-ds reference %.2f  "
+                      "crowd-lloyd %.2f\n", ref.stem, err["mv"], err["mv-ties"], err["ds"], err["opt-ds"],
+                      err["opt-ds-reference"], err["crowd-lloyd"]);
         assert_near(err["mv-ties"], ref.mv_tie_fractional, 0.005);
         assert_true(err["ds"] <= ref.ds_max + 1e-9);
         assert_true(err["opt-ds"] <= ref.opt_ds_max + 1e-9);
+        assert_true(err["opt-ds-reference"] <= ref.opt_ds_max + 1e-9);
         assert_near(err["crowd-lloyd"], ref.crowd_lloyd, 0.5);
     }
     if (found == 0) skip();
@@ -100,6 +107,8 @@ static void test_log_likelihood_checkpoints(void **) {
         ++found;
         auto fixed = test::make_model("ds");
         cs_set_param_string(fixed.get(), "prior", "uniform");
+        cs_set_param_string(fixed.get(), "accel", "none");    // the reference's plain rounds
+        cs_set_param_string(fixed.get(), "support", "all");
         cs_set_int(fixed.get(), CS_PARAM_MAX_ITER, 10);
         cs_set_double(fixed.get(), CS_PARAM_TOL, 0.0);
         assert_int_equal(test::fit(fixed.get(), d.labels), CS_OK);
@@ -110,6 +119,8 @@ static void test_log_likelihood_checkpoints(void **) {
 
         auto converged = test::make_model("ds");
         cs_set_param_string(converged.get(), "prior", "uniform");
+        cs_set_param_string(converged.get(), "accel", "none");
+        cs_set_param_string(converged.get(), "support", "all");
         cs_set_double(converged.get(), CS_PARAM_TOL, 1e-10);
         assert_int_equal(test::fit(converged.get(), d.labels), CS_OK);
         int32_t rounds = 0;

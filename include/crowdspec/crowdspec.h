@@ -360,6 +360,32 @@ enum cs_param {
     /** double, "smoothing": pseudo-count added to every confusion count in the
      *  M-step, 0..10^6. Default 0 (plain maximum likelihood). */
     CS_PARAM_SMOOTHING = 104,
+    /** int, "support": which classes an item's posterior may take in every EM method,
+     *  a ::cs_support. Default ::CS_SUPPORT_AUTO: the classes some worker gave the item
+     *  when k >= 3 (on real multi-class crowds the true label is among the answers for
+     *  almost every item, and an unrestricted model can hand an item a class nobody
+     *  chose), every class when k = 2 (a biased binary crowd must be able to overrule a
+     *  unanimous item). Items without labels and gold items are never restricted. The
+     *  log-likelihood is that of the restricted model. */
+    CS_PARAM_SUPPORT = 105,
+    /** int, "accel": EM acceleration, a ::cs_accel. Default ::CS_ACCEL_SQUAREM: the
+     *  squared extrapolation of Varadhan and Roland (2008) on the confusion matrices and
+     *  the prior, with the monotone safeguard (an extrapolated point whose
+     *  log-likelihood is below the plain EM step's is discarded for that step), so the
+     *  trace never decreases and the fixed points are EM's. An accepted extrapolation
+     *  and a plain round are each one trace entry and one counted round; a discarded
+     *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. */
+    CS_PARAM_ACCEL = 106,
+    /** int, "identify": how a method that finds classes up to a relabelling names them,
+     *  a ::cs_identify. Default ::CS_IDENTIFY_VOTE: opt-ds maps its spectral classes
+     *  (and, when the likelihood does not depend on the class names, the classes of EM
+     *  from a spectral start) to the label classes by the permutation of highest
+     *  agreement with the soft majority vote (Hungarian assignment on the k x k matrix
+     *  sum_j q_jl v_jc, v = vote shares); kos, kos-mp, ghosh-svd and eigen-ratio orient
+     *  each binary split's signs to agree with the split's soft majority vote.
+     *  ::CS_IDENTIFY_REFERENCE keeps the reference code's rules (column matching for
+     *  opt-ds, each baseline's own sign rule). */
+    CS_PARAM_IDENTIFY = 107,
 
     /** double, "delta": Opt-D&S floor: spectral confusion entries below delta are
      *  raised to delta before normalisation, 0..0.5. Default 1e-6 (the paper's). */
@@ -369,6 +395,24 @@ enum cs_param {
     CS_PARAM_POWER_STARTS = 201,
     /** int, "power_iters": power iterations per start, 1..100000. Default 100. */
     CS_PARAM_POWER_ITERS = 202,
+    /** int, "groups": how opt-ds splits the workers into its three groups for the first
+     *  spectral start, a ::cs_groups. Default ::CS_GROUPS_BALANCED (a function of the
+     *  data and the seed, balanced in label volume, so the fit does not depend on how
+     *  workers are numbered); ::CS_GROUPS_REFERENCE is the reference code's i mod 3. */
+    CS_PARAM_GROUPS = 203,
+    /** int, "starts": EM starts of opt-ds, 1..1000. 1 runs EM from one spectral start
+     *  (the paper's algorithm). s >= 2 runs EM from s - 1 spectral starts (the first
+     *  from the ::CS_PARAM_GROUPS partition, the others from seeded random partitions
+     *  balanced in label volume) and from the soft majority vote (the MV-D&S start),
+     *  and keeps the fit of highest marginal log-likelihood (the earlier start on
+     *  ties), so opt-ds never ends below ds's start. Default 3. */
+    CS_PARAM_STARTS = 204,
+    /** int, "start_rounds": with ::CS_PARAM_STARTS >= 2, the EM rounds each start runs
+     *  before only the best one continues, 0..10^7. 0 (default) = automatic: every start
+     *  runs to convergence when the fit has at most 10^6 labels, and 3 rounds above,
+     *  where the rounds dominate the cost and large samples make the early likelihood
+     *  ordering reliable. */
+    CS_PARAM_START_ROUNDS = 205,
 
     /** int, "n_init": k-means++ restarts, 1..10000; the run of lowest k-means cost is
      *  kept. kmeans++ restarts on the points; lloyd, commu-lloyd, spec and spec-mle
@@ -397,6 +441,33 @@ enum cs_confusion_model {
 enum cs_prior {
     CS_PRIOR_UNIFORM = 0,  /**< "uniform": P(class l) = 1/k, fixed. */
     CS_PRIOR_ESTIMATED = 1 /**< "estimated": w_l = mean posterior of class l, updated in each M-step. */
+};
+
+/** Values of ::CS_PARAM_SUPPORT. */
+enum cs_support {
+    CS_SUPPORT_ALL = 0,      /**< "all": every class is possible for every item. */
+    CS_SUPPORT_ANSWERED = 1, /**< "answered": only the classes some worker gave the item. */
+    CS_SUPPORT_AUTO = 2      /**< "auto": answered for k >= 3, all for k = 2. */
+};
+
+/** Values of ::CS_PARAM_ACCEL. */
+enum cs_accel {
+    CS_ACCEL_NONE = 0,   /**< "none": plain EM, one (M-step, E-step) round at a time. */
+    CS_ACCEL_SQUAREM = 1 /**< "squarem": squared extrapolation with the monotone safeguard. */
+};
+
+/** Values of ::CS_PARAM_IDENTIFY. */
+enum cs_identify {
+    CS_IDENTIFY_VOTE = 0,     /**< "vote": classes named by agreement with the soft majority vote. */
+    CS_IDENTIFY_REFERENCE = 1 /**< "reference": the reference code's rules. */
+};
+
+/** Values of ::CS_PARAM_GROUPS. */
+enum cs_groups {
+    CS_GROUPS_BALANCED = 0, /**< "balanced": workers by decreasing label count, each to the
+                                 group with the fewest labels so far (ties by a hash of the
+                                 worker's labels and the seed). */
+    CS_GROUPS_REFERENCE = 1 /**< "reference": worker i to group i mod 3. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */
@@ -745,7 +816,11 @@ enum cs_fit_note {
     CS_NOTE_LABEL_CYCLE = 256,
     /** The eigen- or singular-vector solver of a spectral initialisation did not reach its
      *  tolerance within its iteration budget; its last subspace was used. */
-    CS_NOTE_EIGEN_NOT_CONVERGED = 512
+    CS_NOTE_EIGEN_NOT_CONVERGED = 512,
+    /** opt-ds with ::CS_PARAM_STARTS >= 2: the EM run from the majority-vote start
+     *  reached a higher log-likelihood than every spectral start, so its fit was kept;
+     *  cs_last_error() gives every start's final log-likelihood. */
+    CS_NOTE_MAJORITY_START = 1024
 };
 
 /**

@@ -50,9 +50,19 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_PRIOR, "prior", true, 0, 1, CS_PRIOR_ESTIMATED,
          {{"uniform", CS_PRIOR_UNIFORM}, {"estimated", CS_PRIOR_ESTIMATED}}},
         {CS_PARAM_SMOOTHING, "smoothing", false, 0, 1e6, 0.0, {}},
+        {CS_PARAM_SUPPORT, "support", true, 0, 2, CS_SUPPORT_AUTO,
+         {{"all", CS_SUPPORT_ALL}, {"answered", CS_SUPPORT_ANSWERED}, {"auto", CS_SUPPORT_AUTO}}},
+        {CS_PARAM_ACCEL, "accel", true, 0, 1, CS_ACCEL_SQUAREM,
+         {{"none", CS_ACCEL_NONE}, {"squarem", CS_ACCEL_SQUAREM}}},
+        {CS_PARAM_IDENTIFY, "identify", true, 0, 1, CS_IDENTIFY_VOTE,
+         {{"vote", CS_IDENTIFY_VOTE}, {"reference", CS_IDENTIFY_REFERENCE}}},
         {CS_PARAM_DELTA, "delta", false, 0, 0.5, 1e-6, {}},
         {CS_PARAM_POWER_STARTS, "power_starts", true, 1, 100000, 100, {}},
         {CS_PARAM_POWER_ITERS, "power_iters", true, 1, 100000, 100, {}},
+        {CS_PARAM_GROUPS, "groups", true, 0, 1, CS_GROUPS_BALANCED,
+         {{"balanced", CS_GROUPS_BALANCED}, {"reference", CS_GROUPS_REFERENCE}}},
+        {CS_PARAM_STARTS, "starts", true, 1, 1000, 3, {}},
+        {CS_PARAM_START_ROUNDS, "start_rounds", true, 0, 10000000, 0, {}},
         {CS_PARAM_N_INIT, "n_init", true, 1, 10000, 1, {}},
         {CS_PARAM_TRIM, "trim", false, 0, 1e6, 3.0, {}},
     };
@@ -199,6 +209,12 @@ FitOptions Params::fit_options() const {
     o.confusion = static_cast<int32_t>(get_int(CS_PARAM_CONFUSION));
     o.prior = static_cast<int32_t>(get_int(CS_PARAM_PRIOR));
     o.smoothing = get_double(CS_PARAM_SMOOTHING);
+    o.support = static_cast<int32_t>(get_int(CS_PARAM_SUPPORT));
+    o.accel = static_cast<int32_t>(get_int(CS_PARAM_ACCEL));
+    o.identify = static_cast<int32_t>(get_int(CS_PARAM_IDENTIFY));
+    o.groups = static_cast<int32_t>(get_int(CS_PARAM_GROUPS));
+    o.starts = static_cast<int32_t>(get_int(CS_PARAM_STARTS));
+    o.start_rounds = static_cast<int32_t>(get_int(CS_PARAM_START_ROUNDS));
     o.delta = get_double(CS_PARAM_DELTA);
     o.power_starts = static_cast<int32_t>(get_int(CS_PARAM_POWER_STARTS));
     o.power_iters = static_cast<int32_t>(get_int(CS_PARAM_POWER_ITERS));

@@ -16,6 +16,22 @@ namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
+// An item that is impossible under every allowed class gets the prior restricted to
+// its allowed classes (the whole prior without a support restriction); uniform over
+// them if the prior gives them no mass.
+void prior_fallback(const double *prior, const uint8_t *allowed, int32_t k, double *qj) {
+    double mass = 0.0;
+    int32_t n_allowed = 0;
+    for (int32_t l = 0; l < k; ++l) {
+        const bool ok = allowed == nullptr || allowed[l];
+        qj[l] = ok ? prior[l] : 0.0;
+        mass += qj[l];
+        n_allowed += ok;
+    }
+    for (int32_t l = 0; l < k; ++l)
+        qj[l] = mass > 0.0 ? qj[l] / mass : (allowed == nullptr || allowed[l]) ? 1.0 / n_allowed : 0.0;
+}
+
 // Tables an EM fit reuses every round. An EM round is one pass over the labels by
 // item: the E-step (Z-4) of item j needs only j's labels, and the M-step (Z-5)
 // counts are sums over labels of the new posteriors, so both happen in the same
@@ -33,9 +49,10 @@ struct Workspace {
     std::vector<double> log_prior;      // k
     std::vector<double> part_ll;        // per partition
     std::vector<int64_t> part_impossible;
+    std::vector<uint8_t> allowed;       // n x k answer-set support, empty = every class
     int threads = 1;
 
-    Workspace(const CrowdData &data, int32_t requested_threads)
+    Workspace(const CrowdData &data, const FitOptions &options)
         : k(data.k),
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table)),
@@ -46,7 +63,8 @@ struct Workspace {
           log_prior(static_cast<std::size_t>(data.k)),
           part_ll(parts.size()),
           part_impossible(parts.size()),
-          threads(threads_for(requested_threads, static_cast<int64_t>(data.n_labels()))) {}
+          allowed(restricts_support(data, options) ? answer_sets(data) : std::vector<uint8_t>()),
+          threads(threads_for(options.threads, static_cast<int64_t>(data.n_labels()))) {}
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
 };
@@ -83,8 +101,8 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
 // common small cases, unrolled); K = 0 reads it from the data.
 template <int K>
 void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
-                  const double *prior, double *q, double *counts, double *prior_sum,
-                  double &ll_out, int64_t &impossible_out) {
+                  const double *prior, const uint8_t *allowed, double *q, double *counts,
+                  double *prior_sum, double &ll_out, int64_t &impossible_out) {
     const int32_t k = K > 0 ? K : d.k;
     ClassScratch<K> scratch(k), local_prior(k);
     double *s = scratch.data();
@@ -104,6 +122,11 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
             const double *row = log_pi + static_cast<int64_t>(d.item_code[p]) * k;
             for (int32_t l = 0; l < k; ++l) s[l] += row[l];
         }
+        // Answer-set support: a class nobody gave item j is impossible for it.
+        const uint8_t *allowed_j = allowed != nullptr ? allowed + j * k : nullptr;
+        if (allowed_j != nullptr)
+            for (int32_t l = 0; l < k; ++l)
+                if (!allowed_j[l]) s[l] = kMinusInf;
         double *qj = q + j * k;
         const int32_t gold = d.gold_of(static_cast<int32_t>(j));
         if (gold >= 0) {
@@ -119,7 +142,7 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                 if (s[l] > s[best]) best = l;
             const double top = s[best];
             if (top == kMinusInf) {  // every class impossible: fall back to the prior
-                for (int32_t l = 0; l < k; ++l) qj[l] = prior[l];
+                prior_fallback(prior, allowed_j, k, qj);
                 ++impossible;
             } else {
                 double sum = 0.0;
@@ -170,7 +193,8 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
         for_each_part(ws, [&](int64_t p) {
             double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
-            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, q, counts,
+            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior,
+                            ws.allowed.empty() ? nullptr : ws.allowed.data(), q, counts,
                             scatter ? ws.prior_sums.data() + p * d.k : nullptr, ws.part_ll[p],
                             ws.part_impossible[p]);
         });
@@ -233,17 +257,194 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
     return result;
 }
 
+// The EM loop's bookkeeping: every kept E-step adds its log-likelihood to the trace,
+// is reported to the progress callback, and is tested against the stopping rule.
+struct RoundLog {
+    const FitOptions &options;
+    const Progress &progress;
+    FitResult &out;
+    int32_t rounds = 0;
+    bool converged = false;
+    bool cancelled = false;
+
+    // Record a kept round; test the stopping rule against `reference` (by default the
+    // previous round): the relative change |L - L_ref| < tol |L_ref|, or no change at
+    // all (at L = 0 the relative test could never fire). tol = 0 never stops.
+    void record(double ll, bool test = true) {
+        if (test && rounds >= 1) record_against(ll, out.trace.back());
+        out.trace.push_back(ll);
+        ++rounds;
+        cancelled = progress.cancelled(rounds, ll);
+    }
+    void record_against(double ll, double reference) {
+        converged = options.tol > 0.0 &&
+                    (ll == reference || std::fabs(ll - reference) < options.tol * std::fabs(reference));
+    }
+    void record_tested_against(double ll, double reference) {
+        record_against(ll, reference);
+        out.trace.push_back(ll);
+        ++rounds;
+        cancelled = progress.cancelled(rounds, ll);
+    }
+    bool done() const { return converged || cancelled || rounds >= options.max_iter; }
+};
+
+// Plain EM: rounds of (M-step, E-step); a parameter start's first round is its E-step.
+EStep plain_em(const CrowdData &data, const FitOptions &options, bool from_params, Workspace &ws,
+               DsParams &params, std::vector<double> &q, RoundLog &log) {
+    EStep last;
+    while (!log.done()) {
+        if (!(log.rounds == 0 && from_params)) finish_m_step(data, ws, options, params);
+        last = run_e_step(data, params, ws, q, true);
+        log.record(last.log_likelihood);
+    }
+    return last;
+}
+
+// The parameters SQUAREM extrapolates: every confusion entry, then the prior.
+double &entry(DsParams &p, std::size_t e) {
+    return e < p.confusion.size() ? p.confusion[e] : p.prior[e - p.confusion.size()];
+}
+double entry(const DsParams &p, std::size_t e) {
+    return e < p.confusion.size() ? p.confusion[e] : p.prior[e - p.confusion.size()];
+}
+
+// theta(alpha) = a - 2 alpha r + alpha^2 v with r = b - a, v = c - 2b + a (Varadhan
+// and Roland 2008, eq. 8), taken on the logarithms of the parameters: the
+// extrapolated entries are then positive whatever alpha (SQUAREM applies to any
+// smooth parameterisation of the EM map), and the entries EM drives towards 0 --
+// geometrically, the slow direction of EM on real crowds -- are extrapolated along
+// their own geometric path instead of being cut short at the boundary. Entries that
+// are 0 in c (EM's next iterate) stay 0, as EM keeps them; entries 0 in a or b take
+// c's value. Each confusion row and the prior are renormalised.
+void extrapolate(const DsParams &a, const DsParams &b, const DsParams &c, double alpha, int32_t k,
+                 DsParams &out) {
+    out = c;
+    const std::size_t n = c.confusion.size() + c.prior.size();
+    for (std::size_t e = 0; e < n; ++e) {
+        const double ce = entry(c, e), be = entry(b, e), ae = entry(a, e);
+        if (ce == 0.0 || be == 0.0 || ae == 0.0) continue;
+        const double la = std::log(ae), lb = std::log(be), lc = std::log(ce);
+        const double r = lb - la, v = lc - 2.0 * lb + la;
+        const double x = std::exp(la - 2.0 * alpha * r + alpha * alpha * v);
+        if (x > 0.0 && std::isfinite(x)) entry(out, e) = x;
+    }
+    const std::size_t rows = out.confusion.size() / static_cast<std::size_t>(k);
+    for (std::size_t row = 0; row <= rows; ++row) {  // the last "row" is the prior
+        double *x = row < rows ? out.confusion.data() + row * k : out.prior.data();
+        double sum = 0.0;
+        for (int32_t l = 0; l < k; ++l) sum += x[l];
+        for (int32_t l = 0; l < k; ++l) x[l] /= sum;
+    }
+}
+
+// The squared lengths ||r||^2 and ||v||^2 of SqS3, on the logarithms (as extrapolate).
+void step_lengths(const DsParams &a, const DsParams &b, const DsParams &c, double &r2, double &v2) {
+    r2 = v2 = 0.0;
+    const std::size_t n = c.confusion.size() + c.prior.size();
+    for (std::size_t e = 0; e < n; ++e) {
+        const double ce = entry(c, e), be = entry(b, e), ae = entry(a, e);
+        if (ce == 0.0 || be == 0.0 || ae == 0.0) continue;
+        const double la = std::log(ae), lb = std::log(be), lc = std::log(ce);
+        const double r = lb - la, v = lc - 2.0 * lb + la;
+        r2 += r * r;
+        v2 += v * v;
+    }
+}
+
+// SQUAREM (Varadhan and Roland 2008, SqS3 step length with the SQUAREM package's
+// adaptive bound) on the EM map F = M-step o E-step of the parameters theta =
+// (confusion, prior). From a point a whose E-step is done, each cycle takes
+// b = F(a), the E-step at b (one kept round), c = F(b) (the M-step only), then the
+// extrapolation theta' and its E-step. theta' is kept (one more round) when its
+// log-likelihood is at least b's; otherwise the cycle falls back to c, the plain EM
+// step, and evaluates it instead. So the trace never decreases, every kept round costs
+// one E-step pass, and a rejected extrapolation one extra pass.
+EStep squarem_em(const CrowdData &data, const FitOptions &options, bool from_params, Workspace &ws,
+                 DsParams &params, std::vector<double> &q, RoundLog &log) {
+    const int32_t k = data.k;
+    EStep last;
+    // The first round is plain: it makes `params` a point whose E-step is done.
+    if (!from_params) finish_m_step(data, ws, options, params);
+    last = run_e_step(data, params, ws, q, true);
+    log.record(last.log_likelihood);
+    double alpha_max = 1.0;  // the SQUAREM package's step.max0; x4 after a full step
+    constexpr double kGrow = 4.0;
+    DsParams b, c, trial;
+    while (!log.done()) {
+        // The extrapolated point is tested against a, the start of its cycle: the change
+        // between b and that point can be small while the cycle still moves, and
+        // stopping there would end short of plain EM's fixed point.
+        const double at_a = last.log_likelihood;
+        finish_m_step(data, ws, options, b);
+        const EStep at_b = run_e_step(data, b, ws, q, true);
+        log.record(at_b.log_likelihood);  // a plain EM step from a: plain EM's rule
+        if (log.done()) {
+            params = std::move(b);
+            return at_b;
+        }
+        finish_m_step(data, ws, options, c);
+        double r2 = 0.0, v2 = 0.0;
+        step_lengths(params, b, c, r2, v2);
+        // SqS3: alpha = -||r|| / ||v||, at most alpha_max in size and at least 1 (alpha
+        // = -1 is exactly c, the plain step).
+        double alpha = v2 > 0.0 ? -std::sqrt(r2 / v2) : -1.0;
+        alpha = std::max(-alpha_max, std::min(-1.0, alpha));
+        const bool at_bound = alpha <= -alpha_max;
+        bool accepted = false, rejected = false;
+        if (alpha < -1.0) {
+            extrapolate(params, b, c, alpha, k, trial);
+            const EStep at_trial = run_e_step(data, trial, ws, q, true);
+            accepted = at_trial.log_likelihood >= at_b.log_likelihood &&
+                       at_trial.impossible_items <= at_b.impossible_items;
+            rejected = !accepted;
+            if (accepted) {
+                params = std::move(trial);
+                last = at_trial;
+            }
+        }
+        if (!accepted) {  // the plain EM step
+            params = std::move(c);
+            last = run_e_step(data, params, ws, q, true);
+        }
+        // The bound on the step grows while steps reach it, and shrinks when a step at
+        // the bound had to be discarded (the SQUAREM package's step.max rule).
+        if (at_bound) alpha_max = rejected ? std::max(1.0, alpha_max / kGrow) : alpha_max * kGrow;
+        log.record_tested_against(last.log_likelihood, at_a);
+    }
+    return last;
+}
+
 }  // namespace
+
+bool restricts_support(const CrowdData &data, const FitOptions &options) {
+    return options.support == CS_SUPPORT_ANSWERED || (options.support == CS_SUPPORT_AUTO && data.k >= 3);
+}
+
+std::vector<uint8_t> answer_sets(const CrowdData &data) {
+    const int32_t k = data.k;
+    std::vector<uint8_t> allowed(static_cast<std::size_t>(data.n_items) * k, 0);
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        uint8_t *a = allowed.data() + static_cast<int64_t>(j) * k;
+        if (data.item_start[j] == data.item_start[j + 1]) {
+            std::fill(a, a + k, uint8_t{1});  // no answers: no restriction
+            continue;
+        }
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) a[data.label_of(p)] = 1;
+    }
+    return allowed;
+}
 
 void m_step(const CrowdData &data, const std::vector<double> &q, const FitOptions &options,
             DsParams &params) {
-    Workspace ws(data, options.threads);
+    Workspace ws(data, options);
     scatter_posteriors(data, ws, q.data());
     finish_m_step(data, ws, options, params);
 }
 
-EStep e_step(const CrowdData &data, const DsParams &params, int32_t threads, std::vector<double> &q) {
-    Workspace ws(data, threads);
+EStep e_step(const CrowdData &data, const DsParams &params, const FitOptions &options,
+             std::vector<double> &q) {
+    Workspace ws(data, options);
     return run_e_step(data, params, ws, q, false);
 }
 
@@ -260,50 +461,42 @@ std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items
 }
 
 bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,
-            EmStart start, FitResult &out) {
+            EmStart start, FitResult &out, DsParams *next) {
     const bool from_params = !start.params.confusion.empty();
     DsParams params = std::move(start.params);
     std::vector<double> q = std::move(start.posteriors);
-    Workspace ws(data, options.threads);
+    Workspace ws(data, options);
     out.trace.clear();
     out.has_log_likelihood = true;
 
     // A posterior start's first M-step needs the counts of the start.
     if (!from_params) scatter_posteriors(data, ws, q.data());
 
-    bool cancelled = progress.cancelled(0, 0.0);
-    bool converged = false;
-    int32_t rounds = 0;
+    RoundLog log{options, progress, out};
+    log.cancelled = progress.cancelled(0, 0.0);
     EStep last;
-    if (cancelled || options.max_iter == 0) {
+    if (log.cancelled || options.max_iter == 0) {
         // No EM round: complete the starting point into a consistent fit.
         if (from_params)
             last = run_e_step(data, params, ws, q, false);
         else
             finish_m_step(data, ws, options, params);
+    } else if (options.accel == CS_ACCEL_SQUAREM) {
+        last = squarem_em(data, options, from_params, ws, params, q, log);
+    } else {
+        last = plain_em(data, options, from_params, ws, params, q, log);
     }
-    for (int32_t round = 1; round <= options.max_iter && !cancelled && !converged; ++round) {
-        // A round is (M-step, E-step); an Opt-D&S start's first round is its E-step.
-        // The E-step pass also accumulates the counts of the next round's M-step.
-        if (!(round == 1 && from_params)) finish_m_step(data, ws, options, params);
-        last = run_e_step(data, params, ws, q, true);
-        const double ll = last.log_likelihood;
-        if (round >= 2) {
-            const double previous = out.trace.back();
-            converged = std::fabs(ll - previous) < options.tol * std::fabs(previous);
-        }
-        out.trace.push_back(ll);
-        rounds = round;
-        cancelled = progress.cancelled(round, ll);
-    }
+    // The next M-step, for a caller that continues this EM later (its counts are those
+    // of the last E-step, which scattered whenever a round ran).
+    if (next != nullptr && log.rounds > 0) finish_m_step(data, ws, options, *next);
 
-    out.iterations = rounds;
-    out.converged = converged;
+    out.iterations = log.rounds;
+    out.converged = log.converged;
     out.posteriors = std::move(q);
     out.confusion = std::move(params.confusion);
     out.prior = std::move(params.prior);
     out.labels = argmax_labels(out.posteriors, data.n_items, data.k);
-    if (!converged && !cancelled && options.max_iter > 0 && options.tol > 0.0) {
+    if (!log.converged && !log.cancelled && options.max_iter > 0 && options.tol > 0.0) {
         out.notes |= CS_NOTE_MAX_ITER_REACHED;
         out.note_message += "EM stopped at max_iter = " + std::to_string(options.max_iter) +
                             " rounds before the relative log-likelihood change fell below tol. ";
@@ -314,8 +507,8 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
                             " items have zero likelihood under every class (zero confusion "
                             "entries); they got the prior as posterior. ";
     }
-    if (cancelled) out.notes |= CS_NOTE_CANCELLED;
-    return cancelled;
+    if (log.cancelled) out.notes |= CS_NOTE_CANCELLED;
+    return log.cancelled;
 }
 
 }  // namespace cs

@@ -35,8 +35,17 @@ struct EStep {
 /// item for which every class is impossible gets the prior as posterior and is left
 /// out of the log-likelihood. A gold item (data.gold) is pinned to its class and
 /// adds log w_y + sum log pi_i[y][c] for its gold class y. Never produces NaN or Inf.
-EStep e_step(const CrowdData &data, const DsParams &params, int32_t threads,
+/// Uses options.threads and the answer-set support of options.support.
+EStep e_step(const CrowdData &data, const DsParams &params, const FitOptions &options,
              std::vector<double> &q);
+
+/// Whether options.support restricts item posteriors to their answer sets for these
+/// data (CS_SUPPORT_ANSWERED, or CS_SUPPORT_AUTO with k >= 3).
+bool restricts_support(const CrowdData &data, const FitOptions &options);
+
+/// The answer sets: allowed[j * k + c] = 1 when some worker gave item j class c; all
+/// ones for an item without labels (nothing restricts it). n_items x k bytes.
+std::vector<uint8_t> answer_sets(const CrowdData &data);
 
 /// How EM starts: from posteriors (MV-D&S: the first round begins with an M-step)
 /// or from parameters (Opt-D&S: the first round is the E-step alone).
@@ -46,11 +55,13 @@ struct EmStart {
 };
 
 /// Run EM from the start until the relative log-likelihood change is below
-/// options.tol or options.max_iter rounds; fill `out` (labels, posteriors,
-/// confusion, prior, trace, iterations, converged, notes). Returns true when the
-/// progress callback cancelled (out then holds the last completed round).
+/// options.tol or options.max_iter rounds, plain or accelerated (options.accel);
+/// fill `out` (labels, posteriors, confusion, prior, trace, iterations, converged,
+/// notes). With `next`, also the M-step that would follow the last round (a parameter
+/// start for continuing this EM later; left untouched when no round ran). Returns true
+/// when the progress callback cancelled (out then holds the last completed round).
 bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,
-            EmStart start, FitResult &out);
+            EmStart start, FitResult &out, DsParams *next = nullptr);
 
 /// Hard labels: argmax of each posterior row, ties to the lowest class index.
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);

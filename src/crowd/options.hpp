@@ -21,6 +21,12 @@ struct FitOptions {
     int32_t confusion = CS_CONFUSION_FULL;
     int32_t prior = CS_PRIOR_ESTIMATED;
     double smoothing = 0.0;
+    int32_t support = CS_SUPPORT_AUTO;      // posterior support of every EM method
+    int32_t accel = CS_ACCEL_SQUAREM;       // EM extrapolation
+    int32_t identify = CS_IDENTIFY_VOTE;    // naming of classes found up to a permutation
+    int32_t groups = CS_GROUPS_BALANCED;    // opt-ds: the first start's worker partition
+    int32_t starts = 3;                     // opt-ds: EM starts (spectral ones + majority vote)
+    int32_t start_rounds = 0;               // opt-ds: rounds before only the best start goes on
     double delta = 1e-6;
     int32_t power_starts = 100;
     int32_t power_iters = 100;

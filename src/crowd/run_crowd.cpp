@@ -6,47 +6,11 @@
 #include "crowd/crowd_lloyd.hpp"
 #include "crowd/dawid_skene.hpp"
 #include "crowd/majority_vote.hpp"
-#include "crowd/spectral_init.hpp"
+#include "crowd/opt_ds.hpp"
 #include "crowd/split_methods.hpp"
 #include "util/error.hpp"
-#include "util/rng.hpp"
 
 namespace cs {
-
-namespace {
-
-// Opt-D&S: Stage 1 (spectral estimate), workers it cannot estimate fall back to the
-// MV-D&S start (one M-step from the vote shares), then Stage 2 (EM).
-bool fit_opt_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                FitResult &out) {
-    Rng rng(options.seed);
-    SpectralEstimate spectral = spectral_confusion(data, options, rng);
-    const int64_t kk = static_cast<int64_t>(data.k) * data.k;
-
-    EmStart start;
-    start.params.confusion = std::move(spectral.confusion);
-    const auto fallbacks = std::count(spectral.valid.begin(), spectral.valid.end(), 0);
-    if (fallbacks > 0) {
-        DsParams mv;
-        m_step(data, soft_majority_vote(data), options, mv);
-        for (int32_t i = 0; i < data.n_workers; ++i)
-            if (!spectral.valid[i])
-                std::copy(mv.confusion.begin() + i * kk, mv.confusion.begin() + (i + 1) * kk,
-                          start.params.confusion.begin() + i * kk);
-        out.notes |= CS_NOTE_SPECTRAL_FALLBACK;
-        out.note_message += "spectral stage: " + spectral.problem + "; " +
-                            std::to_string(fallbacks) + " of " + std::to_string(data.n_workers) +
-                            " workers start from the majority-vote estimate instead. ";
-    }
-    // The reference code's E-step uses the uniform prior; with an estimated prior the
-    // spectral class weights are the natural start.
-    start.params.prior.assign(static_cast<std::size_t>(data.k), 1.0 / data.k);
-    if (options.prior == CS_PRIOR_ESTIMATED && spectral.prior_valid)
-        start.params.prior = spectral.prior;
-    return run_em(data, options, progress, std::move(start), out);
-}
-
-}  // namespace
 
 bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
                       FitResult &out) {

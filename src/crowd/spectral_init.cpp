@@ -148,7 +148,8 @@ void accumulate_moments_sparse(const CrowdData &data, ItemRange r, const uint8_t
 // of integer counts below 2^53, so it is exact, and so is the total: the moments are
 // the same whatever the thread count and whichever thread takes which items (which is
 // why these tables, unlike the EM's, need no fixed partitions).
-GroupMoments compute_moments(const CrowdData &data, int threads) {
+GroupMoments compute_moments(const CrowdData &data, const std::vector<uint8_t> &worker_group,
+                             int threads) {
     const int32_t k = data.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const int64_t n_codes = static_cast<int64_t>(data.n_workers) * k;
@@ -163,13 +164,13 @@ GroupMoments compute_moments(const CrowdData &data, int threads) {
     const int64_t n_chunks = static_cast<int64_t>(chunks.size());
     std::vector<double> tables(static_cast<std::size_t>(team * table), 0.0);
 
-    // For each label code w * k + c: worker w's group g = w mod 3, and the position
-    // g * k + c of the label in the item's stacked (Z_0, Z_1, Z_2) -- looked up rather
-    // than divided per label.
+    // For each label code w * k + c: worker w's group g, and the position g * k + c of
+    // the label in the item's stacked (Z_0, Z_1, Z_2) -- looked up rather than divided
+    // per label.
     std::vector<uint8_t> group(static_cast<std::size_t>(n_codes));
     std::vector<uint32_t> slot(static_cast<std::size_t>(n_codes));
     for (int64_t code = 0; code < n_codes; ++code) {
-        group[code] = static_cast<uint8_t>((code / k) % kGroups);
+        group[code] = worker_group[code / k];
         slot[code] = static_cast<uint32_t>(group[code] * k + code % k);
     }
 
@@ -329,7 +330,8 @@ GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const
 
 }  // namespace
 
-SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &options, Rng &rng) {
+SpectralEstimate spectral_confusion(const CrowdData &data, const std::vector<uint8_t> &worker_group,
+                                    const FitOptions &options, Rng &rng) {
     const int32_t k = data.k, m = data.n_workers;
     const int64_t kk = static_cast<int64_t>(k) * k;
     SpectralEstimate out;
@@ -341,7 +343,8 @@ SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &opt
         return out;
     }
 
-    const GroupMoments mom = compute_moments(data, threads_for(options.threads, static_cast<int64_t>(data.n_labels())));
+    const GroupMoments mom =
+        compute_moments(data, worker_group, threads_for(options.threads, static_cast<int64_t>(data.n_labels())));
     // (a, b, c) in {(2,3,1), (3,1,2), (1,2,3)} of the paper, 0-based.
     const int triples[kGroups][3] = {{1, 2, 0}, {2, 0, 1}, {0, 1, 2}};
     std::array<GroupEstimate, kGroups> group;
@@ -372,7 +375,7 @@ SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &opt
 
     std::vector<double> counts(static_cast<std::size_t>(kk));
     for (int32_t i = 0; i < m; ++i) {
-        const int g = i % kGroups;
+        const int g = worker_group[i];
         if (!usable[g]) continue;
         const Matrix ci = multiply(mom.worker_cross[i], solve[g]);  // observed x true
         if (!all_finite(ci)) continue;

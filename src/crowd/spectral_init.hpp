@@ -4,6 +4,7 @@
 // tensor power method.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,12 @@ struct SpectralEstimate {
     std::string problem;          // why some workers are not valid (empty if none)
 };
 
-/// Stage 1. Worker i belongs to group i mod 3. Never throws on singular data: a
-/// group whose moment matrices cannot be inverted or whitened invalidates the
-/// workers whose estimate needs it (those of the two other groups).
-SpectralEstimate spectral_confusion(const CrowdData &data, const FitOptions &options, Rng &rng);
+/// Stage 1 with worker i in group group[i] (0, 1 or 2; crowd/worker_groups.hpp).
+/// Never throws on singular data: a group whose moment matrices cannot be inverted or
+/// whitened invalidates the workers whose estimate needs it (those of the two other
+/// groups). The classes come out in the order of the column matching (step 3); see
+/// crowd/class_identification.hpp for naming them.
+SpectralEstimate spectral_confusion(const CrowdData &data, const std::vector<uint8_t> &group,
+                                    const FitOptions &options, Rng &rng);
 
 }  // namespace cs

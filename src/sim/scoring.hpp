@@ -7,12 +7,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "linalg/assignment.hpp"
+
 namespace cs {
 namespace sim {
 
-/// Minimum-cost perfect matching of a square n x n cost matrix (row-major): returns
-/// column[row]. Hungarian algorithm with potentials (shortest augmenting paths), O(n^3).
-std::vector<int32_t> hungarian_min_cost(const std::vector<double> &cost, int32_t n);
+/// The Hungarian algorithm of the library (linalg/assignment.hpp).
+using cs::hungarian_min_cost;
 
 struct Misclustering {
     double rate = 0.0;              // errors / scored (0 when nothing is scored)

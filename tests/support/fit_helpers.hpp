@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "crowdspec/crowdspec.h"
@@ -17,6 +18,13 @@ struct ModelDeleter {
     void operator()(cs_model *m) const { cs_destroy(m); }
 };
 using Model = std::unique_ptr<cs_model, ModelDeleter>;
+
+/// The parameters that make opt-ds the paper's algorithm as its reference code runs it:
+/// worker i in group i mod 3, one spectral start named by column matching, the uniform
+/// prior, plain EM, every class possible.
+inline const std::vector<std::pair<const char *, const char *>> kOptDsReference = {
+    {"groups", "reference"}, {"starts", "1"},   {"identify", "reference"},
+    {"prior", "uniform"},    {"accel", "none"}, {"support", "all"}};
 
 inline Model make_model(const char *method) {
     Model m(cs_create());

@@ -1,0 +1,71 @@
+#include "crowd/class_identification.hpp"
+
+#include <cmath>
+
+#include "linalg/assignment.hpp"
+
+namespace cs {
+
+std::vector<double> vote_agreement(const CrowdData &data, const std::vector<double> &q) {
+    const int32_t k = data.k;
+    std::vector<double> agreement(static_cast<std::size_t>(k) * k, 0.0);
+    std::vector<double> votes(static_cast<std::size_t>(k));
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (begin == end) continue;
+        std::fill(votes.begin(), votes.end(), 0.0);
+        for (int64_t p = begin; p < end; ++p) votes[data.label_of(p)] += 1.0;
+        const double inv = 1.0 / static_cast<double>(end - begin);
+        const double *qj = q.data() + static_cast<int64_t>(j) * k;
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t c = 0; c < k; ++c) agreement[l * k + c] += qj[l] * votes[c] * inv;
+    }
+    return agreement;
+}
+
+std::vector<int32_t> vote_identification(const CrowdData &data, const std::vector<double> &q) {
+    const int32_t k = data.k;
+    const std::vector<double> agreement = vote_agreement(data, q);
+    std::vector<int32_t> sigma = max_score_assignment(agreement, k);
+    double best = 0.0, identity = 0.0, scale = 0.0;
+    for (int32_t l = 0; l < k; ++l) {
+        best += agreement[l * k + sigma[l]];
+        identity += agreement[l * k + l];
+    }
+    for (double a : agreement) scale += std::fabs(a);
+    if (identity >= best - 1e-12 * scale)
+        for (int32_t l = 0; l < k; ++l) sigma[l] = l;
+    return sigma;
+}
+
+bool is_identity(const std::vector<int32_t> &sigma) {
+    for (std::size_t l = 0; l < sigma.size(); ++l)
+        if (sigma[l] != static_cast<int32_t>(l)) return false;
+    return true;
+}
+
+void rename_classes(DsParams &params, const std::vector<int32_t> &sigma, int32_t k) {
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    const std::vector<double> old = params.confusion;
+    const int64_t workers = static_cast<int64_t>(old.size()) / kk;
+    for (int64_t i = 0; i < workers; ++i)
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t c = 0; c < k; ++c)
+                params.confusion[i * kk + sigma[l] * k + c] = old[i * kk + l * k + c];
+    if (static_cast<int32_t>(params.prior.size()) == k) {
+        const std::vector<double> prior = params.prior;
+        for (int32_t l = 0; l < k; ++l) params.prior[sigma[l]] = prior[l];
+    }
+}
+
+void rename_posteriors(std::vector<double> &q, const std::vector<int32_t> &sigma, int32_t k) {
+    std::vector<double> row(static_cast<std::size_t>(k));
+    const std::size_t n = q.size() / static_cast<std::size_t>(k);
+    for (std::size_t j = 0; j < n; ++j) {
+        double *qj = q.data() + j * k;
+        for (int32_t l = 0; l < k; ++l) row[sigma[l]] = qj[l];
+        for (int32_t l = 0; l < k; ++l) qj[l] = row[l];
+    }
+}
+
+}  // namespace cs

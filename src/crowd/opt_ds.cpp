@@ -1,0 +1,232 @@
+#include "crowd/opt_ds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "crowd/class_identification.hpp"
+#include "crowd/dawid_skene.hpp"
+#include "crowd/majority_vote.hpp"
+#include "crowd/spectral_init.hpp"
+#include "crowd/worker_groups.hpp"
+#include "util/rng.hpp"
+
+namespace cs {
+
+namespace {
+
+// Above this many labels the starts are screened for a few rounds rather than run to
+// convergence: there the EM rounds dominate the cost, and with that much data the
+// ordering of the starts' likelihoods after a few rounds is the final one (the
+// likelihood surface is sharply peaked; Zhang et al.'s one-step optimality).
+constexpr std::size_t kFullStartsLabels = 1000000;
+constexpr int32_t kScreenRounds = 3;
+
+struct Start {
+    std::string name;
+    bool spectral = false;
+    EmStart em;
+    int32_t notes = 0;        // of its spectral stage
+    std::string message;
+};
+
+// The MV-D&S estimate: one M-step from the vote shares (the fallback of workers the
+// spectral stage cannot estimate).
+DsParams majority_vote_params(const CrowdData &data, const FitOptions &options) {
+    DsParams mv;
+    m_step(data, soft_majority_vote(data), options, mv);
+    return mv;
+}
+
+// Spectral start s: its partition, Stage 1, the fallback of unusable workers, the
+// starting prior, and the naming of its classes.
+Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s,
+                     std::vector<double> &mv_confusion) {
+    Start start;
+    start.spectral = true;
+    start.name = "spectral start " + std::to_string(s + 1);
+    const std::vector<uint8_t> group = worker_groups(data, options.groups, options.seed, s);
+    // Start 0 draws the tensor power method's starts from the seed itself (the
+    // reference reproduction); later starts from a stream of their own.
+    Rng rng(s == 0 ? options.seed : options.seed ^ (0xA24BAED4963EE407ull * static_cast<uint64_t>(s)));
+    SpectralEstimate spectral = spectral_confusion(data, group, options, rng);
+    const int64_t kk = static_cast<int64_t>(data.k) * data.k;
+
+    DsParams &params = start.em.params;
+    params.confusion = std::move(spectral.confusion);
+    const auto fallbacks = std::count(spectral.valid.begin(), spectral.valid.end(), 0);
+    if (fallbacks > 0) {
+        if (mv_confusion.empty()) mv_confusion = majority_vote_params(data, options).confusion;
+        for (int32_t i = 0; i < data.n_workers; ++i)
+            if (!spectral.valid[i])
+                std::copy(mv_confusion.begin() + i * kk, mv_confusion.begin() + (i + 1) * kk,
+                          params.confusion.begin() + i * kk);
+        start.notes |= CS_NOTE_SPECTRAL_FALLBACK;
+        start.message = "spectral stage: " + spectral.problem + "; " + std::to_string(fallbacks) +
+                        " of " + std::to_string(data.n_workers) +
+                        " workers start from the majority-vote estimate instead. ";
+    }
+    // The reference code's E-step uses the uniform prior; with an estimated prior the
+    // spectral class weights are the natural start.
+    params.prior.assign(static_cast<std::size_t>(data.k), 1.0 / data.k);
+    if (options.prior == CS_PRIOR_ESTIMATED && spectral.prior_valid) params.prior = spectral.prior;
+
+    if (options.identify == CS_IDENTIFY_VOTE) {
+        std::vector<double> q;
+        e_step(data, params, options, q);
+        const std::vector<int32_t> sigma = vote_identification(data, q);
+        if (!is_identity(sigma)) rename_classes(params, sigma, data.k);
+    }
+    return start;
+}
+
+// After EM from a spectral start, name the classes again, when that leaves the
+// likelihood unchanged: no gold item (gold pins label classes) and no answer-set
+// support (it restricts items to label classes). Both already tie the classes to the
+// labels, and renaming would leave EM's fixed point.
+void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit) {
+    if (options.identify != CS_IDENTIFY_VOTE || !data.gold.empty() || restricts_support(data, options))
+        return;
+    const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors);
+    if (is_identity(sigma)) return;
+    DsParams params{std::move(fit.confusion), std::move(fit.prior)};
+    rename_classes(params, sigma, data.k);
+    fit.confusion = std::move(params.confusion);
+    fit.prior = std::move(params.prior);
+    rename_posteriors(fit.posteriors, sigma, data.k);
+    fit.labels = argmax_labels(fit.posteriors, data.n_items, data.k);
+}
+
+std::string format_ll(double ll) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.10g", ll);
+    return buffer;
+}
+
+// The body of fit_opt_ds (the results' sizes are set by the caller).
+bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                     FitResult &out) {
+    const int32_t n_spectral = options.starts <= 1 ? 1 : options.starts - 1;
+    const bool with_vote_start = options.starts >= 2;
+    std::vector<double> mv_confusion;  // computed once, when a fallback needs it
+
+    if (!with_vote_start) {
+        Start only = spectral_start(data, options, 0, mv_confusion);
+        out.notes |= only.notes;
+        out.note_message += only.message;
+        const bool cancelled = run_em(data, options, progress, std::move(only.em), out);
+        if (!cancelled) identify_final_classes(data, options, out);
+        return cancelled;
+    }
+
+    int32_t screen = options.start_rounds > 0 ? options.start_rounds
+                     : data.n_labels() <= kFullStartsLabels ? options.max_iter
+                                                            : kScreenRounds;
+    screen = std::min(screen, options.max_iter);
+    FitOptions screening = options;
+    screening.max_iter = screen;
+
+    // Run each start for `screen` rounds, one after the other (one start's tables in
+    // memory at a time), keeping its fit and the parameters to continue from.
+    std::vector<Start> starts;
+    std::vector<FitResult> fits;
+    std::vector<DsParams> next;
+    int32_t rounds_so_far = 0;
+    for (int32_t s = 0; s <= n_spectral; ++s) {
+        Start start;
+        if (s < n_spectral) {
+            start = spectral_start(data, options, s, mv_confusion);
+        } else {
+            start.name = "majority-vote start";
+            start.em.posteriors = soft_majority_vote(data);
+        }
+        FitResult fit;
+        DsParams continue_from;
+        const bool cancelled =
+            run_em(data, screening, progress.after(rounds_so_far), std::move(start.em), fit, &continue_from);
+        rounds_so_far += fit.iterations;
+        if (cancelled) {  // the fit so far is this start's
+            fit.notes |= start.notes;
+            fit.note_message = start.message + fit.note_message;
+            out = std::move(fit);
+            return true;
+        }
+        if (screen < options.max_iter) {  // stopping after `screen` rounds is no max_iter stop
+            fit.notes &= ~CS_NOTE_MAX_ITER_REACHED;
+            const std::string max_iter_text = "EM stopped at max_iter";
+            const auto at = fit.note_message.find(max_iter_text);
+            if (at != std::string::npos) {
+                const auto end = fit.note_message.find(". ", at);
+                fit.note_message.erase(at, end == std::string::npos ? std::string::npos : end + 2 - at);
+            }
+        }
+        starts.push_back(std::move(start));
+        fits.push_back(std::move(fit));
+        next.push_back(std::move(continue_from));
+    }
+
+    // The highest log-likelihood; a later start must beat an earlier one by more than
+    // the stopping tolerance (starts that reach the same maximum differ by rounding).
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < fits.size(); ++c) {
+        const double ll = fits[c].trace.empty() ? -INFINITY : fits[c].trace.back();
+        const double top = fits[best].trace.empty() ? -INFINITY : fits[best].trace.back();
+        if (ll > top + std::max(options.tol, 1e-12) * std::fabs(top)) best = c;
+    }
+    std::string summary;
+    for (std::size_t c = 0; c < fits.size(); ++c)
+        summary += (c ? ", " : "") + starts[c].name + " " +
+                   (fits[c].trace.empty() ? std::string("-") : format_ll(fits[c].trace.back()));
+
+    FitResult &winner = fits[best];
+    const bool go_on = !winner.converged && winner.iterations == screen && screen < options.max_iter &&
+                       !next[best].confusion.empty();
+    if (go_on) {
+        FitOptions rest = options;
+        rest.max_iter = options.max_iter - winner.iterations;
+        FitResult more;
+        EmStart from;
+        from.params = std::move(next[best]);
+        const bool cancelled = run_em(data, rest, progress.after(rounds_so_far), std::move(from), more);
+        more.trace.insert(more.trace.begin(), winner.trace.begin(), winner.trace.end());
+        more.iterations += winner.iterations;
+        more.notes |= winner.notes;
+        more.note_message = winner.note_message + more.note_message;
+        winner = std::move(more);
+        if (cancelled) {
+            winner.notes |= starts[best].notes;
+            winner.note_message = starts[best].message + winner.note_message;
+            out = std::move(winner);
+            return true;
+        }
+    }
+    if (starts[best].spectral) identify_final_classes(data, options, winner);
+    winner.notes |= starts[best].notes;
+    winner.note_message = starts[best].message + winner.note_message;
+    if (!starts[best].spectral) {
+        winner.notes |= CS_NOTE_MAJORITY_START;
+        winner.note_message += "opt-ds kept the EM run from the majority-vote start, the highest "
+                               "log-likelihood of its starts (after " +
+                               (screen < options.max_iter ? std::to_string(screen) + " rounds each"
+                                                          : std::string("convergence")) +
+                               ": " + summary + "). ";
+    }
+    out = std::move(winner);
+    return false;
+}
+
+}  // namespace
+
+bool fit_opt_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                FitResult &out) {
+    bool cancelled = fit_from_starts(data, options, progress, out);
+    out.n_items = data.n_items;
+    out.n_workers = data.n_workers;
+    out.k = data.k;
+    return cancelled;
+}
+
+}  // namespace cs
