@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: MIT
+"""Shared fixtures: the library, the project's header, the shared datasets."""
+
+import os
+
+import numpy as np
+import pytest
+
+import crowdspec
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+DATASETS = os.environ.get("CROWDSPEC_DATASETS",
+                          os.path.normpath(os.path.join(PROJECT, "..", "shared", "datasets")))
+INCLUDE = os.path.join(PROJECT, "include")
+
+
+def pytest_report_header(config):
+    return "crowdspec library: %s (version %s)" % (crowdspec.library_path(),
+                                                     crowdspec.version())
+
+
+def simulate(n_items=300, n_workers=20, k=3, labels_per_item=6, seed=1, accuracy=(0.55, 0.9)):
+    """Dawid-Skene crowd labels with known truth: (item, worker, label, truth)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    conf = np.empty((n_workers, k, k))
+    for i in range(n_workers):
+        acc = rng.uniform(*accuracy, size=k)
+        for l in range(k):
+            off = rng.dirichlet(np.ones(k - 1)) * (1 - acc[l])
+            conf[i, l] = np.insert(off, l, acc[l])
+    items, workers, labels = [], [], []
+    for j in range(n_items):
+        for i in rng.choice(n_workers, labels_per_item, replace=False):
+            items.append(j)
+            workers.append(i)
+            labels.append(rng.choice(k, p=conf[i, truth[j]]))
+    return (np.array(items, np.int32), np.array(workers, np.int32),
+            np.array(labels, np.int32), truth)
+
+
+@pytest.fixture(scope="session")
+def crowd():
+    return simulate()
+
+
+def dataset(name):
+    """(item, worker, label, truth dict) of a shared dataset, 1-based ids as in the
+    files; pytest.skip (visibly) when the folder is missing."""
+    crowd_path = os.path.join(DATASETS, name + "_crowd.txt")
+    truth_path = os.path.join(DATASETS, name + "_truth.txt")
+    if not (os.path.exists(crowd_path) and os.path.exists(truth_path)):
+        pytest.skip("shared dataset %s not found under %s" % (name, DATASETS))
+    data = np.loadtxt(crowd_path, dtype=np.int64, ndmin=2)
+    truth = {}
+    for item, label in np.loadtxt(truth_path, dtype=np.int64, ndmin=2):
+        truth[int(item)] = int(label)  # dog_truth.txt repeats lines: read as a map
+    return data[:, 0], data[:, 1], data[:, 2], truth
+
+
+def set_if_present(params, name, value):
+    """params[name] = value when the loaded library has that parameter."""
+    if crowdspec.has_param(name):
+        params[name] = value
+    return params
