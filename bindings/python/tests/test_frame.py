@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: MIT
+"""The crowd-kit-shaped API: string ids, categorical and numeric labels, attributes and
+their layouts, gold labels, parameters, every method, points and graphs."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import crowdspec
+from conftest import simulate
+
+
+def crowd_frame(k=3, seed=2, n_items=150, labels=None):
+    item, worker, label, truth = simulate(n_items=n_items, n_workers=12, k=k, seed=seed)
+    names = labels if labels is not None else ["cat", "dog", "bird", "fish"][:k]
+    df = pd.DataFrame({
+        "task": np.array(["task-%03d" % j for j in range(n_items)], dtype=object)[item],
+        "worker": np.array(["w%02d" % i for i in range(12)], dtype=object)[worker],
+        "label": np.array(names, dtype=object)[label],
+    })
+    truth = pd.Series(np.array(names, dtype=object)[truth],
+                      index=["task-%03d" % j for j in range(n_items)])
+    return df, truth, (item, worker, label)
+
+
+def test_string_ids_match_the_numpy_layer():
+    df, truth, (item, worker, label) = crowd_frame()
+    ds = crowdspec.DawidSkene(n_jobs=1)
+    labels = ds.fit_predict(df)
+    r = crowdspec.fit_labels(item, worker, label, method="ds", threads=1, warn=False)
+    classes = sorted(["cat", "dog", "bird"])  # sorted as text: bird, cat, dog
+    order = np.argsort(np.array(["cat", "dog", "bird"]))  # column of each sorted class
+    assert list(ds.probas_.columns) == classes
+    assert ds.probas_.index.name == "task" and ds.probas_.index.is_monotonic_increasing
+    # tasks are sorted: "task-%03d" % j sorts as j, so rows line up with r
+    np.testing.assert_allclose(ds.probas_.to_numpy(), r.posteriors[:, order], atol=1e-12)
+    assert labels.name == "agg_label"
+    assert list(labels.to_numpy()) == list(np.array(["cat", "dog", "bird"])[r.labels])
+    assert (labels == truth.loc[labels.index]).mean() > 0.9
+    # the classes are permuted, so sums run in another order: equal to rounding
+    np.testing.assert_allclose(ds.loss_history_, r.trace, rtol=1e-12)
+    assert ds.n_iter_ == r.iterations and ds.converged_ == r.converged
+    assert ds.log_likelihood_ == pytest.approx(r.log_likelihood, rel=1e-12)
+    assert ds.notes_ == []
+    assert isinstance(ds.result_, crowdspec.Result)
+
+
+def test_attribute_layouts():
+    df, _, (item, worker, label) = crowd_frame()
+    ds = crowdspec.DawidSkene(n_jobs=1).fit(df)
+    k = 3
+    # errors_: rows (worker, observed label), columns true label, columns sum to 1
+    assert ds.errors_.index.names == ["worker", "label"]
+    assert ds.errors_.shape == (12 * k, k)
+    np.testing.assert_allclose(ds.errors_.groupby(level="worker").sum().to_numpy(), 1.0)
+    w = "w03"
+    block = ds.errors_.loc[w]  # observed x true
+    conf = ds.result_.confusion[3]  # true x observed, in class order
+    np.testing.assert_allclose(block.to_numpy(), conf.T)
+    assert list(block.index) == list(ds.classes_) == list(block.columns)
+    # skills_: sum_l prior_l * P(l | l)
+    expected = sum(ds.priors_[c] * block.loc[c, c] for c in ds.classes_)
+    assert ds.skills_[w] == pytest.approx(expected, abs=1e-15)
+    assert ds.skills_.index.name == "worker" and ds.skills_.name == "skill"
+    assert ds.priors_.sum() == pytest.approx(1.0)
+    assert list(ds.priors_.index) == list(ds.classes_)
+    np.testing.assert_allclose(ds.probas_.sum(axis=1), 1.0)
+
+
+def test_fit_predict_proba_and_methods_return_self():
+    df, _, _ = crowd_frame()
+    agg = crowdspec.OptDawidSkene(n_jobs=1)
+    assert agg.fit(df) is agg
+    probas = crowdspec.OptDawidSkene(n_jobs=1).fit_predict_proba(df)
+    pd.testing.assert_frame_equal(probas, agg.probas_)
+
+
+def test_categorical_labels_keep_dtype_and_unused_categories():
+    df, _, _ = crowd_frame()
+    dtype = pd.CategoricalDtype(["fish", "cat", "dog", "bird"], ordered=True)
+    df["label"] = df["label"].astype(dtype)
+    mv = crowdspec.MajorityVote()
+    labels = mv.fit_predict(df)
+    assert labels.dtype == dtype
+    # an ordered categorical keeps its order; "fish" (nobody chose it) is a class
+    assert list(mv.probas_.columns) == ["fish", "cat", "dog", "bird"]
+    assert (mv.probas_["fish"] == 0).all()
+    unordered = df.assign(label=df["label"].astype(pd.CategoricalDtype(
+        ["fish", "cat", "dog", "bird"])))
+    mv2 = crowdspec.MajorityVote().fit(unordered)
+    assert list(mv2.probas_.columns) == ["bird", "cat", "dog", "fish"]
+    assert mv2.labels_.dtype == unordered["label"].dtype
+    # the class order only decides ties (to the lowest class index)
+    top = mv.probas_.to_numpy()
+    untied = (top >= top.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    assert untied.sum() > 100
+    assert (mv2.labels_.astype(str) == labels.astype(str))[untied].all()
+
+
+def test_numeric_labels_sorted_numerically_and_dtype_kept():
+    df, _, (item, worker, label) = crowd_frame()
+    df["label"] = np.array([10, 9, 100], dtype=np.int64)[label]
+    ds = crowdspec.DawidSkene(n_jobs=1).fit(df)
+    assert list(ds.probas_.columns) == [9, 10, 100]
+    assert ds.labels_.dtype == np.int64
+    df["label"] = df["label"].astype(np.float64) / 4
+    mv = crowdspec.MajorityVote().fit(df)
+    assert list(mv.probas_.columns) == [2.25, 2.5, 25.0]
+    assert mv.labels_.dtype == np.float64
+
+
+def test_integer_task_ids_and_mixed_label_types():
+    df = pd.DataFrame({"task": [3, 1, 3, 1, 2, 2], "worker": ["a", "a", "b", "b", "a", "b"],
+                       "label": [1, "x", 1, "x", "x", 1]})
+    mv = crowdspec.MajorityVote().fit(df)
+    assert list(mv.labels_.index) == [1, 2, 3]
+    assert list(mv.probas_.columns) == [1, "x"]  # not comparable: sorted as text
+    assert mv.labels_.loc[1] == "x" and mv.labels_.loc[3] == 1
+
+
+def test_true_labels_are_pinned():
+    df, truth, _ = crowd_frame()
+    gold = truth.iloc[:40]
+    ds = crowdspec.DawidSkene(n_jobs=1).fit(df, true_labels=gold)
+    assert (ds.labels_.loc[gold.index] == gold).all()
+    assert (ds.probas_.loc[gold.index].max(axis=1) == 1.0).all()
+    # a gold task nobody labelled becomes an item of its own
+    extra = pd.concat([gold, pd.Series(["dog"], index=["task-new"])])
+    ds2 = crowdspec.DawidSkene(n_jobs=1).fit(df, true_labels=extra)
+    assert ds2.labels_.loc["task-new"] == "dog"
+    assert len(ds2.labels_) == len(ds.labels_) + 1
+
+
+def test_crowd_kit_aliases_and_library_parameters():
+    df, _, _ = crowd_frame()
+    ds = crowdspec.DawidSkene(n_iter=3, tol=0.0, n_jobs=1)
+    assert ds.get_params() == {"max_iter": 3, "tol": 0.0, "threads": 1}
+    ds.fit(df)
+    assert ds.n_iter_ == 3 and len(ds.loss_history_) == 3
+    # n_jobs=-1 is every core (threads = 0)
+    assert crowdspec.DawidSkene(n_jobs=-1).get_params() == {"threads": 0}
+    # ours: prior, confusion, seed, and any library parameter by name
+    one = crowdspec.DawidSkene(prior="uniform", confusion="one-coin", smoothing=0.5,
+                               seed=4, n_jobs=1).fit(df)
+    np.testing.assert_allclose(one.priors_.to_numpy(), 1.0 / 3)
+    e = one.errors_.loc["w00"].to_numpy()
+    off = e[~np.eye(3, dtype=bool)].reshape(3, 2)
+    assert np.allclose(off, off[:, :1])  # one-coin: errors uniform per true class
+    with pytest.raises(TypeError):
+        crowdspec.DawidSkene(n_iter=3, max_iter=4)
+
+
+@pytest.mark.parametrize("name,value", [("support", "all"), ("support", "answered"),
+                                        ("accel", "none"), ("accel", "squarem"),
+                                        ("groups", "balanced"), ("starts", 2),
+                                        ("identify", "vote")])
+def test_parameters_pass_through_by_name(name, value):
+    """Parameters the library gains later work without a change here; until then the
+    library's own CS_ERR_UNKNOWN_PARAM comes back."""
+    df, _, _ = crowd_frame(n_items=60)
+    if not crowdspec.has_param(name):
+        with pytest.raises(crowdspec.CrowdspecError) as info:
+            crowdspec.OptDawidSkene(**{name: value})
+        assert info.value.status_name == "CS_ERR_UNKNOWN_PARAM"
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", crowdspec.CrowdspecWarning)
+        agg = crowdspec.OptDawidSkene(n_jobs=1, **{name: value}).fit(df)
+    assert len(agg.labels_) == 60
+
+
+def test_every_crowd_method_has_a_class():
+    missing = set(crowdspec.methods("crowd")) - set(crowdspec.METHOD_CLASSES)
+    assert not missing, "crowd methods without a class: %s" % sorted(missing)
+
+
+@pytest.mark.parametrize("method", sorted(crowdspec.METHOD_CLASSES))
+def test_every_class_fits(method):
+    df, truth, _ = crowd_frame(k=2, n_items=200)
+    cls = crowdspec.METHOD_CLASSES[method]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", crowdspec.CrowdspecWarning)
+        labels = cls(n_jobs=1, seed=1).fit_predict(df)
+        generic = crowdspec.Aggregator(method, n_jobs=1, seed=1).fit_predict(df)
+    pd.testing.assert_series_equal(labels, generic)
+    assert (labels == truth.loc[labels.index]).mean() > 0.8
+    assert cls.__name__ in crowdspec.__all__
+
+
+def test_lloyd_like_kmeans():
+    rng = np.random.default_rng(0)
+    centres = np.array([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]])
+    truth = rng.integers(0, 3, 600)
+    X = centres[truth] + rng.normal(size=(600, 2))
+    km = crowdspec.Lloyd(n_clusters=3, random_state=1, n_jobs=1).fit(X)
+    assert km.labels_.shape == (600,) and km.cluster_centers_.shape == (3, 2)
+    # the clusters are the true ones up to renaming
+    mapping = {int(t): int(np.bincount(km.labels_[truth == t]).argmax()) for t in range(3)}
+    assert len(set(mapping.values())) == 3
+    assert np.mean([mapping[t] == l for t, l in zip(truth, km.labels_)]) > 0.99
+    for t, c in mapping.items():
+        np.testing.assert_allclose(km.cluster_centers_[c], X[km.labels_ == c].mean(axis=0))
+    assert km.inertia_ == pytest.approx(
+        ((X - km.cluster_centers_[km.labels_]) ** 2).sum(), rel=1e-9)
+    np.testing.assert_array_equal(km.predict(X), km.labels_)
+    np.testing.assert_array_equal(crowdspec.KMeansPP(3, random_state=1, n_init=3)
+                                  .fit_predict(X) >= 0, True)
+
+
+def sbm(n=300, k=2, p=0.1, q=0.01, seed=3):
+    rng = np.random.default_rng(seed)
+    z = rng.integers(0, k, n)
+    i, j = np.triu_indices(n, 1)
+    prob = np.where(z[i] == z[j], p, q)
+    keep = rng.random(i.size) < prob
+    return np.column_stack([i[keep], j[keep]]), z
+
+
+def agreement(labels, z):
+    labels = np.asarray(labels)
+    return max(np.mean(labels == z), np.mean(labels == 1 - z))
+
+
+def test_commu_lloyd_on_array_and_frame():
+    edges, z = sbm()
+    cl = crowdspec.CommuLloyd(2, n_jobs=1).fit(edges)
+    assert cl.labels_.shape == (300,)
+    assert agreement(cl.labels_, z) > 0.95
+    assert cl.within_density_ > cl.between_density_
+    names = np.array(["node%03d" % v for v in range(300)], dtype=object)
+    frame = pd.DataFrame({"a": names[edges[:, 0]], "b": names[edges[:, 1]]})
+    cf = crowdspec.CommuLloyd(n_communities=2, n_jobs=1).fit(frame)
+    assert isinstance(cf.labels_, pd.Series) and cf.labels_.name == "community"
+    by_node = cf.labels_.reindex(names).to_numpy()
+    present = ~pd.isna(by_node)
+    assert agreement(by_node[present].astype(int), z[present]) > 0.95
+    for cls in (crowdspec.Spec, crowdspec.SpecMLE):
+        assert agreement(cls(2, n_jobs=1).fit_predict(edges), z) > 0.9
+
+
+def test_numpy_layer_methods_and_params_listing():
+    names = crowdspec.methods()
+    assert "opt-ds" in names and "lloyd" in crowdspec.methods("points")
+    assert crowdspec.methods("graph") == [m for m in names if m in ("commu-lloyd", "spec",
+                                                                     "spec-mle")]
+    info = crowdspec.params()
+    assert info["max_iter"]["integer"] and not info["tol"]["integer"]
+    assert crowdspec.has_param("tol") and not crowdspec.has_param("no_such_param")
+
+
+def test_pandas_int64_ids_in_numpy_layer():
+    """A DataFrame's int64 columns go to fit_labels checked, not reinterpreted."""
+    df = pd.DataFrame({"i": [0, 0, 1, 1, 2, 2], "w": [0, 1, 0, 1, 0, 1],
+                       "l": [1, 1, 0, 0, 1, 0]})
+    assert df["i"].dtype == np.int64
+    r = crowdspec.fit_labels(df["i"], df["w"], df["l"], method="mv")
+    np.testing.assert_array_equal(r.labels, [1, 0, 0])
