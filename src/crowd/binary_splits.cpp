@@ -20,6 +20,22 @@ std::vector<int8_t> majority_signs(const CrowdData &data, int32_t split) {
     return t;
 }
 
+// Class identification of a binary split (crowd/class_identification.hpp): of the two
+// orientations of the signs, the one that agrees more with the split's soft majority
+// vote. With p_j the share of item j's labels above the split, the agreement of t is
+// sum_{t_j = +1} p_j + sum_{t_j = -1} (1 - p_j), and flipping t changes it by
+// -sum_j t_j (2 p_j - 1) = -sum_j t_j (O 1)_j / n_j. On a tie the method's own rule stands.
+void orient_by_vote(const CrowdData &data, int32_t split, std::vector<int8_t> &t) {
+    const std::vector<int64_t> sums = split_row_sums(data, split);
+    double agreement = 0.0;
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const int64_t votes = data.item_start[j + 1] - data.item_start[j];
+        if (votes > 0) agreement += t[j] * static_cast<double>(sums[j]) / static_cast<double>(votes);
+    }
+    if (agreement < 0.0)
+        for (int8_t &tj : t) tj = static_cast<int8_t>(-tj);
+}
+
 }  // namespace
 
 SplitMatrix split_matrix(const CrowdData &data, int32_t split) {
@@ -92,6 +108,7 @@ void SplitRun::set(int32_t split, SplitOutcome outcome) {
     switch (outcome.kind) {
         case SplitOutcome::Kind::Signs:
             t = std::move(outcome.t);
+            if (options_.identify == CS_IDENTIFY_VOTE) orient_by_vote(data_, split, t);
             if (!outcome.converged && !cancelled_) {
                 all_converged_ = false;
                 unconverged_ += (unconverged_.empty() ? "" : ", ") + std::to_string(split);
