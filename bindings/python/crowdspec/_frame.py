@@ -224,6 +224,7 @@ class Aggregator(_Params):
     """
 
     def __init__(self, method, n_iter=None, tol=None, **params):
+        validate_params({"method": method})  # an unknown method fails here
         self._method = method
         self._init(n_iter, tol, params)
 

@@ -64,3 +64,15 @@ def set_if_present(params, name, value):
     if crowdspec.has_param(name):
         params[name] = value
     return params
+
+
+def big_crowd(n_items=50000, n_workers=200, per_item=4, k=2, seed=0):
+    """A larger crowd (vectorised; no worker labels an item twice)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    item = np.repeat(np.arange(n_items), per_item)
+    worker = (np.repeat(rng.integers(0, n_workers, n_items), per_item)
+              + np.tile(np.arange(per_item), n_items)) % n_workers
+    right = rng.random(item.size) < 0.7
+    label = np.where(right, truth[item], rng.integers(0, k, item.size))
+    return item.astype(np.int32), worker.astype(np.int32), label.astype(np.int32)
