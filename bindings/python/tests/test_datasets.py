@@ -76,6 +76,7 @@ def test_dawid_skene_log_likelihood_checkpoints(name):
     item, worker, label, _ = dataset(name)
     params = {"prior": "uniform", "tol": 0, "max_iter": 10, "threads": 1}
     set_if_present(params, "accel", "none")
+    set_if_present(params, "support", "all")
     r = crowdspec.fit_labels(item - 1, worker - 1, label - 1, method="ds", warn=False,
                              **params)
     one, ten = CHECKPOINTS[name]
