@@ -11,6 +11,7 @@
 //
 // Usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]
 //                    [--methods ds,opt-ds,...] [--max-iter N] [--tol X] [--seed S]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +80,7 @@ int main(int argc, char **argv) {
     double tol = -1;
     unsigned long long seed = 1;
     std::string methods = "mv,ds,opt-ds,crowd-lloyd";
+    std::vector<std::string> params;
     for (int a = 1; a + 1 < argc; a += 2) {
         const std::string key = argv[a], value = argv[a + 1];
         if (key == "--labels") labels = std::atoll(value.c_str());
@@ -90,6 +92,7 @@ int main(int argc, char **argv) {
         else if (key == "--max-iter") max_iter = std::atoi(value.c_str());
         else if (key == "--tol") tol = std::atof(value.c_str());
         else if (key == "--seed") seed = std::strtoull(value.c_str(), nullptr, 10);
+        else if (key == "--param") params.push_back(value);  // NAME=VALUE, repeatable
         else {
             std::fprintf(stderr, "bench_crowd: unknown option %s\n", key.c_str());
             return 1;
@@ -113,7 +116,12 @@ int main(int argc, char **argv) {
         if (cs_set_param_string(m, "method", method.c_str()) != CS_OK ||
             cs_set_int(m, CS_PARAM_THREADS, threads) != CS_OK ||
             cs_set_int(m, CS_PARAM_MAX_ITER, max_iter) != CS_OK ||
-            (tol >= 0 && cs_set_double(m, CS_PARAM_TOL, tol) != CS_OK)) {
+            (tol >= 0 && cs_set_double(m, CS_PARAM_TOL, tol) != CS_OK) ||
+            !std::all_of(params.begin(), params.end(), [m](const std::string &p) {
+                const std::size_t eq = p.find('=');
+                return eq != std::string::npos &&
+                       cs_set_param_string(m, p.substr(0, eq).c_str(), p.substr(eq + 1).c_str()) == CS_OK;
+            })) {
             std::fprintf(stderr, "bench_crowd: %s\n", cs_last_error(m));
             cs_destroy(m);
             return 1;

@@ -192,8 +192,11 @@ enum cs_method {
     /** "ds": Dawid-Skene EM started from the soft majority vote (MV-D&S). */
     CS_METHOD_DS = 2,
     /** "opt-ds": spectral (method-of-moments) estimate of every confusion matrix, then
-     *  Dawid-Skene EM (Zhang, Chen, Zhou, Jordan). The default. Needs >= 3 workers for
-     *  its spectral stage; otherwise it falls back to the majority-vote start. */
+     *  Dawid-Skene EM (Zhang, Chen, Zhou, Jordan). The default. Its worker groups come
+     *  from the data (::CS_PARAM_GROUPS), its classes are named by the soft majority vote
+     *  (::CS_PARAM_IDENTIFY), and EM runs from several starts, keeping the highest
+     *  likelihood (::CS_PARAM_STARTS). Needs >= 3 workers for its spectral stage;
+     *  otherwise it falls back to the majority-vote start. */
     CS_METHOD_OPT_DS = 3,
     /** "crowd-lloyd": Lloyd's algorithm on the one-hot labels, observed entries only
      *  (Lu and Zhou). Hard labels; one-hot posteriors. */
@@ -409,9 +412,9 @@ enum cs_param {
     CS_PARAM_STARTS = 204,
     /** int, "start_rounds": with ::CS_PARAM_STARTS >= 2, the EM rounds each start runs
      *  before only the best one continues, 0..10^7. 0 (default) = automatic: every start
-     *  runs to convergence when the fit has at most 10^6 labels, and 3 rounds above,
-     *  where the rounds dominate the cost and large samples make the early likelihood
-     *  ordering reliable. */
+     *  runs to convergence when the fit has at most 10^6 labels, and 1 round above,
+     *  where the rounds dominate the cost and one round from a good start is already
+     *  at the optimal rate (Zhang et al., Theorem 2), so it ranks the starts. */
     CS_PARAM_START_ROUNDS = 205,
 
     /** int, "n_init": k-means++ restarts, 1..10000; the run of lowest k-means cost is

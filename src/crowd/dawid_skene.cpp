@@ -52,12 +52,13 @@ struct Workspace {
     std::vector<uint8_t> allowed;       // n x k answer-set support, empty = every class
     int threads = 1;
 
-    Workspace(const CrowdData &data, const FitOptions &options)
+    // `scatter` = false for a lone E-step, which needs no count tables.
+    Workspace(const CrowdData &data, const FitOptions &options, bool scatter = true)
         : k(data.k),
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table)),
-          counts(parts.size() * static_cast<std::size_t>(table)),
-          total(static_cast<std::size_t>(table)),
+          counts(scatter ? parts.size() * static_cast<std::size_t>(table) : 0),
+          total(scatter ? static_cast<std::size_t>(table) : 0),
           prior_sums(parts.size() * static_cast<std::size_t>(data.k)),
           log_pi(static_cast<std::size_t>(table)),
           log_prior(static_cast<std::size_t>(data.k)),
@@ -444,7 +445,7 @@ void m_step(const CrowdData &data, const std::vector<double> &q, const FitOption
 
 EStep e_step(const CrowdData &data, const DsParams &params, const FitOptions &options,
              std::vector<double> &q) {
-    Workspace ws(data, options);
+    Workspace ws(data, options, false);
     return run_e_step(data, params, ws, q, false);
 }
 

@@ -15,7 +15,7 @@ namespace cs {
 /// starts (the options.groups partition, then seeded balanced ones) and the soft
 /// majority vote. Each spectral start's classes are named by agreement with the soft
 /// majority vote (options.identify). Each start runs options.start_rounds EM rounds
-/// (0: to convergence up to 10^6 labels, 3 rounds above); the start of highest
+/// (0: to convergence up to 10^6 labels, 1 round above); the start of highest
 /// log-likelihood (the earlier on ties) continues to convergence. Fills `out`;
 /// returns true when the progress callback cancelled.
 bool fit_opt_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
