@@ -123,14 +123,14 @@ class _Encoded:
         if missing:
             raise ValueError("data has no column %s (it needs task, worker, label)"
                              % ", ".join(repr(c) for c in missing))
-        for column in ("task", "worker", "label"):
-            mask = data[column].isna().to_numpy()
-            if mask.any():
-                raise ValueError("data[%r] has a missing value (row %r)"
-                                 % (column, _missing_row(data[column], mask)))
         task_codes, tasks = _factorize(data["task"])
         worker_codes, workers = _factorize(data["worker"])
         labels = data["label"]
+        # factorize codes a missing id as -1 (no separate isna pass over the column)
+        for column, codes in (("task", task_codes), ("worker", worker_codes)):
+            if codes.size and codes.min() < 0:
+                raise ValueError("data[%r] has a missing value (row %r)"
+                                 % (column, _missing_row(data[column], codes < 0)))
         dtype = labels.dtype
 
         gold_tasks = gold_values = None
@@ -152,7 +152,7 @@ class _Encoded:
                 extra = [x for x in pd.unique(gold_values.to_numpy()) if x not in set(categories)]
             classes = categories + extra if dtype.ordered else _sort_classes(categories + extra)
         else:
-            distinct = list(pd.unique(labels.to_numpy()))
+            distinct = [x for x in pd.unique(labels.to_numpy()) if not pd.isna(x)]
             if gold_values is not None:
                 seen = set(distinct)
                 distinct += [x for x in pd.unique(gold_values.to_numpy()) if x not in seen]
@@ -165,6 +165,9 @@ class _Encoded:
             class_values = pd.array(np.array(classes, dtype=object), dtype=object)
         class_index = pd.Index(classes)
         label_codes = class_index.get_indexer(labels.to_numpy())
+        if label_codes.size and label_codes.min() < 0:  # only a missing label has none
+            raise ValueError("data['label'] has a missing value (row %r)"
+                             % _missing_row(labels, label_codes < 0))
 
         self.item = task_codes.astype(np.int32)
         self.worker = worker_codes.astype(np.int32)
