@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scale benchmark of the spectral baselines (issue 3): simulate a binary crowd with
 // 10^7 labels (by default), fit kos and ghosh-svd through the C API, and print one JSON
 // line per method: labels, items, workers, seconds, iterations (eigensolver block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small helpers of the benchmark programs: option parsing, a wall clock, JSON output.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Throughput, memory and accuracy of the crowd methods on simulated Dawid-Skene
 // crowds (issue 6). One JSON line per method:
 //   labels, items, workers, k, threads, iterations, converged, seconds_init (the

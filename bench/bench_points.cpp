@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Points benchmark: Gaussian mixtures (src/sim/mixture_sim) clustered by the library's
 // points methods through the public C API, scored against the truth and against the
 // nearest-true-centre oracle (both as mis-clustering rates, min over permutations).

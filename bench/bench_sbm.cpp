@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stochastic block model benchmark: graphs from src/sim/sbm_sim, communities found by
 // the library's graph methods through the public C API, scored as mis-clustering rates
 // (min over permutations). For each replicate: spec, spec-mle and commu-lloyd (to

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Time crowdspec's points fit against scikit-learn's KMeans on the same data.
 
 The mixture (k centres at pairwise distance delta, unit spherical noise) is written

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The issue-6 measurement grid for the crowd methods: JSON lines on stdout, one per
 # method, size and thread count. Run on a quiet machine:
 #   cmake -S . -B build -DCS_BUILD_BENCH=ON && cmake --build build -j 2

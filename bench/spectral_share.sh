@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The opt-ds spectral stage's share of the whole fit (issue 6 asks for at most 10 %):
 # RUNS separate opt-ds fits to convergence of the 10^7-label benchmark crowd, then
 # the medians of the stage times and of the share, with its range. The machine's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Packaging: the CMake package (find_package(crowdspec CONFIG), from an install tree
 # or from the build tree with crowdspec_DIR=<build dir>) and the variables of the
 # relocatable pkg-config file. Included by the top-level CMakeLists.txt right after

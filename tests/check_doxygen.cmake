@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest script: Doxygen must not warn about the public header (every declaration,
 # parameter and return value documented; no broken references).
 #

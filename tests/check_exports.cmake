@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest script: the shared library exports exactly the public API and carries the
 # SONAME of its major version.
 #

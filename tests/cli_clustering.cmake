@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest script: `crowdspec cluster` and `crowdspec communities` end to end on small
 # files written here (two obvious clusters; two 4-cliques joined by one edge, string
 # node ids, a repeated edge and a self-loop): labels out, --truth JSON with error rate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers of the C API tests (C99, cmocka; usable from C++ tests too).
  *
  * CS_ASSERT_STATUS(expr, status)          the call returns exactly `status`

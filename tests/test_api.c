@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* C API tests: versions, status codes, handles, name tables, results, progress and
  * cancellation, independence of handles. Compiled as C99 so that the public header
  * is checked as C. Every failure asserts the exact status and what cs_last_error()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The baselines of the Opt-D&S paper -- kos, kos-mp, ghosh-svd, eigen-ratio -- and the
 // one-coin EM methods (ALGORITHMS.md, "Baselines of the Opt-D&S paper"; crowdspec.h,
 // enum cs_method): the split matrices' block products against dense ones, the split encoding and

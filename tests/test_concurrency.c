@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "Distinct handles share no mutable state, so fits on different handles may run
  * concurrently" (crowdspec.h): several threads, each with its own handle, fit every
  * method repeatedly at the same time and must get exactly the single-threaded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The E-step (Z-4) on parameters with zero entries, through the internal API: a
 // zero confusion entry makes a class impossible; an item impossible under every
 // class gets the prior, is counted, and is left out of the log-likelihood.

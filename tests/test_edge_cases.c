@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Edge cases of the documented behaviour: method ids no method has, mv's progress
  * call, unlabelled items under crowd-lloyd, the full seed range through
  * cs_set_double(), and items impossible under every class. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dawid-Skene EM: one round on a hand-computed example, zero confusion entries,
 // confusion models, the estimated prior, and the monotone log-likelihood.
 #include <cmath>

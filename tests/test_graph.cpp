@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Graph methods (cs_fit_graph: commu-lloyd, spec, spec-mle) through the public C API:
 // two cliques joined by one edge, the edge rules (repeats counted once, self-loops
 // ignored, isolated nodes), bad input with specific statuses, trimming of a hub,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The public header used from C++: it must compile cleanly as C++ (extern "C", no C-only
 // constructs) and its functions must link with C linkage.
 #include "crowdspec/crowdspec.h"

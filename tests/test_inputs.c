@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* C API tests of cs_fit's input checks: NULL arrays, empty input, invalid ids and
  * labels (the message names the label index and the value), too few classes,
  * duplicates and the "duplicates" policy, declared counts, and that a failed fit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Majority vote on hand-computed cases: ties go to the lowest class index, the
 // posterior is the vote share, unlabeled items are uniform.
 #include "support/cmocka_cpp.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opt-D&S and the other methods on simulated Dawid-Skene crowds with known truth:
 // error near the Bayes (oracle) error, confusion matrices recovered, documented
 // fallbacks on singular data, and determinism.

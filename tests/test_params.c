@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* C API tests of the parameters: defaults and ranges (cs_param_info), typed setters
  * and getters, rejection of bad values (old value kept, message names the parameter),
  * cs_set_param_string, and parameters taking effect at the next fit. */

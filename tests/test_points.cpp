@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Points methods (cs_fit_points: lloyd, kmeans++) through the public C API: exact small
 // cases, recovery on simulated Gaussian mixtures against the nearest-centre oracle
 // (d < n and d > n), bad input with specific statuses, determinism across thread

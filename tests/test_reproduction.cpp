@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The published numbers on the five real datasets of ../shared/datasets (see its
 // README.md): error rates within the stated tolerance for mv, ds (MV-D&S), opt-ds
 // and crowd-lloyd, and the MV-D&S log-likelihood checkpoints to ~12 digits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The baselines of the Opt-D&S paper on the five real datasets of ../shared/datasets
 // (see its README.md): kos, ghosh-svd and eigen-ratio within 1 pp of the reference
 // values (the authors' code under Octave for bluebird, rte, dog and web; the paper's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Block subspace iteration (src/linalg/subspace_eigen): eigenpairs of largest
 // |eigenvalue| against known answers, the sign convention, and determinism.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The robust tensor power method and the small dense helpers, on inputs with a
 // known answer (internal API).
 #include <cmath>

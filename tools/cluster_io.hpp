@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Input and scoring shared by `crowdspec cluster` and `crowdspec communities`: reading
 // numeric point rows and edge lists, matching truth files to points or nodes, and the
 // names of the fit notes, all for the points and graph methods of the library.

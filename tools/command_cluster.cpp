@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec cluster`: cluster the points of a numeric file with the library's points
 // methods (lloyd: spectral initialisation + Lloyd; kmeans++), printing one label per
 // row, or with --truth one JSON line scored by the mis-clustering rate (minimum over

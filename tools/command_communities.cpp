@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec communities`: find the communities of a graph given as an edge list with
 // the library's graph methods (commu-lloyd, spec, spec-mle), printing `node community`
 // lines, or with --truth one JSON line scored by the mis-clustering rate (minimum over

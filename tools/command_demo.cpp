@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec demo`: simulate a realistic crowd with known truth, fit mv, ds and opt-ds
 // through the public C API and show how close each gets to the Bayes-optimal labels
 // and to the true worker confusion matrices.

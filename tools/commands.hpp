@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The subcommands of `crowdspec`. Each takes the whole argument vector and the index
 // of its first own argument, returns an exit code, and throws CliError on failure
 // (main() turns that into a message and the error's exit code).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The clustering subcommands of `crowdspec`: `cluster` (points) and `communities`
 // (graphs). Same conventions as commands.hpp: the whole argument vector and the index
 // of the command's first own argument in, an exit code out, CliError on failure.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec evaluate`: fit one or every method and score it against a truth file,
 // one JSON object per method per line on stdout.
 #include <cstdio>

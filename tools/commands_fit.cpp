@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec fit`: crowd labels in; per-item labels and posteriors out, and optionally
 // per-worker accuracy and confusion matrices.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec report`: fit the crowd labels and write one self-contained HTML page — no
 // scripts, no network, no external stylesheets or fonts — with inline SVG charts of
 // what a team lead checks before trusting the labels: how accurate the workers are,

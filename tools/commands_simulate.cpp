@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec simulate`: Dawid-Skene crowd labels with known truth, written as files the
 // other commands read — for testing settings on data like one's own, and for benchmarks.
 #include <charconv>

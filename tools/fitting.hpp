@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `fit` and `evaluate` share: the fitting options, turning them into a configured
 // library handle, running a timed fit and explaining failures.
 #pragma once

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install what building and testing crowdspec needs on Debian 12 (or Ubuntu):
 # compilers, CMake, pkg-config, OpenBLAS (CBLAS), LAPACKE, cmocka and Doxygen.
 # Uses sudo when not run as root. Skips apt-get when everything is present.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Clean cancellation on SIGINT / SIGTERM. While an InterruptGuard lives, the first
 // such signal only sets a flag; the command notices it (the fit's progress callback,
 // the file reader, the output writer), stops, removes its temporary files and exits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading crowd-label files and truth/gold files, in any of the formats of
 // table_reader.hpp, and mapping their arbitrary string ids and labels to the
 // library's 0-based indices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The result files of `fit` (and `simulate`): per-item labels and posteriors, and
 // per-worker accuracy and confusion matrices, as CSV, TSV or JSON.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "svg.hpp"
 
 #include <algorithm>

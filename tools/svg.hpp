@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inline SVG charts for `crowdspec report`, written by hand (no libraries): a
 // histogram, a heatmap and a line chart. Every chart is one <svg> element with an id,
 // role="img" and a <title>, and every mark carries its own <title> (a tooltip with the

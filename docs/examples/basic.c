@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* basic.c -- infer the true labels of 5 items from 20 noisy crowd labels.
  *
  * Build against an installed crowdspec:

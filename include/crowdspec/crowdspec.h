@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file crowdspec.h
  * @brief crowdspec: recover true labels from noisy crowd labels (plain C API).

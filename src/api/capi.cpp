@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exported cs_* functions of the handle: lifecycle, parameters, fit, results.
 // Each body runs inside cs::guard (src/api/guard.hpp), so no exception escapes.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exception barrier of every exported function: runs the body, turns any C++
 // exception into a cs_status and stores its message on the handle. Nothing thrown
 // inside the library crosses the C ABI.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The methods the library offers: id, name and the kind of input each accepts.
 #pragma once
 

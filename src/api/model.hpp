@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The opaque handle behind the C API: parameters, callback, last fit, last message.
 #pragma once
 

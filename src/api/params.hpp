@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parameter table behind cs_set_int / cs_set_double / cs_set_param_string:
 // one row per cs_param with its name, type, range and default (documented in
 // crowdspec.h), plus the names of enumerated values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names of status codes and the version at run time.
 #include "crowdspec/crowdspec.h"
 

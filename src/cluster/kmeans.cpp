@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cluster/kmeans.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // k-means building blocks shared by the points methods (src/cluster) and the spectral
 // initialisation of graphs (src/community): greedy k-means++ seeding and Lloyd's
 // iterations (ALGORITHMS.md, "Lloyd for sub-Gaussian mixtures"; (L-7), (L-8)).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cluster/run_points.hpp"
 
 #include <algorithm>

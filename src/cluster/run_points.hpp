@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dispatch a points fit (cs_fit_points) to its method: validation of the matrix, then
 // lloyd (spectral initialisation + Lloyd) or kmeans++ (k-means++ + Lloyd).
 #pragma once

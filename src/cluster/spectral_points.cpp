@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cluster/spectral_points.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Spectral initialisation of point clustering (ALGORITHMS.md, "Lloyd for sub-Gaussian
 // mixtures"): the projection of the n x d data matrix Y onto its top-k right singular
 // subspace, on which k-means is run.

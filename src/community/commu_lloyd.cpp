@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "community/commu_lloyd.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The refinement steps of community detection on the untrimmed adjacency A
 // (ALGORITHMS.md, "CommuLloyd for stochastic block models"): CommuLloyd iterations and
 // the one-step likelihood refinement of Spec+MLE, each O(edges + n k) per pass, and the

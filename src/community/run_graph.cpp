@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "community/run_graph.hpp"
 
 #include <string>

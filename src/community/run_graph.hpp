@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dispatch a graph fit (cs_fit_graph) to its method: commu-lloyd, spec or spec-mle.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "community/spectral_graph.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Spectral initialisation of community detection (ALGORITHMS.md, "CommuLloyd for
 // stochastic block models"; the "Spec" baseline): trim the nodes of too high degree,
 // take the k eigenvectors of largest |eigenvalue| of the trimmed adjacency A^tau by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a fit produces, whatever its input kind: everything the cs_* result getters
 // copy out. Fields a method does not produce stay empty.
 #pragma once

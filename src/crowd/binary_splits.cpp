@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/binary_splits.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The k-1 binary splits shared by the baselines of the Opt-D&S paper (ALGORITHMS.md,
 // "Baselines of the Opt-D&S paper (for k > 2: k-1 binary splits)"): kos, kos-mp,
 // ghosh-svd and eigen-ratio each turn split s into one sign per item, and this file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/class_identification.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Naming the classes of an estimate that finds them only up to a relabelling
 // (ALGORITHMS.md, "Opt-D&S - Stage 1", class identification).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/confusion_model.hpp"
 
 #include "crowdspec/crowdspec.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The three confusion-matrix models (ALGORITHMS.md, "Confusion models"; the
 // reference code's AggregateCFG modes): turn one worker's k x k count matrix
 // (true x observed) into a confusion matrix whose rows sum to 1.

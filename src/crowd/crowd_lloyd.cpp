@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/crowd_lloyd.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CrowdLloyd (ALGORITHMS.md "CrowdLloyd"; Lu and Zhou, Algorithm 2): Lloyd's
 // algorithm on the one-hot labels, over observed entries only.
 #pragma once

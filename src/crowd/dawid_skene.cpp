@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/dawid_skene.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dawid-Skene EM (ALGORITHMS.md "Dawid-Skene EM"): the E-step (Z-4), the M-step
 // (Z-5) and the EM loop shared by ds, opt-ds and the one-coin variants.
 #pragma once

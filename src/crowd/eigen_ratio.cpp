@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // eigen-ratio: Dalvi, Dasgupta, Kumar and Rastogi's ratio of eigenvectors, as the
 // Opt-D&S reference code runs it ("algorithm 2" in src/MainProgram.m; ALGORITHMS.md,
 // "Baselines of the Opt-D&S paper", EigenRatio). With G = |O| (who labelled what):

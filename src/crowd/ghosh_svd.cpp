@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ghosh-svd: Ghosh, Kale and McAfee's SVD method as the Opt-D&S reference code runs it
 // (ALGORITHMS.md, "Baselines of the Opt-D&S paper", Ghosh-SVD). For each binary split s:
 //

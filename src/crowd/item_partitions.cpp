@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/item_partitions.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed partitions of the items for passes that scatter into per-worker tables
 // (M-step counts, CrowdLloyd centres; the Opt-D&S moments, exact integer sums, use
 // split_items with one table per thread).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kos: the spectral form of Karger-Oh-Shah used by the Opt-D&S authors' reference code
 // (ALGORITHMS.md, "Baselines of the Opt-D&S paper", KOS). For each binary split s:
 //

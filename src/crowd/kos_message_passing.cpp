@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kos-mp: the iterative message-passing algorithm of Karger, Oh and Shah ("Budget-optimal
 // task allocation for reliable crowdsourcing systems", Operations Research 62(1), 2014;
 // ALGORITHMS.md, "Baselines of the Opt-D&S paper", the note on the iterative KOS), on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/majority_vote.hpp"
 
 #include <algorithm>

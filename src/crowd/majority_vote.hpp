@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Majority vote (ALGORITHMS.md "Majority vote (MV)").
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/opt_ds.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opt-D&S (ALGORITHMS.md "Opt-D&S"; Zhang, Chen, Zhou, Jordan): the spectral estimate
 // of every confusion matrix (Stage 1), then Dawid-Skene EM (Stage 2) -- from several
 // starts, keeping the fit of highest likelihood.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Options of a crowd fit, read from the handle's parameters (src/api/params.cpp)
 // and passed by value to the algorithms, which never see the C API.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/run_crowd.hpp"
 
 #include <algorithm>

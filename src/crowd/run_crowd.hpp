@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dispatch a crowd fit to its method and complete the common parts of the result.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/spectral_init.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opt-D&S Stage 1 (ALGORITHMS.md "Opt-D&S - Stage 1"; Zhang et al. Algorithm 1):
 // a method-of-moments estimate of every worker's confusion matrix from three
 // worker groups, their second and third moments, SVD whitening and the robust

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The baselines of the Opt-D&S paper (ALGORITHMS.md, "Baselines of the Opt-D&S paper"),
 // each on the k-1 binary splits of crowd/binary_splits.hpp. Each produces hard labels
 // (one-hot posteriors) and the plug-in confusion matrices of those labels; its

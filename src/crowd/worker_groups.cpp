@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd/worker_groups.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The three worker groups of the Opt-D&S spectral stage (ALGORITHMS.md, "Opt-D&S -
 // Stage 1", step 1), chosen from the data rather than from the worker ids.
 //

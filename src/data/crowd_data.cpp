@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "data/crowd_data.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Crowd labels after validation, as compressed sparse rows by item: every method
 // passes over the labels item by item (E-steps, majority vote, Lloyd updates) and
 // scatters what concerns workers into small per-worker tables, so no by-worker copy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "data/graph_data.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An undirected simple graph after validation, as compressed sparse rows: the
 // neighbours of node i are adj[start[i]] .. adj[start[i+1]-1], in increasing order,
 // each undirected edge stored once in each endpoint's row. This is the adjacency A of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Optimal assignment (linear sum assignment) of a small square matrix: the
 // Hungarian algorithm. The library names classes found up to a permutation with it
 // (crowd/class_identification.hpp); the scoring of clusterings (sim/scoring.hpp)

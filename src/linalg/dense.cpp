@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "linalg/dense.hpp"
 
 #include <algorithm>

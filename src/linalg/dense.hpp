@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small dense matrices (k x k in practice) over CBLAS and LAPACKE: products,
 // inversion with a condition check, SVD and pseudo-inverse. Row-major throughout.
 #pragma once

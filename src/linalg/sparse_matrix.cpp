@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "linalg/sparse_matrix.hpp"
 
 namespace cs {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sparse matrices for the spectral baselines (ALGORITHMS.md, "Baselines of the Opt-D&S
 // paper": "All with sparse matrices: never form a dense n x m matrix"). Products act on
 // a block of p vectors stored row-major (row r holds coordinate r of every vector, the

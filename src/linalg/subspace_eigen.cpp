@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "linalg/subspace_eigen.hpp"
 
 #include "util/aligned.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Top eigenpairs of a large symmetric operator known only through products with a
 // block of vectors (a sparse matrix, A^T A for singular vectors, a graph's
 // adjacency): randomized block subspace iteration with Rayleigh-Ritz. Memory is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "linalg/tensor.hpp"
 
 #include "util/per_class.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small symmetric-ish third-order tensors (k x k x k) and the robust tensor power
 // method of Anandkumar, Ge, Hsu, Kakade and Telgarsky (2014), as used by Opt-D&S
 // (ALGORITHMS.md, Stage 1, step 3).

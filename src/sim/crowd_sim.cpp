@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sim/crowd_sim.hpp"
 
 #include <algorithm>

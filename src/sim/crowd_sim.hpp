@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dawid-Skene crowd simulator: worker pools of experts, ordinary workers, spammers
 // and adversaries, with known truth and confusion matrices. Internal (not part of
 // the public API): used by the command-line program (demo, simulate), the tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sim/mixture_sim.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Gaussian mixture simulator (internal: tests, benchmarks, the command-line program):
 // k centres at equal pairwise distance delta, spherical noise of standard deviation
 // sigma, labels uniform on the k classes. Deterministic by seed (cs::Rng).

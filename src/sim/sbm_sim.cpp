@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sim/sbm_sim.hpp"
 
 #include <algorithm>

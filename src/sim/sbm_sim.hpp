@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stochastic block model simulator (internal: tests, benchmarks): n nodes in k
 // communities of sizes as equal as possible (randomly assigned), each pair of nodes
 // adjacent with probability a / n inside a community and b / n across. O(edges + n)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scoring of clusterings against known classes, for the command-line program, the
 // tests and the benchmarks (internal; not part of the library): the mis-clustering
 // rate of Lu and Zhou, min over label permutations, through the Hungarian algorithm.

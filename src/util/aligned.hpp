@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A std::allocator replacement that aligns every array to a cache line, so that a row
 // of 8 doubles (a block of 8 vectors, src/linalg/subspace_eigen) is one cache line and
 // a random gather of rows (a sparse block product) touches one line per row. Arrays of

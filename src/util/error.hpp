@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one exception type of the implementation. Code inside the library throws
 // cs::Error(status, message) for invalid input; the C boundary (src/api/guard.hpp)
 // turns it into the returned cs_status and the handle's cs_last_error() message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Threading helpers. Work is split into fixed-size chunks whose boundaries do not
 // depend on the thread count, and partial sums are combined in chunk order, so
 // every result is bit-identical for any number of threads (DESIGN.md, Determinism).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-class kernels: compile-time k for the common small class counts, and a scratch
 // vector of k doubles that lives on the stack when k is small.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The progress/cancel callback of a fit (cs_set_progress), as the algorithms see it.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deterministic pseudo-random numbers, identical on every platform.
 //
 // Every random choice in crowdspec draws from a Rng seeded by CS_PARAM_SEED

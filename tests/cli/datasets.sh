@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The five real datasets (../shared/datasets): majority vote's error rates, scored
 # with ties fractional (the papers' rule, reproduced exactly) and with ties to the
 # lowest class, as listed in the datasets' README; and a CSV rewrite of a dataset

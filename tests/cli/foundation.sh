@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The foundation's command-line behaviour keeps working: fit/evaluate/demo/help
 # usage errors and exit codes, evaluate's JSON keys, its tie-fractional majority-vote
 # score on a hand-computed case, --tol 0 --max-iter N, and demo's determinism.

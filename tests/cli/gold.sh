@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fit --gold pins known items (semi-supervised EM through cs_set_gold): a gold item
 # gets its gold label with probability 1 whatever the crowd says, and the gold
 # labels inform the workers' confusion matrices (hand-checked with majority vote).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers of the command-line tests (sourced by tests/cli/*.sh).
 # Usage of every test: bash tests/cli/NAME.sh PATH/TO/crowdspec [extra arguments]
 # Each test runs in a fresh temporary directory (removed at exit), counts its checks

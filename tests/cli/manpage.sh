@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # docs/crowdspec.1 renders without warnings (man -l, or groff), and stays in step
 # with the program: every option in every command's --help, every command and every
 # exit code of `crowdspec --help` appear in it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The progress line: shown on stderr when it is a terminal and the fit runs longer
 # than a second (iteration, log-likelihood, elapsed); never in a pipe or file; not
 # with --quiet; not for short fits. A pseudo-terminal comes from util-linux script(1).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # crowdspec report without a browser: one self-contained HTML file (no scripts, no
 # external resources), every chart present as an <svg> with an id and a <title>, the
 # summary numbers, text escaping, and the mv and --worst variants.

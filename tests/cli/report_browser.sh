@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # crowdspec report in a real browser: headless chromium renders the report; every
 # chart must be laid out with a non-zero size and its marks drawn (measured in the
 # page by a probe script added to a copy — the report itself has no script), and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # crowdspec simulate: deterministic by seed (byte-identical files, and a fixed
 # checksum that catches any change of the simulator's output), its formats, the
 # worker mix and class prior options, and its errors.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # --workers values on a case small enough to check by hand, and the accuracy
 # definition (sum_l prior_l * pi[l][l]) on a real fit.
 #

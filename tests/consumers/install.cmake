@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest fixture: install the build tree into a fresh prefix for the consumer tests.
 #
 #   cmake -DBUILD_DIR=<build> -DPREFIX=<prefix> [-DCONFIG=<config>] -P install.cmake

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest: compile and run docs/examples/basic.c against the installed prefix with
 # the flags from pkg-config, linked to the shared library and then statically.
 #

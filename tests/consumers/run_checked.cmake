@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest helper: run a program, require exit status 0 and output matching a regex.
 #
 #   cmake -DPROGRAM=<exe> -DEXPECT=<regex> -P run_checked.cmake

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cmocka from C++: the headers it expects first, and a tolerance assertion.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the C++ tests: an owning handle, one-call fits and result
 // readers over the public C API, and the loader of ../shared/datasets.
 #pragma once
