@@ -14,6 +14,7 @@
 #include <process.h>
 #define CS_CLI_GETPID _getpid
 #else
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define CS_CLI_GETPID getpid
@@ -110,19 +111,35 @@ OutputFile::OutputFile(const std::string &path) {
         }
     }
 #endif
-    temp_ = target_ + ".tmp." + std::to_string(static_cast<long long>(CS_CLI_GETPID()));
-    file_ = std::fopen(temp_.c_str(), "wb");
-    if (file_ == nullptr) {
+    // The temporary file is created by the first write, not here: a command opens its
+    // outputs before the (possibly long) read and fit, and a process killed meanwhile
+    // (SIGKILL, out of memory) would leave it behind. Whether it can be created is
+    // checked now, so that a missing or read-only directory is still reported at once.
+    temp_name_ = target_ + ".tmp." + std::to_string(static_cast<long long>(CS_CLI_GETPID()));
+#if !defined(_WIN32)
+    if (keep_mode) mode_ = static_cast<unsigned>(st.st_mode & 07777);
+    const std::size_t slash = target_.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target_.substr(0, slash);
+    if (faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
         const int e = errno;
-        temp_.clear();  // nothing was created, nothing to remove
         throw CliError(kExitOutput, path + ": cannot create the output file: " + std::strerror(e));
     }
+#else
+    (void)keep_mode;
+#endif
+}
+
+void OutputFile::open_temp() {
+    file_ = std::fopen(temp_name_.c_str(), "wb");
+    if (file_ == nullptr) {
+        const int e = errno;
+        throw CliError(kExitOutput, path_ + ": cannot create the output file: " + std::strerror(e));
+    }
+    temp_ = temp_name_;
     owns_file_ = true;
 #if !defined(_WIN32)
     // The replacement keeps the permissions of the file it replaces (best effort).
-    if (keep_mode) (void)fchmod(fileno(file_), st.st_mode & 07777);
-#else
-    (void)keep_mode;
+    if (mode_ != kNoMode) (void)fchmod(fileno(file_), static_cast<mode_t>(mode_));
 #endif
 }
 
@@ -148,12 +165,14 @@ void OutputFile::fail(const std::string &what) {
 void OutputFile::write(std::string_view data) {
     throw_if_interrupted();  // the destructor then removes the temporary file
     if (data.empty()) return;
+    if (file_ == nullptr) open_temp();
     errno = 0;
     if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) fail("write error");
 }
 
 void OutputFile::commit() {
     throw_if_interrupted();  // last chance to leave the old file untouched
+    if (file_ == nullptr) open_temp();  // nothing was written: an empty file
     errno = 0;
     if (std::fflush(file_) != 0 || std::ferror(file_)) fail("write error");
     if (!owns_file_) {  // stdout: stays open for the C runtime to close

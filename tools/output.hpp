@@ -24,8 +24,9 @@ void append_json_string(std::string &out, std::string_view s);
 void append_number(std::string &out, const char *format, double value);
 
 /// Destination of a command's result. With path "" or "-" it is stdout; otherwise the
-/// data goes to PATH.tmp.<pid> in the same directory and commit() renames it over
-/// PATH, so readers never see a half-written file. If the object is destroyed before
+/// data goes to PATH.tmp.<pid> in the same directory, created by the first write (so
+/// that a process killed before it writes leaves nothing behind), and commit() renames
+/// it over PATH, so readers never see a half-written file. If the object is destroyed before
 /// commit() (an error anywhere), the temporary file is removed. A symbolic link is
 /// followed (the file it points to is replaced, the link kept) and an existing file's
 /// permissions are kept. A path that exists and is not a regular file (/dev/null, a
@@ -34,7 +35,8 @@ void append_number(std::string &out, const char *format, double value);
 /// stop with the interrupted error when SIGINT/SIGTERM arrived (interrupt.hpp).
 class OutputFile {
 public:
-    /// Opens the destination. Throws CliError(kExitOutput) if the file cannot be created.
+    /// Checks the destination (its directory must be writable). Throws
+    /// CliError(kExitOutput) if the file cannot be created.
     explicit OutputFile(const std::string &path);
     ~OutputFile();
     OutputFile(const OutputFile &) = delete;
@@ -49,13 +51,18 @@ public:
 
 private:
     void fail(const std::string &what);  // cleans up, then throws
+    void open_temp();                     // creates temp_; throws CliError(kExitOutput)
+
+    static constexpr unsigned kNoMode = ~0u;
 
     std::string path_;    // the path as given, for messages ("" for stdout)
     std::string target_;  // what commit() renames onto: path_ with symbolic links resolved
-    std::string temp_;    // temporary path ("" for stdout and direct writes)
+    std::string temp_;    // temporary file once created ("" before, for stdout and direct writes)
+    std::string temp_name_;  // the name it gets
     std::FILE *file_ = nullptr;
     bool owns_file_ = false;  // file_ is ours to close (not stdout)
     bool committed_ = false;
+    unsigned mode_ = kNoMode;  // permissions of the file being replaced
 };
 
 /// Writes to stdout and flushes, throwing CliError(kExitOutput) on failure (e.g. a full

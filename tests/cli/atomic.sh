@@ -75,5 +75,23 @@ fi
 mkdir outdir
 run 4 "$CS" fit --method mv -o outdir duplicate.txt --duplicates first &&
     stderr_is '^crowdspec: outdir: cannot write the output: it is a directory$'
+# SIGKILL cannot be handled: the temporary files must not exist before the command
+# writes, so one killed while it waits for its input leaves nothing behind (issue 12,
+# item 13). A FIFO nobody writes to keeps it waiting.
+if mkfifo never.csv 2>/dev/null; then
+    for command in "fit -o items.csv --workers workers.csv" "report -o items.csv"; do
+        reset_outputs
+        "$CS" $command never.csv >/dev/null 2>&1 &
+        pid=$!
+        sleep 1
+        CHECKS=$((CHECKS + 1))
+        left=$(find . -name '*.tmp.*' | head -3)
+        [ -z "$left" ] || fail "$command: temporary files exist while it waits for its input: $left"
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        unchanged "SIGKILL while '$command' waits for its input"
+    done
+    rm -f never.csv
+fi
 no_temporaries
 finish
