@@ -25,8 +25,10 @@ namespace cli {
 void append_csv_field(std::string &out, std::string_view field) { append_delimited_field(out, field, ','); }
 
 void append_delimited_field(std::string &out, std::string_view field, char delimiter) {
-    bool needs_quotes = !field.empty() && (field.front() == ' ' || field.back() == ' ' ||
-                                           field.front() == '\t' || field.back() == '\t');
+    // The reader trims these around unquoted fields (table_reader.cpp): quote them to
+    // keep them.
+    const auto trimmed = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
+    bool needs_quotes = !field.empty() && (trimmed(field.front()) || trimmed(field.back()));
     for (char c : field)
         if (c == delimiter || c == '"' || c == '\n' || c == '\r') needs_quotes = true;
     if (!needs_quotes) {
@@ -41,9 +43,56 @@ void append_delimited_field(std::string &out, std::string_view field, char delim
     out.push_back('"');
 }
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (Unicode table 3-7: no overlong
+// forms, no surrogates, nothing above U+10FFFF), or 0 when it is ill-formed; then
+// `bad` is the length of its maximal subpart (at least 1), the bytes one U+FFFD replaces.
+std::size_t utf8_sequence(std::string_view s, std::size_t i, std::size_t &bad) {
+    const auto byte = [&](std::size_t at) { return at < s.size() ? static_cast<unsigned char>(s[at]) : 0u; };
+    const unsigned lead = byte(i);
+    std::size_t length = 0;
+    unsigned low = 0x80, high = 0xBF;  // range of the second byte
+    if (lead < 0x80) return 1;
+    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF) length = 3;
+    else if (lead >= 0xF0 && lead <= 0xF4) length = 4;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+    bad = 1;
+    if (length == 0) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+        const unsigned b = byte(i + k);
+        const bool ok = k == 1 ? b >= low && b <= high : b >= 0x80 && b <= 0xBF;
+        if (!ok || i + k >= s.size()) return 0;
+        bad = k + 1;
+    }
+    return length;
+}
+
+}  // namespace
+
 void append_json_string(std::string &out, std::string_view s) {
     out.push_back('"');
-    for (char c : s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const char c = s[i];
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            // JSON text is UTF-8 (RFC 8259): an ill-formed sequence (e.g. Latin-1 bytes
+            // in an id) becomes U+FFFD, the replacement character.
+            std::size_t bad = 1;
+            const std::size_t length = utf8_sequence(s, i, bad);
+            if (length > 0) {
+                out.append(s.substr(i, length));
+                i += length;
+            } else {
+                out += "\xEF\xBF\xBD";
+                i += bad;
+            }
+            continue;
+        }
+        ++i;
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;

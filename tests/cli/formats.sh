@@ -92,5 +92,36 @@ if command -v python3 >/dev/null 2>&1; then
     run 0 "$CS" fit $T1 --format json header.csv && check "JSON items parse" python3 -c 'import json,sys; d=json.load(open("out.txt")); assert len(d["items"])==300 and d["classes"]==["1","2","3"]'
     run 0 "$CS" fit $T1 -o x.csv --workers w.json header.csv && check "JSON workers parse" python3 -c 'import json; d=json.load(open("w.json")); assert len(d["workers"])==30 and len(d["workers"][0]["confusion"])==3'
 fi
+# Ids and labels that end in \v or \f (blanks the reader trims around unquoted fields)
+# are quoted on output, so the output reads back as the same ids (issue 12, item 7).
+printf 'item,worker,label\n"a\v",w1,"x\f"\n"a\v",w2,"x\f"\n"\fb",w1,y\n' >vf.csv
+run 0 "$CS" fit --method mv -o vf_out.csv vf.csv
+printf 'item,label,confidence,"p_x\f",p_y\n"a\v","x\f",1,1,0\n"\fb",y,1,0,1\n' >expected_vf.csv
+same vf_out.csv expected_vf.csv
+run 0 "$CS" fit --method mv --format tsv vf.csv
+printf 'item\tlabel\tconfidence\t"p_x\f"\tp_y\n"a\v"\t"x\f"\t1\t1\t0\n"\fb"\ty\t1\t0\t1\n' >expected_vf.tsv
+same out.txt expected_vf.tsv
+run 0 "$CS" evaluate --method mv --truth vf_out.csv vf.csv && contains out.txt '"error_rate":0.000000,' &&
+    contains out.txt '"scored":2,'
+
+# JSON output is UTF-8 (RFC 8259) whatever the ids: each ill-formed sequence (a
+# Latin-1 byte, a truncated or overlong sequence, a surrogate) becomes one U+FFFD per
+# maximal subpart, as Unicode recommends (issue 12, item 8).
+printf 'item,worker,label\n"a\377b",w\300,x\n"\303\251\342\202",w\355\240\200,y\n' >bad_utf8.csv
+run 0 "$CS" fit --method mv --format json -o bad_utf8.json --workers bad_utf8_w.json bad_utf8.csv
+contains bad_utf8.json "$(printf '"item":"a\357\277\275b"')"
+contains bad_utf8.json "$(printf '"item":"\303\251\357\277\275"')"
+lacks bad_utf8.json "$(printf '\377')"
+contains bad_utf8_w.json "$(printf '"worker":"w\357\277\275\357\277\275\357\277\275"')"
+if command -v python3 >/dev/null 2>&1; then
+    check "JSON with ill-formed ids is UTF-8 and parses" python3 -c '
+import json
+items = json.loads(open("bad_utf8.json", "rb").read().decode("utf-8"))["items"]
+assert [i["item"] for i in items] == ["a\ufffdb", "\u00e9\ufffd"], items
+workers = json.loads(open("bad_utf8_w.json", "rb").read().decode("utf-8"))["workers"]
+raw = open("bad_utf8.csv", "rb").read().split(b"\n")
+want = sorted(line.split(b",")[1].decode("utf-8", "replace") for line in raw[1:3])
+assert sorted(w["worker"] for w in workers) == want, (workers, want)'
+fi
 no_temporaries
 finish
