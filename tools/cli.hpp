@@ -70,4 +70,12 @@ long long parse_integer_option(const std::string &option, const std::string &val
 /// Parses a whole finite decimal number in [lo, hi]. Throws CliError(kExitUsage).
 double parse_number_option(const std::string &option, const std::string &value, double lo, double hi);
 
+/// `s` with its control characters written as escapes (\n, \r, \t, else \xHH for
+/// bytes below 0x20 and 0x7f), so that a message quoting it stays on one line.
+std::string escape_controls(std::string_view s);
+
+/// A field (id, label, column name) quoted for a message: 'escaped text', so that
+/// blanks and empty strings stay visible and line breaks do not split the message.
+std::string quote_field(std::string_view s);
+
 }  // namespace cli

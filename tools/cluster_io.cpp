@@ -170,8 +170,8 @@ PointTable read_points_file(const std::string &path) {
             for (std::size_t j = 0; j < fields.size(); ++j) {
                 double v = 0.0;
                 if (!parse_double(fields[j], v))
-                    bad_line(t.source, number, "field " + std::to_string(j + 1) + " '" + std::string(fields[j]) +
-                                                   "' is not a number");
+                    bad_line(t.source, number, "field " + std::to_string(j + 1) + " " + quote_field(fields[j]) +
+                                                   " is not a number");
             }
         }
         first = false;

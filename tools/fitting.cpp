@@ -188,9 +188,9 @@ std::string duplicate_message(const CrowdTable &table) {
                              static_cast<uint32_t>(table.worker[t]);
         auto [it, inserted] = first.emplace(key, t);
         if (!inserted)
-            return table.source + ":" + std::to_string(table.line[t]) + ": worker '" +
-                   table.worker_names[static_cast<std::size_t>(table.worker[t])] + "' labels item '" +
-                   table.item_names[static_cast<std::size_t>(table.item[t])] + "' again (first on line " +
+            return table.source + ":" + std::to_string(table.line[t]) + ": worker " +
+                   quote_field(table.worker_names[static_cast<std::size_t>(table.worker[t])]) + " labels item " +
+                   quote_field(table.item_names[static_cast<std::size_t>(table.item[t])]) + " again (first on line " +
                    std::to_string(table.line[it->second]) +
                    "); use --duplicates first or --duplicates last to keep one";
     }
@@ -265,8 +265,8 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
             const std::string located = duplicate_message(table);
             if (!located.empty()) throw CliError(kExitFit, located);
         } else if (status == CS_ERR_TOO_FEW_CLASSES && table.class_names.size() == 1) {
-            message += "; the input's only label is '" + table.class_names[0] +
-                       "' (declare the classes with --classes)";
+            message += "; the input's only label is " + quote_field(table.class_names[0]) +
+                       " (declare the classes with --classes)";
         }
         throw CliError(kExitFit, method_name + ": " + message + " [" + cs_status_string(status) + "]");
     }
@@ -329,8 +329,8 @@ std::string apply_gold(cs_model *model, const CrowdTable &table, const std::stri
             std::string known;
             for (std::size_t l = 0; l < table.class_names.size() && l < 20; ++l)
                 known += (l ? ", " : "") + table.class_names[l];
-            throw CliError(kExitInput, gold.source + ":" + std::to_string(gold.line[e]) + ": gold label '" + label +
-                                           "' is not one of the classes (" + known +
+            throw CliError(kExitInput, gold.source + ":" + std::to_string(gold.line[e]) + ": gold label " + quote_field(label) +
+                                           " is not one of the classes (" + escape_controls(known) +
                                            "); declare every class with --classes A,B,...");
         }
         gold_item.push_back(j);

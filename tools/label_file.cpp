@@ -41,8 +41,9 @@ namespace {
     throw CliError(kExitInput, source + ":" + std::to_string(line) + ": " + what);
 }
 
-// Quotes a value for an error message so that blanks and empty strings stay visible.
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// Quotes a value for an error message so that blanks and empty strings stay visible
+// (control characters escaped: the message stays one line).
+std::string quoted(std::string_view s) { return quote_field(s); }
 
 // ---------------------------------------------------------------------------------
 // Number recognition. Written by hand rather than with strtoll/strtod alone because

@@ -122,7 +122,8 @@ int main(int argc, char **argv) {
         const std::vector<std::string> args(argv, argv + argc);
         return dispatch(args);
     } catch (const cli::CliError &e) {
-        std::fprintf(stderr, "crowdspec: %s\n", e.what());
+        // One line, whatever a message quotes (a file name with a line break).
+        std::fprintf(stderr, "crowdspec: %s\n", cli::escape_controls(e.what()).c_str());
         return e.exit_code();
     } catch (const std::bad_alloc &) {
         std::fputs("crowdspec: out of memory\n", stderr);

@@ -84,5 +84,16 @@ run 1 "$CS" fit --workers - good.csv && stderr_is 'cannot both go to standard ou
 run 1 "$CS" fit -o same.csv --workers same.csv good.csv && stderr_is "name the same file 'same\\.csv'"
 run 1 "$CS" fit --gold - - <good.csv && stderr_is 'FILE and --gold cannot both be standard input'
 run 1 "$CS" report --worst -1 good.csv && stderr_is "^crowdspec: --worst '-1': expected an integer in 0\\.\\.1000$"
+# A message quoting a field with a line break or another control character stays on
+# one line: the characters are escaped (issue 12, item 9).
+printf 'item,worker,label\na,w1,"x\ny"\nb,w1,"t\tu\001"\n' >ctrl.csv
+run 2 "$CS" fit --classes a,b ctrl.csv && stderr_is "^crowdspec: ctrl\\.csv:2: label 'x\\\\ny' is not one of --classes a,b$"
+run 2 "$CS" fit --classes 'x
+y,c' ctrl.csv && stderr_is "^crowdspec: ctrl\\.csv:4: label 't\\\\tu\\\\x01' is not one of --classes"
+printf 'item,worker,label\n"i\r\n1","w\n1",x\n"i\r\n1","w\n1",y\n' >ctrl_dup.csv
+run 3 "$CS" fit ctrl_dup.csv && stderr_is "^crowdspec: ctrl_dup\\.csv:5: worker 'w\\\\n1' labels item 'i\\\\r\\\\n1' again"
+run 2 "$CS" fit "$(printf 'no\nsuch.csv')" && stderr_is '^crowdspec: no\\nsuch\.csv: cannot open'
+printf 'x,y\n1,2\n"a\tb",3\n' >ctrl_points.csv
+run 2 "$CS" cluster -k 2 ctrl_points.csv && stderr_is "^crowdspec: ctrl_points\\.csv:3: field 1 'a\\\\tb' is not a number$"
 no_temporaries
 finish
