@@ -13,6 +13,10 @@
 #include "output.hpp"
 #include "sim/scoring.hpp"
 
+#if !defined(_WIN32)
+#include <sys/stat.h>
+#endif
+
 namespace cli {
 
 namespace {
@@ -24,6 +28,12 @@ std::string read_whole(const std::string &path) {
     if (f == nullptr)
         throw CliError(kExitInput, path + ": cannot open: " + std::strerror(errno));
     std::string text;
+#if !defined(_WIN32)
+    // A regular file's size up front: growing by doubling peaks at 3 x the file.
+    struct stat st {};
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        text.reserve(static_cast<std::size_t>(st.st_size));
+#endif
     char buffer[1 << 16];
     std::size_t got;
     while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, got);
@@ -45,7 +55,9 @@ void split(std::string_view line, std::vector<std::string_view> &fields, std::ve
            const std::string &source, std::size_t number) {
     fields.clear();
     arena.clear();
-    arena.reserve(line.size());  // stable addresses for the views below
+    // Stable addresses for the views below: a quoted field takes at least two quotes.
+    // (Not line.size() strings: 32 bytes of reservation per byte of a long line.)
+    arena.reserve(static_cast<std::size_t>(std::count(line.begin(), line.end(), '"')) / 2 + 1);
     std::size_t i = 0;
     while (i < line.size()) {
         while (i < line.size() && separator(line[i])) ++i;
@@ -106,19 +118,20 @@ bool parse_int(std::string_view s, int64_t &value) {
     return ec == std::errc() && end == s.data() + s.size();
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char &c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return out;
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if ((a[i] >= 'A' && a[i] <= 'Z' ? a[i] - 'A' + 'a' : a[i]) != b[i]) return false;
+    return true;
 }
 
+// Whether the first record names the edge columns; compares without copying a field
+// (a first line may be one huge field).
 bool edge_header(const std::vector<std::string_view> &fields) {
     static const char *const kNames[] = {"source", "target", "from", "to", "u", "v", "src", "dst", "node1", "node2"};
-    for (std::string_view f : fields) {
-        const std::string l = lower(f);
+    for (std::string_view f : fields)
         for (const char *name : kNames)
-            if (l == name) return true;
-    }
+            if (iequals(f, name)) return true;
     return false;
 }
 

@@ -257,24 +257,27 @@ std::vector<std::string> ordered_names(const std::vector<std::string_view> &name
 // ---------------------------------------------------------------------------------
 // Columns: which field of a record is the item, the worker, the label.
 
-std::string lower_ascii(std::string_view s) {
-    std::string out(s);
-    for (char &c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
+// Header matching compares views case-insensitively and never copies a field: a first
+// line may be one field of a gigabyte, and the buffer holding it is all the memory it
+// should cost.
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
 }
 
-// A header name reduced to the word it stands for: lower case, without a "prefix:" or
-// "prefix." (Toloka's ASSIGNMENT:worker_id, MTurk's Answer.label) and without an
-// "_id"/"-id"/" id"/"id" suffix (task_id, WorkerId).
-std::string column_word(std::string_view name) {
-    std::string s = lower_ascii(name);
+// A header name reduced to the word it stands for (compare it with iequals): without a
+// "prefix:" or "prefix." (Toloka's ASSIGNMENT:worker_id, MTurk's Answer.label) and
+// without an "_id"/"-id"/" id"/"id" suffix (task_id, WorkerId).
+std::string_view column_word(std::string_view s) {
     const std::size_t cut = s.find_last_of(":.");
-    if (cut != std::string::npos && cut + 1 < s.size()) s.erase(0, cut + 1);
-    for (const char *suffix : {"_id", "-id", " id", "id"}) {
-        const std::size_t n = std::strlen(suffix);
-        if (s.size() > n && s.compare(s.size() - n, n, suffix) == 0) {
-            s.erase(s.size() - n);
+    if (cut != std::string_view::npos && cut + 1 < s.size()) s.remove_prefix(cut + 1);
+    for (std::string_view suffix : {"_id", "-id", " id", "id"}) {
+        const std::size_t n = suffix.size();
+        if (s.size() > n && iequals(s.substr(s.size() - n), suffix)) {
+            s.remove_suffix(n);
             break;
         }
     }
@@ -312,12 +315,12 @@ bool positive_integer(const std::string &s, std::size_t &value) {
 template <class Text>
 bool names_columns(const std::vector<Text> &fields, const std::vector<Role> &roles) {
     for (const Text &f : fields) {
-        const std::string word = column_word(f);
-        const std::string lower = lower_ascii(f);
+        const std::string_view word = column_word(f);
         for (const Role &r : roles) {
             std::size_t unused = 0;
-            if (!r.given.empty() && !positive_integer(r.given, unused) && lower == lower_ascii(r.given)) return true;
-            if (std::find(r.words->begin(), r.words->end(), word) != r.words->end()) return true;
+            if (!r.given.empty() && !positive_integer(r.given, unused) && iequals(f, r.given)) return true;
+            for (const std::string &w : *r.words)
+                if (iequals(word, w)) return true;
         }
     }
     return false;
@@ -359,7 +362,7 @@ Layout plan_layout(const std::vector<std::string_view> &first, const std::vector
             if (!r.given.empty()) {
                 std::vector<std::size_t> hits;
                 for (std::size_t i = 0; i < first.size(); ++i)
-                    if (lower_ascii(first[i]) == lower_ascii(r.given)) hits.push_back(i);
+                    if (iequals(first[i], r.given)) hits.push_back(i);
                 std::size_t position = 0;
                 if (hits.size() == 1) {
                     chosen = hits[0];
@@ -381,7 +384,7 @@ Layout plan_layout(const std::vector<std::string_view> &first, const std::vector
                 for (const std::string &w : *r.words) {
                     std::vector<std::size_t> hits;
                     for (std::size_t i = 0; i < first.size(); ++i)
-                        if (column_word(first[i]) == w) hits.push_back(i);
+                        if (iequals(column_word(first[i]), w)) hits.push_back(i);
                     if (hits.size() > 1)
                         reader.fail("columns " + quoted(first[hits[0]]) + " and " + quoted(first[hits[1]]) +
                                     " both look like the " + r.what + " column; choose one with " + r.option);
@@ -523,7 +526,7 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
         const std::vector<Role> roles = crowd_roles(input);
         const TextFormat format = resolve_text_format(
             input.format, path, text, input.header,
-            [&](const std::vector<std::string> &fields) { return names_columns(fields, roles); });
+            [&](const std::vector<std::string_view> &fields) { return names_columns(fields, roles); });
         table.format = text_format_name(format);
         RecordReader reader(text, format, table.source);
         std::vector<std::string_view> fields;
@@ -591,7 +594,7 @@ TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
     const std::vector<Role> roles = truth_roles(input);
     const TextFormat format =
         resolve_text_format(input.format, path, text, input.header,
-                            [&](const std::vector<std::string> &fields) { return names_columns(fields, roles); });
+                            [&](const std::vector<std::string_view> &fields) { return names_columns(fields, roles); });
     RecordReader reader(text, format, truth.source);
     std::vector<std::string_view> fields;
     if (!reader.next(fields))

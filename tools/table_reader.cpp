@@ -111,13 +111,13 @@ std::string read_whole_file(const std::string &path) {
     return data;
 }
 
-std::vector<std::string> split_line_for_sniffing(std::string_view line, TextFormat format) {
-    std::vector<std::string> out;
+std::vector<std::string_view> split_line_for_sniffing(std::string_view line, TextFormat format) {
+    std::vector<std::string_view> out;
     const auto trim = [](std::string_view s) {
         while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
         while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
         if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
-        return std::string(s);
+        return s;
     };
     if (format == TextFormat::Csv || format == TextFormat::Tsv) {
         const char d = format == TextFormat::Csv ? ',' : '\t';
@@ -142,7 +142,7 @@ std::vector<std::string> split_line_for_sniffing(std::string_view line, TextForm
 
 TextFormat resolve_text_format(TextFormat requested, const std::string &path, std::string_view text,
                                HeaderMode header,
-                               const std::function<bool(const std::vector<std::string> &)> &is_header) {
+                               const std::function<bool(const std::vector<std::string_view> &)> &is_header) {
     if (requested != TextFormat::Auto) return requested;
     const std::string lower = lower_ascii(path);
     if (ends_with(lower, ".csv")) return TextFormat::Csv;

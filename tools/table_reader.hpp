@@ -37,8 +37,10 @@ std::string display_name(const std::string &path);
 std::string read_whole_file(const std::string &path);
 
 /// Splits one physical line the way a format would (no multi-line quotes): used to
-/// look at the first line before the format is known.
-std::vector<std::string> split_line_for_sniffing(std::string_view line, TextFormat format);
+/// look at the first line before the format is known. The fields are views into
+/// `line` (surrounding blanks and quotes dropped, "" not unescaped): sniffing copies
+/// nothing, however long the line.
+std::vector<std::string_view> split_line_for_sniffing(std::string_view line, TextFormat format);
 
 /// The format of a file read with --input-format auto: by extension (.csv, .tsv/.tab),
 /// otherwise by its first non-blank line: a header (`is_header` says whether fields
@@ -47,7 +49,7 @@ std::vector<std::string> split_line_for_sniffing(std::string_view line, TextForm
 /// as whitespace (the shared datasets' format, tolerant of mixed blanks and tabs).
 TextFormat resolve_text_format(TextFormat requested, const std::string &path, std::string_view text,
                                HeaderMode header,
-                               const std::function<bool(const std::vector<std::string> &)> &is_header);
+                               const std::function<bool(const std::vector<std::string_view> &)> &is_header);
 
 /// Cuts a buffer into records. A record is one line, or several when a quoted field
 /// holds line breaks. Blank lines are skipped. Quoted fields with "" escapes are
