@@ -311,24 +311,47 @@ double entry(const DsParams &p, std::size_t e) {
     return e < p.confusion.size() ? p.confusion[e] : p.prior[e - p.confusion.size()];
 }
 
-// theta(alpha) = a - 2 alpha r + alpha^2 v with r = b - a, v = c - 2b + a (Varadhan
-// and Roland 2008, eq. 8), taken on the logarithms of the parameters: the
-// extrapolated entries are then positive whatever alpha (SQUAREM applies to any
-// smooth parameterisation of the EM map), and the entries EM drives towards 0 --
-// geometrically, the slow direction of EM on real crowds -- are extrapolated along
-// their own geometric path instead of being cut short at the boundary. Entries that
-// are 0 in c (EM's next iterate) stay 0, as EM keeps them; entries 0 in a or b take
-// c's value. Each confusion row and the prior are renormalised.
-void extrapolate(const DsParams &a, const DsParams &b, const DsParams &c, double alpha, int32_t k,
-                 DsParams &out) {
+// SQUAREM works here on the logarithms of the parameters: the extrapolated entries
+// are then positive whatever alpha (SQUAREM applies to any smooth parameterisation of
+// the EM map), and the entries EM drives towards 0 -- geometrically, the slow
+// direction of EM on real crowds -- are extrapolated along their own geometric path
+// instead of being cut short at the boundary. For the points a, b = F(a), c = F(b):
+// log a, r = log b - log a and v = log c - 2 log b + log a per entry; `used` is 0 for
+// entries that are 0 in any of them (not extrapolated).
+struct LogSteps {
+    std::vector<double> log_a, r, v;
+    std::vector<char> used;
+    double r2 = 0.0, v2 = 0.0;  // ||r||^2 and ||v||^2 of SqS3
+
+    LogSteps(const DsParams &a, const DsParams &b, const DsParams &c) {
+        const std::size_t n = c.confusion.size() + c.prior.size();
+        log_a.assign(n, 0.0);
+        r.assign(n, 0.0);
+        v.assign(n, 0.0);
+        used.assign(n, 0);
+        for (std::size_t e = 0; e < n; ++e) {
+            const double ce = entry(c, e), be = entry(b, e), ae = entry(a, e);
+            if (ce == 0.0 || be == 0.0 || ae == 0.0) continue;
+            const double la = std::log(ae), lb = std::log(be), lc = std::log(ce);
+            log_a[e] = la;
+            r[e] = lb - la;
+            v[e] = lc - 2.0 * lb + la;
+            used[e] = 1;
+            r2 += r[e] * r[e];
+            v2 += v[e] * v[e];
+        }
+    }
+};
+
+// theta(alpha) = a - 2 alpha r + alpha^2 v (Varadhan and Roland 2008, eq. 8) on the
+// logarithms. Entries that are 0 in c (EM's next iterate) stay 0, as EM keeps them;
+// entries 0 in a or b take c's value. Each confusion row and the prior are
+// renormalised.
+void extrapolate(const LogSteps &steps, const DsParams &c, double alpha, int32_t k, DsParams &out) {
     out = c;
-    const std::size_t n = c.confusion.size() + c.prior.size();
-    for (std::size_t e = 0; e < n; ++e) {
-        const double ce = entry(c, e), be = entry(b, e), ae = entry(a, e);
-        if (ce == 0.0 || be == 0.0 || ae == 0.0) continue;
-        const double la = std::log(ae), lb = std::log(be), lc = std::log(ce);
-        const double r = lb - la, v = lc - 2.0 * lb + la;
-        const double x = std::exp(la - 2.0 * alpha * r + alpha * alpha * v);
+    for (std::size_t e = 0; e < steps.used.size(); ++e) {
+        if (!steps.used[e]) continue;
+        const double x = std::exp(steps.log_a[e] - 2.0 * alpha * steps.r[e] + alpha * alpha * steps.v[e]);
         if (x > 0.0 && std::isfinite(x)) entry(out, e) = x;
     }
     const std::size_t rows = out.confusion.size() / static_cast<std::size_t>(k);
@@ -337,20 +360,6 @@ void extrapolate(const DsParams &a, const DsParams &b, const DsParams &c, double
         double sum = 0.0;
         for (int32_t l = 0; l < k; ++l) sum += x[l];
         for (int32_t l = 0; l < k; ++l) x[l] /= sum;
-    }
-}
-
-// The squared lengths ||r||^2 and ||v||^2 of SqS3, on the logarithms (as extrapolate).
-void step_lengths(const DsParams &a, const DsParams &b, const DsParams &c, double &r2, double &v2) {
-    r2 = v2 = 0.0;
-    const std::size_t n = c.confusion.size() + c.prior.size();
-    for (std::size_t e = 0; e < n; ++e) {
-        const double ce = entry(c, e), be = entry(b, e), ae = entry(a, e);
-        if (ce == 0.0 || be == 0.0 || ae == 0.0) continue;
-        const double la = std::log(ae), lb = std::log(be), lc = std::log(ce);
-        const double r = lb - la, v = lc - 2.0 * lb + la;
-        r2 += r * r;
-        v2 += v * v;
     }
 }
 
@@ -386,16 +395,15 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, bool from_par
             return at_b;
         }
         finish_m_step(data, ws, options, c);
-        double r2 = 0.0, v2 = 0.0;
-        step_lengths(params, b, c, r2, v2);
+        const LogSteps steps(params, b, c);
         // SqS3: alpha = -||r|| / ||v||, at most alpha_max in size and at least 1 (alpha
         // = -1 is exactly c, the plain step).
-        double alpha = v2 > 0.0 ? -std::sqrt(r2 / v2) : -1.0;
+        double alpha = steps.v2 > 0.0 ? -std::sqrt(steps.r2 / steps.v2) : -1.0;
         alpha = std::max(-alpha_max, std::min(-1.0, alpha));
         const bool at_bound = alpha <= -alpha_max;
         bool accepted = false, rejected = false;
         if (alpha < -1.0) {
-            extrapolate(params, b, c, alpha, k, trial);
+            extrapolate(steps, c, alpha, k, trial);
             const EStep at_trial = run_e_step(data, trial, ws, q, true);
             accepted = at_trial.log_likelihood >= at_b.log_likelihood &&
                        at_trial.impossible_items <= at_b.impossible_items;
@@ -418,6 +426,13 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, bool from_par
 }
 
 }  // namespace
+
+void note_max_iter(const FitOptions &options, FitResult &out) {
+    if (options.max_iter == 0 || options.tol == 0.0) return;  // asked for exactly that many rounds
+    out.notes |= CS_NOTE_MAX_ITER_REACHED;
+    out.note_message += "EM stopped at max_iter = " + std::to_string(options.max_iter) +
+                        " rounds before the relative log-likelihood change fell below tol. ";
+}
 
 bool restricts_support(const CrowdData &data, const FitOptions &options) {
     return options.support == CS_SUPPORT_ANSWERED || (options.support == CS_SUPPORT_AUTO && data.k >= 3);
@@ -498,11 +513,9 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     out.confusion = std::move(params.confusion);
     out.prior = std::move(params.prior);
     out.labels = argmax_labels(out.posteriors, data.n_items, data.k);
-    if (!log.converged && !log.cancelled && options.max_iter > 0 && options.tol > 0.0) {
-        out.notes |= CS_NOTE_MAX_ITER_REACHED;
-        out.note_message += "EM stopped at max_iter = " + std::to_string(options.max_iter) +
-                            " rounds before the relative log-likelihood change fell below tol. ";
-    }
+    // A run that hands over its continuation point (`next`) is a segment of a longer
+    // fit: its caller decides whether the fit as a whole stopped at max_iter.
+    if (next == nullptr && !log.converged && !log.cancelled) note_max_iter(options, out);
     if (last.impossible_items > 0) {
         out.notes |= CS_NOTE_IMPOSSIBLE_ITEMS;
         out.note_message += std::to_string(last.impossible_items) +

@@ -59,10 +59,16 @@ struct EmStart {
 /// options.tol or options.max_iter rounds, plain or accelerated (options.accel);
 /// fill `out` (labels, posteriors, confusion, prior, trace, iterations, converged,
 /// notes). With `next`, also the M-step that would follow the last round (a parameter
-/// start for continuing this EM later; left untouched when no round ran). Returns true
+/// start for continuing this EM later; left untouched when no round ran), and no
+/// max_iter note: the caller, who may continue, decides (note_max_iter). Returns true
 /// when the progress callback cancelled (out then holds the last completed round).
 bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,
             EmStart start, FitResult &out, DsParams *next = nullptr);
+
+/// Report that EM stopped at options.max_iter before meeting options.tol
+/// (CS_NOTE_MAX_ITER_REACHED and its message); nothing when max_iter or tol is 0, which
+/// ask for exactly that many rounds.
+void note_max_iter(const FitOptions &options, FitResult &out);
 
 /// Hard labels: argmax of each posterior row, ties to the lowest class index.
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);

@@ -156,15 +156,6 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
             out = std::move(fit);
             return true;
         }
-        if (screen < options.max_iter) {  // stopping after `screen` rounds is no max_iter stop
-            fit.notes &= ~CS_NOTE_MAX_ITER_REACHED;
-            const std::string max_iter_text = "EM stopped at max_iter";
-            const auto at = fit.note_message.find(max_iter_text);
-            if (at != std::string::npos) {
-                const auto end = fit.note_message.find(". ", at);
-                fit.note_message.erase(at, end == std::string::npos ? std::string::npos : end + 2 - at);
-            }
-        }
         starts.push_back(std::move(start));
         fits.push_back(std::move(fit));
         next.push_back(std::move(continue_from));
@@ -192,7 +183,10 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         FitResult more;
         EmStart from;
         from.params = std::move(next[best]);
-        const bool cancelled = run_em(data, rest, progress.after(rounds_so_far), std::move(from), more);
+        // Continued as a segment too (it hands over `next`): the max_iter note below
+        // names the fit's max_iter, not the segment's.
+        const bool cancelled =
+            run_em(data, rest, progress.after(rounds_so_far), std::move(from), more, &next[best]);
         more.trace.insert(more.trace.begin(), winner.trace.begin(), winner.trace.end());
         more.iterations += winner.iterations;
         more.notes |= winner.notes;
@@ -205,6 +199,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
             return true;
         }
     }
+    if (!winner.converged) note_max_iter(options, winner);
     if (starts[best].spectral) identify_final_classes(data, options, winner);
     winner.notes |= starts[best].notes;
     winner.note_message = starts[best].message + winner.note_message;
