@@ -717,6 +717,51 @@ static void progress_counts_every_start(void **state) {
     cs_destroy(m);
 }
 
+/* The callback calls of an opt-ds fit (tol 0, max_iter 2) of n_items x 10 labels: a
+ * binary crowd where worker 0 disagrees with the other nine on every third item. */
+static int32_t opt_ds_progress_calls(int32_t n_items, int32_t starts) {
+    const size_t n = (size_t)n_items * 10;
+    int32_t *item = malloc(n * sizeof *item), *worker = malloc(n * sizeof *worker),
+            *label = malloc(n * sizeof *label);
+    Recorder rec;
+    cs_model *m = cs_create();
+    size_t p;
+    assert_non_null(item);
+    assert_non_null(worker);
+    assert_non_null(label);
+    assert_non_null(m);
+    for (p = 0; p < n; ++p) {
+        const int32_t j = (int32_t)(p / 10), w = (int32_t)(p % 10);
+        item[p] = j;
+        worker[p] = w;
+        label[p] = (j % 2) ^ (w == 0 && j % 3 == 0);
+    }
+    memset(&rec, 0, sizeof rec);
+    rec.stop_at = -1;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "opt-ds"));
+    if (starts > 0) CS_ASSERT_OK(cs_set_int(m, CS_PARAM_STARTS, starts));
+    CS_ASSERT_OK(cs_set_double(m, CS_PARAM_TOL, 0.0));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 2));
+    CS_ASSERT_OK(cs_set_progress(m, record_progress, &rec));
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, n));
+    cs_destroy(m);
+    free(item);
+    free(worker);
+    free(label);
+    return rec.calls;
+}
+
+/* The automatic number of starts: 3 (two spectral, majority vote) up to 10^6 labels,
+ * each run to max_iter: 1 + 3 x 2 callback calls; above 10^6 labels 2 starts, each
+ * screened by 1 round before the best goes on for the other round: 1 + 2 + 1 calls
+ * (1 + 3 + 1 with starts = 3 set explicitly). */
+static void automatic_starts_follow_the_size(void **state) {
+    (void)state;
+    assert_int_equal(opt_ds_progress_calls(100000, 0), 7);   /* 10^6 labels */
+    assert_int_equal(opt_ds_progress_calls(100001, 0), 4);   /* 10^6 + 10 */
+    assert_int_equal(opt_ds_progress_calls(100001, 3), 5);
+}
+
 static void cancel_at_iteration_2_keeps_results(void **state) {
     static const int32_t methods[] = {CS_METHOD_DS, CS_METHOD_OPT_DS};
     size_t i;
@@ -946,6 +991,7 @@ int main(void) {
                                         cs_teardown_model),
         cmocka_unit_test(progress_reports_each_iteration),
         cmocka_unit_test(progress_counts_every_start),
+        cmocka_unit_test(automatic_starts_follow_the_size),
         cmocka_unit_test(cancel_at_iteration_2_keeps_results),
         cmocka_unit_test(cancel_at_iteration_0_keeps_the_start),
         cmocka_unit_test_setup_teardown(callback_can_be_removed, cs_setup_model,

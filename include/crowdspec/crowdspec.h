@@ -404,12 +404,15 @@ enum cs_param {
      *  data and the seed, balanced in label volume, so the fit does not depend on how
      *  workers are numbered); ::CS_GROUPS_REFERENCE is the reference code's i mod 3. */
     CS_PARAM_GROUPS = 203,
-    /** int, "starts": EM starts of opt-ds, 1..1000. 1 runs EM from one spectral start
+    /** int, "starts": EM starts of opt-ds, 0..1000. 1 runs EM from one spectral start
      *  (the paper's algorithm). s >= 2 runs EM from s - 1 spectral starts (the first
      *  from the ::CS_PARAM_GROUPS partition, the others from seeded random partitions
      *  balanced in label volume) and from the soft majority vote (the MV-D&S start),
      *  and keeps the fit of highest marginal log-likelihood (the earlier start on
-     *  ties), so opt-ds never ends below ds's start. Default 3. */
+     *  ties), so opt-ds never ends below ds's start. 0 (default) = automatic: 3 when
+     *  the fit has at most 10^6 labels, 2 above (one spectral start: the partition
+     *  changes the moments' sampling noise, which has become small, and a second
+     *  spectral start would add a spectral stage and an EM round). */
     CS_PARAM_STARTS = 204,
     /** int, "start_rounds": with ::CS_PARAM_STARTS >= 2, the EM rounds each start runs
      *  before only the best one continues, 0..10^7. 0 (default) = automatic: every start

@@ -62,7 +62,7 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_POWER_ITERS, "power_iters", true, 1, 100000, 100, {}},
         {CS_PARAM_GROUPS, "groups", true, 0, 1, CS_GROUPS_BALANCED,
          {{"balanced", CS_GROUPS_BALANCED}, {"reference", CS_GROUPS_REFERENCE}}},
-        {CS_PARAM_STARTS, "starts", true, 1, 1000, 3, {}},
+        {CS_PARAM_STARTS, "starts", true, 0, 1000, 0, {}},
         {CS_PARAM_START_ROUNDS, "start_rounds", true, 0, 10000000, 0, {}},
         {CS_PARAM_N_INIT, "n_init", true, 1, 10000, 1, {}},
         {CS_PARAM_TRIM, "trim", false, 0, 1e6, 3.0, {}},

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "crowd/class_identification.hpp"
 #include "crowd/confusion_model.hpp"
 #include "crowd/item_partitions.hpp"
 #include "util/parallel.hpp"
@@ -50,11 +51,15 @@ struct Workspace {
     std::vector<double> log_prior;      // k
     std::vector<double> part_ll;        // per partition
     std::vector<int64_t> part_impossible;
-    std::vector<uint8_t> allowed;       // n x k answer-set support, empty = every class
+    std::vector<uint8_t> own_allowed;   // the answer sets, when no caller shares theirs
+    const uint8_t *allowed = nullptr;   // n x k answer-set support, null = every class
     int threads = 1;
 
-    // `scatter` = false for a lone E-step, which needs no count tables.
-    Workspace(const CrowdData &data, const FitOptions &options, bool scatter = true)
+    // `scatter` = false for a lone E-step, which needs no count tables; `support` =
+    // false for a lone M-step, which needs no answer sets. `shared` are the answer sets
+    // computed once by the caller (null: computed here when the support restricts).
+    Workspace(const CrowdData &data, const FitOptions &options, bool scatter = true, bool support = true,
+              const std::vector<uint8_t> *shared = nullptr)
         : k(data.k),
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table)),
@@ -65,8 +70,14 @@ struct Workspace {
           log_prior(static_cast<std::size_t>(data.k)),
           part_ll(parts.size()),
           part_impossible(parts.size()),
-          allowed(restricts_support(data, options) ? answer_sets(data) : std::vector<uint8_t>()),
-          threads(threads_for(options.threads, static_cast<int64_t>(data.n_labels()))) {}
+          threads(threads_for(options.threads, static_cast<int64_t>(data.n_labels()))) {
+        if (!support || !restricts_support(data, options)) return;
+        if (shared == nullptr) {
+            own_allowed = answer_sets(data);
+            shared = &own_allowed;
+        }
+        allowed = shared->data();
+    }
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
 };
@@ -195,8 +206,7 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
         for_each_part(ws, [&](int64_t p) {
             double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
-            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior,
-                            ws.allowed.empty() ? nullptr : ws.allowed.data(), q, counts,
+            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
                             scatter ? ws.prior_sums.data() + p * d.k : nullptr, ws.part_ll[p],
                             ws.part_impossible[p]);
         });
@@ -291,12 +301,33 @@ struct RoundLog {
     bool done() const { return converged || cancelled || rounds >= options.max_iter; }
 };
 
-// Plain EM: rounds of (M-step, E-step); a parameter start's first round is its E-step.
-EStep plain_em(const CrowdData &data, const FitOptions &options, bool from_params, Workspace &ws,
-               DsParams &params, std::vector<double> &q, RoundLog &log) {
-    EStep last;
+// Name the classes of a start known only up to a renaming from the posteriors of its
+// E-step (class_identification.hpp); true when that renamed `params`.
+bool identify_by_vote(const CrowdData &data, const std::vector<double> &q, DsParams &params) {
+    const std::vector<int32_t> sigma = vote_identification(data, q);
+    if (is_identity(sigma)) return false;
+    rename_classes(params, sigma, data.k);
+    return true;
+}
+
+// The first round of every EM run: a parameter start's E-step (after which a start
+// with identify_classes names its classes, redoing the E-step only if that renamed
+// them), or a posterior start's M-step and E-step.
+EStep first_round(const CrowdData &data, const FitOptions &options, bool from_params, bool identify,
+                  Workspace &ws, DsParams &params, std::vector<double> &q, RoundLog &log) {
+    if (!from_params) finish_m_step(data, ws, options, params);
+    EStep first = run_e_step(data, params, ws, q, true);
+    if (from_params && identify && identify_by_vote(data, q, params))
+        first = run_e_step(data, params, ws, q, true);
+    log.record(first.log_likelihood);
+    return first;
+}
+
+// Plain EM after the first round: rounds of (M-step, E-step).
+EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, DsParams &params,
+               std::vector<double> &q, RoundLog &log, EStep last) {
     while (!log.done()) {
-        if (!(log.rounds == 0 && from_params)) finish_m_step(data, ws, options, params);
+        finish_m_step(data, ws, options, params);
         last = run_e_step(data, params, ws, q, true);
         log.record(last.log_likelihood);
     }
@@ -371,14 +402,10 @@ void extrapolate(const LogSteps &steps, const DsParams &c, double alpha, int32_t
 // log-likelihood is at least b's; otherwise the cycle falls back to c, the plain EM
 // step, and evaluates it instead. So the trace never decreases, every kept round costs
 // one E-step pass, and a rejected extrapolation one extra pass.
-EStep squarem_em(const CrowdData &data, const FitOptions &options, bool from_params, Workspace &ws,
-                 DsParams &params, std::vector<double> &q, RoundLog &log) {
+EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws, DsParams &params,
+                 std::vector<double> &q, RoundLog &log, EStep last) {
     const int32_t k = data.k;
-    EStep last;
-    // The first round is plain: it makes `params` a point whose E-step is done.
-    if (!from_params) finish_m_step(data, ws, options, params);
-    last = run_e_step(data, params, ws, q, true);
-    log.record(last.log_likelihood);
+    // The first round (plain, before this) made `params` a point whose E-step is done.
     double alpha_max = 1.0;  // the SQUAREM package's step.max0; x4 after a full step
     constexpr double kGrow = 4.0;
     DsParams b, c, trial;
@@ -454,7 +481,7 @@ std::vector<uint8_t> answer_sets(const CrowdData &data) {
 
 void m_step(const CrowdData &data, const std::vector<double> &q, const FitOptions &options,
             DsParams &params) {
-    Workspace ws(data, options);
+    Workspace ws(data, options, true, false);
     scatter_posteriors(data, ws, q.data());
     finish_m_step(data, ws, options, params);
 }
@@ -482,7 +509,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     const bool from_params = !start.params.confusion.empty();
     DsParams params = std::move(start.params);
     std::vector<double> q = std::move(start.posteriors);
-    Workspace ws(data, options);
+    Workspace ws(data, options, true, true, start.answer_sets);
     out.trace.clear();
     out.has_log_likelihood = true;
 
@@ -494,14 +521,17 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     EStep last;
     if (log.cancelled || options.max_iter == 0) {
         // No EM round: complete the starting point into a consistent fit.
-        if (from_params)
+        if (from_params) {
             last = run_e_step(data, params, ws, q, false);
-        else
+            if (start.identify_classes && identify_by_vote(data, q, params))
+                last = run_e_step(data, params, ws, q, false);
+        } else {
             finish_m_step(data, ws, options, params);
-    } else if (options.accel == CS_ACCEL_SQUAREM) {
-        last = squarem_em(data, options, from_params, ws, params, q, log);
+        }
     } else {
-        last = plain_em(data, options, from_params, ws, params, q, log);
+        last = first_round(data, options, from_params, start.identify_classes, ws, params, q, log);
+        last = options.accel == CS_ACCEL_SQUAREM ? squarem_em(data, options, ws, params, q, log, last)
+                                                 : plain_em(data, options, ws, params, q, log, last);
     }
     // The next M-step, for a caller that continues this EM later (its counts are those
     // of the last E-step, which scattered whenever a round ran).

@@ -53,6 +53,14 @@ std::vector<uint8_t> answer_sets(const CrowdData &data);
 struct EmStart {
     std::vector<double> posteriors;  // set for a posterior start
     DsParams params;                 // set (non-empty confusion) for a parameter start
+    /// A parameter start whose classes are known only up to a renaming (a spectral
+    /// estimate): the first E-step's posteriors name them (vote_identification), and
+    /// when that renames anything the E-step is redone at the renamed parameters. So
+    /// the naming costs no pass of its own when the classes were already right.
+    bool identify_classes = false;
+    /// The answer sets of the data (answer_sets) when restricts_support holds, shared
+    /// by the EM runs of one fit; null: run_em computes them when it needs them.
+    const std::vector<uint8_t> *answer_sets = nullptr;
 };
 
 /// Run EM from the start until the relative log-likelihood change is below

@@ -26,6 +26,17 @@ namespace {
 // it rank the starts as their limits do.
 constexpr std::size_t kFullStartsLabels = 1000000;
 constexpr int32_t kScreenRounds = 1;
+// The automatic number of starts (CS_PARAM_STARTS = 0): two spectral starts and the
+// majority vote; above kFullStartsLabels one spectral start and the majority vote. A
+// second partition guards against the sampling noise of one partition's moments,
+// which shrinks as the data grow, while it costs a spectral stage and an EM round.
+constexpr int32_t kAutoStarts = 3;
+constexpr int32_t kAutoStartsLarge = 2;
+
+int32_t resolved_starts(const CrowdData &data, const FitOptions &options) {
+    if (options.starts > 0) return options.starts;
+    return data.n_labels() <= kFullStartsLabels ? kAutoStarts : kAutoStartsLarge;
+}
 
 struct Start {
     std::string name;
@@ -45,12 +56,27 @@ DsParams majority_vote_params(const CrowdData &data, const FitOptions &options) 
 
 // Spectral start s: its partition, Stage 1, the fallback of unusable workers, the
 // starting prior, and the naming of its classes.
-Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s,
-                     std::vector<double> &mv_confusion) {
+// What every start of one fit shares, computed once.
+struct Shared {
+    std::vector<uint64_t> signatures;  // worker_signatures, for the partitions
+    std::vector<uint8_t> answer_sets;  // when the support restricts (restricts_support)
+    std::vector<double> mv_confusion;  // computed once, when a fallback needs it
+    const std::vector<uint8_t> *support() const { return answer_sets.empty() ? nullptr : &answer_sets; }
+};
+
+Shared shared_tables(const CrowdData &data, const FitOptions &options, int32_t n_spectral) {
+    Shared shared;
+    // Only the reference partition of a lone spectral start ignores the signatures.
+    if (!(options.groups == CS_GROUPS_REFERENCE && n_spectral == 1)) shared.signatures = worker_signatures(data);
+    if (restricts_support(data, options)) shared.answer_sets = answer_sets(data);
+    return shared;
+}
+
+Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s, Shared &shared) {
     Start start;
     start.spectral = true;
     start.name = "spectral start " + std::to_string(s + 1);
-    const std::vector<uint8_t> group = worker_groups(data, options.groups, options.seed, s);
+    const std::vector<uint8_t> group = worker_groups(data, shared.signatures, options.groups, options.seed, s);
     // Start 0 draws the tensor power method's starts from the seed itself (the
     // reference reproduction); later starts from a stream of their own.
     Rng rng(s == 0 ? options.seed : options.seed ^ (0xA24BAED4963EE407ull * static_cast<uint64_t>(s)));
@@ -61,6 +87,7 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
     params.confusion = std::move(spectral.confusion);
     const auto fallbacks = std::count(spectral.valid.begin(), spectral.valid.end(), 0);
     if (fallbacks > 0) {
+        std::vector<double> &mv_confusion = shared.mv_confusion;
         if (mv_confusion.empty()) mv_confusion = majority_vote_params(data, options).confusion;
         for (int32_t i = 0; i < data.n_workers; ++i)
             if (!spectral.valid[i])
@@ -76,12 +103,9 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
     params.prior.assign(static_cast<std::size_t>(data.k), 1.0 / data.k);
     if (options.prior == CS_PRIOR_ESTIMATED && spectral.prior_valid) params.prior = spectral.prior;
 
-    if (options.identify == CS_IDENTIFY_VOTE) {
-        std::vector<double> q;
-        e_step(data, params, options, q);
-        const std::vector<int32_t> sigma = vote_identification(data, q);
-        if (!is_identity(sigma)) rename_classes(params, sigma, data.k);
-    }
+    // Its classes are named by the posteriors of EM's first E-step (EmStart).
+    start.em.identify_classes = options.identify == CS_IDENTIFY_VOTE;
+    start.em.answer_sets = shared.support();
     return start;
 }
 
@@ -102,6 +126,14 @@ void identify_final_classes(const CrowdData &data, const FitOptions &options, Fi
     fit.labels = argmax_labels(fit.posteriors, data.n_items, data.k);
 }
 
+// A start that lost: its trace stays, for the summary; its n x k tables go.
+void release_tables(FitResult &fit, DsParams &next) {
+    std::vector<double>().swap(fit.posteriors);
+    std::vector<int32_t>().swap(fit.labels);
+    std::vector<double>().swap(fit.confusion);
+    next = DsParams{};
+}
+
 std::string format_ll(double ll) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.10g", ll);
@@ -111,12 +143,13 @@ std::string format_ll(double ll) {
 // The body of fit_opt_ds (the results' sizes are set by the caller).
 bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Progress &progress,
                      FitResult &out) {
-    const int32_t n_spectral = options.starts <= 1 ? 1 : options.starts - 1;
-    const bool with_vote_start = options.starts >= 2;
-    std::vector<double> mv_confusion;  // computed once, when a fallback needs it
+    const int32_t n_starts = resolved_starts(data, options);
+    const int32_t n_spectral = n_starts <= 1 ? 1 : n_starts - 1;
+    const bool with_vote_start = n_starts >= 2;
+    Shared shared = shared_tables(data, options, n_spectral);
 
     if (!with_vote_start) {
-        Start only = spectral_start(data, options, 0, mv_confusion);
+        Start only = spectral_start(data, options, 0, shared);
         out.notes |= only.notes;
         out.note_message += only.message;
         const bool cancelled = run_em(data, options, progress, std::move(only.em), out);
@@ -132,18 +165,25 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
     screening.max_iter = screen;
 
     // Run each start for `screen` rounds, one after the other (one start's tables in
-    // memory at a time), keeping its fit and the parameters to continue from.
+    // memory at a time), keeping the best fit so far and the parameters to continue it
+    // from; of the others only the trace is kept (for the summary).
+    // The best is the highest log-likelihood: a later start must beat an earlier one by
+    // more than the stopping tolerance (starts that reach the same maximum differ by
+    // rounding).
     std::vector<Start> starts;
     std::vector<FitResult> fits;
     std::vector<DsParams> next;
+    std::size_t best = 0;
+    const auto final_ll = [&](std::size_t c) { return fits[c].trace.empty() ? -INFINITY : fits[c].trace.back(); };
     int32_t rounds_so_far = 0;
     for (int32_t s = 0; s <= n_spectral; ++s) {
         Start start;
         if (s < n_spectral) {
-            start = spectral_start(data, options, s, mv_confusion);
+            start = spectral_start(data, options, s, shared);
         } else {
             start.name = "majority-vote start";
             start.em.posteriors = soft_majority_vote(data);
+            start.em.answer_sets = shared.support();
         }
         FitResult fit;
         DsParams continue_from;
@@ -159,20 +199,18 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         starts.push_back(std::move(start));
         fits.push_back(std::move(fit));
         next.push_back(std::move(continue_from));
+        const std::size_t c = fits.size() - 1;
+        if (c == 0) continue;
+        const double top = final_ll(best);
+        const std::size_t loser = final_ll(c) > top + std::max(options.tol, 1e-12) * std::fabs(top) ? best : c;
+        if (loser == best) best = c;
+        release_tables(fits[loser], next[loser]);
     }
 
-    // The highest log-likelihood; a later start must beat an earlier one by more than
-    // the stopping tolerance (starts that reach the same maximum differ by rounding).
-    std::size_t best = 0;
-    for (std::size_t c = 1; c < fits.size(); ++c) {
-        const double ll = fits[c].trace.empty() ? -INFINITY : fits[c].trace.back();
-        const double top = fits[best].trace.empty() ? -INFINITY : fits[best].trace.back();
-        if (ll > top + std::max(options.tol, 1e-12) * std::fabs(top)) best = c;
-    }
     std::string summary;
     for (std::size_t c = 0; c < fits.size(); ++c)
         summary += (c ? ", " : "") + starts[c].name + " " +
-                   (fits[c].trace.empty() ? std::string("-") : format_ll(fits[c].trace.back()));
+                   (fits[c].trace.empty() ? std::string("-") : format_ll(final_ll(c)));
 
     FitResult &winner = fits[best];
     const bool go_on = !winner.converged && winner.iterations == screen && screen < options.max_iter &&
@@ -183,6 +221,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         FitResult more;
         EmStart from;
         from.params = std::move(next[best]);
+        from.answer_sets = shared.support();
         // Continued as a segment too (it hands over `next`): the max_iter note below
         // names the fit's max_iter, not the segment's.
         const bool cancelled =

@@ -11,7 +11,8 @@
 
 namespace cs {
 
-/// The opt-ds method. options.starts EM starts: with 1, one spectral start from the
+/// The opt-ds method. options.starts EM starts (0: 3 up to 10^6 labels, 2 above): with
+/// 1, one spectral start from the
 /// options.groups partition (the paper's algorithm); with s >= 2, s - 1 spectral
 /// starts (the options.groups partition, then seeded balanced ones) and the soft
 /// majority vote. Each spectral start's classes are named by agreement with the soft

@@ -26,7 +26,7 @@ struct FitOptions {
     int32_t accel = CS_ACCEL_SQUAREM;       // EM extrapolation
     int32_t identify = CS_IDENTIFY_VOTE;    // naming of classes found up to a permutation
     int32_t groups = CS_GROUPS_BALANCED;    // opt-ds: the first start's worker partition
-    int32_t starts = 3;                     // opt-ds: EM starts (spectral ones + majority vote)
+    int32_t starts = 0;                     // opt-ds: EM starts (spectral ones + majority vote); 0 = auto
     int32_t start_rounds = 0;               // opt-ds: rounds before only the best start goes on
     double delta = 1e-6;
     int32_t power_starts = 100;

@@ -48,7 +48,8 @@ std::vector<uint64_t> worker_signatures(const CrowdData &data) {
     return signature;
 }
 
-std::vector<uint8_t> worker_groups(const CrowdData &data, int32_t rule, uint64_t seed, int32_t start) {
+std::vector<uint8_t> worker_groups(const CrowdData &data, const std::vector<uint64_t> &signature,
+                                   int32_t rule, uint64_t seed, int32_t start) {
     const int32_t m = data.n_workers;
     std::vector<uint8_t> group(static_cast<std::size_t>(m), 0);
     if (start == 0 && rule == CS_GROUPS_REFERENCE) {
@@ -57,7 +58,6 @@ std::vector<uint8_t> worker_groups(const CrowdData &data, int32_t rule, uint64_t
     }
     std::vector<int64_t> count(static_cast<std::size_t>(m), 0);
     for (uint32_t code : data.item_code) ++count[code / static_cast<uint32_t>(data.k)];
-    const std::vector<uint64_t> signature = worker_signatures(data);
     const uint64_t salt = mix64(seed ^ mix64(0xC0FFEEull + static_cast<uint64_t>(start)));
     std::vector<uint64_t> key(static_cast<std::size_t>(m));
     for (int32_t i = 0; i < m; ++i) key[i] = mix64(signature[i] ^ salt);
@@ -89,6 +89,11 @@ std::vector<uint8_t> worker_groups(const CrowdData &data, int32_t rule, uint64_t
         ++members[g];
     }
     return group;
+}
+
+std::vector<uint8_t> worker_groups(const CrowdData &data, int32_t rule, uint64_t seed, int32_t start) {
+    if (start == 0 && rule == CS_GROUPS_REFERENCE) return worker_groups(data, {}, rule, seed, start);
+    return worker_groups(data, worker_signatures(data), rule, seed, start);
 }
 
 }  // namespace cs

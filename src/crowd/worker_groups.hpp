@@ -33,6 +33,12 @@ std::vector<uint64_t> worker_signatures(const CrowdData &data);
 /// - start >= 1: workers in a random order drawn from their signatures, the seed and
 ///   the start (the same for any numbering), each to the group with the fewest labels
 ///   so far: a different, still balanced partition per start.
+/// `signatures` are worker_signatures(data), computed once per fit by a caller that
+/// draws several partitions.
+std::vector<uint8_t> worker_groups(const CrowdData &data, const std::vector<uint64_t> &signatures,
+                                   int32_t rule, uint64_t seed, int32_t start);
+
+/// The same, computing the signatures.
 std::vector<uint8_t> worker_groups(const CrowdData &data, int32_t rule, uint64_t seed, int32_t start);
 
 }  // namespace cs
