@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared plumbing of the `crowdspec` command-line program: exit codes, the error type
 // that carries an exit code to main(), and a small option parser.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "label_file.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `crowdspec`: the command-line program. main() dispatches to a command and is the one
 // place where errors become a message on stderr and an exit code; nothing thrown
 // inside ever escapes it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writing results: CSV and JSON formatting, and an output that is either stdout or a
 // file replaced atomically (written to FILE.tmp.<pid> beside it, then renamed).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Delimited text in: CSV and TSV (RFC 4180 quoting, CRLF, UTF-8 with or without a
 // BOM) and the plain whitespace format, read whole into memory and cut into records
 // of string views. Shared by every file the program reads (crowd labels, truth,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Outputs are atomic: on every failure (bad input, fit error, SIGINT, SIGTERM, Ctrl-C
 # while waiting for standard input) existing output files keep their old contents
 # and no temporary file is left; on success both files are replaced together.

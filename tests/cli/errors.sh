@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every error path of the input and output handling: each gives its documented exit
 # code and exactly one stderr line naming the file, the line and what was expected,
 # and no output file is created.

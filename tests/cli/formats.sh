@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every input and output format path of `crowdspec fit`: the same labels as
 # whitespace triples, CSV and TSV with headers (default column names, names chosen
 # by option, numeric positions, prefixed names, extra columns, BOM, CRLF, quoted
