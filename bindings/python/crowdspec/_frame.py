@@ -87,8 +87,61 @@ class _Params:
 # DataFrame encoding
 
 
+# Integer ids spanning at most this many values per row (plus a constant) are coded
+# through a table indexed by value instead of pandas' hash table: O(rows + span) and
+# about 5x faster at 10^6 rows, with the same result (codes in sorted id order).
+_DENSE_SPAN_PER_ROW = 4
+_DENSE_SPAN_EXTRA = 1 << 16
+
+
+def _numpy_integers(dtype):
+    """A plain numpy integer column (pandas' nullable Int64 & co. may hold NA)."""
+    return isinstance(dtype, np.dtype) and dtype.kind in "iu"
+
+
+def _factorize_dense_integers(x):
+    """Codes of integer ids in sorted order, or None when their range is too sparse."""
+    lo, hi = int(x.min()), int(x.max())
+    span = hi - lo + 1
+    if span > _DENSE_SPAN_PER_ROW * x.size + _DENSE_SPAN_EXTRA:
+        return None
+    offset = (x - x.dtype.type(lo)).astype(np.intp, copy=False)  # in [0, span): no overflow
+    present = np.zeros(span, dtype=bool)
+    present[offset] = True
+    ids = np.flatnonzero(present)  # the offsets of the ids present, ascending
+    rank = np.empty(span, dtype=np.intp)  # (np.cumsum over a bool array is 10x slower)
+    rank[ids] = np.arange(ids.size, dtype=np.intp)
+    uniques = ids.astype(x.dtype) + x.dtype.type(lo)
+    return rank[offset], _pd().Index(uniques)
+
+
+def _factorize_categorical(values):
+    """Codes of a categorical column in category order, unused categories dropped (as
+    pd.factorize does); -1 marks a missing value."""
+    codes = values.cat.codes.to_numpy().astype(np.intp)
+    categories = values.cat.categories
+    used = np.zeros(len(categories), dtype=bool)
+    used[codes[codes >= 0]] = True
+    if not used.all():
+        kept = np.flatnonzero(used)
+        rank = np.full(len(categories), -1, dtype=np.intp)
+        rank[kept] = np.arange(kept.size, dtype=np.intp)
+        codes = np.where(codes >= 0, rank[np.maximum(codes, 0)], -1)
+        categories = categories[kept]
+    return codes, categories
+
+
 def _factorize(values):
+    """0-based codes of an id column (-1 for a missing id) and the ids in code order:
+    sorted when the ids are orderable (category order for a categorical column), else
+    in order of first appearance."""
     pd = _pd()
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return _factorize_categorical(values)
+    if _numpy_integers(values.dtype) and len(values):
+        dense = _factorize_dense_integers(values.to_numpy())
+        if dense is not None:
+            return dense
     try:
         codes, uniques = pd.factorize(values, sort=True)
     except TypeError:  # ids of mixed, unorderable types: order of first appearance
@@ -145,7 +198,16 @@ class _Encoded:
 
         # Classes: every category of a categorical label column (a class nobody chose
         # still exists), else the distinct labels (and gold labels), sorted.
-        if isinstance(dtype, pd.CategoricalDtype):
+        label_codes = None
+        dense = None
+        if gold_values is None and _numpy_integers(dtype) and len(labels):
+            # Integer labels: the classes are the distinct values, sorted numerically,
+            # exactly what the table coding of ids gives (one pass instead of two).
+            dense = _factorize_dense_integers(labels.to_numpy())
+        if dense is not None:
+            label_codes, uniques = dense
+            classes = list(uniques)
+        elif isinstance(dtype, pd.CategoricalDtype):
             categories = list(dtype.categories)
             extra = []
             if gold_values is not None:
@@ -164,7 +226,8 @@ class _Encoded:
         except (TypeError, ValueError):
             class_values = pd.array(np.array(classes, dtype=object), dtype=object)
         class_index = pd.Index(classes)
-        label_codes = class_index.get_indexer(labels.to_numpy())
+        if label_codes is None:
+            label_codes = class_index.get_indexer(labels.to_numpy())
         if label_codes.size and label_codes.min() < 0:  # only a missing label has none
             raise ValueError("data['label'] has a missing value (row %r)"
                              % _missing_row(labels, label_codes < 0))

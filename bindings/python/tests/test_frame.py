@@ -120,6 +120,69 @@ def test_integer_task_ids_and_mixed_label_types():
     assert mv.labels_.loc[1] == "x" and mv.labels_.loc[3] == 1
 
 
+def _mapping(codes, uniques, values):
+    """The id each row's code names, for comparing codings."""
+    uniques = list(uniques)
+    return [None if c < 0 else uniques[c] for c in codes]
+
+
+@pytest.mark.parametrize("column", [
+    pd.Series([70, 7, 70, 14, 7]),                                  # dense int64
+    pd.Series([2**62, -2**62, 5, 2**62]),                           # sparse: hash path
+    pd.Series(np.array([200, 3, 3, 255], dtype=np.uint8)),
+    pd.Series(np.array([2**63 + 9, 2**63 + 1, 2**63 + 9], dtype=np.uint64)),
+    pd.Series(pd.Categorical(["b", "a", "b"], categories=["c", "b", "a"])),  # unused "c"
+    pd.Series(pd.Categorical(["b", None, "a"], categories=["a", "b", "z"])),
+    pd.Series(["w2", "w10", "w2"], dtype=object),
+])
+def test_id_coding_equals_pandas_factorize(column):
+    """The fast codings of integer and categorical id columns give exactly what
+    pd.factorize(sort=True) gives: the same codes, the same ids in the same order."""
+    from crowdspec._frame import _factorize
+    codes, uniques = _factorize(column)
+    want_codes, want_uniques = pd.factorize(column, sort=True)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == list(want_uniques)
+    assert _mapping(codes, uniques, column) == [None if pd.isna(v) else v for v in column]
+
+
+def test_every_id_coding_gives_the_same_fit():
+    """Task ids as dense integers, sparse integers, a categorical and strings (all
+    ordered alike) give the same posteriors and trace bit for bit."""
+    item, worker, label, _ = simulate(n_items=200, n_workers=9, k=3, seed=4)
+    frames = {
+        "dense": item * 3 + 10,
+        "sparse": item.astype(np.int64) * (2**40) - 2**50,
+        "categorical": pd.Categorical(item, categories=np.arange(item.max() + 1)),
+        "strings": np.array(["t%04d" % j for j in range(item.max() + 1)], dtype=object)[item],
+    }
+    fits = {}
+    for name, tasks in frames.items():
+        df = pd.DataFrame({"task": tasks, "worker": worker.astype(np.int64), "label": label})
+        ds = crowdspec.DawidSkene(n_jobs=1).fit(df)
+        fits[name] = (ds.probas_.to_numpy(), list(ds.loss_history_))
+    for name, (probas, trace) in fits.items():
+        np.testing.assert_array_equal(probas, fits["strings"][0], err_msg=name)
+        assert trace == fits["strings"][1], name
+
+
+def test_integer_labels_coded_by_value():
+    """int64 labels with gaps: the classes are the values present, numerically sorted,
+    and the fit is the one of the same labels as strings in the same order."""
+    item, worker, label, _ = simulate(n_items=120, n_workers=7, k=3, seed=6)
+    values = np.array([-5, 40, 300])
+    as_int = pd.DataFrame({"task": item, "worker": worker, "label": values[label]})
+    as_text = as_int.assign(label=np.array(["a", "b", "c"], dtype=object)[label])
+    a = crowdspec.DawidSkene(n_jobs=1).fit(as_int)
+    b = crowdspec.DawidSkene(n_jobs=1).fit(as_text)
+    assert list(a.probas_.columns) == [-5, 40, 300] and a.labels_.dtype == np.int64
+    np.testing.assert_array_equal(a.probas_.to_numpy(), b.probas_.to_numpy())
+    nullable = as_int.assign(label=pd.array(values[label], dtype="Int64"))
+    nullable.loc[7, "label"] = pd.NA
+    with pytest.raises(ValueError, match="missing value"):
+        crowdspec.DawidSkene().fit(nullable)
+
+
 def test_true_labels_are_pinned():
     df, truth, _ = crowd_frame()
     gold = truth.iloc[:40]
