@@ -672,6 +672,51 @@ CS_API cs_status cs_set_gold(cs_model *model, const int32_t *item, const int32_t
                              size_t n);
 
 /**
+ * @brief Start EM from given worker confusion matrices (a warm start), for example the
+ *        matrices of a previous fit on an earlier batch (crowd-kit's `initial_error`).
+ *
+ * The next cs_fit() of an EM method (ds, opt-ds, one-coin-ds, class-one-coin-ds) starts
+ * from these matrices (and the prior of cs_set_initial_prior(), if set) instead of its
+ * own start: ds skips its majority-vote start, opt-ds its spectral stage and its other
+ * starts. The layout is that of cs_confusion(): worker i, true class l, observed class
+ * c at [(i k + l) k + c]. Each row is normalised to sum 1 at cs_fit(); a row of zeros
+ * marks a worker as unknown (a worker new in this batch): all of that worker's rows
+ * then start from the majority-vote estimate, as in ds. The array is copied and kept
+ * for every later fit until replaced; n = 0 clears it (confusion may then be NULL).
+ * The other crowd methods, points and graphs fail with ::CS_ERR_INVALID_ARGUMENT while
+ * it is set.
+ *
+ * @param model The handle.
+ * @param confusion n values, each finite and >= 0.
+ * @param n Number of values: at cs_fit() it must be n_workers x k x k of that fit
+ *        (fix the sizes with ::CS_PARAM_WORKERS and ::CS_PARAM_CLASSES when the batch's
+ *        largest ids differ).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (n > 0 and confusion is
+ *         NULL); ::CS_ERR_INVALID_ARGUMENT (a value negative or not finite; the message
+ *         names its index). At cs_fit(): ::CS_ERR_INVALID_ARGUMENT when n does not match
+ *         the fit or the method cannot start from it.
+ */
+CS_API cs_status cs_set_initial_confusion(cs_model *model, const double *confusion, size_t n);
+
+/**
+ * @brief The class prior EM starts from together with cs_set_initial_confusion().
+ *
+ * Normalised to sum 1 at cs_fit(). Used with ::CS_PRIOR_ESTIMATED (the default); with
+ * ::CS_PRIOR_UNIFORM the prior stays uniform. Without it a warm start begins from the
+ * uniform prior. Copied and kept until replaced; n = 0 clears it. Setting a prior
+ * without initial confusion matrices makes cs_fit() fail with
+ * ::CS_ERR_INVALID_ARGUMENT.
+ *
+ * @param model The handle.
+ * @param prior n values, each finite and >= 0, not all 0.
+ * @param n Number of values: k at cs_fit().
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_INVALID_ARGUMENT
+ *         (a value negative or not finite). At cs_fit(): ::CS_ERR_INVALID_ARGUMENT when n
+ *         is not k or the values sum to 0.
+ */
+CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size_t n);
+
+/**
  * @brief Fit the model's method to crowd labels given as triples.
  *
  * Label t says that worker worker[t] gave label[t] to item item[t]. All three arrays
@@ -827,8 +872,48 @@ enum cs_fit_note {
     /** opt-ds with ::CS_PARAM_STARTS >= 2: the EM run from the majority-vote start
      *  reached a higher log-likelihood than every spectral start, so its fit was kept;
      *  cs_last_error() gives every start's final log-likelihood. */
-    CS_NOTE_MAJORITY_START = 1024
+    CS_NOTE_MAJORITY_START = 1024,
+    /** cs_predict(): some workers of the batch were not in the fit (ids >= its number of
+     *  workers); their labels were weighed by the mean of the known workers' confusion
+     *  matrices (the average worker). */
+    CS_NOTE_UNKNOWN_WORKERS = 65536
 };
+
+/**
+ * @brief Label a new batch of items by known workers without refitting: one E-step
+ *        with the worker confusion matrices and class prior of the last crowd fit (or,
+ *        before any fit, those set by cs_set_initial_confusion() and
+ *        cs_set_initial_prior()).
+ *
+ * Worker ids are those of the fit (0 .. its n_workers - 1). A worker id at or beyond
+ * that count is a worker the fit did not see: its labels are weighed by the mean of
+ * the known workers' matrices (the average worker) and the result notes
+ * ::CS_NOTE_UNKNOWN_WORKERS. Items are numbered for the batch alone: 0 .. the largest
+ * item id (::CS_PARAM_ITEMS is not used); labels must be < k of the fit. The E-step is
+ * the fit's (::CS_PARAM_SUPPORT and ::CS_PARAM_THREADS apply; gold does not).
+ *
+ * On success the handle's results describe the batch: cs_n_items(), cs_labels(),
+ * cs_posteriors() for its items; cs_confusion() the matrices used (one per worker id
+ * up to the batch's largest, unknown ones as the mean) and cs_class_prior() the prior,
+ * so cs_predict() can be called again for the next batch; cs_log_likelihood() the
+ * batch's log-likelihood; cs_iterations() 0; cs_converged() 1. The arrays are copied.
+ *
+ * @param model The handle.
+ * @param item Item ids of the batch, each >= 0.
+ * @param worker Worker ids, each >= 0.
+ * @param label Labels, each in [0, k).
+ * @param n_labels Number of triples (> 0).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT;
+ *         ::CS_ERR_NOT_FITTED (no crowd fit and no initial confusion, or a fit whose
+ *         method gives no confusion matrices); ::CS_ERR_WRONG_INPUT_KIND (the last fit
+ *         was of points or a graph); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
+ *         ::CS_ERR_DUPLICATE; ::CS_ERR_INVALID_ARGUMENT (before any fit: k unknown --
+ *         set an initial prior or ::CS_PARAM_CLASSES -- or initial matrices that are not
+ *         a whole number of k x k); ::CS_ERR_OUT_OF_MEMORY. On failure the
+ *         handle keeps its previous results.
+ */
+CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t *worker,
+                            const int32_t *label, size_t n_labels);
 
 /**
  * @brief Number of items of the last fit (points for cs_fit_points(), nodes for

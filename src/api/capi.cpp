@@ -205,6 +205,24 @@ CS_API cs_status cs_set_gold(cs_model *model, const int32_t *item, const int32_t
     });
 }
 
+CS_API cs_status cs_set_initial_confusion(cs_model *model, const double *confusion, size_t n) {
+    return cs::guard(model, [&] {
+        if (n > 0) require(confusion, "initial confusion array");
+        std::vector<double> values(confusion, confusion + n);
+        cs::check_initial_values(values, "initial confusion");
+        model->initial.confusion = std::move(values);
+    });
+}
+
+CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size_t n) {
+    return cs::guard(model, [&] {
+        if (n > 0) require(prior, "initial prior array");
+        std::vector<double> values(prior, prior + n);
+        cs::check_initial_values(values, "initial prior");
+        model->initial.prior = std::move(values);
+    });
+}
+
 CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
                         const int32_t *label, size_t n_labels) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
@@ -212,12 +230,62 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
-        method_for(options, cs::InputKind::Crowd);
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
+        if (!model->initial.empty() && !cs::takes_initial_params(options.method))
+            throw Error(CS_ERR_INVALID_ARGUMENT,
+                        std::string("method '") + method.name +
+                            "' cannot start from initial confusion matrices (only ds, opt-ds, one-coin-ds and "
+                            "class-one-coin-ds can); clear them with cs_set_initial_confusion(model, NULL, 0)");
         const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options,
                                                         model->gold_item, model->gold_label);
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_crowd_method(data, options, model->progress, *fit);
+        const bool cancelled =
+            model->initial.empty()
+                ? cs::run_crowd_method(data, options, model->progress, *fit)
+                : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
         keep_fit(model, std::move(fit), cancelled);
+    });
+}
+
+CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t *worker,
+                            const int32_t *label, size_t n_labels) {
+    return cs::guard(model, [&] {
+        // The known workers: the last crowd fit's, else the initial matrices.
+        cs::DsParams known;
+        int32_t k = 0;
+        if (model->fit) {
+            const cs::FitResult &fit = *model->fit;
+            if (fit.input_kind != CS_INPUT_CROWD)
+                throw Error(CS_ERR_WRONG_INPUT_KIND,
+                            "cs_predict labels crowd items: the last fit was of " +
+                                std::string(input_name(fit.input_kind)));
+            if (fit.confusion.empty() || fit.prior.empty())
+                throw Error(CS_ERR_NOT_FITTED, "the last fit has no confusion matrices to predict with");
+            known.confusion = fit.confusion;
+            known.prior = fit.prior;
+            k = fit.k;
+        } else if (!model->initial.confusion.empty()) {
+            known = cs::initial_for_prediction(model->initial, model->params.fit_options().classes);
+            k = static_cast<int32_t>(known.prior.size());
+        } else {
+            throw Error(CS_ERR_NOT_FITTED,
+                        "no fit yet and no initial confusion matrices: call cs_fit or cs_set_initial_confusion first");
+        }
+        const int64_t kk = static_cast<int64_t>(k) * k;
+        const int32_t known_workers = static_cast<int32_t>(static_cast<int64_t>(known.confusion.size()) / kk);
+        cs::FitOptions options = model->params.fit_options();
+        options.items = 0;
+        options.classes = k;
+        // Worker ids may go beyond the known ones (unknown workers): the count is the
+        // larger of the two.
+        int32_t max_worker = -1;
+        for (size_t t = 0; worker != nullptr && t < n_labels; ++t) max_worker = std::max(max_worker, worker[t]);
+        options.workers = std::max(known_workers, max_worker + 1);
+        const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options);
+        auto result = std::make_unique<cs::FitResult>();
+        cs::predict_items(data, options, known, known_workers, *result);
+        model->message = result->note_message;
+        model->fit = std::move(result);
     });
 }
 

@@ -8,6 +8,7 @@
 
 #include "api/params.hpp"
 #include "core/fit_result.hpp"
+#include "crowd/warm_start.hpp"
 #include "util/progress.hpp"
 
 struct cs_model {
@@ -15,6 +16,7 @@ struct cs_model {
     cs::Progress progress;
     std::vector<int32_t> gold_item;   // known true labels (cs_set_gold), checked at fit
     std::vector<int32_t> gold_label;
+    cs::InitialParams initial;        // warm start (cs_set_initial_confusion / _prior)
     std::unique_ptr<cs::FitResult> fit;  // null until a fit succeeds (or is cancelled)
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;

@@ -13,6 +13,32 @@
 
 namespace cs {
 
+namespace {
+
+// What every crowd fit reports after its method: items without labels.
+void finish_crowd_fit(const CrowdData &data, FitResult &out) {
+    const int32_t unlabeled = data.unlabeled_items();
+    if (unlabeled > 0) {
+        out.notes |= CS_NOTE_UNLABELED_ITEMS;
+        out.note_message += std::to_string(unlabeled) +
+                            " items have no labels; their posterior is the class prior (uniform for mv, crowd-lloyd, "
+                            "kos, kos-mp, ghosh-svd and eigen-ratio). ";
+    }
+    if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
+}
+
+}  // namespace
+
+bool run_crowd_from_initial(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                            const InitialParams &initial, FitResult &out) {
+    out.n_items = data.n_items;
+    out.n_workers = data.n_workers;
+    out.k = data.k;
+    const bool cancelled = fit_from_initial(data, options, progress, initial, out);
+    finish_crowd_fit(data, out);
+    return cancelled;
+}
+
 bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
                       FitResult &out) {
     out.n_items = data.n_items;
@@ -65,14 +91,7 @@ bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Pr
             throw Error(CS_ERR_WRONG_INPUT_KIND,
                         "method " + std::to_string(options.method) + " does not take crowd labels");
     }
-    const int32_t unlabeled = data.unlabeled_items();
-    if (unlabeled > 0) {
-        out.notes |= CS_NOTE_UNLABELED_ITEMS;
-        out.note_message += std::to_string(unlabeled) +
-                            " items have no labels; their posterior is the class prior (uniform for mv, crowd-lloyd, "
-                            "kos, kos-mp, ghosh-svd and eigen-ratio). ";
-    }
-    if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
+    finish_crowd_fit(data, out);
     return cancelled;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/fit_result.hpp"
 #include "crowd/options.hpp"
+#include "crowd/warm_start.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
 
@@ -13,5 +14,10 @@ namespace cs {
 /// callback cancelled the fit (out then holds the last completed iteration).
 bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
                       FitResult &out);
+
+/// The same for a warm start: EM method options.method from the caller's parameters
+/// (warm_start.hpp, fit_from_initial).
+bool run_crowd_from_initial(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                            const InitialParams &initial, FitResult &out);
 
 }  // namespace cs
