@@ -22,6 +22,7 @@ from ._lib import CrowdspecError, CrowdspecWarning, Handle, check, lib
 __all__ = [
     "Result",
     "fit_labels",
+    "predict_labels",
     "fit_points",
     "fit_graph",
     "methods",
@@ -45,6 +46,8 @@ NOTE_NAMES = {
     128: "empty_cluster",
     256: "label_cycle",
     512: "eigen_not_converged",
+    1024: "majority_start",
+    65536: "unknown_workers",
 }
 
 
@@ -156,6 +159,23 @@ def _i32p(a):
 
 def _f64p(a):
     return a.ctypes.data_as(_lib.F64P)
+
+
+def as_float64(values, what):
+    """A C-contiguous float64 copy of values (flattened), finite and >= 0 checked by
+    the library."""
+    a = np.ascontiguousarray(np.asarray(values, dtype=np.float64).reshape(-1))
+    return a
+
+
+def _set_initial(model, confusion, prior):
+    L = lib()
+    if confusion is not None:
+        c = as_float64(confusion, "initial confusion")
+        check(L.cs_set_initial_confusion(model, _f64p(c), c.size), model)
+    if prior is not None:
+        p = as_float64(prior, "initial prior")
+        check(L.cs_set_initial_prior(model, _f64p(p), p.size), model)
 
 
 def _param_text(name, value):
@@ -322,8 +342,8 @@ def _prepare(model, method, params):
 
 
 def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=None,
-               n_classes=None, gold_item=None, gold_label=None, progress=None,
-               warn=True, **params):
+               n_classes=None, gold_item=None, gold_label=None, initial_confusion=None,
+               initial_prior=None, progress=None, warn=True, **params):
     """Fit a crowd method to (item, worker, label) triples of 0-based integers.
 
     Args:
@@ -333,6 +353,10 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
         n_items, n_workers, n_classes: the library's "items", "workers", "classes"
             (default: 1 + the largest id / label).
         gold_item, gold_label: known true labels pinned during the fit (cs_set_gold).
+        initial_confusion, initial_prior: a warm start (cs_set_initial_confusion,
+            cs_set_initial_prior): (m, k, k) worker x true x observed matrices and (k,)
+            prior EM starts from (EM methods only); a worker's all-zero matrix marks it
+            as new (it starts from the majority-vote estimate).
         progress: optional function(iteration, objective); a true return value stops
             the fit, keeping the last completed iteration.
         warn: issue a CrowdspecWarning when the fit reports notes.
@@ -359,10 +383,43 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
             if gi.shape[0] != gl.shape[0]:
                 raise ValueError("gold_item and gold_label must have the same length")
             check(lib().cs_set_gold(model, _i32p(gi), _i32p(gl), gi.shape[0]), model)
+        _set_initial(model, initial_confusion, initial_prior)
         status = _run(model, lambda: lib().cs_fit(model, _i32p(item), _i32p(worker),
                                                   _i32p(label), item.shape[0]), progress)
         check(status, model)
         result = _collect(model, method, _lib.INPUT_CROWD)
+    if warn:
+        warn_notes(result)
+    return result
+
+
+def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params):
+    """Label a new batch of items by workers with known matrices, without refitting
+    (cs_predict: one E-step).
+
+    Args:
+        item, worker, label: the batch's triples (0-based integers; items numbered for
+            the batch, workers as in `confusion`).
+        confusion: (m, k, k) worker x true x observed matrices (e.g. a fit's
+            Result.confusion); workers with ids >= m are unknown and weighed by the mean
+            matrix (note "unknown_workers").
+        prior: (k,) class prior (e.g. Result.prior).
+        **params: library parameters (support=..., threads=...).
+
+    Returns: a Result (iterations 0, trace = [batch log-likelihood]).
+    """
+    item = as_int32(item, "item id", _lib.CS_ERR_INVALID_ID)
+    worker = as_int32(worker, "worker id", _lib.CS_ERR_INVALID_ID)
+    label = as_int32(label, "label", _lib.CS_ERR_INVALID_LABEL)
+    if not item.shape[0] == worker.shape[0] == label.shape[0]:
+        raise ValueError("item, worker and label must have the same length (%d, %d, %d)"
+                         % (item.shape[0], worker.shape[0], label.shape[0]))
+    with Handle() as model:
+        set_params(model, params)
+        _set_initial(model, confusion, prior)
+        check(lib().cs_predict(model, _i32p(item), _i32p(worker), _i32p(label),
+                               item.shape[0]), model)
+        result = _collect(model, "predict", _lib.INPUT_CROWD)
     if warn:
         warn_notes(result)
     return result

@@ -10,7 +10,8 @@ import numbers
 import numpy as np
 
 from . import _fit
-from ._fit import as_int32, fit_graph, fit_labels, fit_points, validate_params, warn_notes
+from ._fit import (as_int32, fit_graph, fit_labels, fit_points, predict_labels, validate_params,
+                   warn_notes)
 
 __all__ = [
     "MajorityVote",
@@ -165,6 +166,26 @@ def _missing_row(series, mask):
     return series.index[int(np.argmax(mask))]
 
 
+def _confusion_from_errors(errors, workers, classes):
+    """(m, k, k) worker x true x observed matrices from a DataFrame in errors_' layout
+    (rows (worker, observed label), columns true label), for the fit's workers and
+    classes; workers it lacks get zeros (the library then starts them from the
+    majority vote)."""
+    pd = _pd()
+    if not isinstance(errors, pd.DataFrame) or errors.index.nlevels != 2:
+        raise TypeError("initial_error must be a DataFrame indexed by (worker, label) with "
+                        "the true labels as columns, as errors_ is")
+    m, k = len(workers), len(classes)
+    table = errors.reindex(columns=classes)
+    out = np.zeros((m, k, k), dtype=np.float64)
+    rows = pd.MultiIndex.from_product([workers, classes])
+    values = table.reindex(rows).to_numpy(dtype=np.float64).reshape(m, k, k)  # worker, obs, true
+    known = ~np.isnan(values).all(axis=(1, 2))
+    values = np.nan_to_num(values, nan=0.0)
+    out[known] = values[known].transpose(0, 2, 1)
+    return out
+
+
 class _Encoded:
     """A DataFrame of (task, worker, label) as 0-based int32 arrays plus the maps back."""
 
@@ -301,20 +322,30 @@ class Aggregator(_Params):
     def method(self):
         return self._method
 
-    def fit(self, data, true_labels=None):
+    def fit(self, data, true_labels=None, initial_error=None):
         """Fit to a DataFrame with columns task, worker, label; true_labels (a Series
-        task -> label) are pinned as gold. Returns self."""
+        task -> label) are pinned as gold. initial_error (EM methods; crowd-kit's
+        argument): a warm start in the layout of errors_ (rows (worker, observed
+        label), columns true label), for example a previous fit's errors_; workers it
+        lacks start from the majority-vote estimate. Returns self."""
         pd = _pd()
         enc = _Encoded(data, true_labels)
+        initial = None
+        if initial_error is not None:
+            initial = _confusion_from_errors(initial_error, enc.worker_index(),
+                                             enc.class_index())
         result = fit_labels(enc.item, enc.worker, enc.label, method=self._method,
                             n_items=enc.n_items, n_workers=enc.n_workers,
                             n_classes=enc.n_classes, gold_item=enc.gold_item,
-                            gold_label=enc.gold_label, warn=False, **self._params)
+                            gold_label=enc.gold_label, initial_confusion=initial,
+                            warn=False, **self._params)
         warn_notes(result, stacklevel=3)
         tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
         k = enc.n_classes
         self.result_ = result
         self.classes_ = classes
+        self._workers = workers
+        self._class_values = enc.classes
         self.labels_ = pd.Series(enc.classes.take(result.labels), index=tasks,
                                  name="agg_label")
         self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=classes)
@@ -338,6 +369,55 @@ class Aggregator(_Params):
     def fit_predict(self, data, true_labels=None):
         """fit(), then labels_."""
         return self.fit(data, true_labels).labels_
+
+    def predict_proba(self, data):
+        """Class probabilities of a new batch (DataFrame task, worker, label) from the
+        fitted workers without refitting (one E-step, cs_predict). Workers the fit did
+        not see are weighed by the average worker (a CrowdspecWarning says how many);
+        labels must be among the fitted classes. Returns a DataFrame task x label."""
+        pd = _pd()
+        if not hasattr(self, "result_"):
+            raise ValueError("predict needs a fit first: call fit()")
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError("data must be a pandas DataFrame with columns task, worker, label")
+        missing = [c for c in ("task", "worker", "label") if c not in data.columns]
+        if missing:
+            raise ValueError("data has no column %s (it needs task, worker, label)"
+                             % ", ".join(repr(c) for c in missing))
+        task_codes, tasks = _factorize(data["task"])
+        if task_codes.size and task_codes.min() < 0:
+            raise ValueError("data['task'] has a missing value (row %r)"
+                             % _missing_row(data["task"], task_codes < 0))
+        known = self._workers
+        worker_codes = known.get_indexer(data["worker"].to_numpy())
+        new = worker_codes < 0
+        if new.any():  # unknown workers get ids after the known ones
+            new_codes, _ = _factorize(data["worker"][new])
+            if new_codes.min() < 0:
+                raise ValueError("data['worker'] has a missing value (row %r)"
+                                 % _missing_row(data["worker"], data["worker"].isna().to_numpy()))
+            worker_codes = worker_codes.copy()
+            worker_codes[new] = len(known) + new_codes
+        label_codes = self.classes_.get_indexer(data["label"].to_numpy())
+        if label_codes.size and label_codes.min() < 0:
+            row = _missing_row(data["label"], label_codes < 0)
+            raise ValueError("data['label'] has a value the fit has no class for (row %r: %r)"
+                             % (row, data["label"].loc[row]))
+        result = predict_labels(task_codes, worker_codes, label_codes,
+                                self.result_.confusion, self.result_.prior, warn=False,
+                                **{k: v for k, v in self._params.items()
+                                   if k in ("support", "threads")})
+        warn_notes(result, stacklevel=3)
+        index = pd.Index(tasks, name="task")
+        return pd.DataFrame(result.posteriors, index=index, columns=self.classes_)
+
+    def predict(self, data):
+        """Labels of a new batch from the fitted workers (see predict_proba): a Series
+        by task, name "agg_label"."""
+        pd = _pd()
+        probas = self.predict_proba(data)
+        labels = self._class_values.take(np.argmax(probas.to_numpy(), axis=1))
+        return pd.Series(labels, index=probas.index, name="agg_label")
 
     def fit_predict_proba(self, data, true_labels=None):
         """fit(), then probas_."""
