@@ -79,6 +79,10 @@ def main():
     py_time, labels = median_time(lambda: ds.fit_predict(df), repeat)
     from crowdspec._frame import _Encoded
     encode_time, _ = median_time(lambda: _Encoded(df), repeat)
+    df_int = frame(item, worker, label).assign(worker=worker.astype("int64") * 3 + 100)
+    int_time, labels_int = median_time(lambda: ds.fit_predict(df_int), repeat)
+    assert np.array_equal(labels_int.to_numpy(), r.labels)
+    encode_int_time, _ = median_time(lambda: _Encoded(df_int), repeat)
     df_str = frame(item, worker, label, string_tasks=True)
     encode_str_time, _ = median_time(lambda: _Encoded(df_str), repeat)
     str_time, labels_str = median_time(lambda: ds.fit_predict(df_str), repeat)
@@ -97,6 +101,9 @@ def main():
     print("overhead_s %.4f   of which encoding the frame %.4f (%.2f x the C fit)"
           % (py_time - c_time, encode_time, encode_time / c_time))
     print("ratio %.3f   (end to end / C fit)" % (py_time / c_time))
+    print("python_end_to_end_int_ids_s %.4f   ratio %.3f   (int64 task and worker ids; "
+          "encoding %.4f, %.2f x the C fit)"
+          % (int_time, int_time / c_time, encode_int_time, encode_int_time / c_time))
     print("python_end_to_end_string_tasks_s %.4f   ratio %.3f   (task ids strings too; "
           "encoding %.4f, %.2f x the C fit)"
           % (str_time, str_time / c_time, encode_str_time, encode_str_time / c_time))
