@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+//! Raw declarations of the C API of libcrowdspec (`include/crowdspec/crowdspec.h`).
+//!
+//! Every function, enum value and version macro of the header has a counterpart
+//! here, written by hand with the same name, and a test (`tests/header.rs`) parses the
+//! header and checks both directions: every `CS_API` function is declared with the
+//! same parameter and return types, nothing extra is declared, and every constant has
+//! the header's value.
+//!
+//! Everything here is `unsafe` to call and follows the C conventions: status codes
+//! (`CS_OK` = 0, negative on failure), caller-owned output buffers with a capacity
+//! in elements, 0-based `i32` ids, row-major matrices. The safe API is the
+//! `crowdspec` crate.
+//!
+//! C enums are passed as `int32_t` values by the header, so each enum is a type alias
+//! of [`i32`] and its values are constants of that alias.
+//!
+//! # Linking
+//!
+//! The build script links `libcrowdspec` found by, in order:
+//! 1. `CROWDSPEC_LIB_DIR`: the directory holding `libcrowdspec.so` (or `.a`);
+//! 2. the `pkg-config` program (`PKG_CONFIG` names another one), package `crowdspec`.
+//!
+//! `CROWDSPEC_STATIC=1` links `libcrowdspec.a` instead, with the C++ runtime, OpenMP
+//! and BLAS/LAPACKE that `pkg-config --static` lists. For a shared library the
+//! directory is written into the test and example binaries as an rpath, and given to
+//! dependent crates' build scripts as `DEP_CROWDSPEC_LIBDIR` (the `links` metadata
+//! `libdir`), so that they can do the same.
+#![allow(non_camel_case_types)]
+#![deny(missing_docs)]
+
+use std::os::raw::{c_char, c_void};
+
+/// Result of a call: [`CS_OK`] (0) on success, a negative code on failure.
+pub type cs_status = i32;
+
+/// The values a [`cs_status`] takes (the header's `enum cs_status_code`).
+pub type cs_status_code = i32;
+/// Success.
+pub const CS_OK: cs_status_code = 0;
+/// The model handle is NULL.
+pub const CS_ERR_NULL_HANDLE: cs_status_code = -1;
+/// A required pointer argument is NULL.
+pub const CS_ERR_NULL_POINTER: cs_status_code = -2;
+/// An argument is invalid (the message says which).
+pub const CS_ERR_INVALID_ARGUMENT: cs_status_code = -3;
+/// No parameter has this id or name.
+pub const CS_ERR_UNKNOWN_PARAM: cs_status_code = -4;
+/// A parameter value is outside its documented range.
+pub const CS_ERR_PARAM_RANGE: cs_status_code = -5;
+/// No method has this id or name.
+pub const CS_ERR_UNKNOWN_METHOD: cs_status_code = -6;
+/// No labels, points or edges were given.
+pub const CS_ERR_EMPTY_INPUT: cs_status_code = -7;
+/// An item or worker id is negative or not below its declared count.
+pub const CS_ERR_INVALID_ID: cs_status_code = -8;
+/// A label is negative or not below the number of classes.
+pub const CS_ERR_INVALID_LABEL: cs_status_code = -9;
+/// Fewer than two classes.
+pub const CS_ERR_TOO_FEW_CLASSES: cs_status_code = -10;
+/// A worker labelled the same item twice (see [`CS_PARAM_DUPLICATES`]).
+pub const CS_ERR_DUPLICATE: cs_status_code = -11;
+/// An output buffer is smaller than the result.
+pub const CS_ERR_BUFFER_TOO_SMALL: cs_status_code = -12;
+/// A result was asked for before a successful fit.
+pub const CS_ERR_NOT_FITTED: cs_status_code = -13;
+/// The progress callback stopped the fit; the last completed iteration is kept.
+pub const CS_ERR_CANCELLED: cs_status_code = -14;
+/// An allocation failed; the handle stays valid.
+pub const CS_ERR_OUT_OF_MEMORY: cs_status_code = -15;
+/// An unexpected internal failure (a bug in the library).
+pub const CS_ERR_INTERNAL: cs_status_code = -16;
+/// The method does not take this kind of input.
+pub const CS_ERR_WRONG_INPUT_KIND: cs_status_code = -17;
+/// A point coordinate is NaN, infinite or larger in magnitude than 1e100.
+pub const CS_ERR_NON_FINITE: cs_status_code = -18;
+/// The number of classes exceeds the number of points or nodes.
+pub const CS_ERR_TOO_MANY_CLASSES: cs_status_code = -19;
+
+/// Inference methods (the header's `enum cs_method`), values of [`CS_PARAM_METHOD`].
+/// 1-99 take crowd labels, 100-199 points, 200-299 graphs.
+pub type cs_method = i32;
+/// `"mv"`: majority vote, ties to the lowest class index.
+pub const CS_METHOD_MV: cs_method = 1;
+/// `"ds"`: Dawid-Skene EM from the soft majority vote.
+pub const CS_METHOD_DS: cs_method = 2;
+/// `"opt-ds"`: spectral estimate of the confusion matrices, then Dawid-Skene EM (the default).
+pub const CS_METHOD_OPT_DS: cs_method = 3;
+/// `"crowd-lloyd"`: Lloyd's algorithm on one-hot labels.
+pub const CS_METHOD_CROWD_LLOYD: cs_method = 4;
+/// `"kos"`: spectral Karger-Oh-Shah (a baseline).
+pub const CS_METHOD_KOS: cs_method = 5;
+/// `"kos-mp"`: message-passing Karger-Oh-Shah (a baseline).
+pub const CS_METHOD_KOS_MP: cs_method = 6;
+/// `"ghosh-svd"`: top singular vector of the label matrix (a baseline).
+pub const CS_METHOD_GHOSH_SVD: cs_method = 7;
+/// `"eigen-ratio"`: ratio of worker-agreement eigenvectors (a baseline).
+pub const CS_METHOD_EIGEN_RATIO: cs_method = 8;
+/// `"one-coin-ds"`: Dawid-Skene EM with one accuracy per worker.
+pub const CS_METHOD_ONE_COIN_DS: cs_method = 9;
+/// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
+pub const CS_METHOD_CLASS_ONE_COIN_DS: cs_method = 10;
+/// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
+pub const CS_METHOD_LLOYD: cs_method = 100;
+/// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
+pub const CS_METHOD_KMEANS_PP: cs_method = 101;
+/// `"commu-lloyd"` (graphs): trimmed spectral initialisation, then CommuLloyd.
+pub const CS_METHOD_COMMU_LLOYD: cs_method = 200;
+/// `"spec"` (graphs): the spectral initialisation alone.
+pub const CS_METHOD_SPEC: cs_method = 201;
+/// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
+pub const CS_METHOD_SPEC_MLE: cs_method = 202;
+
+/// Kinds of input a method takes (the header's `enum cs_input_kind`).
+pub type cs_input_kind = i32;
+/// Crowd labels as (item, worker, label) triples: [`cs_fit`].
+pub const CS_INPUT_CROWD: cs_input_kind = 1;
+/// Points in R^d: [`cs_fit_points`].
+pub const CS_INPUT_POINTS: cs_input_kind = 2;
+/// An undirected graph as an edge list: [`cs_fit_graph`].
+pub const CS_INPUT_GRAPH: cs_input_kind = 3;
+
+/// Parameter ids (the header's `enum cs_param`); the header documents each one's type,
+/// default and range.
+pub type cs_param = i32;
+/// int `"method"`: a [`cs_method`]; default [`CS_METHOD_OPT_DS`].
+pub const CS_PARAM_METHOD: cs_param = 1;
+/// int `"classes"`: number of classes k; 0 infers it from the labels.
+pub const CS_PARAM_CLASSES: cs_param = 2;
+/// int `"items"`: number of items; 0 infers it from the ids.
+pub const CS_PARAM_ITEMS: cs_param = 3;
+/// int `"workers"`: number of workers; 0 infers it from the ids.
+pub const CS_PARAM_WORKERS: cs_param = 4;
+/// int `"seed"`: seed of every random choice.
+pub const CS_PARAM_SEED: cs_param = 5;
+/// int `"threads"`: threads a fit may use; 0 = all cores.
+pub const CS_PARAM_THREADS: cs_param = 6;
+/// int `"duplicates"`: a [`cs_duplicates`] value.
+pub const CS_PARAM_DUPLICATES: cs_param = 7;
+/// int `"max_iter"`: maximum EM (or Lloyd) iterations.
+pub const CS_PARAM_MAX_ITER: cs_param = 100;
+/// double `"tol"`: relative log-likelihood change that stops EM.
+pub const CS_PARAM_TOL: cs_param = 101;
+/// int `"confusion"`: a [`cs_confusion_model`] value.
+pub const CS_PARAM_CONFUSION: cs_param = 102;
+/// int `"prior"`: a [`cs_prior`] value.
+pub const CS_PARAM_PRIOR: cs_param = 103;
+/// double `"smoothing"`: pseudo-count added to every confusion count.
+pub const CS_PARAM_SMOOTHING: cs_param = 104;
+/// int `"support"`: a [`cs_support`] value.
+pub const CS_PARAM_SUPPORT: cs_param = 105;
+/// int `"accel"`: a [`cs_accel`] value.
+pub const CS_PARAM_ACCEL: cs_param = 106;
+/// int `"identify"`: a [`cs_identify`] value.
+pub const CS_PARAM_IDENTIFY: cs_param = 107;
+/// double `"delta"`: Opt-D&S floor of the spectral confusion entries.
+pub const CS_PARAM_DELTA: cs_param = 200;
+/// int `"power_starts"`: random starts of the tensor power method.
+pub const CS_PARAM_POWER_STARTS: cs_param = 201;
+/// int `"power_iters"`: power iterations per start.
+pub const CS_PARAM_POWER_ITERS: cs_param = 202;
+/// int `"groups"`: a [`cs_groups`] value.
+pub const CS_PARAM_GROUPS: cs_param = 203;
+/// int `"starts"`: EM starts of opt-ds.
+pub const CS_PARAM_STARTS: cs_param = 204;
+/// int `"start_rounds"`: EM rounds of every start before the best continues.
+pub const CS_PARAM_START_ROUNDS: cs_param = 205;
+/// int `"n_init"`: k-means++ restarts.
+pub const CS_PARAM_N_INIT: cs_param = 400;
+/// double `"trim"`: degree threshold (times the mean degree) of the graph trimming.
+pub const CS_PARAM_TRIM: cs_param = 401;
+
+/// Values of [`CS_PARAM_CONFUSION`].
+pub type cs_confusion_model = i32;
+/// `"full"`: a free k x k matrix per worker.
+pub const CS_CONFUSION_FULL: cs_confusion_model = 0;
+/// `"one-coin"`: one accuracy per worker, uniform errors.
+pub const CS_CONFUSION_ONE_COIN: cs_confusion_model = 1;
+/// `"class-one-coin"`: one accuracy per worker and true class.
+pub const CS_CONFUSION_CLASS_ONE_COIN: cs_confusion_model = 2;
+
+/// Values of [`CS_PARAM_PRIOR`].
+pub type cs_prior = i32;
+/// `"uniform"`: every class has probability 1/k.
+pub const CS_PRIOR_UNIFORM: cs_prior = 0;
+/// `"estimated"`: class frequencies estimated in every M-step.
+pub const CS_PRIOR_ESTIMATED: cs_prior = 1;
+
+/// Values of [`CS_PARAM_SUPPORT`].
+pub type cs_support = i32;
+/// `"all"`: every class is possible for every item.
+pub const CS_SUPPORT_ALL: cs_support = 0;
+/// `"answered"`: only the classes some worker gave the item.
+pub const CS_SUPPORT_ANSWERED: cs_support = 1;
+/// `"auto"`: answered for k >= 3, all for k = 2.
+pub const CS_SUPPORT_AUTO: cs_support = 2;
+
+/// Values of [`CS_PARAM_ACCEL`].
+pub type cs_accel = i32;
+/// `"none"`: plain EM.
+pub const CS_ACCEL_NONE: cs_accel = 0;
+/// `"squarem"`: squared extrapolation with the monotone safeguard.
+pub const CS_ACCEL_SQUAREM: cs_accel = 1;
+
+/// Values of [`CS_PARAM_IDENTIFY`].
+pub type cs_identify = i32;
+/// `"vote"`: classes named by agreement with the soft majority vote.
+pub const CS_IDENTIFY_VOTE: cs_identify = 0;
+/// `"reference"`: the reference code's rules.
+pub const CS_IDENTIFY_REFERENCE: cs_identify = 1;
+
+/// Values of [`CS_PARAM_GROUPS`].
+pub type cs_groups = i32;
+/// `"balanced"`: worker groups balanced in label volume.
+pub const CS_GROUPS_BALANCED: cs_groups = 0;
+/// `"reference"`: worker i in group i mod 3.
+pub const CS_GROUPS_REFERENCE: cs_groups = 1;
+
+/// Values of [`CS_PARAM_DUPLICATES`].
+pub type cs_duplicates = i32;
+/// `"reject"`: [`cs_fit`] fails with [`CS_ERR_DUPLICATE`].
+pub const CS_DUPLICATES_REJECT: cs_duplicates = 0;
+/// `"first"`: keep a worker's first label of an item.
+pub const CS_DUPLICATES_KEEP_FIRST: cs_duplicates = 1;
+/// `"last"`: keep a worker's last label of an item.
+pub const CS_DUPLICATES_KEEP_LAST: cs_duplicates = 2;
+
+/// Bits of [`cs_fit_notes`] (the header's `enum cs_fit_note`).
+pub type cs_fit_note = i32;
+/// The fit stopped at max_iter before meeting tol.
+pub const CS_NOTE_MAX_ITER_REACHED: cs_fit_note = 1;
+/// A spectral stage fell back to the majority vote for some workers or splits.
+pub const CS_NOTE_SPECTRAL_FALLBACK: cs_fit_note = 2;
+/// Some items had zero likelihood under every class.
+pub const CS_NOTE_IMPOSSIBLE_ITEMS: cs_fit_note = 4;
+/// Some items have no labels.
+pub const CS_NOTE_UNLABELED_ITEMS: cs_fit_note = 8;
+/// The progress callback cancelled the fit.
+pub const CS_NOTE_CANCELLED: cs_fit_note = 16;
+/// Self-loops or repeated edges were ignored.
+pub const CS_NOTE_IGNORED_EDGES: cs_fit_note = 32;
+/// Some nodes have no edge.
+pub const CS_NOTE_ISOLATED_NODES: cs_fit_note = 64;
+/// A Lloyd iteration left a cluster empty and it was re-seeded.
+pub const CS_NOTE_EMPTY_CLUSTER: cs_fit_note = 128;
+/// CommuLloyd's labels alternated between two states.
+pub const CS_NOTE_LABEL_CYCLE: cs_fit_note = 256;
+/// A spectral eigensolver did not reach its tolerance.
+pub const CS_NOTE_EIGEN_NOT_CONVERGED: cs_fit_note = 512;
+/// opt-ds kept the fit of its majority-vote start.
+pub const CS_NOTE_MAJORITY_START: cs_fit_note = 1024;
+
+/// `CS_VERSION_MAJOR` of the header these declarations follow.
+pub const CS_VERSION_MAJOR: i32 = 0;
+/// `CS_VERSION_MINOR` of the header these declarations follow.
+pub const CS_VERSION_MINOR: i32 = 1;
+/// `CS_VERSION_PATCH` of the header these declarations follow.
+pub const CS_VERSION_PATCH: i32 = 0;
+/// `CS_VERSION_NUMBER`: MAJOR * 10000 + MINOR * 100 + PATCH. Compare with
+/// [`cs_version_number`] to detect a header/library mismatch.
+pub const CS_VERSION_NUMBER: i32 =
+    CS_VERSION_MAJOR * 10000 + CS_VERSION_MINOR * 100 + CS_VERSION_PATCH;
+
+/// The opaque model handle (`cs_model` in C). Only ever used behind a pointer made by
+/// [`cs_create`]; it cannot be built, moved or sized in Rust.
+#[repr(C)]
+pub struct cs_model {
+    _opaque: [u8; 0],
+    _not_send_sync_unpin: std::marker::PhantomData<(*mut u8, std::marker::PhantomPinned)>,
+}
+
+/// Progress callback (`cs_progress_fn`): called with the `user` pointer given to
+/// [`cs_set_progress`], the completed iterations and the current objective; a non-zero
+/// return cancels the fit. It must not unwind: a Rust callback has to catch panics.
+pub type cs_progress_fn =
+    Option<unsafe extern "C" fn(user: *mut c_void, iteration: i32, objective: f64) -> i32>;
+
+extern "C" {
+    /// Name of a status code, e.g. `"CS_ERR_INVALID_ID"` (a static string, never NULL).
+    pub fn cs_status_string(status: cs_status) -> *const c_char;
+
+    /// Version of the linked library as MAJOR * 10000 + MINOR * 100 + PATCH.
+    pub fn cs_version_number() -> i32;
+    /// Version of the linked library as `"MAJOR.MINOR.PATCH"` (a static string).
+    pub fn cs_version_string() -> *const c_char;
+
+    /// The [`cs_input_kind`] a method takes, or 0 for an unknown id.
+    pub fn cs_method_input(method: i32) -> i32;
+    /// Number of methods.
+    pub fn cs_method_count() -> i32;
+    /// Id of the index-th method (0-based), or 0 when out of range.
+    pub fn cs_method_at(index: i32) -> i32;
+    /// Short name of a method (a static string), or NULL for an unknown id.
+    pub fn cs_method_name(method: i32) -> *const c_char;
+    /// Method id from its short name: [`CS_OK`], [`CS_ERR_NULL_POINTER`] or
+    /// [`CS_ERR_UNKNOWN_METHOD`].
+    pub fn cs_method_from_name(name: *const c_char, method: *mut i32) -> cs_status;
+
+    /// Name of a parameter (a static string), or NULL for an unknown id.
+    pub fn cs_param_name(param: i32) -> *const c_char;
+    /// Parameter id from its name: [`CS_OK`], [`CS_ERR_NULL_POINTER`] or
+    /// [`CS_ERR_UNKNOWN_PARAM`].
+    pub fn cs_param_from_name(name: *const c_char, param: *mut i32) -> cs_status;
+    /// Number of parameters.
+    pub fn cs_param_count() -> i32;
+    /// Id of the index-th parameter (0-based), or 0 when out of range.
+    pub fn cs_param_at(index: i32) -> i32;
+    /// Range, default and kind (`is_integer` 1 or 0) of a parameter; each out-pointer
+    /// may be NULL.
+    pub fn cs_param_info(
+        param: i32,
+        lower: *mut f64,
+        upper: *mut f64,
+        default_value: *mut f64,
+        is_integer: *mut i32,
+    ) -> cs_status;
+
+    /// A new handle with every parameter at its default, or NULL when memory is
+    /// exhausted. Free it with [`cs_destroy`].
+    pub fn cs_create() -> *mut cs_model;
+    /// Free a handle (NULL is ignored).
+    pub fn cs_destroy(model: *mut cs_model);
+    /// Message about the last failure (or the last fit's notes) on the handle; owned by
+    /// the handle and valid until the next call on it; never NULL.
+    pub fn cs_last_error(model: *const cs_model) -> *const c_char;
+    /// Set a parameter from an integer.
+    pub fn cs_set_int(model: *mut cs_model, param: i32, value: i64) -> cs_status;
+    /// Set a parameter from a double (whole numbers for int parameters).
+    pub fn cs_set_double(model: *mut cs_model, param: i32, value: f64) -> cs_status;
+    /// Read an int parameter.
+    pub fn cs_get_int(model: *const cs_model, param: i32, value: *mut i64) -> cs_status;
+    /// Read any parameter as a double.
+    pub fn cs_get_double(model: *const cs_model, param: i32, value: *mut f64) -> cs_status;
+    /// Set a parameter from its name and a textual value (`"tol"`, `"1e-8"`).
+    pub fn cs_set_param_string(
+        model: *mut cs_model,
+        name: *const c_char,
+        value: *const c_char,
+    ) -> cs_status;
+    /// Install (or with `None` remove) the progress/cancel callback.
+    pub fn cs_set_progress(model: *mut cs_model, fn_: cs_progress_fn, user: *mut c_void)
+        -> cs_status;
+
+    /// Known true labels of some items for later crowd fits (copied; n = 0 clears).
+    pub fn cs_set_gold(
+        model: *mut cs_model,
+        item: *const i32,
+        label: *const i32,
+        n: usize,
+    ) -> cs_status;
+    /// Fit the method to `n_labels` (item, worker, label) triples (copied).
+    pub fn cs_fit(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+    ) -> cs_status;
+    /// Cluster n points of dimension d (row-major, leading dimension `ld`, 0 = d).
+    pub fn cs_fit_points(
+        model: *mut cs_model,
+        x: *const f64,
+        n: usize,
+        d: usize,
+        ld: usize,
+    ) -> cs_status;
+    /// Find the communities of an undirected graph given as an edge list.
+    pub fn cs_fit_graph(
+        model: *mut cs_model,
+        n_nodes: usize,
+        u: *const i32,
+        v: *const i32,
+        n_edges: usize,
+    ) -> cs_status;
+
+    /// Number of items (points, nodes) of the last fit.
+    pub fn cs_n_items(model: *const cs_model, n: *mut usize) -> cs_status;
+    /// Number of workers of the last fit (0 for points and graphs).
+    pub fn cs_n_workers(model: *const cs_model, n: *mut usize) -> cs_status;
+    /// Number of classes k of the last fit.
+    pub fn cs_n_classes(model: *const cs_model, n: *mut usize) -> cs_status;
+    /// Hard labels, n_items values.
+    pub fn cs_labels(model: *const cs_model, labels: *mut i32, capacity: usize) -> cs_status;
+    /// Posteriors, n_items x k row-major.
+    pub fn cs_posteriors(model: *const cs_model, posteriors: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Confusion matrices, n_workers x k x k row-major (worker x true x observed).
+    pub fn cs_confusion(model: *const cs_model, confusion: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Class prior, k values.
+    pub fn cs_class_prior(model: *const cs_model, prior: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Length of the objective trace.
+    pub fn cs_trace_length(model: *const cs_model, n: *mut usize) -> cs_status;
+    /// Objective after each iteration.
+    pub fn cs_trace(model: *const cs_model, trace: *mut f64, capacity: usize) -> cs_status;
+    /// Completed iterations of the last fit.
+    pub fn cs_iterations(model: *const cs_model, iterations: *mut i32) -> cs_status;
+    /// 1 when the last fit met its stopping rule, else 0.
+    pub fn cs_converged(model: *const cs_model, converged: *mut i32) -> cs_status;
+    /// Final log-likelihood of an EM fit (0 for methods that do not compute it).
+    pub fn cs_log_likelihood(model: *const cs_model, log_likelihood: *mut f64) -> cs_status;
+    /// Notes of the last fit: an OR of [`cs_fit_note`] bits.
+    pub fn cs_fit_notes(model: *const cs_model, notes: *mut i32) -> cs_status;
+    /// Dimension of the points of the last fit (0 when not a points fit).
+    pub fn cs_n_dims(model: *const cs_model, d: *mut usize) -> cs_status;
+    /// Cluster centres of a points fit, k x d row-major.
+    pub fn cs_centres(model: *const cs_model, centres: *mut f64, capacity: usize) -> cs_status;
+    /// Within- and between-community edge densities of a graph fit (either pointer may
+    /// be NULL).
+    pub fn cs_graph_densities(
+        model: *const cs_model,
+        within: *mut f64,
+        between: *mut f64,
+    ) -> cs_status;
+}
