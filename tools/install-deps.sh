@@ -7,13 +7,17 @@
 # --test-extras also installs what the optional command-line tests use: chromium
 # (cli_report_browser renders the HTML report in a headless browser) and man-db
 # (cli_manpage renders docs/crowdspec.1 with man -l) and Python with numpy, pandas and
-# pytest (python_bindings runs the package's tests). Without them those tests are
-# reported as skipped. CI (.ci/run) passes it.
+# pytest (python_bindings runs the package's tests), and Debian's cargo and rustc
+# (rust_bindings runs `cargo test` on bindings/rust; the crates need Rust >= 1.63, which
+# is Debian 12's) when no cargo is on the PATH already (e.g. one from rustup). Without
+# them those tests are reported as skipped. CI (.ci/run) passes it.
 set -eu
 packages="cmake make g++ pkg-config libopenblas-dev liblapacke-dev libcmocka-dev doxygen"
 for arg in "$@"; do
   case $arg in
-    --test-extras) packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest" ;;
+    --test-extras)
+      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest"
+      command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
     *) echo "usage: $0 [--test-extras]" >&2; exit 2 ;;
   esac
 done
