@@ -9,13 +9,18 @@
 # (cli_manpage renders docs/crowdspec.1 with man -l) and Python with numpy, pandas and
 # pytest (python_bindings runs the package's tests), and Debian's cargo and rustc
 # (rust_bindings runs `cargo test` on bindings/rust; the crates need Rust >= 1.63, which
-# is Debian 12's) when no cargo is on the PATH already (e.g. one from rustup). Without
-# them those tests are reported as skipped. CI (.ci/run) passes it.
+# is Debian 12's) when no cargo is on the PATH already (e.g. one from rustup), and, with
+# npm, the lezer Julia grammar into ~/.cache/crowdspec/lezer-julia (julia_bindings_static
+# parses the Julia module with it, Julia itself not being in Debian 12; pinned versions,
+# user-level, no root needed). Without them those tests are reported as skipped (the
+# Julia parse as a skipped step). CI (.ci/run) passes it.
 set -eu
+extras=0
 packages="cmake make g++ pkg-config libopenblas-dev liblapacke-dev libcmocka-dev doxygen"
 for arg in "$@"; do
   case $arg in
     --test-extras)
+      extras=1
       packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest"
       command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
     *) echo "usage: $0 [--test-extras]" >&2; exit 2 ;;
@@ -25,8 +30,22 @@ missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends $missing
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends $missing
+fi
+if [ "$extras" -eq 1 ]; then
+  lezer="${XDG_CACHE_HOME:-$HOME/.cache}/crowdspec/lezer-julia"
+  if [ ! -d "$lezer/node_modules/@plutojl/lezer-julia" ]; then
+    if command -v npm >/dev/null 2>&1; then
+      mkdir -p "$lezer"
+      npm install --prefix "$lezer" --no-save --no-audit --no-fund --loglevel=error \
+        @plutojl/lezer-julia@1.2.0 @lezer/common@1.5.5 @lezer/lr@1.4.12 @lezer/highlight@1.2.5 ||
+        echo "install-deps: npm could not install the lezer Julia grammar; the Julia parse will be skipped" >&2
+    else
+      echo "install-deps: no npm; the Julia parse of julia_bindings_static will be skipped" >&2
+    fi
+  fi
+fi

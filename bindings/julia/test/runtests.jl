@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: MIT
+#
+# Tests of the CrowdSpec module. Run with the library just built:
+#   CROWDSPEC_LIBRARY=$PWD/build/src/libcrowdspec.so.0 julia --project=bindings/julia \
+#       -e 'using Pkg; Pkg.test()'
+# Expected values come from outside the bindings: the C API called directly here
+# (raw ccalls, row-major buffers indexed as the header defines them), a majority vote
+# worked out by hand, and the README's error rates on the shared data sets.
+
+using Test
+using Libdl
+using Random
+using CrowdSpec
+
+const TOL = 1e-12
+const LIB = CrowdSpec.library_path()
+
+# ---------------------------------------------------------------- the C API, directly
+
+# Fit 0-based triples through the C API alone; returns the raw row-major buffers.
+function c_reference(item0::Vector{Int32}, worker0::Vector{Int32}, label0::Vector{Int32},
+                     method::String; params = Pair{String,String}[])
+    h = Libdl.dlopen(LIB)
+    sym(s) = Libdl.dlsym(h, s)
+    m = ccall(sym(:cs_create), Ptr{Cvoid}, ())
+    @assert m != C_NULL
+    try
+        @assert ccall(sym(:cs_set_param_string), Int32, (Ptr{Cvoid}, Cstring, Cstring),
+                      m, "method", method) == 0
+        for (name, value) in params
+            @assert ccall(sym(:cs_set_param_string), Int32, (Ptr{Cvoid}, Cstring, Cstring),
+                          m, name, value) == 0
+        end
+        status = ccall(sym(:cs_fit), Int32, (Ptr{Cvoid}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Csize_t),
+                       m, item0, worker0, label0, length(item0))
+        @assert status == 0
+        sizes = (Ref{Csize_t}(0), Ref{Csize_t}(0), Ref{Csize_t}(0))
+        @assert ccall(sym(:cs_n_items), Int32, (Ptr{Cvoid}, Ref{Csize_t}), m, sizes[1]) == 0
+        @assert ccall(sym(:cs_n_workers), Int32, (Ptr{Cvoid}, Ref{Csize_t}), m, sizes[2]) == 0
+        @assert ccall(sym(:cs_n_classes), Int32, (Ptr{Cvoid}, Ref{Csize_t}), m, sizes[3]) == 0
+        n, w, k = Int(sizes[1][]), Int(sizes[2][]), Int(sizes[3][])
+        labels = Vector{Int32}(undef, n)
+        post = Vector{Float64}(undef, n * k)
+        conf = Vector{Float64}(undef, w * k * k)
+        prior = Vector{Float64}(undef, k)
+        @assert ccall(sym(:cs_labels), Int32, (Ptr{Cvoid}, Ptr{Int32}, Csize_t), m, labels, n) == 0
+        @assert ccall(sym(:cs_posteriors), Int32, (Ptr{Cvoid}, Ptr{Float64}, Csize_t), m, post, n * k) == 0
+        @assert ccall(sym(:cs_confusion), Int32, (Ptr{Cvoid}, Ptr{Float64}, Csize_t), m, conf, w * k * k) == 0
+        @assert ccall(sym(:cs_class_prior), Int32, (Ptr{Cvoid}, Ptr{Float64}, Csize_t), m, prior, k) == 0
+        ll = Ref{Float64}(0.0)
+        @assert ccall(sym(:cs_log_likelihood), Int32, (Ptr{Cvoid}, Ref{Float64}), m, ll) == 0
+        return (n = n, w = w, k = k, labels = labels, post = post, conf = conf, prior = prior,
+                ll = ll[])
+    finally
+        ccall(sym(:cs_destroy), Cvoid, (Ptr{Cvoid},), m)
+    end
+end
+
+# A simulated crowd (1-based): accuracies in [0.4, 0.9), each worker labels each item with
+# probability 0.6, errors uniform.
+function simulate(n_items, n_workers, k, seed)
+    rng = MersenneTwister(seed)
+    accuracy = 0.4 .+ 0.5 .* rand(rng, n_workers)
+    truth = rand(rng, 1:k, n_items)
+    items, workers, given = Int[], Int[], Int[]
+    for j in 1:n_items, i in 1:n_workers
+        rand(rng) < 0.6 || continue
+        c = rand(rng) < accuracy[i] ? truth[j] : mod1(truth[j] + rand(rng, 1:k-1), k)
+        push!(items, j); push!(workers, i); push!(given, c)
+    end
+    return items, workers, given, truth
+end
+
+zero_based(v) = Int32.(v .- 1)
+
+@testset "CrowdSpec" begin
+
+@testset "same results as the C API on a shared vector" begin
+    items, workers, given, truth = simulate(200, 15, 3, 11)
+    for method in ["mv", "ds", "opt-ds", "crowd-lloyd", "one-coin-ds"]
+        ref = c_reference(zero_based(items), zero_based(workers), zero_based(given), method;
+                          params = ["seed" => "3", "threads" => "1", "max_iter" => "200"])
+        model = Model(method = method, seed = 3, threads = 1, max_iter = 200)
+        fit!(model, items, workers, given)
+        @test CrowdSpec.labels(model) == Int.(ref.labels) .+ 1
+        P = posteriors(model)
+        @test size(P) == (ref.n, ref.k)
+        # row-major C entry (j, l) is post[j * k + l + 1] (0-based j, l)
+        @test maximum(abs(P[j, l] - ref.post[(j - 1) * ref.k + l])
+                      for j in 1:ref.n, l in 1:ref.k) <= TOL
+        C = confusion(model)
+        @test size(C) == (ref.w, ref.k, ref.k)
+        @test maximum(abs(C[i, l, c] - ref.conf[((i - 1) * ref.k + (l - 1)) * ref.k + c])
+                      for i in 1:ref.w, l in 1:ref.k, c in 1:ref.k) <= TOL
+        @test maximum(abs.(class_prior(model) .- ref.prior)) <= TOL
+        @test isapprox(loglikelihood(model), ref.ll; rtol = TOL, atol = TOL)
+    end
+end
+
+@testset "majority vote worked out by hand" begin
+    # item 1: 1 1 2 -> (2/3, 1/3, 0); item 2: 3 3 -> (0, 0, 1);
+    # item 3: 2 3 2 -> (0, 2/3, 1/3); item 4: 1 2 -> tie, lowest class 1
+    items = [1, 1, 1, 2, 2, 3, 3, 3, 4, 4]
+    workers = [1, 2, 3, 1, 2, 1, 2, 3, 2, 3]
+    given = [1, 1, 2, 3, 3, 2, 3, 2, 1, 2]
+    model = fit!(Model(method = "mv"), items, workers, given)
+    @test CrowdSpec.labels(model) == [1, 3, 2, 1]
+    @test posteriors(model) ≈ [2/3 1/3 0; 0 0 1; 0 2/3 1/3; 1/2 1/2 0] atol = 1e-15
+    # worker 1's confusion rows, the M-step on the vote shares (see the Rust test)
+    @test confusion(model)[1, :, :] ≈ [1 0 0; 1/3 2/3 0; 0 1/4 3/4] atol = 1e-15
+    @test class_prior(model) ≈ [7/24, 3/8, 1/3] atol = 1e-15
+    @test converged(model)
+    @test fit_notes(model) == 0
+    @test (n_items(model), n_workers(model), n_classes(model)) == (4, 3, 3)
+end
+
+@testset "parameters" begin
+    model = Model()
+    setparam!(model, "tol", 1e-8)
+    @test getparam(model, "tol") == 1e-8
+    setparam!(model, :max_iter, 50)
+    @test getparam(model, "max_iter") === Int64(50)
+    setparam!(model, "prior", "uniform")
+    @test getparam(model, "prior") == 0
+    err = try setparam!(model, "tol", 2.0); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_PARAM_RANGE
+    @test getparam(model, "tol") == 1e-8
+    @test_throws CrowdSpecError setparam!(model, "tolerance", 1.0)
+    @test_throws CrowdSpecError setparam!(model, "method", "dawid")
+    @test "opt-ds" in method_names() && "lloyd" in method_names()
+    @test method_input("lloyd") == :points && method_input("spec") == :graph
+    @test "max_iter" in param_names()
+    @test param_info("max_iter").is_integer
+    @test CrowdSpec.version() isa VersionNumber
+end
+
+@testset "errors" begin
+    model = Model(workers = 12)
+    err = try fit!(model, [1, 2, 3, 4], [1, 2, 3, 18], [1, 2, 1, 2]); nothing catch e; e end
+    @test err isa CrowdSpecError
+    @test err.status == CrowdSpec.CS_ERR_INVALID_ID
+    @test err.name == "CS_ERR_INVALID_ID"
+    @test occursin("17", err.message)          # the library's 0-based id
+    @test occursin("CS_ERR_INVALID_ID", sprint(showerror, err))
+    @test_throws CrowdSpecError fit!(Model(), [1, 2], [1], [1, 2])        # lengths differ
+    @test_throws CrowdSpecError fit!(Model(), [0, 1], [1, 1], [1, 2])     # ids are 1-based
+    @test_throws CrowdSpecError fit!(Model(), Int[], Int[], Int[])        # empty
+    @test_throws CrowdSpecError posteriors(Model())                        # not fitted
+    closed = Model(); close(closed)
+    err = try n_items(closed); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_NULL_HANDLE
+end
+
+@testset "progress and cancel" begin
+    items, workers, given, _ = simulate(100, 8, 2, 22)
+    model = Model(method = "ds", tol = 0.0, max_iter = 20, accel = "none", threads = 1)
+    seen = Int[]
+    err = try
+        fit!(model, items, workers, given; progress = (it, obj) -> (push!(seen, it); it < 4))
+        nothing
+    catch e
+        e
+    end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_CANCELLED
+    @test seen == [0, 1, 2, 3, 4]
+    @test iterations(model) == 4
+    @test :cancelled in note_names(fit_notes(model))
+    # an exception in the callback stops the fit and reaches the caller
+    @test_throws DomainError fit!(model, items, workers, given;
+                                  progress = (it, obj) -> it == 2 ? throw(DomainError(it)) : true)
+    fit!(model, items, workers, given)       # the model is still usable
+    @test iterations(model) == 20
+    @test length(objective_trace(model)) == 20
+end
+
+@testset "points" begin
+    rng = MersenneTwister(3)
+    centres_true = [0.0 50.0 0.0; 0.0 0.0 50.0]     # d x k
+    X = hcat([centres_true[:, mod1(j, 3)] .+ rand(rng, 2) .- 0.5 for j in 1:120]...)
+    model = fit_points!(Model(method = "lloyd", classes = 3, seed = 1), X)
+    z = CrowdSpec.labels(model)
+    C = centres(model)
+    @test size(C) == (2, 3)
+    for h in 1:3
+        members = findall(==(h), z)
+        @test length(members) == 40
+        @test maximum(abs.(C[:, h] .- vec(sum(X[:, members]; dims = 2)) ./ 40)) < 1e-12
+    end
+    @test_throws CrowdSpecError fit_points!(Model(method = "lloyd", classes = 2), [0.0 NaN 1.0])
+end
+
+@testset "graphs" begin
+    u, v = [5], [6]                    # two 5-cliques 1:5 and 6:10, joined by 5-6
+    for base in (0, 5), i in 1:5, j in i+1:5
+        push!(u, base + i); push!(v, base + j)
+    end
+    model = fit_graph!(Model(method = "commu-lloyd", classes = 2), 10, u, v)
+    z = CrowdSpec.labels(model)
+    @test all(==(z[1]), z[1:5]) && all(==(z[10]), z[6:10]) && z[1] != z[10]
+    within, between = graph_densities(model)
+    @test within == 1.0
+    @test between ≈ 1 / 25 atol = 1e-15
+end
+
+@testset "encode" begin
+    ids, levels = encode(["b", "a", "b", "c"])
+    @test ids == [1, 2, 1, 3]
+    @test levels == ["b", "a", "c"]
+end
+
+@testset "finalizer frees the handle" begin
+    # many unreachable models are collected without error; explicit close is idempotent
+    for _ in 1:1000
+        Model(method = "mv")
+    end
+    GC.gc(); GC.gc()
+    m = Model(); close(m); close(m)
+    @test m.ptr == C_NULL
+end
+
+@testset "shared data sets" begin
+    dir = get(ENV, "CROWDSPEC_DATASETS_DIR",
+              joinpath(@__DIR__, "..", "..", "..", "..", "shared", "datasets"))
+    if !isfile(joinpath(dir, "bluebird_crowd.txt"))
+        @info "shared data sets not found; skipped" dir
+    else
+        # README error rates (%): mv (ties to the lowest class), ds, opt-ds
+        expected = Dict("bluebird" => (24.07, 10.19, 10.19), "rte" => (8.13, 7.25, 7.25),
+                        "trec" => (33.89, 29.76, 29.85), "dog" => (18.22, 15.74, 15.74),
+                        "web" => (22.35, 16.85, 16.85))
+        for (name, rates) in expected
+            rows = [parse.(Int, split(l)) for l in eachline(joinpath(dir, "$(name)_crowd.txt")) if !isempty(strip(l))]
+            truth = Dict{Int,Int}()
+            for l in eachline(joinpath(dir, "$(name)_truth.txt"))
+                isempty(strip(l)) && continue
+                j, c = parse.(Int, split(l))
+                truth[j] = c
+            end
+            for (method, rate) in zip(("mv", "ds", "opt-ds"), rates)
+                model = fit!(Model(method = method), getindex.(rows, 1), getindex.(rows, 2),
+                             getindex.(rows, 3))
+                z = CrowdSpec.labels(model)
+                wrong = count(((j, c),) -> z[j] != c, truth)
+                @test wrong == round(Int, rate * length(truth) / 100)
+            end
+        end
+    end
+end
+
+end
