@@ -28,6 +28,7 @@ module CrowdSpec
 using Libdl
 
 export Model, CrowdSpecError, fit!, fit_points!, fit_graph!, set_gold!, setparam!, getparam,
+    set_initial_confusion!, set_initial_prior!, predict!,
     labels, posteriors, confusion, class_prior, loglikelihood, iterations, converged,
     fit_notes, note_names, objective_trace, last_message, n_items, n_workers, n_classes,
     centres, graph_densities, encode, method_names, method_input, param_names, param_info
@@ -118,6 +119,7 @@ const CS_NOTE_EMPTY_CLUSTER = Int32(128)
 const CS_NOTE_LABEL_CYCLE = Int32(256)
 const CS_NOTE_EIGEN_NOT_CONVERGED = Int32(512)
 const CS_NOTE_MAJORITY_START = Int32(1024)
+const CS_NOTE_UNKNOWN_WORKERS = Int32(65536)
 
 const _NOTE_NAMES = (
     (CS_NOTE_MAX_ITER_REACHED, :max_iter_reached),
@@ -131,6 +133,7 @@ const _NOTE_NAMES = (
     (CS_NOTE_LABEL_CYCLE, :label_cycle),
     (CS_NOTE_EIGEN_NOT_CONVERGED, :eigen_not_converged),
     (CS_NOTE_MAJORITY_START, :majority_start),
+    (CS_NOTE_UNKNOWN_WORKERS, :unknown_workers),
 )
 
 # ---------------------------------------------------------------------------- errors
@@ -469,6 +472,57 @@ function set_gold!(model::Model, items::AbstractVector{<:Integer}, labels::Abstr
     lb = _zero_based(labels, "labels", CS_ERR_INVALID_LABEL)
     _check(model, ccall(_fn(:cs_set_gold), Int32, (Ptr{Cvoid}, Ptr{Int32}, Ptr{Int32}, Csize_t),
                         model, it, lb, n))
+    return model
+end
+
+"""
+    set_initial_confusion!(model::Model, confusion::AbstractArray{<:Real,3}) -> model
+
+Warm start: the worker confusion matrices (`n_workers x k x k`, the layout
+[`confusion`](@ref) returns, e.g. that of a fit on an earlier batch) the next EM fits
+start from instead of their own start. A worker whose matrix is all zeros is one new in
+the batch. Copied and kept until replaced; an empty array (`zeros(0, 0, 0)`) clears it.
+"""
+function set_initial_confusion!(model::Model, confusion::AbstractArray{<:Real,3})
+    # Julia [i, l, c] to the C API's row-major ((i k) + l) k + c: reverse the dimensions
+    buffer = vec(Float64.(permutedims(confusion, (3, 2, 1))))
+    _check(model, ccall(_fn(:cs_set_initial_confusion), Int32, (Ptr{Cvoid}, Ptr{Cdouble}, Csize_t),
+                        model, buffer, length(buffer)))
+    return model
+end
+
+"""
+    set_initial_prior!(model::Model, prior::AbstractVector{<:Real}) -> model
+
+The class prior (k values, normalised by the library) a warm start begins from, with
+[`set_initial_confusion!`](@ref). An empty vector clears it.
+"""
+function set_initial_prior!(model::Model, prior::AbstractVector{<:Real})
+    buffer = Vector{Float64}(prior)
+    _check(model, ccall(_fn(:cs_set_initial_prior), Int32, (Ptr{Cvoid}, Ptr{Cdouble}, Csize_t),
+                        model, buffer, length(buffer)))
+    return model
+end
+
+"""
+    predict!(model::Model, items, workers, labels) -> model
+
+Label a new batch of items by the workers of the last crowd fit without refitting: one
+E-step with that fit's confusion matrices and prior (before any fit, those of
+[`set_initial_confusion!`](@ref) and [`set_initial_prior!`](@ref)). Items are
+numbered 1, 2, ... for the batch alone; a worker beyond the fit's workers is weighed as
+the average worker (note `:unknown_workers`). Afterwards [`labels`](@ref),
+[`posteriors`](@ref), ... describe the batch.
+"""
+function predict!(model::Model, items::AbstractVector{<:Integer}, workers::AbstractVector{<:Integer},
+                  labels::AbstractVector{<:Integer})
+    n = _same_length("predict!", "items" => length(items), "workers" => length(workers),
+                     "labels" => length(labels))
+    it = _zero_based(items, "items", CS_ERR_INVALID_ID)
+    wk = _zero_based(workers, "workers", CS_ERR_INVALID_ID)
+    lb = _zero_based(labels, "labels", CS_ERR_INVALID_LABEL)
+    _check(model, ccall(_fn(:cs_predict), Int32, (Ptr{Cvoid}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Csize_t),
+                        model, it, wk, lb, n))
     return model
 end
 

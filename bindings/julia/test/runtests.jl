@@ -173,6 +173,30 @@ end
     @test length(objective_trace(model)) == 20
 end
 
+@testset "warm start and predict: one E-step computed here" begin
+    W = zeros(2, 2, 2)                          # workers x true x observed
+    W[1, :, :] = [0.9 0.1; 0.2 0.8]
+    W[2, :, :] = [0.6 0.4; 0.3 0.7]
+    prior = [0.7, 0.3]
+    model = Model(method = "ds")
+    set_initial_confusion!(model, W)
+    set_initial_prior!(model, prior)
+    # (item, worker, answer); worker 3 is unknown: the mean of workers 1 and 2 stands in
+    batch = [(1, 1, 1), (1, 2, 2), (2, 1, 2), (3, 2, 2), (3, 3, 1)]
+    predict!(model, first.(batch), getindex.(batch, 2), last.(batch))
+    M = cat(W, reshape((W[1, :, :] .+ W[2, :, :]) ./ 2, 1, 2, 2); dims = 1)
+    expected = zeros(3, 2)
+    for j in 1:3, l in 1:2
+        expected[j, l] = prior[l] * prod(M[i, l, c] for (jj, i, c) in batch if jj == j)
+    end
+    expected ./= sum(expected; dims = 2)
+    @test maximum(abs.(posteriors(model) .- expected)) <= TOL
+    @test CrowdSpec.labels(model) == [1, 2, 1]
+    @test :unknown_workers in note_names(fit_notes(model))
+    @test confusion(model)[3, :, :] ≈ M[3, :, :] atol = 1e-15
+    @test_throws CrowdSpecError predict!(Model(), [1], [1], [1])        # nothing to predict with
+end
+
 @testset "points" begin
     rng = MersenneTwister(3)
     centres_true = [0.0 50.0 0.0; 0.0 0.0 50.0]     # d x k

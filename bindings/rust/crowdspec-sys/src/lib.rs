@@ -249,6 +249,9 @@ pub const CS_NOTE_LABEL_CYCLE: cs_fit_note = 256;
 pub const CS_NOTE_EIGEN_NOT_CONVERGED: cs_fit_note = 512;
 /// opt-ds kept the fit of its majority-vote start.
 pub const CS_NOTE_MAJORITY_START: cs_fit_note = 1024;
+/// [`cs_predict`]: some workers of the batch were not in the fit (the average worker
+/// stood in for them).
+pub const CS_NOTE_UNKNOWN_WORKERS: cs_fit_note = 65536;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;
@@ -348,8 +351,23 @@ extern "C" {
         label: *const i32,
         n: usize,
     ) -> cs_status;
+    /// Warm start: worker confusion matrices (the layout of [`cs_confusion`]) that later
+    /// EM fits start from (copied; n = 0 clears; a row of zeros marks an unknown worker).
+    pub fn cs_set_initial_confusion(model: *mut cs_model, confusion: *const f64, n: usize)
+        -> cs_status;
+    /// The class prior a warm start begins from (copied; n = 0 clears).
+    pub fn cs_set_initial_prior(model: *mut cs_model, prior: *const f64, n: usize) -> cs_status;
     /// Fit the method to `n_labels` (item, worker, label) triples (copied).
     pub fn cs_fit(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+    ) -> cs_status;
+    /// Label a new batch of items by known workers without refitting: one E-step with the
+    /// confusion matrices and prior of the last crowd fit (or the initial ones).
+    pub fn cs_predict(
         model: *mut cs_model,
         item: *const i32,
         worker: *const i32,

@@ -349,7 +349,7 @@ impl ParamValue for Method {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Notes(i32);
 
-const NOTE_NAMES: [(i32, &str); 11] = [
+const NOTE_NAMES: [(i32, &str); 12] = [
     (sys::CS_NOTE_MAX_ITER_REACHED, "max_iter_reached"),
     (sys::CS_NOTE_SPECTRAL_FALLBACK, "spectral_fallback"),
     (sys::CS_NOTE_IMPOSSIBLE_ITEMS, "impossible_items"),
@@ -361,6 +361,7 @@ const NOTE_NAMES: [(i32, &str); 11] = [
     (sys::CS_NOTE_LABEL_CYCLE, "label_cycle"),
     (sys::CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"),
     (sys::CS_NOTE_MAJORITY_START, "majority_start"),
+    (sys::CS_NOTE_UNKNOWN_WORKERS, "unknown_workers"),
 ];
 
 impl Notes {
@@ -388,6 +389,9 @@ impl Notes {
     pub const EIGEN_NOT_CONVERGED: Notes = Notes(sys::CS_NOTE_EIGEN_NOT_CONVERGED);
     /// opt-ds kept its majority-vote start.
     pub const MAJORITY_START: Notes = Notes(sys::CS_NOTE_MAJORITY_START);
+    /// [`Model::predict`](crate::Model::predict): some workers were not in the fit; the
+    /// average worker stood in for them.
+    pub const UNKNOWN_WORKERS: Notes = Notes(sys::CS_NOTE_UNKNOWN_WORKERS);
 
     /// The C bits.
     pub fn bits(self) -> i32 {

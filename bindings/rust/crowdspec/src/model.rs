@@ -101,7 +101,9 @@ unsafe extern "C" fn progress_trampoline<F: FnMut(usize, f64) -> bool>(
     iteration: i32,
     objective: f64,
 ) -> i32 {
-    // SAFETY: user is the &mut Progress<F> installed by with_progress for this fit.
+    // SAFETY: user is the &mut Progress<F> installed by with_progress for this fit, which
+    // outlives the call. The library calls the callback only from the thread running the
+    // fit, between iterations (never from its worker threads), so F needs no Send.
     let state = &mut *(user as *mut Progress<F>);
     if state.panic.is_some() {
         return 1;
@@ -314,6 +316,30 @@ impl Model {
         Ok(self)
     }
 
+    /// Warm start: the worker confusion matrices the next EM fits start from instead of
+    /// their own start (`cs_set_initial_confusion`), e.g. `fit.confusion.as_slice()`
+    /// of a fit on an earlier batch. The layout is that of [`Fit::confusion`] (worker,
+    /// true class, observed class, row-major); a row of zeros marks a worker new in
+    /// this batch. The values are copied and kept until replaced; an empty slice
+    /// clears them. The library checks the size against the fit.
+    pub fn initial_confusion(&mut self, confusion: &[f64]) -> Result<&mut Model, Error> {
+        // SAFETY: live handle; the slice holds len values and is only read.
+        let code = unsafe {
+            sys::cs_set_initial_confusion(self.ptr(), confusion.as_ptr(), confusion.len())
+        };
+        self.check(code)?;
+        Ok(self)
+    }
+
+    /// The class prior a warm start begins from (`cs_set_initial_prior`; k values,
+    /// normalised by the library). An empty slice clears it.
+    pub fn initial_prior(&mut self, prior: &[f64]) -> Result<&mut Model, Error> {
+        // SAFETY: live handle; the slice holds len values and is only read.
+        let code = unsafe { sys::cs_set_initial_prior(self.ptr(), prior.as_ptr(), prior.len()) };
+        self.check(code)?;
+        Ok(self)
+    }
+
     // ------------------------------------------------------------------ fitting
 
     /// Runs `run` with `callback` installed as the progress callback, then removes it,
@@ -401,6 +427,25 @@ impl Model {
         F: FnMut(usize, f64) -> bool,
     {
         self.with_progress(progress, |m| m.fit(items, workers, labels))
+    }
+
+    /// Labels a new batch of items by the workers of the last crowd fit without refitting
+    /// (`cs_predict`): one E-step with that fit's confusion matrices and prior (before any
+    /// fit, those of [`Model::initial_confusion`] and [`Model::initial_prior`]). Items
+    /// are numbered for the batch alone; a worker id beyond the fit's workers is an
+    /// unknown worker, weighed as the average one ([`Notes::UNKNOWN_WORKERS`]). The
+    /// returned [`Fit`] describes the batch. On failure the previous results are kept.
+    pub fn predict(&mut self, items: &[i32], workers: &[i32], labels: &[i32]) -> Result<Fit, Error> {
+        let n = same_length(
+            "predict",
+            &[("items", items.len()), ("workers", workers.len()), ("labels", labels.len())],
+        )?;
+        // SAFETY: live handle; the three slices hold n values and are only read.
+        let code = unsafe {
+            sys::cs_predict(self.ptr(), items.as_ptr(), workers.as_ptr(), labels.as_ptr(), n)
+        };
+        self.check(code)?;
+        self.result()
     }
 
     /// Clusters `n` points of dimension `d`, given row-major in `x` (`n * d` values),
