@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "crowd/spectral_init.hpp"
-#include "crowd/worker_groups.hpp"
+#include "crowd/spectral/spectral_init.hpp"
+#include "crowd/spectral/worker_groups.hpp"
 #include "crowdspec/crowdspec.h"
 #include "data/crowd_data.hpp"
 #include "sim/crowd_sim.hpp"

@@ -267,6 +267,7 @@ static void method_names_round_trip(void **state) {
     };
     const int32_t count = cs_method_count();
     int32_t i, j, id;
+    const char *summary;
     (void)state;
 
     assert_true(count >= 4);
@@ -279,6 +280,15 @@ static void method_names_round_trip(void **state) {
         id = -1;
         CS_ASSERT_OK(cs_method_from_name(name, &id));
         assert_int_equal(id, method);
+        /* The registry's one doc line: present, one line, no trailing space. */
+        summary = cs_method_summary(method);
+        assert_non_null(summary);
+        assert_true(strlen(summary) > 10);
+        assert_null(strchr(summary, '\n'));
+        assert_true(summary[strlen(summary) - 1] != ' ');
+        /* Ids are grouped by input kind (crowdspec.h, "Methods"). */
+        assert_int_equal(cs_method_input(method),
+                         method < 100 ? CS_INPUT_CROWD : method < 200 ? CS_INPUT_POINTS : CS_INPUT_GRAPH);
         for (j = 0; j < i; ++j) {
             assert_int_not_equal(cs_method_at(j), method);
             assert_string_not_equal(cs_method_name(cs_method_at(j)), name);
@@ -296,6 +306,9 @@ static void method_names_round_trip(void **state) {
     assert_null(cs_method_name(0));
     assert_null(cs_method_name(-1));
     assert_null(cs_method_name(999));
+    assert_null(cs_method_summary(0));
+    assert_null(cs_method_summary(999));
+    assert_string_equal(cs_method_summary(CS_METHOD_MV), "majority vote, ties to the lowest class");
     /* Unknown names (matching is case-sensitive); the output is untouched. */
     id = 1234;
     CS_ASSERT_STATUS(cs_method_from_name("nosuch", &id), CS_ERR_UNKNOWN_METHOD);

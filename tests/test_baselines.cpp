@@ -13,7 +13,7 @@
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
 
-#include "crowd/binary_splits.hpp"
+#include "crowd/spectral/binary_splits.hpp"
 #include "data/crowd_data.hpp"
 #include "linalg/sparse_matrix.hpp"
 #include "sim/crowd_sim.hpp"

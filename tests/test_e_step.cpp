@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "support/cmocka_cpp.hpp"
-#include "crowd/dawid_skene.hpp"
+#include "crowd/em/dawid_skene.hpp"
 #include "data/crowd_data.hpp"
 
 static void test_zero_entries_make_classes_impossible(void **) {

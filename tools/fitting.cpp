@@ -52,8 +52,8 @@ std::string library_default(const char *name) {
 
 std::string fit_options_help() {
     return "Fitting options (defaults are the library's):\n"
-           "  -m, --method NAME       inference method (default opt-ds); one of the library's\n"
-           "                          methods: " + known_methods_text() + "\n"
+           "  -m, --method NAME       inference method (default opt-ds): one of the library's\n"
+           "                          methods, listed below\n"
            "      --classes K|A,B,..  number of classes K, or the classes in order (see below)\n"
            "      --seed N            seed of every random choice (default " + library_default("seed") + ")\n"
            "      --max-iter N        maximum EM rounds / Lloyd iterations (default " + library_default("max_iter") + ")\n"
@@ -69,7 +69,7 @@ std::string fit_options_help() {
            "Progress: a fit running longer than a second shows `iteration, log-likelihood,\n"
            "elapsed` on one stderr line, only when stderr is a terminal. Ctrl-C (SIGINT) or\n"
            "SIGTERM stops the fit cleanly: no output file is written or changed, exit 130/143.\n"
-           "\n"
+           "\n" + methods_help() + "\n"
            "Input options:\n"
            "      --input-format auto|csv|tsv|whitespace\n"
            "                          how fields are separated (default auto, see below)\n"
@@ -152,6 +152,17 @@ std::string known_methods_text() {
     for (int32_t id : all_methods()) {
         if (!text.empty()) text += ", ";
         text += cs_method_name(id);
+    }
+    return text;
+}
+
+std::string methods_help() {
+    std::string text = "Methods (--method NAME):\n";
+    for (int32_t id : all_methods()) {
+        const char *summary = cs_method_summary(id);
+        char line[512];
+        std::snprintf(line, sizeof line, "  %-19s %s\n", cs_method_name(id), summary ? summary : "");
+        text += line;
     }
     return text;
 }

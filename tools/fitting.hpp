@@ -54,6 +54,10 @@ std::vector<int32_t> all_methods();
 /// "mv, ds, opt-ds, crowd-lloyd".
 std::string known_methods_text();
 
+/// "Methods (--method NAME):" and one line per crowd method: its name and
+/// cs_method_summary(), in the library's order.
+std::string methods_help();
+
 /// A new handle for `method` with every setting applied through
 /// cs_set_param_string, so the library validates them; a rejected value is a usage
 /// error quoting the library's message. Throws CliError.

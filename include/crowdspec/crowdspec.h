@@ -298,6 +298,14 @@ CS_API int32_t cs_method_at(int32_t index);
 CS_API const char *cs_method_name(int32_t method);
 
 /**
+ * @brief One line saying what a method does, e.g. "Dawid-Skene EM from the soft
+ *        majority vote (MV-D&S)" (the command-line tool's --help lists these).
+ * @param method A ::cs_method value.
+ * @return A static string (no trailing newline), or NULL if the id is unknown.
+ */
+CS_API const char *cs_method_summary(int32_t method);
+
+/**
  * @brief Method id from its short name (case-sensitive, e.g. "ds", "crowd-lloyd").
  * @param name NUL-terminated name.
  * @param[out] method Receives the ::cs_method value.

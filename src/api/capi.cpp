@@ -6,7 +6,7 @@
 #include <string>
 
 #include "api/guard.hpp"
-#include "api/method_table.hpp"
+#include "api/registry.hpp"
 #include "api/model.hpp"
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
@@ -90,6 +90,11 @@ CS_API int32_t cs_method_input(int32_t method) {
 CS_API const char *cs_method_name(int32_t method) {
     const cs::MethodInfo *m = cs::find_method(method);
     return m ? m->name : nullptr;
+}
+
+CS_API const char *cs_method_summary(int32_t method) {
+    const cs::MethodInfo *m = cs::find_method(method);
+    return m ? m->summary : nullptr;
 }
 
 CS_API cs_status cs_method_from_name(const char *name, int32_t *method) {
@@ -241,7 +246,7 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
         auto fit = std::make_unique<cs::FitResult>();
         const bool cancelled =
             model->initial.empty()
-                ? cs::run_crowd_method(data, options, model->progress, *fit)
+                ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
                 : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
         keep_fit(model, std::move(fit), cancelled);
     });
@@ -295,9 +300,9 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
-        method_for(options, cs::InputKind::Points);
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, *fit);
+        const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, method.points, *fit);
         keep_fit(model, std::move(fit), cancelled);
     });
 }
@@ -309,11 +314,11 @@ CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
-        method_for(options, cs::InputKind::Graph);
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Graph);
         const cs::GraphData graph =
             cs::GraphData::build(n_nodes, u, v, n_edges, cs::resolve_threads(options.threads));
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_graph_method(graph, options, model->progress, *fit);
+        const bool cancelled = cs::run_graph_method(graph, options, model->progress, method.graph, *fit);
         keep_fit(model, std::move(fit), cancelled);
     });
 }

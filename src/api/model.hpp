@@ -8,7 +8,7 @@
 
 #include "api/params.hpp"
 #include "core/fit_result.hpp"
-#include "crowd/warm_start.hpp"
+#include "crowd/em/warm_start.hpp"
 #include "util/progress.hpp"
 
 struct cs_model {

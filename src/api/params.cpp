@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "api/method_table.hpp"
+#include "api/registry.hpp"
 #include "util/error.hpp"
 
 namespace cs {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "crowd/options.hpp"
+#include "core/fit_options.hpp"
 #include "crowdspec/crowdspec.h"
 
 namespace cs {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "cluster/kmeans.hpp"
+#include "linalg/kmeans.hpp"
 #include "cluster/spectral_points.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
@@ -142,47 +142,51 @@ void note(FitResult &out, int32_t bit, const std::string &message) {
 
 }  // namespace
 
+KmeansRun fit_lloyd_points(const PointsProblem &problem, const FitOptions &options, const LloydOptions &settings,
+                           Rng &rng, FitResult &out) {
+    // Spectral initialisation: k-means (k-means++ seeding + Lloyd) on the projection
+    // onto the top-k right singular subspace, the paper's "O(1) approximation of
+    // k-means"; then Lloyd on the original points (L-7, L-8).
+    const int32_t k = settings.k;
+    const SubspaceProjection projection = project_top_singular(problem.points, k, rng, problem.threads);
+    if (!projection.converged)
+        note(out, CS_NOTE_EIGEN_NOT_CONVERGED,
+             "the top-" + std::to_string(k) + " singular subspace did not reach its tolerance in " +
+                 std::to_string(projection.products) + " products; its last estimate was used.");
+    PointSet space = problem.points;
+    if (!projection.identity) {
+        space.x = projection.coords.data();
+        space.d = projection.dims;
+        space.ld = projection.dims;
+    }
+    int64_t init_reseeded = 0;
+    std::vector<int32_t> start = initial_labels(space, k, options.n_init, problem.threads, rng, init_reseeded);
+    KmeansRun run = lloyd(problem.data, std::move(start), settings);
+    run.reseeded += init_reseeded;
+    return run;
+}
+
+KmeansRun fit_kmeanspp_points(const PointsProblem &problem, const FitOptions &options, const LloydOptions &settings,
+                              Rng &rng, FitResult &) {
+    return kmeans(problem.data, settings, options.n_init, rng);
+}
+
 bool run_points_method(const double *x, std::size_t n, std::size_t d, std::size_t ld,
-                       const FitOptions &options, const Progress &progress, FitResult &out) {
+                       const FitOptions &options, const Progress &progress, PointsMethod method, FitResult &out) {
     const int threads = resolve_threads(options.threads);
     const int32_t k = options.classes;
-    const PointSet points = validate(x, n, d, ld, k, threads);
-    const CentredPoints data = CentredPoints::prepare(points, threads);
+    PointsProblem problem;
+    problem.points = validate(x, n, d, ld, k, threads);
+    problem.data = CentredPoints::prepare(problem.points, threads);
+    problem.threads = threads;
+    const PointSet &points = problem.points;
     Rng rng(options.seed);
 
     LloydOptions lloyd_options;
     lloyd_options.k = k;
     lloyd_options.max_iter = options.max_iter;
     lloyd_options.progress = &progress;
-    KmeansRun run;
-    int64_t init_reseeded = 0;
-    switch (options.method) {
-        case CS_METHOD_LLOYD: {
-            // Spectral initialisation: k-means (k-means++ seeding + Lloyd) on the
-            // projection onto the top-k right singular subspace, the paper's "O(1)
-            // approximation of k-means"; then Lloyd on the original points (L-7, L-8).
-            const SubspaceProjection projection = project_top_singular(points, k, rng, threads);
-            if (!projection.converged)
-                note(out, CS_NOTE_EIGEN_NOT_CONVERGED,
-                     "the top-" + std::to_string(k) + " singular subspace did not reach its tolerance in " +
-                         std::to_string(projection.products) + " products; its last estimate was used.");
-            PointSet space = points;
-            if (!projection.identity) {
-                space.x = projection.coords.data();
-                space.d = projection.dims;
-                space.ld = projection.dims;
-            }
-            std::vector<int32_t> start = initial_labels(space, k, options.n_init, threads, rng, init_reseeded);
-            run = lloyd(data, std::move(start), lloyd_options);
-            break;
-        }
-        case CS_METHOD_KMEANS_PP:
-            run = kmeans(data, lloyd_options, options.n_init, rng);
-            break;
-        default:
-            throw Error(CS_ERR_WRONG_INPUT_KIND,
-                        "method " + std::to_string(options.method) + " does not take points");
-    }
+    KmeansRun run = method(problem, options, lloyd_options, rng, out);
 
     out.input_kind = CS_INPUT_POINTS;
     out.n_items = static_cast<int32_t>(points.n);
@@ -202,9 +206,9 @@ bool run_points_method(const double *x, std::size_t n, std::size_t d, std::size_
         note(out, CS_NOTE_MAX_ITER_REACHED,
              "Lloyd stopped at max_iter = " + std::to_string(options.max_iter) +
                  " iterations with labels still changing.");
-    if (run.reseeded + init_reseeded > 0)
+    if (run.reseeded > 0)
         note(out, CS_NOTE_EMPTY_CLUSTER,
-             std::to_string(run.reseeded + init_reseeded) +
+             std::to_string(run.reseeded) +
                  " empty clusters were re-seeded with the point farthest from its centre.");
     if (run.cancelled) out.notes |= CS_NOTE_CANCELLED;
     if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();

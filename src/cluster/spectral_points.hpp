@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cluster/kmeans.hpp"
+#include "linalg/kmeans.hpp"
 #include "util/rng.hpp"
 
 namespace cs {

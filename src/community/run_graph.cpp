@@ -20,8 +20,46 @@ void note(FitResult &out, int32_t bit, const std::string &message) {
 
 }  // namespace
 
+bool fit_spec(const GraphData &, int32_t, std::vector<int32_t> &, const FitOptions &, const Progress &progress,
+              int, FitResult &out) {
+    out.converged = true;
+    return progress.cancelled(0, 0.0);
+}
+
+bool fit_spec_mle(const GraphData &graph, int32_t k, std::vector<int32_t> &labels, const FitOptions &options,
+                  const Progress &progress, int threads, FitResult &out) {
+    out.converged = true;
+    if (progress.cancelled(0, 0.0)) return true;
+    // max_iter = 0 skips the likelihood step: the spectral labels, which (like spec's)
+    // always count as converged.
+    if (options.max_iter == 0) return false;
+    const double score = likelihood_step(graph, k, labels, threads);
+    out.trace.push_back(score);
+    out.iterations = 1;
+    return progress.cancelled(1, score);
+}
+
+bool fit_commu_lloyd(const GraphData &graph, int32_t k, std::vector<int32_t> &labels, const FitOptions &options,
+                     const Progress &progress, int threads, FitResult &out) {
+    CommuLloydResult r = commu_lloyd(graph, k, labels, options.max_iter, threads, progress);
+    out.trace = std::move(r.trace);
+    out.iterations = r.iterations;
+    out.converged = r.converged;
+    if (r.cycle)
+        note(out, CS_NOTE_LABEL_CYCLE,
+             "CommuLloyd stopped after " + std::to_string(r.iterations) +
+                 " iterations: the labels alternated between two states; the one with the larger "
+                 "ratio association was kept.");
+    else if (!r.converged && !r.cancelled && options.max_iter > 0)
+        note(out, CS_NOTE_MAX_ITER_REACHED,
+             "CommuLloyd stopped at max_iter = " + std::to_string(options.max_iter) +
+                 " iterations with labels still changing.");
+    if (options.max_iter == 0) out.converged = false;
+    return r.cancelled;
+}
+
 bool run_graph_method(const GraphData &graph, const FitOptions &options, const Progress &progress,
-                      FitResult &out) {
+                      GraphMethod method, FitResult &out) {
     const int32_t k = options.classes;
     if (k < 2)
         throw Error(CS_ERR_TOO_FEW_CLASSES, "cs_fit_graph: the number of communities k (parameter 'classes') is " +
@@ -29,9 +67,6 @@ bool run_graph_method(const GraphData &graph, const FitOptions &options, const P
     if (k > graph.n_nodes)
         throw Error(CS_ERR_TOO_MANY_CLASSES, "cs_fit_graph: k = " + std::to_string(k) + " communities but only " +
                                                  std::to_string(graph.n_nodes) + " nodes");
-    if (options.method != CS_METHOD_COMMU_LLOYD && options.method != CS_METHOD_SPEC &&
-        options.method != CS_METHOD_SPEC_MLE)
-        throw Error(CS_ERR_WRONG_INPUT_KIND, "method " + std::to_string(options.method) + " does not take graphs");
     const int threads = resolve_threads(options.threads);
     Rng rng(options.seed);
 
@@ -49,43 +84,7 @@ bool run_graph_method(const GraphData &graph, const FitOptions &options, const P
             ++isolated;
         }
 
-    bool cancelled = false;
-    out.converged = true;
-    switch (options.method) {
-        case CS_METHOD_SPEC:
-            cancelled = progress.cancelled(0, 0.0);
-            break;
-        case CS_METHOD_SPEC_MLE: {
-            cancelled = progress.cancelled(0, 0.0);
-            // max_iter = 0 skips the likelihood step: the spectral labels, which (like
-            // spec's) always count as converged.
-            if (cancelled || options.max_iter == 0) break;
-            const double score = likelihood_step(graph, k, labels, threads);
-            out.trace.push_back(score);
-            out.iterations = 1;
-            cancelled = progress.cancelled(1, score);
-            break;
-        }
-        default: {
-            CommuLloydResult r = commu_lloyd(graph, k, labels, options.max_iter, threads, progress);
-            out.trace = std::move(r.trace);
-            out.iterations = r.iterations;
-            out.converged = r.converged;
-            cancelled = r.cancelled;
-            if (r.cycle)
-                note(out, CS_NOTE_LABEL_CYCLE,
-                     "CommuLloyd stopped after " + std::to_string(r.iterations) +
-                         " iterations: the labels alternated between two states; the one with the larger "
-                         "ratio association was kept.");
-            else if (!r.converged && !r.cancelled && options.max_iter > 0)
-                note(out, CS_NOTE_MAX_ITER_REACHED,
-                     "CommuLloyd stopped at max_iter = " + std::to_string(options.max_iter) +
-                         " iterations with labels still changing.");
-            if (options.max_iter == 0) out.converged = false;
-            break;
-        }
-    }
-
+    const bool cancelled = method(graph, k, labels, options, progress, threads, out);
     if (cancelled) out.converged = false;  // a cancelled fit did not meet its rule
 
     out.input_kind = CS_INPUT_GRAPH;

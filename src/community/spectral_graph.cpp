@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/kmeans.hpp"
+#include "linalg/kmeans.hpp"
 #include "linalg/subspace_eigen.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"

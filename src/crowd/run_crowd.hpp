@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: MIT
-// Dispatch a crowd fit to its method and complete the common parts of the result.
+// Run a crowd fit: the method's entry point (from the registry, src/api/registry.cpp)
+// and the parts of the result every crowd method shares.
 #pragma once
 
+#include "core/fit_options.hpp"
 #include "core/fit_result.hpp"
-#include "crowd/options.hpp"
-#include "crowd/warm_start.hpp"
+#include "crowd/em/warm_start.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
 
 namespace cs {
 
-/// Fit options.method to the data into `out`. Returns true when the progress
-/// callback cancelled the fit (out then holds the last completed iteration).
+/// The entry point of a crowd method: fit the data into `out` (labels, posteriors,
+/// confusion, prior, trace, iterations, converged, notes). Returns true when the
+/// progress callback cancelled the fit (out then holds the last completed iteration).
+using CrowdMethod = bool (*)(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                             FitResult &out);
+
+/// Fit `method` to the data into `out`, after setting the sizes of the result, and add
+/// the notes every crowd method shares (items without labels). Returns what the method
+/// returns (true when cancelled).
 bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Progress &progress,
-                      FitResult &out);
+                      CrowdMethod method, FitResult &out);
 
 /// The same for a warm start: EM method options.method from the caller's parameters
 /// (warm_start.hpp, fit_from_initial).

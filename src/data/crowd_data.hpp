@@ -2,7 +2,7 @@
 // Crowd labels after validation, as compressed sparse rows by item: every method
 // passes over the labels item by item (E-steps, majority vote, Lloyd updates) and
 // scatters what concerns workers into small per-worker tables, so no by-worker copy
-// of the labels is kept (see crowd/item_partitions.hpp).
+// of the labels is kept (see data/item_partitions.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "crowd/options.hpp"
+#include "core/fit_options.hpp"
 
 namespace cs {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Optimal assignment (linear sum assignment) of a small square matrix: the
 // Hungarian algorithm. The library names classes found up to a permutation with it
-// (crowd/class_identification.hpp); the scoring of clusterings (sim/scoring.hpp)
+// (crowd/spectral/class_identification.hpp); the scoring of clusterings (sim/scoring.hpp)
 // matches predicted clusters to true classes with it. Header-only (inline) so that
 // the internal simulator library and the core library share one definition.
 #pragma once

@@ -8,7 +8,8 @@ under them. Both call libcrowdspec through ctypes (see library_path()).
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
 from ._fit import (NOTE_NAMES, Result, fit_graph, fit_labels, fit_points, has_param,
-                   methods, params, predict_labels, version)
+                   method_summaries, methods, params, predict_labels,
+                   version)
 from ._frame import (KOS, METHOD_CLASSES, Aggregator, ClassOneCoinDawidSkene, CommuLloyd,
                      CrowdLloyd, DawidSkene, EigenRatio, GhoshSVD, KMeansPP,
                      KOSMessagePassing, Lloyd, MajorityVote, OneCoinDawidSkene,
@@ -18,7 +19,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CrowdspecError", "CrowdspecWarning", "library_path", "version",
-    "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "methods", "params", "has_param",
+    "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "methods",
+    "method_summaries", "params", "has_param",
     "NOTE_NAMES", "METHOD_CLASSES",
     "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",

@@ -488,6 +488,18 @@ def methods(kind=None):
     return names
 
 
+def method_summaries(kind=None):
+    """{name: one-line description} of the library's methods (cs_method_summary), in its
+    order; kind "crowd", "points" or "graph" keeps one input kind."""
+    L = lib()
+    out = {}
+    for index in range(L.cs_method_count()):
+        method = L.cs_method_at(index)
+        if kind is None or _KINDS.get(L.cs_method_input(method)) == kind:
+            out[L.cs_method_name(method).decode("utf-8")] = L.cs_method_summary(method).decode("utf-8")
+    return out
+
+
 def params():
     """The library's parameters: {name: {"id", "lower", "upper", "default", "integer"}}."""
     L = lib()

@@ -86,6 +86,7 @@ _SIGNATURES = {
     "cs_method_count": (ctypes.c_int32, []),
     "cs_method_at": (ctypes.c_int32, [ctypes.c_int32]),
     "cs_method_name": (ctypes.c_char_p, [ctypes.c_int32]),
+    "cs_method_summary": (ctypes.c_char_p, [ctypes.c_int32]),
     "cs_method_from_name": (_status, [ctypes.c_char_p, I32P]),
     "cs_param_name": (ctypes.c_char_p, [ctypes.c_int32]),
     "cs_param_from_name": (_status, [ctypes.c_char_p, I32P]),

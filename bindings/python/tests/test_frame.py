@@ -308,6 +308,10 @@ def test_numpy_layer_methods_and_params_listing():
     assert "opt-ds" in names and "lloyd" in crowdspec.methods("points")
     assert crowdspec.methods("graph") == [m for m in names if m in ("commu-lloyd", "spec",
                                                                      "spec-mle")]
+    summaries = crowdspec.method_summaries()
+    assert list(summaries) == names
+    assert summaries["ds"] == "Dawid-Skene EM from the soft majority vote (MV-D&S)"
+    assert list(crowdspec.method_summaries("points")) == crowdspec.methods("points")
     info = crowdspec.params()
     assert info["max_iter"]["integer"] and not info["tol"]["integer"]
     assert crowdspec.has_param("tol") and not crowdspec.has_param("no_such_param")

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/worker_groups.hpp"
+#include "crowd/spectral/worker_groups.hpp"
 
 #include <algorithm>
 #include <array>

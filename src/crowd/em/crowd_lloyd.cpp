@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/crowd_lloyd.hpp"
+#include "crowd/em/crowd_lloyd.hpp"
 
 #include <algorithm>
 
-#include "crowd/dawid_skene.hpp"
-#include "crowd/item_partitions.hpp"
-#include "crowd/majority_vote.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "data/item_partitions.hpp"
+#include "crowd/voting/majority_vote.hpp"
 #include "util/parallel.hpp"
 #include "util/per_class.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "cluster/kmeans.hpp"
+#include "linalg/kmeans.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/class_identification.hpp"
+#include "crowd/spectral/class_identification.hpp"
 
 #include <cmath>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/majority_vote.hpp"
+#include "crowd/voting/majority_vote.hpp"
 
 #include <algorithm>
 
-#include "crowd/dawid_skene.hpp"
+#include "crowd/em/dawid_skene.hpp"
 
 namespace cs {
 
@@ -39,6 +39,13 @@ void fit_majority_vote(const CrowdData &data, const FitOptions &options, FitResu
     out.prior = std::move(params.prior);
     out.iterations = 0;
     out.converged = true;
+}
+
+bool fit_mv(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    fit_majority_vote(data, options, out);
+    const bool cancelled = progress.cancelled(0, 0.0);  // its one step is the initialisation
+    if (cancelled) out.notes |= CS_NOTE_CANCELLED;
+    return cancelled;
 }
 
 }  // namespace cs

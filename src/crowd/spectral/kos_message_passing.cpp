@@ -2,7 +2,7 @@
 // kos-mp: the iterative message-passing algorithm of Karger, Oh and Shah ("Budget-optimal
 // task allocation for reliable crowdsourcing systems", Operations Research 62(1), 2014;
 // ALGORITHMS.md, "Baselines of the Opt-D&S paper", the note on the iterative KOS), on
-// each binary split s of crowd/binary_splits.hpp. With A_e = +1/-1 the code of label e
+// each binary split s of crowd/spectral/binary_splits.hpp. With A_e = +1/-1 the code of label e
 // (item j(e), worker i(e)) in split s:
 //
 //   start:   y_e ~ N(1, 1) for every label e (worker -> item messages; from the seed)
@@ -37,8 +37,8 @@
 #include <cmath>
 #include <vector>
 
-#include "crowd/binary_splits.hpp"
-#include "crowd/split_methods.hpp"
+#include "crowd/spectral/binary_splits.hpp"
+#include "crowd/spectral/split_methods.hpp"
 #include "linalg/sparse_matrix.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"

@@ -16,8 +16,8 @@
 #include <cmath>
 #include <vector>
 
-#include "crowd/binary_splits.hpp"
-#include "crowd/split_methods.hpp"
+#include "crowd/spectral/binary_splits.hpp"
+#include "crowd/spectral/split_methods.hpp"
 #include "linalg/subspace_eigen.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"

@@ -5,8 +5,9 @@
 #include <vector>
 
 #include "core/fit_result.hpp"
-#include "crowd/options.hpp"
+#include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
+#include "util/progress.hpp"
 
 namespace cs {
 
@@ -18,5 +19,9 @@ std::vector<double> soft_majority_vote(const CrowdData &data);
 /// posteriors = vote shares, confusion (and estimated prior) = one M-step from the
 /// vote shares.
 void fit_majority_vote(const CrowdData &data, const FitOptions &options, FitResult &out);
+
+/// Entry point of "mv" (crowd/run_crowd.hpp): fit_majority_vote, then the progress
+/// callback once at iteration 0 (its one step is the initialisation).
+bool fit_mv(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 
 }  // namespace cs

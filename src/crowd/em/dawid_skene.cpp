@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/dawid_skene.hpp"
+#include "crowd/em/dawid_skene.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "crowd/class_identification.hpp"
-#include "crowd/confusion_model.hpp"
-#include "crowd/item_partitions.hpp"
+#include "crowd/spectral/class_identification.hpp"
+#include "crowd/em/confusion_model.hpp"
+#include "crowd/voting/majority_vote.hpp"
+#include "data/item_partitions.hpp"
 #include "util/parallel.hpp"
 #include "util/per_class.hpp"
 
@@ -554,6 +555,33 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     }
     if (log.cancelled) out.notes |= CS_NOTE_CANCELLED;
     return log.cancelled;
+}
+
+namespace {
+
+bool fit_ds_with(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    EmStart start;
+    start.posteriors = soft_majority_vote(data);
+    return run_em(data, options, progress, std::move(start), out);
+}
+
+}  // namespace
+
+bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    return fit_ds_with(data, options, progress, out);
+}
+
+bool fit_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    FitOptions fixed = options;
+    fixed.confusion = CS_CONFUSION_ONE_COIN;
+    return fit_ds_with(data, fixed, progress, out);
+}
+
+bool fit_class_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                           FitResult &out) {
+    FitOptions fixed = options;
+    fixed.confusion = CS_CONFUSION_CLASS_ONE_COIN;
+    return fit_ds_with(data, fixed, progress, out);
 }
 
 }  // namespace cs

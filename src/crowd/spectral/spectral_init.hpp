@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "crowd/dawid_skene.hpp"
-#include "crowd/options.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/rng.hpp"
 
@@ -26,11 +26,11 @@ struct SpectralEstimate {
     std::string problem;          // why some workers are not valid (empty if none)
 };
 
-/// Stage 1 with worker i in group group[i] (0, 1 or 2; crowd/worker_groups.hpp).
+/// Stage 1 with worker i in group group[i] (0, 1 or 2; crowd/spectral/worker_groups.hpp).
 /// Never throws on singular data: a group whose moment matrices cannot be inverted or
 /// whitened invalidates the workers whose estimate needs it (those of the two other
 /// groups). The classes come out in the order of the column matching (step 3); see
-/// crowd/class_identification.hpp for naming them.
+/// crowd/spectral/class_identification.hpp for naming them.
 SpectralEstimate spectral_confusion(const CrowdData &data, const std::vector<uint8_t> &group,
                                     const FitOptions &options, Rng &rng);
 

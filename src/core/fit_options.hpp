@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Options of a crowd fit, read from the handle's parameters (src/api/params.cpp)
-// and passed by value to the algorithms, which never see the C API.
+// Options of a fit of any kind (crowd labels, points, graphs), read from the handle's
+// parameters (src/api/params.cpp) and passed by value to the algorithms, which never
+// see the C API. Beside FitResult (core/fit_result.hpp): every problem folder uses both.
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/binary_splits.hpp"
+#include "crowd/spectral/binary_splits.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "crowd/dawid_skene.hpp"
+#include "crowd/em/dawid_skene.hpp"
 #include "crowdspec/crowdspec.h"
 
 namespace cs {
@@ -21,7 +21,7 @@ std::vector<int8_t> majority_signs(const CrowdData &data, int32_t split) {
     return t;
 }
 
-// Class identification of a binary split (crowd/class_identification.hpp): of the two
+// Class identification of a binary split (crowd/spectral/class_identification.hpp): of the two
 // orientations of the signs, the one that agrees more with the split's soft majority
 // vote. With p_j the share of item j's labels above the split, the agreement of t is
 // sum_{t_j = +1} p_j + sum_{t_j = -1} (1 - p_j), and flipping t changes it by

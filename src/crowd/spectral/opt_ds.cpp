@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/opt_ds.hpp"
+#include "crowd/spectral/opt_ds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "crowd/class_identification.hpp"
-#include "crowd/dawid_skene.hpp"
-#include "crowd/majority_vote.hpp"
-#include "crowd/spectral_init.hpp"
-#include "crowd/worker_groups.hpp"
+#include "crowd/spectral/class_identification.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "crowd/voting/majority_vote.hpp"
+#include "crowd/spectral/spectral_init.hpp"
+#include "crowd/spectral/worker_groups.hpp"
 #include "util/rng.hpp"
 
 namespace cs {

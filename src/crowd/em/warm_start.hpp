@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/fit_result.hpp"
-#include "crowd/dawid_skene.hpp"
-#include "crowd/options.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
 

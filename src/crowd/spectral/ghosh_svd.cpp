@@ -15,8 +15,8 @@
 // block), never a dense matrix. sigma > 0 does not change signs and is not applied.
 #include <vector>
 
-#include "crowd/binary_splits.hpp"
-#include "crowd/split_methods.hpp"
+#include "crowd/spectral/binary_splits.hpp"
+#include "crowd/spectral/split_methods.hpp"
 #include "linalg/subspace_eigen.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/item_partitions.hpp"
+#include "data/item_partitions.hpp"
 
 #include <algorithm>
 

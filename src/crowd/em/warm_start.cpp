@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/warm_start.hpp"
+#include "crowd/em/warm_start.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
 
-#include "crowd/majority_vote.hpp"
+#include "crowd/voting/majority_vote.hpp"
 #include "util/error.hpp"
 
 namespace cs {

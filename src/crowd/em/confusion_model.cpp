@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/confusion_model.hpp"
+#include "crowd/em/confusion_model.hpp"
 
 #include "crowdspec/crowdspec.h"
 

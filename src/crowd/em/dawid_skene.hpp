@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/fit_result.hpp"
-#include "crowd/options.hpp"
+#include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
 
@@ -77,6 +77,15 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
 /// (CS_NOTE_MAX_ITER_REACHED and its message); nothing when max_iter or tol is 0, which
 /// ask for exactly that many rounds.
 void note_max_iter(const FitOptions &options, FitResult &out);
+
+/// Entry point of "ds" (MV-D&S): EM from the soft majority vote.
+bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
+
+/// Entry points of "one-coin-ds" and "class-one-coin-ds": MV-D&S with the confusion model
+/// fixed by the method (it overrides CS_PARAM_CONFUSION; ALGORITHMS.md, "Confusion models").
+bool fit_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
+bool fit_class_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                           FitResult &out);
 
 /// Hard labels: argmax of each posterior row, ties to the lowest class index.
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);

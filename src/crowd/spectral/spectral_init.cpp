@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/spectral_init.hpp"
+#include "crowd/spectral/spectral_init.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "crowd/confusion_model.hpp"
-#include "crowd/item_partitions.hpp"
+#include "crowd/em/confusion_model.hpp"
+#include "data/item_partitions.hpp"
 #include "linalg/dense.hpp"
 #include "linalg/tensor.hpp"
 #include "util/parallel.hpp"

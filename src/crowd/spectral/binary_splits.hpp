@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/fit_result.hpp"
-#include "crowd/options.hpp"
+#include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
 #include "linalg/sparse_matrix.hpp"
 #include "util/parallel.hpp"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/fit_result.hpp"
-#include "crowd/options.hpp"
+#include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
 #include "util/progress.hpp"
 

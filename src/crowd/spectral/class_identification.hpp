@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "crowd/dawid_skene.hpp"
+#include "crowd/em/dawid_skene.hpp"
 #include "data/crowd_data.hpp"
 
 namespace cs {

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// THE list of methods (see registry.hpp): one row per method, in the order
+// cs_method_at() enumerates them (crowd methods, then points, then graphs).
+#include "api/registry.hpp"
+
+#include <cstring>
+
+#include "crowd/em/crowd_lloyd.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "crowd/spectral/opt_ds.hpp"
+#include "crowd/spectral/split_methods.hpp"
+#include "crowd/voting/majority_vote.hpp"
+
+namespace cs {
+
+namespace {
+
+MethodInfo crowd(int32_t id, const char *name, CrowdMethod fit, const char *summary) {
+    return {id, name, InputKind::Crowd, summary, fit, nullptr, nullptr};
+}
+
+MethodInfo points(int32_t id, const char *name, PointsMethod fit, const char *summary) {
+    return {id, name, InputKind::Points, summary, nullptr, fit, nullptr};
+}
+
+MethodInfo graph(int32_t id, const char *name, GraphMethod fit, const char *summary) {
+    return {id, name, InputKind::Graph, summary, nullptr, nullptr, fit};
+}
+
+}  // namespace
+
+const std::vector<MethodInfo> &method_table() {
+    static const std::vector<MethodInfo> table = {
+        // Crowd labels (cs_fit).
+        crowd(CS_METHOD_MV, "mv", fit_mv, "majority vote, ties to the lowest class"),
+        crowd(CS_METHOD_DS, "ds", fit_ds, "Dawid-Skene EM from the soft majority vote (MV-D&S)"),
+        crowd(CS_METHOD_OPT_DS, "opt-ds", fit_opt_ds,
+              "spectral estimate of the confusion matrices, then D&S EM"),
+        crowd(CS_METHOD_CROWD_LLOYD, "crowd-lloyd", fit_crowd_lloyd,
+              "Lloyd's algorithm on the one-hot labels (Lu and Zhou)"),
+        crowd(CS_METHOD_KOS, "kos", fit_kos, "spectral Karger-Oh-Shah on k-1 binary splits"),
+        crowd(CS_METHOD_KOS_MP, "kos-mp", fit_kos_message_passing,
+              "Karger-Oh-Shah message passing on k-1 binary splits"),
+        crowd(CS_METHOD_GHOSH_SVD, "ghosh-svd", fit_ghosh_svd,
+              "top singular vector of the +-1 label matrix (Ghosh et al.)"),
+        crowd(CS_METHOD_EIGEN_RATIO, "eigen-ratio", fit_eigen_ratio,
+              "ratio of worker-agreement eigenvectors (Dalvi et al.)"),
+        crowd(CS_METHOD_ONE_COIN_DS, "one-coin-ds", fit_one_coin_ds,
+              "MV-D&S with one accuracy per worker, errors uniform"),
+        crowd(CS_METHOD_CLASS_ONE_COIN_DS, "class-one-coin-ds", fit_class_one_coin_ds,
+              "MV-D&S with one accuracy per worker and true class"),
+        // Points (cs_fit_points).
+        points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
+               "spectral initialisation, then Lloyd's iterations"),
+        points(CS_METHOD_KMEANS_PP, "kmeans++", fit_kmeanspp_points, "k-means++ seeding, then Lloyd's iterations"),
+        // Graphs (cs_fit_graph).
+        graph(CS_METHOD_COMMU_LLOYD, "commu-lloyd", fit_commu_lloyd,
+              "trimmed spectral initialisation, then CommuLloyd (Lu and Zhou)"),
+        graph(CS_METHOD_SPEC, "spec", fit_spec, "the trimmed spectral initialisation alone"),
+        graph(CS_METHOD_SPEC_MLE, "spec-mle", fit_spec_mle,
+              "the spectral initialisation, then one likelihood step (Gao et al.)"),
+    };
+    return table;
+}
+
+const MethodInfo *find_method(int32_t id) {
+    for (const MethodInfo &m : method_table())
+        if (m.id == id) return &m;
+    return nullptr;
+}
+
+const MethodInfo *find_method(const char *name) {
+    for (const MethodInfo &m : method_table())
+        if (std::strcmp(m.name, name) == 0) return &m;
+    return nullptr;
+}
+
+}  // namespace cs
