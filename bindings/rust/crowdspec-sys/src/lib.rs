@@ -295,6 +295,9 @@ extern "C" {
     pub fn cs_method_at(index: i32) -> i32;
     /// Short name of a method (a static string), or NULL for an unknown id.
     pub fn cs_method_name(method: i32) -> *const c_char;
+    /// One line saying what a method does (a static string, no trailing newline), or
+    /// NULL for an unknown id.
+    pub fn cs_method_summary(method: i32) -> *const c_char;
     /// Method id from its short name: [`CS_OK`], [`CS_ERR_NULL_POINTER`] or
     /// [`CS_ERR_UNKNOWN_METHOD`].
     pub fn cs_method_from_name(name: *const c_char, method: *mut i32) -> cs_status;

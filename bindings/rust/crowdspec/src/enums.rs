@@ -94,6 +94,12 @@ impl Method {
         unsafe { text(sys::cs_method_name(self.id())) }
     }
 
+    /// One line saying what the method does (`cs_method_summary`).
+    pub fn summary(self) -> String {
+        // SAFETY: any id is accepted; the result is a static string or NULL.
+        unsafe { text(sys::cs_method_summary(self.id())) }
+    }
+
     /// The method of a short name (`cs_method_from_name`), e.g. `"crowd-lloyd"`.
     ///
     /// ```
