@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: MIT
+#
+# crowdspec(): crowd labels in a long data.frame -> the library's fit -> crowdspec_fit.
+
+.column <- function(data, col, what) {
+  if (!(is.character(col) || is.numeric(col)) || length(col) != 1L || is.na(col)) {
+    stop("'", what, "' must name (or number) one column of data", call. = FALSE)
+  }
+  if (is.character(col) && !col %in% names(data)) {
+    stop("data has no column '", col, "' (the ", what, " column); its columns are: ",
+         paste(names(data), collapse = ", "), call. = FALSE)
+  }
+  if (is.numeric(col) && (col < 1 || col > ncol(data))) {
+    stop("data has no column ", col, " (the ", what, " column)", call. = FALSE)
+  }
+  x <- data[[col]]
+  .check_atomic(x, paste0("data[[\"", col, "\"]]"))
+  x
+}
+
+# Gold labels as (item, label) vectors: a data.frame with the item and label columns,
+# or a named vector (names = items, values = labels).
+.gold_pairs <- function(gold, item, label) {
+  if (is.null(gold)) return(NULL)
+  if (is.data.frame(gold)) {
+    return(list(item = .column(gold, item, "gold item"),
+                label = .column(gold, label, "gold label")))
+  }
+  if (is.atomic(gold) && !is.null(names(gold))) {
+    values <- gold
+    names(values) <- NULL
+    return(list(item = names(gold), label = values))
+  }
+  stop("gold must be a data.frame with the item and label columns, or a named vector ",
+       "(names: items, values: their true labels)", call. = FALSE)
+}
+
+# Values of the type of `values` (a factor gains levels) with `new` appended; text
+# is converted to the ids' type (gold given as a named vector has text names).
+.append_values <- function(values, new) {
+  if (!length(new)) return(values)
+  if (is.factor(values)) {
+    new <- as.character(new)
+    return(factor(c(as.character(values), new), levels = c(levels(values), new)))
+  }
+  if (!identical(typeof(new), typeof(values))) {
+    convert <- switch(typeof(values), integer = as.integer, double = as.double,
+                      logical = as.logical, as.character)
+    converted <- suppressWarnings(convert(as.character(new)))
+    if (anyNA(converted)) {
+      stop("gold item '", new[is.na(converted)][1L], "' is not of the type of the item ids",
+           call. = FALSE)
+    }
+    new <- converted
+  }
+  c(values, new)
+}
+
+crowdspec <- function(data, item = "item", worker = "worker", label = "label",
+                      method = "opt-ds", gold = NULL, ..., progress = NULL) {
+  call <- match.call()
+  if (!is.data.frame(data)) stop("data must be a data.frame of labels in long form", call. = FALSE)
+  if (!is.character(method) || length(method) != 1L || is.na(method)) {
+    stop("method must be one method name, e.g. \"opt-ds\" (see crowdspec_methods())",
+         call. = FALSE)
+  }
+  items_col <- .column(data, item, "item")
+  workers_col <- .column(data, worker, "worker")
+  labels_col <- .column(data, label, "label")
+  gold_pairs <- .gold_pairs(gold, item, label)
+
+  # Classes: every level of a factor label column (in level order, used or not), else
+  # the distinct labels sorted (with the gold labels when they are of the same type).
+  if (is.factor(labels_col)) {
+    class_values <- levels(labels_col)
+  } else {
+    pool <- labels_col
+    if (!is.null(gold_pairs) && !is.factor(gold_pairs$label) &&
+        identical(typeof(gold_pairs$label), typeof(labels_col))) {
+      pool <- c(pool, gold_pairs$label)
+    }
+    class_values <- .distinct(pool)
+  }
+  classes <- as.character(class_values)
+  if (anyDuplicated(classes)) {
+    stop("two labels print alike (", classes[anyDuplicated(classes)], "): give the label ",
+         "column as a factor or character", call. = FALSE)
+  }
+  items <- .distinct(items_col)
+  workers <- .distinct(workers_col)
+
+  gold_item <- gold_label <- integer()
+  if (!is.null(gold_pairs)) {
+    # gold for items nobody labelled: extra items after the labelled ones
+    key <- gold_pairs$item
+    unseen <- !is.na(key) & !as.character(key) %in% as.character(items)
+    items <- .append_values(items, unique(key[unseen]))
+    gold_item <- .codes(as.character(key), as.character(items))
+    gold_label <- .codes(as.character(gold_pairs$label), classes)
+  }
+
+  params <- .params(
+    fixed = list(method = method, items = length(items), workers = length(workers),
+                 classes = length(classes)),
+    user = list(...), owned = c("method", "items", "workers", "classes"))
+  item_code <- .codes(items_col, items)
+  worker_code <- .codes(workers_col, workers)
+  label_code <- if (is.factor(labels_col)) .codes(as.character(labels_col), classes) else
+    .codes(labels_col, class_values)
+
+  r <- .run_fit(function(p) {
+    .Call(C_cs_r_fit_crowd, item_code, worker_code, label_code, params,
+          gold_item, gold_label, p)
+  }, progress, call)
+
+  n <- length(items)
+  k <- length(classes)
+  m <- length(workers)
+  item_names <- as.character(items)
+  worker_names <- as.character(workers)
+  posteriors <- matrix(r$posteriors, nrow = n, ncol = k, byrow = TRUE,
+                       dimnames = list(item = item_names, class = classes))
+  # row-major worker x true x observed: observed varies fastest
+  confusion <- aperm(array(r$confusion, dim = c(k, k, m)), c(3L, 2L, 1L))
+  dimnames(confusion) <- list(worker = worker_names, true = classes, observed = classes)
+  prior <- stats::setNames(r$prior, classes)
+  counts <- tabulate(worker_code[worker_code >= 0L] + 1L, nbins = m)
+  fit <- structure(list(
+    method = method,
+    items = items,
+    workers = workers,
+    classes = classes,
+    label_codes = r$labels,
+    posteriors = posteriors,
+    confusion = confusion,
+    prior = prior,
+    trace = r$trace,
+    iterations = r$iterations,
+    converged = r$converged,
+    log_likelihood = r$log_likelihood,
+    notes = .note_names(r$notes),
+    message = r$message,
+    stopped = r$stopped,
+    n_labels = length(item_code),
+    worker_labels = stats::setNames(counts, worker_names),
+    params = params,
+    call = call
+  ), class = "crowdspec_fit")
+  .warn_notes(method, r$notes, r$message, call)
+  fit
+}

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: MIT
+#
+# What a crowdspec_fit gives: labels, posteriors, confusion matrices, class prior,
+# and the print, summary, as.data.frame and plot methods.
+
+.label_factor <- function(x) {
+  factor(x$classes[x$label_codes + 1L], levels = x$classes)
+}
+
+.confidence <- function(x) {
+  x$posteriors[cbind(seq_len(nrow(x$posteriors)), x$label_codes + 1L)]
+}
+
+labels.crowdspec_fit <- function(object, ...) {
+  data.frame(item = object$items, label = .label_factor(object),
+             confidence = .confidence(object), row.names = NULL,
+             stringsAsFactors = FALSE)
+}
+
+class_probabilities <- function(fit, ...) UseMethod("class_probabilities")
+
+class_probabilities.crowdspec_fit <- function(fit, ...) fit$posteriors
+
+confusion <- function(fit, ...) UseMethod("confusion")
+
+confusion.crowdspec_fit <- function(fit, ...) fit$confusion
+
+class_prior <- function(fit, ...) UseMethod("class_prior")
+
+class_prior.crowdspec_fit <- function(fit, ...) fit$prior
+
+class_prior.crowdspec_clusters <- function(fit, ...) fit$prior
+
+class_prior.crowdspec_communities <- function(fit, ...) fit$prior
+
+worker_accuracy <- function(fit, ...) UseMethod("worker_accuracy")
+
+# The chance that a worker's label is right: sum over classes of prior x diagonal.
+worker_accuracy.crowdspec_fit <- function(fit, ...) {
+  m <- length(fit$workers)
+  k <- length(fit$classes)
+  acc <- numeric(m)
+  for (l in seq_len(k)) acc <- acc + fit$prior[l] * fit$confusion[, l, l]
+  stats::setNames(acc, as.character(fit$workers))
+}
+
+as.data.frame.crowdspec_fit <- function(x, row.names = NULL, optional = FALSE, ...) {
+  out <- data.frame(item = x$items, label = .label_factor(x), confidence = .confidence(x),
+                    row.names = row.names, stringsAsFactors = FALSE)
+  post <- as.data.frame(unname(x$posteriors))
+  names(post) <- paste0("p_", x$classes)
+  out <- cbind(out, post)
+  if (!optional) names(out) <- make.unique(names(out))
+  out
+}
+
+print.crowdspec_fit <- function(x, ...) {
+  cat(sprintf("crowdspec fit: method %s, %d items, %d workers, %d classes, %d labels\n",
+              x$method, length(x$items), length(x$workers), length(x$classes), x$n_labels))
+  cat(sprintf("  %d iterations, %s", x$iterations,
+              if (x$converged) "converged" else "not converged"))
+  if (length(x$trace)) cat(sprintf(", log-likelihood %.10g", x$log_likelihood))
+  cat("\n")
+  if (length(x$notes)) cat("  notes:", paste(x$notes, collapse = ", "), "\n")
+  cat("  class prior:\n")
+  print(round(x$prior, 4), ...)
+  cat("  labels:\n")
+  print(table(label = .label_factor(x)), ...)
+  invisible(x)
+}
+
+summary.crowdspec_fit <- function(object, ...) {
+  acc <- worker_accuracy(object)
+  workers <- data.frame(worker = object$workers,
+                        labels = as.integer(object$worker_labels),
+                        accuracy = unname(acc), row.names = NULL,
+                        stringsAsFactors = FALSE)
+  conf <- .confidence(object)
+  structure(list(
+    method = object$method,
+    n_items = length(object$items),
+    n_workers = length(object$workers),
+    n_labels = object$n_labels,
+    classes = object$classes,
+    prior = object$prior,
+    label_counts = table(label = .label_factor(object)),
+    confidence = summary(conf),
+    workers = workers,
+    iterations = object$iterations,
+    converged = object$converged,
+    log_likelihood = object$log_likelihood,
+    notes = object$notes
+  ), class = "summary.crowdspec_fit")
+}
+
+print.summary.crowdspec_fit <- function(x, ...) {
+  cat(sprintf("crowdspec fit: method %s, %d items, %d workers, %d labels\n",
+              x$method, x$n_items, x$n_workers, x$n_labels))
+  cat(sprintf("  %d iterations, %s, log-likelihood %.10g\n", x$iterations,
+              if (x$converged) "converged" else "not converged", x$log_likelihood))
+  if (length(x$notes)) cat("  notes:", paste(x$notes, collapse = ", "), "\n")
+  cat("\nClasses (prior, items labelled):\n")
+  print(data.frame(prior = round(unname(x$prior), 4), items = as.integer(x$label_counts),
+                   row.names = x$classes), ...)
+  cat("\nConfidence of the labels:\n")
+  print(x$confidence, ...)
+  cat("\nWorkers (accuracy = sum over classes of prior x P(right | class)):\n")
+  w <- x$workers
+  w$accuracy <- round(w$accuracy, 4)
+  w <- w[order(-w$labels, -w$accuracy), , drop = FALSE]
+  shown <- utils::head(w, 10L)
+  print(shown, row.names = FALSE, ...)
+  if (nrow(w) > nrow(shown)) cat(sprintf("  ... and %d more workers\n", nrow(w) - nrow(shown)))
+  invisible(x)
+}
+
+plot.crowdspec_fit <- function(x, which = c("accuracy", "confusion"), worker = NULL, ...) {
+  which <- match.arg(which, several.ok = TRUE)
+  if (length(which) > 1L) {
+    old <- graphics::par(mfrow = c(1L, length(which)))
+    on.exit(graphics::par(old))
+  }
+  out <- list()
+  if ("accuracy" %in% which) {
+    acc <- sort(worker_accuracy(x), decreasing = TRUE)
+    graphics::barplot(acc, names.arg = if (length(acc) <= 30L) names(acc) else NA,
+                      las = 2, ylim = c(0, 1), border = NA, col = "steelblue",
+                      ylab = "accuracy", main = "Worker accuracy", ...)
+    graphics::abline(h = 1 / length(x$classes), lty = 2, col = "grey40")
+    out$accuracy <- acc
+  }
+  if ("confusion" %in% which) {
+    k <- length(x$classes)
+    if (is.null(worker)) {
+      # all workers pooled, each weighted by the number of labels they gave
+      w <- as.numeric(x$worker_labels)
+      mat <- apply(x$confusion, c(2L, 3L), function(p) sum(w * p)) / max(sum(w), 1)
+      title <- "Confusion (all workers)"
+    } else {
+      if (length(worker) != 1L || !as.character(worker) %in% dimnames(x$confusion)$worker) {
+        stop("worker must be one of the fit's workers", call. = FALSE)
+      }
+      mat <- x$confusion[as.character(worker), , ]
+      title <- paste("Confusion of worker", worker)
+    }
+    dimnames(mat) <- list(true = x$classes, observed = x$classes)
+    # rows: true class from the top; columns: observed class
+    graphics::image(seq_len(k), seq_len(k), t(mat[rev(seq_len(k)), , drop = FALSE]),
+                    zlim = c(0, 1), col = grDevices::hcl.colors(64, "Blues 3", rev = TRUE),
+                    axes = FALSE, xlab = "observed", ylab = "true", main = title)
+    graphics::axis(1, at = seq_len(k), labels = x$classes)
+    graphics::axis(2, at = seq_len(k), labels = rev(x$classes), las = 1)
+    graphics::text(rep(seq_len(k), each = k), rep(seq_len(k), times = k),
+                   sprintf("%.2f", t(mat[rev(seq_len(k)), , drop = FALSE])[cbind(
+                     rep(seq_len(k), each = k), rep(seq_len(k), times = k))]),
+                   cex = 0.8)
+    graphics::box()
+    out$confusion <- mat
+  }
+  invisible(out)
+}

@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The .Call routines of the R package: R vectors in, the C API's results out.
+ *
+ * The glue only converts. Every decision about the data (valid ids, labels, sizes,
+ * parameter values) is the library's: a failing status comes back to R as a list of
+ * class "crowdspec_failure" (status, its name, cs_last_error), which the R code turns
+ * into a condition of class "crowdspec_error". Nothing here calls Rf_error while a
+ * cs_model is live and unowned: every handle is held by an external pointer whose
+ * finalizer destroys it, so an R error (an allocation failure, say) between cs_create
+ * and the explicit destroy cannot leak it, and the explicit destroy clears the pointer
+ * first so that the finalizer cannot free it twice.
+ *
+ * R is never entered from inside the library except through the progress callback,
+ * and there only under R_ToplevelExec, so that neither an R error nor an interrupt can
+ * longjmp through the library's C++ frames.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <R.h>
+#include <Rinternals.h>
+
+#include <crowdspec/crowdspec.h>
+
+#include "crowdspec_r.h"
+
+/* R's int is the library's int32_t: INTEGER() vectors are passed as they are. */
+typedef char cs_r_int_is_32_bits[(sizeof(int) == sizeof(int32_t)) ? 1 : -1];
+
+static SEXP handle_tag = NULL;
+/* Handles created and not yet destroyed (R runs these routines on one thread). */
+static int live_handles = 0;
+
+void cs_r_init_tag(void) { handle_tag = Rf_install("crowdspec_model"); }
+
+/* ------------------------------------------------------------------------------- */
+/* Handles */
+
+static void destroy_handle(SEXP ptr) {
+    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    if (model == NULL) return;
+    R_ClearExternalPtr(ptr); /* first: a second call (the finalizer) sees NULL */
+    cs_destroy(model);
+    --live_handles;
+}
+
+static void handle_finalizer(SEXP ptr) { destroy_handle(ptr); }
+
+/* A new cs_model owned by an external pointer with a finalizer. The pointer exists
+ * (and its finalizer is registered) before cs_create, so that no allocation by R can
+ * fail while the model is not owned. Its address is NULL if cs_create failed. */
+static SEXP new_handle(void) {
+    SEXP ptr = PROTECT(R_MakeExternalPtr(NULL, handle_tag, R_NilValue));
+    R_RegisterCFinalizerEx(ptr, handle_finalizer, TRUE);
+    cs_model *model = cs_create();
+    if (model != NULL) {
+        R_SetExternalPtrAddr(ptr, model);
+        ++live_handles;
+    }
+    UNPROTECT(1);
+    return ptr;
+}
+
+static cs_model *handle_model(SEXP ptr) {
+    if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != handle_tag)
+        Rf_error("crowdspec: not a crowdspec handle");
+    return (cs_model *)R_ExternalPtrAddr(ptr);
+}
+
+/* ------------------------------------------------------------------------------- */
+/* Failures */
+
+static SEXP make_failure(cs_status status, const char *message) {
+    const char *names[] = {"status", "status_name", "message", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(status));
+    SET_VECTOR_ELT(out, 1, Rf_mkString(cs_status_string(status)));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarString(Rf_mkCharCE(message ? message : "", CE_UTF8)));
+    Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("crowdspec_failure"));
+    UNPROTECT(1);
+    return out;
+}
+
+/* The failure of a call on the handle: the message is copied out of the handle into
+ * R memory, then the handle is destroyed. */
+static SEXP failure(SEXP ptr, cs_status status) {
+    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    SEXP out = make_failure(status, model ? cs_last_error(model) : "NULL handle");
+    destroy_handle(ptr);
+    return out;
+}
+
+static SEXP out_of_memory_failure(SEXP ptr, const char *what) {
+    SEXP out = make_failure(CS_ERR_OUT_OF_MEMORY, what);
+    destroy_handle(ptr);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------- */
+/* Parameters: a named character vector, each entry given to cs_set_param_string. */
+
+static cs_status set_params(cs_model *model, SEXP params) {
+    if (params == R_NilValue) return CS_OK;
+    if (TYPEOF(params) != STRSXP) Rf_error("crowdspec: parameters must be a character vector");
+    SEXP names = Rf_getAttrib(params, R_NamesSymbol);
+    if (XLENGTH(params) > 0 && TYPEOF(names) != STRSXP)
+        Rf_error("crowdspec: parameters must be named");
+    for (R_xlen_t i = 0; i < XLENGTH(params); ++i) {
+        const char *name = Rf_translateCharUTF8(STRING_ELT(names, i));
+        const char *value = Rf_translateCharUTF8(STRING_ELT(params, i));
+        cs_status status = cs_set_param_string(model, name, value);
+        if (status != CS_OK) return status;
+    }
+    return CS_OK;
+}
+
+/* ------------------------------------------------------------------------------- */
+/* Progress: an optional R function, and R's interrupt */
+
+typedef struct {
+    SEXP fn;         /* an R function(iteration, objective) or R_NilValue */
+    int interrupted; /* an interrupt (Ctrl-C) reached R during the fit */
+    int stopped;     /* the R function returned TRUE (or failed; see the R code) */
+} progress_state;
+
+typedef struct {
+    SEXP fn;
+    int iteration;
+    double objective;
+    int stop;
+} progress_call;
+
+static void check_interrupt(void *unused) {
+    (void)unused;
+    R_CheckUserInterrupt();
+}
+
+static void call_progress(void *data) {
+    progress_call *call = (progress_call *)data;
+    SEXP iteration = PROTECT(Rf_ScalarInteger(call->iteration));
+    SEXP objective = PROTECT(Rf_ScalarReal(call->objective));
+    SEXP expr = PROTECT(Rf_lang3(call->fn, iteration, objective));
+    SEXP value = PROTECT(Rf_eval(expr, R_GlobalEnv));
+    call->stop = Rf_asLogical(value) == TRUE;
+    UNPROTECT(4);
+}
+
+/* The cs_progress_fn: runs on the thread that called the fit (R's), between
+ * iterations. R code runs only under R_ToplevelExec: an error or interrupt there ends
+ * at R_ToplevelExec (which returns FALSE) instead of unwinding the library. */
+static int32_t progress_callback(void *user, int32_t iteration, double objective) {
+    progress_state *state = (progress_state *)user;
+    if (state->interrupted || state->stopped) return 1;
+    if (state->fn != R_NilValue) {
+        progress_call call = {state->fn, iteration, objective, 0};
+        if (!R_ToplevelExec(call_progress, &call)) {
+            state->interrupted = 1;
+            return 1;
+        }
+        if (call.stop) {
+            state->stopped = 1;
+            return 1;
+        }
+    }
+    if (!R_ToplevelExec(check_interrupt, NULL)) {
+        state->interrupted = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------- */
+/* Results */
+
+static SEXP interrupted_result(SEXP ptr) {
+    destroy_handle(ptr);
+    const char *names[] = {"interrupted", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(TRUE));
+    UNPROTECT(1);
+    return out;
+}
+
+/* a * b as an R vector length, or -1 when it does not fit. */
+static R_xlen_t checked_length(size_t a, size_t b) {
+    if (a != 0 && b > (size_t)R_XLEN_T_MAX / a) return -1;
+    return (R_xlen_t)(a * b);
+}
+
+enum { R_CROWD = CS_INPUT_CROWD, R_POINTS = CS_INPUT_POINTS, R_GRAPH = CS_INPUT_GRAPH };
+
+/* Every result of the fit on the handle, as a named list; then the handle is
+ * destroyed. `stopped` says that the R progress function ended the fit. */
+static SEXP collect(SEXP ptr, int kind, int stopped) {
+    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    size_t n = 0, m = 0, k = 0, n_trace = 0, d = 0;
+    cs_status s;
+    if ((s = cs_n_items(model, &n)) || (s = cs_n_workers(model, &m)) ||
+        (s = cs_n_classes(model, &k)) || (s = cs_trace_length(model, &n_trace)))
+        return failure(ptr, s);
+    if (kind == R_POINTS && (s = cs_n_dims(model, &d))) return failure(ptr, s);
+    const R_xlen_t len_post = checked_length(n, k);
+    const R_xlen_t len_kk = checked_length(k, k);
+    const R_xlen_t len_conf = len_kk < 0 ? -1 : checked_length(m, (size_t)len_kk);
+    const R_xlen_t len_centres = checked_length(k, d);
+    if (n > (size_t)R_XLEN_T_MAX || len_post < 0 || len_conf < 0 || len_centres < 0 ||
+        n_trace > (size_t)R_XLEN_T_MAX)
+        return out_of_memory_failure(ptr, "the results are too large for R vectors");
+
+    const char *names[] = {"labels",     "posteriors", "confusion",      "prior",
+                           "trace",      "iterations", "converged",      "log_likelihood",
+                           "notes",      "message",    "n_items",        "n_workers",
+                           "n_classes",  "stopped",    "centres",        "n_dims",
+                           "densities",  ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP labels = Rf_allocVector(INTSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(out, 0, labels);
+    SEXP post = Rf_allocVector(REALSXP, len_post);
+    SET_VECTOR_ELT(out, 1, post);
+    SEXP conf = Rf_allocVector(REALSXP, len_conf);
+    SET_VECTOR_ELT(out, 2, conf);
+    SEXP prior = Rf_allocVector(REALSXP, (R_xlen_t)k);
+    SET_VECTOR_ELT(out, 3, prior);
+    SEXP trace = Rf_allocVector(REALSXP, (R_xlen_t)n_trace);
+    SET_VECTOR_ELT(out, 4, trace);
+
+    int32_t iterations = 0, converged = 0, notes = 0;
+    double loglik = 0;
+    if ((s = cs_labels(model, INTEGER(labels), n)) ||
+        (s = cs_posteriors(model, REAL(post), (size_t)len_post)) ||
+        (len_conf > 0 && (s = cs_confusion(model, REAL(conf), (size_t)len_conf))) ||
+        (s = cs_class_prior(model, REAL(prior), k)) ||
+        (n_trace > 0 && (s = cs_trace(model, REAL(trace), n_trace))) ||
+        (s = cs_iterations(model, &iterations)) || (s = cs_converged(model, &converged)) ||
+        (s = cs_log_likelihood(model, &loglik)) || (s = cs_fit_notes(model, &notes))) {
+        UNPROTECT(1);
+        return failure(ptr, s);
+    }
+    SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(iterations));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarLogical(converged != 0));
+    SET_VECTOR_ELT(out, 7, Rf_ScalarReal(loglik));
+    SET_VECTOR_ELT(out, 8, Rf_ScalarInteger(notes));
+    SET_VECTOR_ELT(out, 9, Rf_ScalarString(Rf_mkCharCE(notes ? cs_last_error(model) : "", CE_UTF8)));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarReal((double)n));
+    SET_VECTOR_ELT(out, 11, Rf_ScalarReal((double)m));
+    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)k));
+    SET_VECTOR_ELT(out, 13, Rf_ScalarLogical(stopped != 0));
+    if (kind == R_POINTS) {
+        SEXP centres = Rf_allocVector(REALSXP, len_centres);
+        SET_VECTOR_ELT(out, 14, centres);
+        if (len_centres > 0 && (s = cs_centres(model, REAL(centres), (size_t)len_centres))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+        SET_VECTOR_ELT(out, 15, Rf_ScalarReal((double)d));
+    } else if (kind == R_GRAPH) {
+        SEXP dens = Rf_allocVector(REALSXP, 2);
+        SET_VECTOR_ELT(out, 16, dens);
+        if ((s = cs_graph_densities(model, REAL(dens), REAL(dens) + 1))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+    }
+    destroy_handle(ptr);
+    UNPROTECT(1);
+    return out;
+}
+
+/* The common tail of the three fits: the status of the fit call becomes the results,
+ * a failure, or the interrupted marker. */
+static SEXP finish(SEXP ptr, cs_status status, const progress_state *state, int kind) {
+    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    cs_set_progress(model, NULL, NULL);
+    if (status == CS_ERR_CANCELLED && state->interrupted) return interrupted_result(ptr);
+    if (status == CS_ERR_CANCELLED && state->stopped) return collect(ptr, kind, 1);
+    if (status != CS_OK) return failure(ptr, status);
+    return collect(ptr, kind, 0);
+}
+
+static void check_int_vector(SEXP x, const char *what) {
+    if (TYPEOF(x) != INTSXP) Rf_error("crowdspec: %s must be an integer vector", what);
+}
+
+/* A handle with the parameters set and the progress callback installed, or a failure
+ * (a VECSXP of class crowdspec_failure; *model is then NULL). */
+static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model **model) {
+    if (progress != R_NilValue && !Rf_isFunction(progress))
+        Rf_error("crowdspec: progress must be a function or NULL");
+    state->fn = progress;
+    state->interrupted = 0;
+    state->stopped = 0;
+    *model = NULL;
+    SEXP ptr = PROTECT(new_handle()); /* set_params allocates: keep the handle reachable */
+    cs_model *m = (cs_model *)R_ExternalPtrAddr(ptr);
+    SEXP out = ptr;
+    if (m == NULL) {
+        out = make_failure(CS_ERR_OUT_OF_MEMORY, "cs_create: out of memory");
+    } else {
+        cs_status status = set_params(m, params);
+        if (status == CS_OK) status = cs_set_progress(m, progress_callback, state);
+        if (status != CS_OK)
+            out = failure(ptr, status);
+        else
+            *model = m;
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------- */
+/* The .Call entry points */
+
+SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
+                    SEXP gold_label, SEXP progress) {
+    check_int_vector(item, "item");
+    check_int_vector(worker, "worker");
+    check_int_vector(label, "label");
+    check_int_vector(gold_item, "gold item");
+    check_int_vector(gold_label, "gold label");
+    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
+        Rf_error("crowdspec: item, worker and label must have the same length");
+    if (XLENGTH(gold_item) != XLENGTH(gold_label))
+        Rf_error("crowdspec: gold items and labels must have the same length");
+    progress_state state;
+    cs_model *model;
+    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
+    if (model == NULL) {
+        UNPROTECT(1);
+        return ptr;
+    }
+    cs_status status = CS_OK;
+    if (XLENGTH(gold_item) > 0)
+        status = cs_set_gold(model, INTEGER(gold_item), INTEGER(gold_label),
+                             (size_t)XLENGTH(gold_item));
+    if (status != CS_OK) {
+        UNPROTECT(1);
+        return failure(ptr, status);
+    }
+    status = cs_fit(model, INTEGER(item), INTEGER(worker), INTEGER(label), (size_t)XLENGTH(item));
+    SEXP out = finish(ptr, status, &state, R_CROWD);
+    UNPROTECT(1);
+    return out;
+}
+
+/* x: the points as a d x n column-major matrix (R's t(X)), which is the library's
+ * n x d row-major layout. */
+SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress) {
+    SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+    if (TYPEOF(x) != REALSXP || TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2)
+        Rf_error("crowdspec: points must be a double matrix");
+    const size_t d = (size_t)INTEGER(dim)[0], np = (size_t)INTEGER(dim)[1];
+    progress_state state;
+    cs_model *model;
+    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
+    if (model == NULL) {
+        UNPROTECT(1);
+        return ptr;
+    }
+    cs_status status = cs_fit_points(model, REAL(x), np, d, d);
+    SEXP out = finish(ptr, status, &state, R_POINTS);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
+    check_int_vector(u, "edge endpoints");
+    check_int_vector(v, "edge endpoints");
+    if (XLENGTH(u) != XLENGTH(v)) Rf_error("crowdspec: both edge columns must have the same length");
+    const double n = Rf_asReal(n_nodes);
+    if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
+    progress_state state;
+    cs_model *model;
+    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
+    if (model == NULL) {
+        UNPROTECT(1);
+        return ptr;
+    }
+    cs_status status = cs_fit_graph(model, (size_t)n, INTEGER(u), INTEGER(v), (size_t)XLENGTH(u));
+    SEXP out = finish(ptr, status, &state, R_GRAPH);
+    UNPROTECT(1);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------- */
+/* What the library offers */
+
+SEXP cs_r_status_string(SEXP status) {
+    return Rf_mkString(cs_status_string((cs_status)Rf_asInteger(status)));
+}
+
+SEXP cs_r_version(void) {
+    const char *names[] = {"header", "library", "string", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(CS_VERSION_NUMBER));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(cs_version_number()));
+    SET_VECTOR_ELT(out, 2, Rf_mkString(cs_version_string()));
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP cs_r_methods(void) {
+    const int32_t count = cs_method_count();
+    const char *names[] = {"name", "input", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP name = Rf_allocVector(STRSXP, count);
+    SET_VECTOR_ELT(out, 0, name);
+    SEXP input = Rf_allocVector(INTSXP, count);
+    SET_VECTOR_ELT(out, 1, input);
+    for (int32_t i = 0; i < count; ++i) {
+        const int32_t method = cs_method_at(i);
+        const char *text = cs_method_name(method);
+        SET_STRING_ELT(name, i, Rf_mkChar(text ? text : ""));
+        INTEGER(input)[i] = cs_method_input(method);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP cs_r_params(void) {
+    const int32_t count = cs_param_count();
+    const char *names[] = {"name", "id", "default", "lower", "upper", "integer", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP name = Rf_allocVector(STRSXP, count);
+    SET_VECTOR_ELT(out, 0, name);
+    SEXP id = Rf_allocVector(INTSXP, count);
+    SET_VECTOR_ELT(out, 1, id);
+    SEXP def = Rf_allocVector(REALSXP, count);
+    SET_VECTOR_ELT(out, 2, def);
+    SEXP lower = Rf_allocVector(REALSXP, count);
+    SET_VECTOR_ELT(out, 3, lower);
+    SEXP upper = Rf_allocVector(REALSXP, count);
+    SET_VECTOR_ELT(out, 4, upper);
+    SEXP integer = Rf_allocVector(LGLSXP, count);
+    SET_VECTOR_ELT(out, 5, integer);
+    for (int32_t i = 0; i < count; ++i) {
+        const int32_t param = cs_param_at(i);
+        const char *text = cs_param_name(param);
+        int32_t is_int = 0;
+        SET_STRING_ELT(name, i, Rf_mkChar(text ? text : ""));
+        INTEGER(id)[i] = param;
+        if (cs_param_info(param, REAL(lower) + i, REAL(upper) + i, REAL(def) + i, &is_int) != CS_OK) {
+            REAL(lower)[i] = REAL(upper)[i] = REAL(def)[i] = NA_REAL;
+            LOGICAL(integer)[i] = NA_LOGICAL;
+        } else {
+            LOGICAL(integer)[i] = is_int != 0;
+        }
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------- */
+/* Handles seen from R: for the tests of the finalizer (not exported) */
+
+SEXP cs_r_live_handles(void) { return Rf_ScalarInteger(live_handles); }
+
+SEXP cs_r_handle_new(void) { return new_handle(); }
+
+SEXP cs_r_handle_destroy(SEXP ptr) {
+    (void)handle_model(ptr);
+    destroy_handle(ptr);
+    return R_NilValue;
+}
+
+/* cs_set_param_string on a handle that may have been destroyed (its address is then
+ * NULL, which the library reports as CS_ERR_NULL_HANDLE). NULL on success. */
+SEXP cs_r_handle_set(SEXP ptr, SEXP name, SEXP value) {
+    cs_model *model = handle_model(ptr);
+    cs_status status = cs_set_param_string(model, Rf_translateCharUTF8(STRING_ELT(name, 0)),
+                                           Rf_translateCharUTF8(STRING_ELT(value, 0)));
+    if (status == CS_OK) return R_NilValue;
+    return make_failure(status, cs_last_error(model));
+}
+
+/* cs_n_items of a handle: a count, or a failure (CS_ERR_NOT_FITTED before a fit). */
+SEXP cs_r_handle_n_items(SEXP ptr) {
+    cs_model *model = handle_model(ptr);
+    size_t n = 0;
+    cs_status status = cs_n_items(model, &n);
+    if (status == CS_OK) return Rf_ScalarReal((double)n);
+    return make_failure(status, cs_last_error(model));
+}
