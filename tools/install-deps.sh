@@ -9,11 +9,13 @@
 # (cli_manpage renders docs/crowdspec.1 with man -l) and Python with numpy, pandas and
 # pytest (python_bindings runs the package's tests), and Debian's cargo and rustc
 # (rust_bindings runs `cargo test` on bindings/rust; the crates need Rust >= 1.63, which
-# is Debian 12's) when no cargo is on the PATH already (e.g. one from rustup), and, with
-# npm, the lezer Julia grammar into ~/.cache/crowdspec/lezer-julia (julia_bindings_static
-# parses the Julia module with it, Julia itself not being in Debian 12; pinned versions,
-# user-level, no root needed). Without them those tests are reported as skipped (the
-# Julia parse as a skipped step). CI (.ci/run) passes it.
+# is Debian 12's) when no cargo is on the PATH already (e.g. one from rustup), R with
+# testthat (r_package installs the R package in bindings/r and runs its tests,
+# r_package_check runs R CMD check; r-base-dev brings R and what R CMD INSTALL compiles
+# with), and, with npm, the lezer Julia grammar into ~/.cache/crowdspec/lezer-julia
+# (julia_bindings_static parses the Julia module with it, Julia itself not being in
+# Debian 12; pinned versions, user-level, no root needed). Without them those tests are
+# reported as skipped (the Julia parse as a skipped step). CI (.ci/run) passes it.
 set -eu
 extras=0
 packages="cmake make g++ pkg-config libopenblas-dev liblapacke-dev libcmocka-dev doxygen"
@@ -21,7 +23,7 @@ for arg in "$@"; do
   case $arg in
     --test-extras)
       extras=1
-      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest"
+      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest r-base-dev r-cran-testthat"
       command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
     *) echo "usage: $0 [--test-extras]" >&2; exit 2 ;;
   esac

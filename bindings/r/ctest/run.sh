@@ -47,8 +47,39 @@ echo "== R CMD build"
 tarball=$(ls crowdspec_*.tar.gz 2>/dev/null | head -n 1)
 [ -n "$tarball" ] || { cat build.log; echo "r_package: no tarball" >&2; exit 1; }
 
+fail() { cat conf.log 2>/dev/null; echo "r_package: $1" >&2; exit 1; }
+
 if [ "$mode" = test ]; then
-  echo "== R CMD INSTALL $tarball into $work/lib"
+  # Only pkg-config (PKG_CONFIG_PATH: the installed copy) is to find the library here.
+  unset CROWDSPEC_CFLAGS CROWDSPEC_LIBS
+  echo "== configure: the ways of finding libcrowdspec"
+  mkdir conf && tar -xzf "$tarball" -C conf || exit 1
+  pkgdir=$work/conf/crowdspec
+  R_HOME=$("$R" RHOME) && export R_HOME
+  run_configure() { (cd "$pkgdir" && rm -f src/Makevars && "$@") > conf.log 2>&1; }
+  build_libs="-L$CS_R_LIB_DIR -lcrowdspec -Wl,-rpath,$CS_R_LIB_DIR"
+  run_configure ./configure --with-crowdspec-include="$CS_R_INCLUDE_DIR" \
+    --with-crowdspec-lib="$CS_R_LIB_DIR" || fail "configure --with-crowdspec-* failed"
+  grep -qF -- "PKG_LIBS = $build_libs" "$pkgdir/src/Makevars" ||
+    fail "configure --with-crowdspec-lib: src/Makevars lacks $build_libs"
+  echo "ok: --with-crowdspec-include/--with-crowdspec-lib (the build tree)"
+  run_configure env CROWDSPEC_CFLAGS="-I$CS_R_INCLUDE_DIR" CROWDSPEC_LIBS="$build_libs" \
+    ./configure || fail "configure with CROWDSPEC_CFLAGS/LIBS failed"
+  grep -qF "from CROWDSPEC_CFLAGS / CROWDSPEC_LIBS" conf.log || fail "CROWDSPEC_* not used"
+  echo "ok: CROWDSPEC_CFLAGS / CROWDSPEC_LIBS (the build tree)"
+  if run_configure ./configure --with-crowdspec-include="$CS_R_INCLUDE_DIR" \
+       --with-crowdspec-lib="$work/no-such-dir"; then
+    fail "configure accepted a lib directory without libcrowdspec"
+  fi
+  grep -qF "cannot link libcrowdspec" conf.log || fail "no clear message for a wrong lib dir"
+  [ ! -f "$pkgdir/src/Makevars" ] || fail "src/Makevars written although configure failed"
+  echo "ok: a directory without the library is refused"
+  run_configure ./configure || fail "configure with pkg-config failed"
+  grep -qF "from pkg-config" conf.log || fail "pkg-config (PKG_CONFIG_PATH=$PKG_CONFIG_PATH) not used"
+  echo "ok: pkg-config ($(grep 'LIBS:' conf.log | sed 's/.*LIBS: *//'))"
+  rm -f conf.log
+
+  echo "== R CMD INSTALL $tarball into $work/lib (library found by pkg-config)"
   "$R" CMD INSTALL --library="$work/lib" "$tarball" > install.log 2>&1 || {
     cat install.log; echo "r_package: R CMD INSTALL failed" >&2; exit 1; }
   grep '^configure:' install.log
@@ -63,6 +94,9 @@ if [ "$mode" = test ]; then
                     reporter = SummaryReporter$new(show_praise = FALSE, max_reports = Inf),
                     stop_on_failure = FALSE)
     df <- as.data.frame(res)
+    cat(sprintf("\n[ FAIL %d | ERROR %d | WARN %d | SKIP %d | PASS %d ] in %d tests\n",
+                sum(df$failed), sum(df$error), sum(df$warning), sum(df$skipped),
+                sum(df$passed), nrow(df)))
     skipped <- df[df$skipped, c("file", "test")]
     if (nrow(skipped)) {
       cat("\nSkipped tests:\n")
