@@ -15,7 +15,8 @@
   empty_cluster = 128L,
   label_cycle = 256L,
   eigen_not_converged = 512L,
-  majority_start = 1024L
+  majority_start = 1024L,
+  unknown_workers = 65536L
 )
 
 # Names of the bits set in a cs_fit_notes() value; a bit this table does not know

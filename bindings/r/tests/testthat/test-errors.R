@@ -39,6 +39,24 @@ test_that("the library names every status as the header does", {
   expect_identical(crowdspec:::.status_name(0L), "CS_OK")
 })
 
+test_that("the status and note tables agree with crowdspec.h", {
+  header <- Sys.getenv("CROWDSPEC_HEADER")
+  if (!nzchar(header) || !file.exists(header)) {
+    skip(paste0("crowdspec.h not available (CROWDSPEC_HEADER=\"", header, "\")"))
+  }
+  text <- readLines(header)
+  pick <- function(pattern) {
+    m <- regmatches(text, regexec(pattern, text))
+    m <- m[lengths(m) == 3L]
+    stats::setNames(as.integer(vapply(m, `[`, "", 3L)), vapply(m, `[`, "", 2L))
+  }
+  statuses <- pick("^\\s*(CS_ERR_[A-Z_]+) = (-[0-9]+)")
+  expect_identical(statuses, STATUSES)
+  notes <- pick("^\\s*CS_NOTE_([A-Z_]+) = ([0-9]+)")
+  names(notes) <- tolower(names(notes))
+  expect_identical(notes, crowdspec:::.note_bits)
+})
+
 test_that("bad parameters: unknown name, out of range, unparsable, unknown method", {
   expect_status(crowdspec(small, nonsense = 1), "CS_ERR_UNKNOWN_PARAM", "nonsense")
   expect_status(crowdspec(small, tol = 2), "CS_ERR_PARAM_RANGE", "tol")
