@@ -67,13 +67,16 @@ if [ "$mode" = test ]; then
     ./configure || fail "configure with CROWDSPEC_CFLAGS/LIBS failed"
   grep -qF "from CROWDSPEC_CFLAGS / CROWDSPEC_LIBS" conf.log || fail "CROWDSPEC_* not used"
   echo "ok: CROWDSPEC_CFLAGS / CROWDSPEC_LIBS (the build tree)"
+  # A lib directory whose libcrowdspec.so is not a library: the linker takes it before
+  # any copy on the system's paths, so the refusal does not depend on what is installed.
+  mkdir -p "$work/bogus-lib" && echo "not a library" > "$work/bogus-lib/libcrowdspec.so"
   if run_configure ./configure --with-crowdspec-include="$CS_R_INCLUDE_DIR" \
-       --with-crowdspec-lib="$work/no-such-dir"; then
-    fail "configure accepted a lib directory without libcrowdspec"
+       --with-crowdspec-lib="$work/bogus-lib"; then
+    fail "configure accepted a lib directory without a usable libcrowdspec"
   fi
   grep -qF "cannot link libcrowdspec" conf.log || fail "no clear message for a wrong lib dir"
   [ ! -f "$pkgdir/src/Makevars" ] || fail "src/Makevars written although configure failed"
-  echo "ok: a directory without the library is refused"
+  echo "ok: a directory without a usable library is refused"
   run_configure ./configure || fail "configure with pkg-config failed"
   grep -qF "from pkg-config" conf.log || fail "pkg-config (PKG_CONFIG_PATH=$PKG_CONFIG_PATH) not used"
   echo "ok: pkg-config ($(grep 'LIBS:' conf.log | sed 's/.*LIBS: *//'))"
