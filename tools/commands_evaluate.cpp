@@ -13,13 +13,15 @@ namespace cli {
 
 std::string evaluate_help() {
     return std::string(
-               "Usage: crowdspec evaluate --truth TRUTHFILE [options] FILE\n"
+               "Usage: crowdspec evaluate [--truth TRUTHFILE] [options] FILE\n"
                "\n"
-               "Fit the crowd labels in FILE with one method (or --method all: every method\n"
-               "the library provides) and score the inferred labels against TRUTHFILE\n"
-               "(lines `item label`, or a table with a header: see Input files below; identical\n"
-               "repeated entries are fine, conflicting ones are an error). Prints one JSON\n"
-               "object per method per line, e.g.\n"
+               "Fit the crowd labels in FILE with one method, a list (--method mv,ds,opt-ds) or\n"
+               "--method all (every method the library provides) and score the inferred labels\n"
+               "against TRUTHFILE (lines `item label`, or a table with a header, read like a gold\n"
+               "file: see Input files below; identical repeated entries are fine, conflicting\n"
+               "ones are an error). Without --truth, the gold column of FILE itself (Toloka's\n"
+               "GOLDEN:<name>, or --gold-col) is the truth; it is not pinned during the fits.\n"
+               "Prints one JSON object per method per line, e.g.\n"
                "  {\"method\":\"opt-ds\",\"error_rate\":0.101852,\"scored\":108,\"iterations\":12,\n"
                "   \"converged\":true,\"seconds\":0.001200,\"log_likelihood\":-1888.74,\"notes\":[]}\n"
                "error_rate = fraction of scored items whose inferred label differs from the\n"
@@ -29,10 +31,12 @@ std::string evaluate_help() {
                "tied between t classes, the truth among them, as 1/t correct.\n"
                "\n"
                "Options:\n"
-               "  -t, --truth TRUTHFILE   the ground truth (required)\n"
-               "  -m, --method NAME|all   a method (see below), or all: every method in turn\n"
+               "  -t, --truth TRUTHFILE   the ground truth (default: FILE's gold column)\n"
+               "  -m, --method NAME[,NAME...]|all\n"
+               "                          a method (see below), a comma-separated list run in\n"
+               "                          that order, or all: every method in turn\n"
                "  -h, --help              show this help\n\n") +
-           fit_options_help() + "\n" + kInputHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+           fit_options_help() + "\n" + kInputHelp + kPresetHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
 
 namespace {
@@ -164,22 +168,30 @@ int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
                                        : "evaluate: expected one input FILE, got " +
                                              std::to_string(parsed.positionals.size()));
     const std::optional<std::string> truth_path = parsed.last("truth");
-    if (!truth_path || truth_path->empty())
-        throw CliError(kExitUsage, "evaluate: --truth TRUTHFILE is required");
-    if (*truth_path == "-" && parsed.positionals[0] == "-")
+    if (truth_path && truth_path->empty()) throw CliError(kExitUsage, "evaluate: --truth needs a file name");
+    if (truth_path && *truth_path == "-" && parsed.positionals[0] == "-")
         throw CliError(kExitUsage, "evaluate: FILE and --truth cannot both be standard input");
 
     const InterruptGuard interrupt_guard;  // Ctrl-C stops the current fit cleanly
     const FitSettings settings = fit_settings_from(parsed);
     const InputOptions input = input_options_from(parsed);
-    const std::vector<int32_t> methods =
-        settings.method == "all" ? all_methods() : std::vector<int32_t>{method_id(settings.method)};
+    const std::vector<int32_t> methods = method_list(settings.method);
     // One configured handle per method, made before reading: bad options fail fast.
     std::vector<ModelPtr> models;
     for (int32_t m : methods) models.push_back(make_model(m, settings));
 
     const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
-    const TruthTable truth = read_truth_file(*truth_path, input);
+    if (!settings.quiet) {
+        const std::string note = crowd_read_note(table);
+        if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
+    if (!truth_path && table.file_gold.entries.empty())
+        throw CliError(kExitUsage, "evaluate: --truth TRUTHFILE is required (" + table.source +
+                                       " has no gold column; --gold-col names one)");
+    const TruthTable truth = truth_path ? read_truth_file(*truth_path, input) : table.file_gold;
+    if (truth_path && !table.file_gold.entries.empty() && !settings.quiet)
+        std::fprintf(stderr, "crowdspec: note: scoring against %s, not the gold column of %s\n",
+                     escape_controls(truth.source).c_str(), escape_controls(table.source).c_str());
     const std::vector<ScoredItem> scored = match_truth(table, truth, settings.quiet);
     FitMonitor monitor(settings.quiet);
 

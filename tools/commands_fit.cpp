@@ -23,23 +23,35 @@ std::string fit_help() {
                "\n"
                "Options:\n"
                "  -o, --output FILE       write the items to FILE (default: standard output)\n"
-               "      --format csv|tsv|json   format of the items (default: by the extension of\n"
-               "                          --output, .json or .tsv, else csv). JSON: {\"method\",\n"
-               "                          \"classes\", \"items\": [{\"item\", \"label\", \"confidence\",\n"
-               "                          \"posterior\": {class: p}}]}\n"
+               "      --format csv|tsv|json|jsonl|json-nested\n"
+               "                          format of the items (default: by the extension of\n"
+               "                          --output: .json, .jsonl/.ndjson, .tsv, else csv).\n"
+               "                          json: records [{\"item\", \"label\", \"confidence\",\n"
+               "                          \"p_<class>\"...}, ...] (pandas.read_json); jsonl: one\n"
+               "                          such object per line (read_json(lines=True));\n"
+               "                          json-nested: {\"method\", \"classes\", \"items\": [{\"item\",\n"
+               "                          \"label\", \"confidence\", \"posterior\": {class: p}}]}\n"
                "  -w, --workers FILE      also write one row per worker: worker, labels (how many\n"
                "                          it gave), accuracy, pi_<true>_<observed>... (its confusion\n"
                "                          matrix, P(answers observed | true class)). accuracy =\n"
                "                          sum over classes l of prior_l * pi_l_l: the chance that\n"
                "                          its label is right on an item drawn from the estimated\n"
-               "                          class prior. JSON when FILE ends in .json, TSV for .tsv\n"
+               "                          class prior. Format by the extension of FILE as for\n"
+               "                          --output (json: records with the same keys)\n"
+               "      --workers-format csv|tsv|json|jsonl|json-nested\n"
+               "                          format of the workers file (json-nested: {\"method\",\n"
+               "                          \"classes\", \"class_prior\", \"workers\": [{\"worker\",\n"
+               "                          \"labels\", \"accuracy\", \"confusion\": [[...], ...]}]})\n"
                "      --gold FILE         known true labels (`item label`, or a table with a\n"
-               "                          header) pinned during the fit (semi-supervised EM);\n"
-               "                          they also inform the workers' confusion matrices\n"
+               "                          header, e.g. Toloka's INPUT:image, GOLDEN:result)\n"
+               "                          pinned during the fit (semi-supervised EM); they also\n"
+               "                          inform the workers' confusion matrices. A gold column\n"
+               "                          in FILE itself (Toloka's GOLDEN:<name>, --gold-col) is\n"
+               "                          pinned too\n"
                "  -h, --help              show this help\n"
                "Output files are written atomically (FILE.tmp.<pid> in the same directory, then\n"
                "renamed): on any error or interruption the old FILE is left as it was.\n\n") +
-           fit_options_help() + "\n" + kInputHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+           fit_options_help() + "\n" + kInputHelp + kPresetHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
 
 int run_fit(const std::vector<std::string> &args, std::size_t first) {
@@ -48,6 +60,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"output", true, 'o'});
     specs.push_back({"format", true, '\0'});
     specs.push_back({"workers", true, 'w'});
+    specs.push_back({"workers-format", true, '\0'});
     specs.push_back({"gold", true, '\0'});
     const ParsedArgs parsed = parse_args("fit", args, first, specs);
     if (parsed.help) {
@@ -64,12 +77,15 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     const InputOptions input = input_options_from(parsed);
     if (settings.method == "all")
         throw CliError(kExitUsage, "fit: --method all is only for 'crowdspec evaluate'");
+    if (settings.method.find(',') != std::string::npos)
+        throw CliError(kExitUsage, "fit: one method at a time (a list --method " + settings.method +
+                                       " is for 'crowdspec evaluate' and 'crowdspec report')");
     const int32_t method = method_id(settings.method);
     const std::string output_path = parsed.last("output").value_or("");
     const std::string workers_path = parsed.last("workers").value_or("");
     const std::optional<std::string> gold_path = parsed.last("gold");
     const ResultFormat item_format = result_format(parsed.last("format"), output_path, "--format");
-    const ResultFormat worker_format = result_format(std::nullopt, workers_path, "--workers");
+    const ResultFormat worker_format = result_format(parsed.last("workers-format"), workers_path, "--workers-format");
     if (parsed.has("workers") && (workers_path.empty() || workers_path == "-") && (output_path.empty() || output_path == "-"))
         throw CliError(kExitUsage, "fit: --workers and the items cannot both go to standard output; give --output FILE");
     if (!workers_path.empty() && workers_path == output_path)
@@ -85,10 +101,13 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     std::optional<OutputFile> workers_out;
     if (parsed.has("workers")) workers_out.emplace(workers_path);
     const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
-    if (gold_path) {
-        const std::string note = apply_gold(model.get(), table, *gold_path, input);
-        if (!settings.quiet) std::fprintf(stderr, "crowdspec: note: %s\n", note.c_str());
+    if (!settings.quiet) {
+        const std::string note = crowd_read_note(table);
+        if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
     }
+    const std::string gold_note = apply_gold(model.get(), table, gold_path, input);
+    if (!settings.quiet && !gold_note.empty())
+        std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(gold_note).c_str());
 
     FitMonitor monitor(settings.quiet);
     timed_fit(model.get(), table, settings.method, &monitor);

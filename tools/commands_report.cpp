@@ -41,7 +41,7 @@ std::string report_help() {
                "      --min-labels N      only workers with at least N labels are ranked as least\n"
                "                          reliable (default 10; all workers if none has N)\n"
                "  -h, --help              show this help\n\n") +
-           fit_options_help() + "\n" + kInputHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+           fit_options_help() + "\n" + kInputHelp + kPresetHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
 
 namespace {

@@ -35,7 +35,10 @@ std::string simulate_help() {
                "  -t, --truth FILE        the true class of every item, `item label`\n"
                "      --confusion FILE    the true confusion matrices, laid out like fit --workers\n"
                "                          (worker, labels, accuracy, type, pi_<true>_<observed>...;\n"
-               "                          JSON when FILE ends in .json, TSV for .tsv)\n"
+               "                          JSON records for .json, JSON lines for .jsonl, TSV\n"
+               "                          for .tsv, else CSV)\n"
+               "      --confusion-format csv|tsv|json|jsonl|json-nested\n"
+               "                          format of --confusion, as fit --workers-format\n"
                "      --format csv|tsv|whitespace   format of --labels and --truth (default: by\n"
                "                          extension, .csv or .tsv with a header line; anything\n"
                "                          else: whitespace-separated lines without a header)\n"
@@ -136,7 +139,7 @@ const char *type_name(cs::sim::WorkerType t) {
 
 int run_simulate(const std::vector<std::string> &args, std::size_t first) {
     const std::vector<OptionSpec> specs = {
-        {"labels", true, 'l'},      {"truth", true, 't'},       {"confusion", true, '\0'},
+        {"labels", true, 'l'},      {"truth", true, 't'},       {"confusion", true, '\0'}, {"confusion-format", true, '\0'},
         {"format", true, '\0'},     {"items", true, '\0'},      {"workers", true, '\0'},
         {"classes", true, '\0'},    {"labels-per-item", true, '\0'}, {"experts", true, '\0'},
         {"normal", true, '\0'},     {"spammers", true, '\0'},   {"adversaries", true, '\0'},
@@ -200,7 +203,7 @@ int run_simulate(const std::vector<std::string> &args, std::size_t first) {
     const std::string confusion_path = parsed.last("confusion").value_or("");
     const LabelFormat labels_format = label_format(parsed.last("format"), labels_path);
     const LabelFormat truth_format = label_format(parsed.last("format"), truth_path);
-    const ResultFormat confusion_format = result_format(std::nullopt, confusion_path, "--confusion");
+    const ResultFormat confusion_format = result_format(parsed.last("confusion-format"), confusion_path, "--confusion-format");
     int to_stdout = 0;
     for (const char *name : {"truth", "confusion"})
         if (parsed.has(name) && (parsed.last(name)->empty() || *parsed.last(name) == "-")) ++to_stdout;

@@ -76,7 +76,15 @@ std::string fit_options_help() {
            "      --header auto|yes|no  whether the first line names the columns (default auto)\n"
            "      --item-col NAME, --worker-col NAME, --label-col NAME\n"
            "                          the columns to use (a name in the header, or a 1-based\n"
-           "                          number); default: recognised by name, see below\n";
+           "                          number); default: recognised by name, see below\n"
+           "      --preset auto|generic|toloka|mturk|labelstudio\n"
+           "                          the platform whose export FILE is (default auto: by its\n"
+           "                          header); its rules choose the columns, see below\n"
+           "      --keep-rejected     also use assignments the platform marks rejected\n"
+           "      --gold-col NAME|none  the column of FILE holding known true labels (default:\n"
+           "                          Toloka's GOLDEN:<name>); none ignores in-file gold\n"
+           "      --gold-item-col NAME, --gold-label-col NAME\n"
+           "                          the item and label columns of gold and truth files\n";
 }
 
 const char kMappingHelp[] =
@@ -165,6 +173,29 @@ std::string methods_help() {
         text += line;
     }
     return text;
+}
+
+std::vector<int32_t> method_list(const std::string &value) {
+    if (value == "all") return all_methods();
+    std::vector<int32_t> ids;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t comma = value.find(',', start);
+        const std::string name = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (name.empty())
+            throw CliError(kExitUsage, "--method " + quote_field(value) + ": empty method name in the list");
+        if (name == "all")
+            throw CliError(kExitUsage, "--method " + quote_field(value) + ": all is every method; it cannot be part of a list");
+        const int32_t id = method_id(name);
+        for (int32_t seen : ids)
+            if (seen == id) throw CliError(kExitUsage, "--method " + quote_field(value) + ": " + name + " is listed twice");
+        if (cs_method_input(id) != CS_INPUT_CROWD)
+            throw CliError(kExitUsage, "--method " + name + ": not a crowd-label method; known methods: " + known_methods_text());
+        ids.push_back(id);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return ids;
 }
 
 int32_t method_id(const std::string &name) {
@@ -323,17 +354,16 @@ std::vector<double> fitted_posteriors(const cs_model *model, std::size_t n_items
     return posteriors;
 }
 
-std::string apply_gold(cs_model *model, const CrowdTable &table, const std::string &path, const InputOptions &input) {
-    const TruthTable gold = read_truth_file(path, input);
+MatchedGold match_gold(const CrowdTable &table, const TruthTable &gold, const std::string &file) {
     const NameIndex items(table.item_names, true);
     const NameIndex classes(table.class_names, true);
-    std::vector<int32_t> gold_item, gold_label;
-    std::size_t absent = 0;
+    MatchedGold out;
+    out.sources = gold.source;
     for (std::size_t e = 0; e < gold.entries.size(); ++e) {
         const auto &[item, label] = gold.entries[e];
         const int32_t j = items.find(item);
         if (j < 0) {
-            ++absent;
+            ++out.absent;
             continue;
         }
         const int32_t c = classes.find(label);
@@ -341,17 +371,61 @@ std::string apply_gold(cs_model *model, const CrowdTable &table, const std::stri
             std::string known;
             for (std::size_t l = 0; l < table.class_names.size() && l < 20; ++l)
                 known += (l ? ", " : "") + table.class_names[l];
-            throw CliError(kExitInput, gold.source + ":" + std::to_string(gold.line[e]) + ": gold label " + quote_field(label) +
+            throw CliError(kExitInput, file + ":" + std::to_string(gold.line[e]) + ": gold label " + quote_field(label) +
                                            " is not one of the classes (" + escape_controls(known) +
                                            "); declare every class with --classes A,B,...");
         }
-        gold_item.push_back(j);
-        gold_label.push_back(c);
+        out.item.push_back(j);
+        out.label.push_back(c);
+        out.line.push_back(gold.line[e]);
+        out.file.push_back(file);
     }
-    check_status(model, cs_set_gold(model, gold_item.data(), gold_label.data(), gold_item.size()), "--gold " + path);
-    std::string note = "pinned " + std::to_string(gold_item.size()) + " gold items from " + gold.source;
-    if (absent > 0) note += "; " + std::to_string(absent) + " gold items do not appear in " + table.source + " and are ignored";
+    return out;
+}
+
+MatchedGold gold_for_fit(const CrowdTable &table, const std::optional<std::string> &path, const InputOptions &input) {
+    MatchedGold gold;
+    if (!table.file_gold.entries.empty()) gold = match_gold(table, table.file_gold, table.source);
+    if (!path) return gold;
+    const MatchedGold more = match_gold(table, read_truth_file(*path, input), display_name(*path));
+    if (gold.sources.empty()) return more;
+    std::unordered_map<int32_t, std::size_t> where;
+    for (std::size_t e = 0; e < gold.item.size(); ++e) where.emplace(gold.item[e], e);
+    for (std::size_t e = 0; e < more.item.size(); ++e) {
+        auto it = where.find(more.item[e]);
+        if (it == where.end()) {
+            gold.item.push_back(more.item[e]);
+            gold.label.push_back(more.label[e]);
+            gold.line.push_back(more.line[e]);
+            gold.file.push_back(more.file[e]);
+        } else if (gold.label[it->second] != more.label[e]) {
+            const std::size_t f = it->second;
+            throw CliError(kExitInput,
+                           more.file[e] + ":" + std::to_string(more.line[e]) + ": item " +
+                               quote_field(table.item_names[static_cast<std::size_t>(more.item[e])]) + " has gold label " +
+                               quote_field(table.class_names[static_cast<std::size_t>(more.label[e])]) + " here but " +
+                               quote_field(table.class_names[static_cast<std::size_t>(gold.label[f])]) + " in " +
+                               gold.sources + " (" + gold.file[f] + " line " + std::to_string(gold.line[f]) + ")");
+        }
+    }
+    gold.absent += more.absent;
+    gold.sources += " and " + more.sources;
+    return gold;
+}
+
+std::string pin_gold(cs_model *model, const CrowdTable &table, const MatchedGold &gold) {
+    if (gold.sources.empty()) return std::string();
+    check_status(model, cs_set_gold(model, gold.item.data(), gold.label.data(), gold.item.size()),
+                 "gold from " + gold.sources);
+    std::string note = "pinned " + std::to_string(gold.item.size()) + " gold items from " + gold.sources;
+    if (gold.absent > 0)
+        note += "; " + std::to_string(gold.absent) + " gold items do not appear in " + table.source + " and are ignored";
     return note;
+}
+
+std::string apply_gold(cs_model *model, const CrowdTable &table, const std::optional<std::string> &path,
+                       const InputOptions &input) {
+    return pin_gold(model, table, gold_for_fit(table, path, input));
 }
 
 FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ FitSettings fit_settings_from(const ParsedArgs &args);
 
 /// Method id for a name; an unknown name is a usage error that lists the known ones.
 int32_t method_id(const std::string &name);
+/// The methods of a --method value: one name, a comma-separated list (mv,ds,opt-ds),
+/// or `all` (every crowd method the library reports through cs_method_count and
+/// cs_method_at, in its order). An unknown name, an empty entry, a repeated method or
+/// `all` inside a list is a usage error.
+std::vector<int32_t> method_list(const std::string &value);
 /// Every method the library provides, in its order.
 std::vector<int32_t> all_methods();
 /// "mv, ds, opt-ds, crowd-lloyd".
@@ -98,11 +104,32 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
 /// Prints the library's explanation of a successful fit's notes to stderr, if any.
 void report_fit_notes(const cs_model *model, const std::string &method_name);
 
-/// Reads a gold file (`item label`, or a table with a header; see read_truth_file) and
-/// pins those items with cs_set_gold. Gold items absent from the crowd are skipped
-/// (counted in the returned note); a gold label that is not one of the classes is an
-/// input error naming its line. Returns a note for stderr, or "".
-std::string apply_gold(cs_model *model, const CrowdTable &table, const std::string &path,
+/// Gold labels matched to the crowd's items and classes (crowd indices).
+struct MatchedGold {
+    std::vector<int32_t> item, label;
+    std::vector<std::size_t> line;  ///< line of each, in `file`
+    std::vector<std::string> file;  ///< the file each came from (for messages)
+    std::size_t absent = 0;         ///< gold entries whose item is not in the crowd (ignored)
+    std::string sources;            ///< where they came from, for notes ("gold.txt", ...)
+};
+
+/// Matches gold entries to the crowd; `file` is the file their line numbers refer to
+/// (the crowd file for its in-file gold). Items absent from the crowd are counted and
+/// skipped; a gold label that is not one of the classes is an input error naming its
+/// line and the classes.
+MatchedGold match_gold(const CrowdTable &table, const TruthTable &gold, const std::string &file);
+
+/// The gold of a fit: the crowd file's in-file gold column (table.file_gold) and the
+/// --gold file at `path` (when given, read like a truth file). An item with two
+/// different gold labels is an input error naming both places.
+MatchedGold gold_for_fit(const CrowdTable &table, const std::optional<std::string> &path, const InputOptions &input);
+
+/// Pins matched gold items with cs_set_gold (nothing when there is none) and returns
+/// the note for stderr ("pinned 3 gold items from gold.txt; ..."), or "".
+std::string pin_gold(cs_model *model, const CrowdTable &table, const MatchedGold &gold);
+
+/// gold_for_fit() then pin_gold().
+std::string apply_gold(cs_model *model, const CrowdTable &table, const std::optional<std::string> &path,
                        const InputOptions &input);
 
 /// Everything a fitted model reports, copied out of the library.

@@ -33,7 +33,8 @@ const char kInputHelp[] =
     "  A name also matches with an _id or id suffix and a `prefix:` or `prefix.` in front\n"
     "  (task_id, WorkerId, ASSIGNMENT:worker_id). Without a header, crowd lines are\n"
     "  `item worker label` (exactly 3 fields, or the positions given by --item-col etc.)\n"
-    "  and truth/gold lines `item label`.\n";
+    "  and truth/gold lines `item label`. In gold and truth files --gold-item-col and\n"
+    "  --gold-label-col must name a column; --item-col/--label-col apply when present.\n";
 
 namespace {
 
@@ -290,6 +291,8 @@ const std::vector<std::string> kWorkerWords = {"worker", "annotator", "user", "p
 const std::vector<std::string> kLabelWords = {"label", "answer", "response", "output"};
 const std::vector<std::string> kTruthWords = {"truth",   "gold",  "golden",   "true_label", "ground_truth",
                                               "correct", "label", "answer",   "response",   "output"};
+// Truth and gold files also take a bare `id` column for the item (a task table).
+const std::vector<std::string> kTruthItemWords = {"task", "item", "question", "id"};
 
 // One column to find: its role, the option that names it, and the default names.
 struct Role {
@@ -315,6 +318,7 @@ bool positive_integer(const std::string &s, std::size_t &value) {
 // or a name given by an option.
 template <class Text>
 bool names_columns(const std::vector<Text> &fields, const std::vector<Role> &roles) {
+    if (has_export_column(fields)) return true;
     for (const Text &f : fields) {
         const std::string_view word = column_word(f);
         for (const Role &r : roles) {
@@ -348,59 +352,128 @@ struct Layout {
     std::vector<std::size_t> columns;  // one per role
     std::size_t n_fields = 0;          // every record must have exactly this many
     std::string count_rule;            // what the count means, for messages
+    Preset preset = Preset::Generic;   // the platform rules that applied
+    std::size_t gold = kNoColumn;      // in-file gold column (crowd files)
+    std::size_t status = kNoColumn;    // assignment status column (crowd files)
+    std::string gold_name;             // its header name, for messages
+    std::string columns_note;          // "item 'x', worker 'y', label 'z'" for notes
 };
 
+// A column given by an option (a header name or a 1-based number), or first.size()
+// when the option names no column and `optional` lets that pass.
+std::size_t given_column(const std::vector<std::string_view> &first, const std::string &given, const char *option,
+                         bool optional, const RecordReader &reader) {
+    std::vector<std::size_t> hits;
+    for (std::size_t i = 0; i < first.size(); ++i)
+        if (iequals(first[i], given)) hits.push_back(i);
+    std::size_t position = 0;
+    if (hits.size() == 1) return hits[0];
+    if (hits.size() > 1)
+        reader.fail("the header has " + std::to_string(hits.size()) + " columns named " + quoted(given) + " (columns " +
+                    std::to_string(hits[0] + 1) + " and " + std::to_string(hits[1] + 1) + "); give " + option +
+                    " a column number to choose one");
+    if (positive_integer(given, position)) {
+        if (position > first.size())
+            reader.fail(std::string(option) + " " + given + ": the header has only " + std::to_string(first.size()) +
+                        " columns");
+        return position - 1;
+    }
+    if (!optional)
+        reader.fail("no column " + quoted(given) + " in the header (columns: " + column_list(first) + "); " + option +
+                    " takes a column name or number");
+    return first.size();
+}
+
+// The role slot of ExportColumns that a Role fills.
+std::size_t &export_slot(ExportColumns &cols, const Role &r) {
+    const std::string_view what = r.what;
+    return what == "item" ? cols.item : what == "worker" ? cols.worker : cols.label;
+}
+
+// `gold_col` is the --gold-col value for crowd files ("" = by the preset, "none" = no
+// in-file gold); truth files pass nullptr.
 Layout plan_layout(const std::vector<std::string_view> &first, const std::vector<Role> &roles, HeaderMode mode,
-                   const RecordReader &reader) {
+                   const RecordReader &reader, Preset preset = Preset::Auto, const std::string *gold_col = nullptr) {
     Layout layout;
     layout.header = mode == HeaderMode::Yes || (mode == HeaderMode::Auto && names_columns(first, roles));
+    if (!layout.header && preset != Preset::Auto && preset != Preset::Generic)
+        reader.fail(std::string("--preset ") + preset_name(preset) +
+                    ": the first line is not a header (a platform export starts with its column names)");
     if (layout.header) {
         layout.header_line = reader.line();
         layout.n_fields = first.size();
         layout.count_rule = "as in the header on line " + std::to_string(layout.header_line);
+        const FileKind kind = gold_col != nullptr ? FileKind::Crowd : FileKind::Truth;
+        // 1. The columns named by options.
+        ExportColumns fixed;
+        std::vector<std::size_t> chosen(roles.size(), first.size());
+        for (std::size_t k = 0; k < roles.size(); ++k) {
+            const Role &r = roles[k];
+            if (r.given.empty()) continue;
+            chosen[k] = given_column(first, r.given, r.option, r.given_optional, reader);
+            if (chosen[k] != first.size()) export_slot(fixed, r) = chosen[k];
+        }
+        bool want_gold = kind == FileKind::Crowd;
+        if (gold_col != nullptr && !gold_col->empty()) {
+            if (*gold_col == "none") {
+                want_gold = false;
+            } else {
+                fixed.gold = given_column(first, *gold_col, "--gold-col", false, reader);
+            }
+        }
+        // 2. A platform's rules for the open ones.
+        RoleOptions options;
         for (const Role &r : roles) {
-            std::size_t chosen = first.size();
-            if (!r.given.empty()) {
+            const std::string_view what = r.what;
+            (what == "item" ? options.item : what == "worker" ? options.worker : options.label) = r.option;
+        }
+        ExportColumns cols = export_columns(first, preset, kind, fixed, want_gold, options, reader);
+        layout.preset = cols.preset;
+        if (want_gold) layout.gold = cols.gold;
+        layout.status = cols.status;
+        // 3. The generic names for what is still open (never the gold or status column;
+        // a column another role took is reported below as the same column).
+        const auto taken = [&](std::size_t i) { return i == layout.gold || i == layout.status; };
+        for (std::size_t k = 0; k < roles.size(); ++k) {
+            if (chosen[k] != first.size()) continue;
+            const std::size_t proposed = export_slot(cols, roles[k]);
+            if (proposed != kNoColumn) chosen[k] = proposed;
+        }
+        for (std::size_t k = 0; k < roles.size(); ++k) {
+            const Role &r = roles[k];
+            if (chosen[k] != first.size()) continue;
+            for (const std::string &w : *r.words) {
                 std::vector<std::size_t> hits;
                 for (std::size_t i = 0; i < first.size(); ++i)
-                    if (iequals(first[i], r.given)) hits.push_back(i);
-                std::size_t position = 0;
+                    if (!taken(i) && iequals(column_word(first[i]), w)) hits.push_back(i);
+                if (hits.size() > 1)
+                    reader.fail("columns " + quoted(first[hits[0]]) + " and " + quoted(first[hits[1]]) +
+                                " both look like the " + r.what + " column; choose one with " + r.option);
                 if (hits.size() == 1) {
-                    chosen = hits[0];
-                } else if (hits.size() > 1) {
-                    reader.fail("the header has " + std::to_string(hits.size()) + " columns named " + quoted(r.given) +
-                                " (columns " + std::to_string(hits[0] + 1) + " and " + std::to_string(hits[1] + 1) +
-                                "); give " + r.option + " a column number to choose one");
-                } else if (positive_integer(r.given, position)) {
-                    if (position > first.size())
-                        reader.fail(std::string(r.option) + " " + r.given + ": the header has only " +
-                                    std::to_string(first.size()) + " columns");
-                    chosen = position - 1;
-                } else if (!r.given_optional) {
-                    reader.fail("no column " + quoted(r.given) + " in the header (columns: " + column_list(first) +
-                                "); " + r.option + " takes a column name or number");
+                    chosen[k] = hits[0];
+                    break;
                 }
             }
-            if (chosen == first.size()) {
-                for (const std::string &w : *r.words) {
-                    std::vector<std::size_t> hits;
-                    for (std::size_t i = 0; i < first.size(); ++i)
-                        if (iequals(column_word(first[i]), w)) hits.push_back(i);
-                    if (hits.size() > 1)
-                        reader.fail("columns " + quoted(first[hits[0]]) + " and " + quoted(first[hits[1]]) +
-                                    " both look like the " + r.what + " column; choose one with " + r.option);
-                    if (hits.size() == 1) {
-                        chosen = hits[0];
-                        break;
-                    }
-                }
+            if (chosen[k] == first.size()) {
+                const std::string platform = expected_column(layout.preset, kind, r.what);
+                reader.fail(std::string("no ") + r.what + " column in the header (expected " +
+                            (platform.empty() ? std::string()
+                                              : platform + " for the " + preset_name(layout.preset) + " preset, or ") +
+                            "one named " + word_list(*r.words) + "; the columns are " + column_list(first) +
+                            "); name it with " + r.option);
             }
-            if (chosen == first.size())
-                reader.fail(std::string("no ") + r.what + " column in the header (expected one named " +
-                            word_list(*r.words) + "; the columns are " + column_list(first) + "); name it with " +
-                            r.option);
-            layout.columns.push_back(chosen);
         }
+        layout.columns = chosen;
+        for (std::size_t k = 0; k < roles.size(); ++k)
+            layout.columns_note += (k ? ", " : "") + std::string(roles[k].what) + " " + quoted(first[chosen[k]]);
+        if (layout.gold != kNoColumn) {
+            layout.gold_name = std::string(first[layout.gold]);
+            layout.columns_note += ", gold " + quoted(first[layout.gold]);
+        }
+        for (std::size_t k = 0; k < roles.size(); ++k)
+            if (layout.gold == chosen[k] || layout.status == chosen[k])
+                reader.fail(std::string("the ") + roles[k].what + " column " + quoted(first[chosen[k]]) +
+                            " is also the " + (layout.gold == chosen[k] ? "gold" : "status") + " column");
     } else {
         bool positional = false;
         for (const Role &r : roles) {
@@ -458,16 +531,21 @@ std::vector<Role> crowd_roles(const InputOptions &in) {
             {"label", "--label-col", in.label_col, &kLabelWords, 2, false}};
 }
 
+// --gold-item-col/--gold-label-col must name a column; without them --item-col and
+// --label-col apply when the header has that column.
 std::vector<Role> truth_roles(const InputOptions &in) {
-    return {{"item", "--item-col", in.item_col, &kItemWords, 0, true},
-            {"label", "--label-col", in.label_col, &kTruthWords, 1, true}};
+    const bool item_own = !in.gold_item_col.empty(), label_own = !in.gold_label_col.empty();
+    return {{"item", "--gold-item-col", item_own ? in.gold_item_col : in.item_col, &kTruthItemWords, 0, !item_own},
+            {"label", "--gold-label-col", label_own ? in.gold_label_col : in.label_col, &kTruthWords, 1, !label_own}};
 }
 
 }  // namespace
 
 std::vector<OptionSpec> input_option_specs() {
-    return {{"input-format", true, '\0'}, {"header", true, '\0'}, {"item-col", true, '\0'},
-            {"worker-col", true, '\0'}, {"label-col", true, '\0'}};
+    return {{"input-format", true, '\0'}, {"header", true, '\0'},        {"item-col", true, '\0'},
+            {"worker-col", true, '\0'},   {"label-col", true, '\0'},     {"preset", true, '\0'},
+            {"gold-col", true, '\0'},     {"gold-item-col", true, '\0'}, {"gold-label-col", true, '\0'},
+            {"keep-rejected", false, '\0'}};
 }
 
 InputOptions input_options_from(const ParsedArgs &args) {
@@ -483,6 +561,11 @@ InputOptions input_options_from(const ParsedArgs &args) {
     column("item-col", in.item_col);
     column("worker-col", in.worker_col);
     column("label-col", in.label_col);
+    column("gold-col", in.gold_col);
+    column("gold-item-col", in.gold_item_col);
+    column("gold-label-col", in.gold_label_col);
+    if (auto v = args.last("preset")) in.preset = parse_preset(*v);
+    in.keep_rejected = args.has("keep-rejected");
     return in;
 }
 
@@ -534,12 +617,19 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
         if (!reader.next(fields))
             throw CliError(kExitInput, table.source + ": the file is empty (expected `item worker label` lines, "
                                                       "or a header line naming the columns and then records)");
-        const Layout layout = plan_layout(fields, roles, input.header, reader);
+        const Layout layout = plan_layout(fields, roles, input.header, reader, input.preset, &input.gold_col);
+        table.preset = layout.preset;
+        table.columns = layout.columns_note;
         bool have = layout.header ? reader.next(fields) : true;
         if (!have)
             input_error(table.source, layout.header_line,
                         "the file has a header line but no labels after it (expected one record per label)");
         const std::size_t c_item = layout.columns[0], c_worker = layout.columns[1], c_label = layout.columns[2];
+        // In-file gold: item -> position in file_gold.entries, to find conflicts.
+        std::unordered_map<std::string, std::size_t> gold_seen;
+        if (layout.gold != kNoColumn) table.file_gold.source = table.source + " column " + quoted(layout.gold_name);
+        // Label Studio writes tasks without an annotation (and cancelled ones) with an empty choice.
+        const bool skip_empty_label = layout.preset == Preset::LabelStudio;
         try {
             // A rough record count: avoids repeated regrowth of the triple arrays.
             const std::size_t estimate = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
@@ -550,6 +640,36 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
             for (; have; have = reader.next(fields)) {
                 check_field_count(fields, layout, reader);
                 const std::string_view item = fields[c_item], worker = fields[c_worker], label = fields[c_label];
+                if (layout.gold != kNoColumn && !fields[layout.gold].empty() && !item.empty()) {
+                    // The task's gold label, whatever happens to this row's answer.
+                    const std::string_view gold = fields[layout.gold];
+                    auto [it, added] = gold_seen.emplace(std::string(item), table.file_gold.entries.size());
+                    if (added) {
+                        table.file_gold.entries.emplace_back(std::string(item), std::string(gold));
+                        table.file_gold.line.push_back(reader.line());
+                    } else if (table.file_gold.entries[it->second].second != gold) {
+                        reader.fail("item " + quoted(item) + " has gold label " + quoted(gold) + " in column " +
+                                    quoted(layout.gold_name) + " here but " +
+                                    quoted(table.file_gold.entries[it->second].second) + " on line " +
+                                    std::to_string(table.file_gold.line[it->second]) +
+                                    " (expected one gold label per item)");
+                    }
+                }
+                if (layout.status != kNoColumn) {
+                    const RowStatus status = classify_status(layout.preset, fields[layout.status]);
+                    if (status == RowStatus::NoAnswer) {
+                        ++table.skipped_no_answer;
+                        continue;
+                    }
+                    if (status == RowStatus::Rejected && !input.keep_rejected) {
+                        ++table.skipped_rejected;
+                        continue;
+                    }
+                }
+                if (skip_empty_label && label.empty()) {
+                    ++table.skipped_no_answer;
+                    continue;
+                }
                 if (item.empty() || worker.empty() || label.empty())
                     reader.fail(std::string("empty ") + (item.empty() ? "item id" : worker.empty() ? "worker id" : "label") +
                                 " (expected a value in column " +
@@ -579,6 +699,12 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
                 table.class_names = classes.names;
                 break;
         }
+        if (table.item.empty())
+            throw CliError(kExitInput, table.source + ": no labels left after skipping " +
+                                           std::to_string(table.skipped_rejected + table.skipped_no_answer) +
+                                           " rows (" + std::to_string(table.skipped_rejected) + " rejected, " +
+                                           std::to_string(table.skipped_no_answer) + " without an answer)" +
+                                           (table.skipped_rejected > 0 ? "; --keep-rejected uses rejected ones" : ""));
         remap(table.item, item_rank);
         remap(table.worker, worker_rank);
         remap(table.label, label_map);
@@ -586,6 +712,20 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
         table.worker_names = ordered_names(workers.names(), worker_rank);
     }  // the file buffer and the interners (views into it) end here
     return table;
+}
+
+std::string crowd_read_note(const CrowdTable &t) {
+    std::string note;
+    if (t.preset != Preset::Generic)
+        note = t.source + " read as a " + preset_name(t.preset) + " export (" + preset_title(t.preset) +
+               "): " + t.columns;
+    if (t.skipped_rejected > 0)
+        note += (note.empty() ? "" : "; ") + std::string("skipped ") + std::to_string(t.skipped_rejected) +
+                " rejected assignments (--keep-rejected uses them)";
+    if (t.skipped_no_answer > 0)
+        note += (note.empty() ? "" : "; ") + std::string("skipped ") + std::to_string(t.skipped_no_answer) +
+                " rows without an answer";
+    return note;
 }
 
 TruthTable read_truth_file(const std::string &path, const InputOptions &input) {

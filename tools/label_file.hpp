@@ -14,7 +14,11 @@
 // - Without one, lines are `item worker label` (exactly 3 fields), or the columns are
 //   the positions given by --item-col etc.
 // - With --header auto the first record is a header if a field names a column (one of
-//   the names above, or a name given by an option).
+//   the names above, a platform export's column, or a name given by an option).
+// - Platform exports (Toloka, MTurk, Label Studio; export_presets.hpp) are recognised
+//   by their header or forced with --preset: their rules choose the columns the
+//   options leave open, then the names above apply. They may carry an in-file gold
+//   column and an assignment status (rejected assignments are skipped by default).
 //
 // Mapping rules:
 // - Items and workers, separately: if every id is an integer, indices follow ascending
@@ -34,6 +38,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "export_presets.hpp"
 #include "table_reader.hpp"
 
 namespace cli {
@@ -56,12 +61,23 @@ struct InputOptions {
     TextFormat format = TextFormat::Auto;
     HeaderMode header = HeaderMode::Auto;
     std::string item_col, worker_col, label_col;  ///< "" = recognise by the default names
+    Preset preset = Preset::Auto;                 ///< --preset: platform rules for the crowd file
+    std::string gold_col;                         ///< --gold-col: in-file gold column, "none", "" = by preset
+    std::string gold_item_col, gold_label_col;    ///< --gold-item-col/--gold-label-col (gold and truth files)
+    bool keep_rejected = false;                   ///< --keep-rejected: use rejected assignments too
 };
 
 /// The input options, their help text and parsing from the command line.
 std::vector<OptionSpec> input_option_specs();
 extern const char kInputHelp[];
 InputOptions input_options_from(const ParsedArgs &args);
+
+/// Ground truth (or gold): one label per item, in order of first appearance.
+struct TruthTable {
+    std::string source;
+    std::vector<std::pair<std::string, std::string>> entries;  ///< (item id, label)
+    std::vector<std::size_t> line;                             ///< line of each entry
+};
 
 /// Crowd labels with every id mapped to a 0-based index.
 struct CrowdTable {
@@ -72,7 +88,16 @@ struct CrowdTable {
     std::vector<std::string> class_names;   ///< index -> label string
     std::vector<int32_t> item, worker, label;  ///< the triples, in file order
     std::vector<std::size_t> line;             ///< 1-based source line of each triple
+    Preset preset = Preset::Generic;           ///< the rules the file was read by
+    std::string columns;                       ///< "item 'INPUT:image', worker ..." ("" without a header)
+    TruthTable file_gold;                      ///< in-file gold labels (no entries when none)
+    std::size_t skipped_rejected = 0;          ///< rejected assignments skipped
+    std::size_t skipped_no_answer = 0;         ///< rows without an answer skipped (status, empty choice)
 };
+
+/// One line for stderr saying how a platform export was read (the preset, its columns,
+/// the in-file gold and the rows skipped), or "" for a generic file with nothing skipped.
+std::string crowd_read_note(const CrowdTable &table);
 
 /// Reads a crowd file ("-" = stdin). Throws CliError(kExitInput) naming the file and
 /// line of the first problem (unreadable file, wrong field count, unknown column,
@@ -80,17 +105,12 @@ struct CrowdTable {
 CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes,
                            const InputOptions &input = InputOptions());
 
-/// Ground truth (or gold): one label per item, in order of first appearance.
-struct TruthTable {
-    std::string source;
-    std::vector<std::pair<std::string, std::string>> entries;  ///< (item id, label)
-    std::vector<std::size_t> line;                             ///< line of each entry
-};
-
 /// Reads a truth file of `item label` lines, or a table with a header whose item and
-/// label columns are found as for crowd files (the label column also answers to
-/// truth, gold, golden, true_label, ground_truth, correct; --item-col/--label-col
-/// apply when the header has that column). Repeated identical entries are accepted;
+/// label columns are found as for crowd files: --gold-item-col/--gold-label-col, else
+/// --item-col/--label-col when the header has that column, else a platform's rules
+/// (Toloka INPUT:* and GOLDEN:*/OUTPUT:*, MTurk HITId and Answer.*, Label Studio id and
+/// its choice column), else the names (the label column also answers to truth, gold,
+/// golden, true_label, ground_truth, correct). Repeated identical entries are accepted;
 /// two different labels for one item are an error. Throws CliError(kExitInput).
 TruthTable read_truth_file(const std::string &path, const InputOptions &input = InputOptions());
 

@@ -2,6 +2,8 @@
 #include "result_writers.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "cli.hpp"
 
@@ -19,9 +21,6 @@ void flush_if_full(OutputFile &out, std::string &buf) {
     buf.clear();
 }
 
-// A delimited (CSV/TSV) row cell, or a JSON string.
-void cell(std::string &buf, const std::string &text, char delimiter) { append_delimited_field(buf, text, delimiter); }
-
 void json_string_array(std::string &buf, const std::vector<std::string> &names) {
     buf.push_back('[');
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -38,7 +37,9 @@ ResultFormat result_format(const std::optional<std::string> &value, const std::s
         if (*value == "csv") return ResultFormat::Csv;
         if (*value == "tsv") return ResultFormat::Tsv;
         if (*value == "json") return ResultFormat::Json;
-        throw CliError(kExitUsage, std::string(option) + " '" + *value + "': expected csv, tsv or json");
+        if (*value == "jsonl") return ResultFormat::Jsonl;
+        if (*value == "json-nested") return ResultFormat::JsonNested;
+        throw CliError(kExitUsage, std::string(option) + " '" + *value + "': expected csv, tsv, json, jsonl or json-nested");
     }
     std::string lower = path;
     for (char &c : lower)
@@ -48,15 +49,84 @@ ResultFormat result_format(const std::optional<std::string> &value, const std::s
         return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     if (ends(".json")) return ResultFormat::Json;
+    if (ends(".jsonl") || ends(".ndjson")) return ResultFormat::Jsonl;
     if (ends(".tsv") || ends(".tab")) return ResultFormat::Tsv;
     return ResultFormat::Csv;
+}
+
+RecordWriter::RecordWriter(OutputFile &out, ResultFormat format, std::vector<std::string> columns)
+    : out_(out), format_(format), columns_(std::move(columns)) {
+    if (format_ == ResultFormat::JsonNested)
+        throw CliError(kExitUsage, "internal error: json-nested is not a record layout");
+    if (format_ == ResultFormat::Csv || format_ == ResultFormat::Tsv) {
+        const char d = format_ == ResultFormat::Tsv ? '\t' : ',';
+        for (std::size_t c = 0; c < columns_.size(); ++c) {
+            if (c) buf_.push_back(d);
+            append_delimited_field(buf_, columns_[c], d);
+        }
+        buf_.push_back('\n');
+    } else if (format_ == ResultFormat::Json) {
+        buf_ = "[";
+    }
+}
+
+void RecordWriter::begin_field() {
+    if (field_ >= columns_.size()) throw CliError(kExitOutput, "internal error: a row has too many fields");
+    switch (format_) {
+        case ResultFormat::Csv:
+        case ResultFormat::Tsv:
+            if (field_) buf_.push_back(format_ == ResultFormat::Tsv ? '\t' : ',');
+            break;
+        default:
+            if (field_ == 0) buf_ += format_ == ResultFormat::Json ? (rows_ ? ",\n{" : "\n{") : "{";
+            else buf_.push_back(',');
+            append_json_string(buf_, columns_[field_]);
+            buf_.push_back(':');
+    }
+    ++field_;
+}
+
+void RecordWriter::text(std::string_view value) {
+    begin_field();
+    if (format_ == ResultFormat::Csv || format_ == ResultFormat::Tsv)
+        append_delimited_field(buf_, value, format_ == ResultFormat::Tsv ? '\t' : ',');
+    else
+        append_json_string(buf_, value);
+}
+
+void RecordWriter::number(double value, const char *format) {
+    begin_field();
+    const bool delimited = format_ == ResultFormat::Csv || format_ == ResultFormat::Tsv;
+    if (delimited && !std::isfinite(value)) return;  // an empty field
+    append_number(buf_, format, value);
+}
+
+void RecordWriter::integer(long long value) {
+    begin_field();
+    buf_ += std::to_string(value);
+}
+
+void RecordWriter::end_row() {
+    if (field_ != columns_.size()) throw CliError(kExitOutput, "internal error: a row has too few fields");
+    if (format_ == ResultFormat::Json) buf_.push_back('}');
+    else if (format_ == ResultFormat::Jsonl) buf_ += "}\n";
+    else buf_.push_back('\n');
+    field_ = 0;
+    ++rows_;
+    flush_if_full(out_, buf_);
+}
+
+void RecordWriter::finish() {
+    if (format_ == ResultFormat::Json) buf_ += rows_ ? "\n]\n" : "]\n";
+    out_.write(buf_);
+    buf_.clear();
 }
 
 void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &table, const FitOutcome &fit,
                         const std::string &method) {
     const std::size_t k = fit.k;
     std::string buf;
-    if (format == ResultFormat::Json) {
+    if (format == ResultFormat::JsonNested) {
         buf = "{\"method\":";
         append_json_string(buf, method);
         buf += ",\"classes\":";
@@ -84,32 +154,18 @@ void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &
         out.write(buf);
         return;
     }
-    const char d = format == ResultFormat::Tsv ? '\t' : ',';
-    buf = "item";
-    buf += d;
-    buf += "label";
-    buf += d;
-    buf += "confidence";
-    for (const std::string &c : table.class_names) {
-        buf.push_back(d);
-        cell(buf, "p_" + c, d);
-    }
-    buf.push_back('\n');
+    std::vector<std::string> columns = {"item", "label", "confidence"};
+    for (const std::string &c : table.class_names) columns.push_back("p_" + c);
+    RecordWriter w(out, format, std::move(columns));
     for (std::size_t j = 0; j < fit.n_items; ++j) {
         const double *p = fit.posteriors.data() + j * k;
-        cell(buf, table.item_names[j], d);
-        buf.push_back(d);
-        cell(buf, table.class_names[static_cast<std::size_t>(fit.labels[j])], d);
-        buf.push_back(d);
-        append_number(buf, "%.10g", *std::max_element(p, p + k));
-        for (std::size_t l = 0; l < k; ++l) {
-            buf.push_back(d);
-            append_number(buf, "%.10g", p[l]);
-        }
-        buf.push_back('\n');
-        flush_if_full(out, buf);
+        w.text(table.item_names[j]);
+        w.text(table.class_names[static_cast<std::size_t>(fit.labels[j])]);
+        w.number(*std::max_element(p, p + k));
+        for (std::size_t l = 0; l < k; ++l) w.number(p[l]);
+        w.end_row();
     }
-    out.write(buf);
+    w.finish();
 }
 
 void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &r) {
@@ -119,7 +175,7 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
     const std::size_t k = classes.size(), m = workers.size();
     const std::vector<double> accuracy = worker_accuracy(pi, *r.prior, m, k);
     std::string buf;
-    if (format == ResultFormat::Json) {
+    if (format == ResultFormat::JsonNested) {
         buf = "{";
         if (!r.method.empty()) {
             buf += "\"method\":";
@@ -162,40 +218,20 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
         out.write(buf);
         return;
     }
-    const char d = format == ResultFormat::Tsv ? '\t' : ',';
-    buf = "worker";
-    buf += d;
-    buf += "labels";
-    buf += d;
-    buf += "accuracy";
-    if (r.types != nullptr) {
-        buf += d;
-        buf += "type";
-    }
+    std::vector<std::string> columns = {"worker", "labels", "accuracy"};
+    if (r.types != nullptr) columns.emplace_back("type");
     for (std::size_t l = 0; l < k; ++l)
-        for (std::size_t c = 0; c < k; ++c) {
-            buf.push_back(d);
-            cell(buf, "pi_" + classes[l] + "_" + classes[c], d);
-        }
-    buf.push_back('\n');
+        for (std::size_t c = 0; c < k; ++c) columns.push_back("pi_" + classes[l] + "_" + classes[c]);
+    RecordWriter w(out, format, std::move(columns));
     for (std::size_t i = 0; i < m; ++i) {
-        cell(buf, workers[i], d);
-        buf.push_back(d);
-        buf += std::to_string(r.labels[i]);
-        buf.push_back(d);
-        append_number(buf, "%.10g", accuracy[i]);
-        if (r.types != nullptr) {
-            buf.push_back(d);
-            cell(buf, (*r.types)[i], d);
-        }
-        for (std::size_t e = 0; e < k * k; ++e) {
-            buf.push_back(d);
-            append_number(buf, "%.10g", pi[i * k * k + e]);
-        }
-        buf.push_back('\n');
-        flush_if_full(out, buf);
+        w.text(workers[i]);
+        w.integer(static_cast<long long>(r.labels[i]));
+        w.number(accuracy[i]);
+        if (r.types != nullptr) w.text((*r.types)[i]);
+        for (std::size_t e = 0; e < k * k; ++e) w.number(pi[i * k * k + e]);
+        w.end_row();
     }
-    out.write(buf);
+    w.finish();
 }
 
 }  // namespace cli

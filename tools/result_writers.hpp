@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fitting.hpp"
@@ -14,16 +15,52 @@
 
 namespace cli {
 
-enum class ResultFormat { Csv, Tsv, Json };
+/// Layouts of a result file. Json is an array of flat records (one object per row,
+/// the CSV columns as keys: pandas.read_json loads it), Jsonl one such object per line
+/// (pandas.read_json(..., lines=True)); JsonNested is the earlier nested document.
+enum class ResultFormat { Csv, Tsv, Json, Jsonl, JsonNested };
 
-/// The format of a result file: the explicit value (csv, tsv, json) if given, else by
-/// the extension of `path` (.json, .tsv/.tab; anything else, and stdout, is CSV).
-/// An unknown value is a usage error naming `option`.
+/// The format of a result file: the explicit value (csv, tsv, json, jsonl,
+/// json-nested) if given, else by the extension of `path` (.json; .jsonl or .ndjson;
+/// .tsv or .tab; anything else, and stdout, is CSV). An unknown value is a usage error
+/// naming `option`.
 ResultFormat result_format(const std::optional<std::string> &value, const std::string &path, const char *option);
 
+/// Rows of named fields, written as CSV/TSV (a header line, then one line per row) or
+/// as JSON records / JSON lines (one object per row, keys = the column names). Fields
+/// are given in column order; numbers that are not finite are written as empty CSV
+/// fields and JSON null. Output is flushed in large chunks. Not for JsonNested.
+class RecordWriter {
+public:
+    RecordWriter(OutputFile &out, ResultFormat format, std::vector<std::string> columns);
+    RecordWriter(const RecordWriter &) = delete;
+    RecordWriter &operator=(const RecordWriter &) = delete;
+
+    /// The next field of the current row: a string.
+    void text(std::string_view value);
+    /// The next field: a number printed with `format` (one double conversion).
+    void number(double value, const char *format = "%.10g");
+    /// The next field: an integer.
+    void integer(long long value);
+    /// Ends the current row (it must have one field per column).
+    void end_row();
+    /// Writes what is left (for JSON, the closing bracket). Call once, after the last row.
+    void finish();
+
+private:
+    void begin_field();
+
+    OutputFile &out_;
+    ResultFormat format_;
+    std::vector<std::string> columns_;
+    std::string buf_;
+    std::size_t field_ = 0, rows_ = 0;
+};
+
 /// One row per item: item, label, confidence (the largest posterior), then p_<class>
-/// for every class (CSV/TSV); JSON: {"method", "classes", "items": [{"item", "label",
-/// "confidence", "posterior": {class: p}}]}. Original ids and label strings.
+/// for every class (CSV/TSV, and the keys of the JSON records); JsonNested: {"method",
+/// "classes", "items": [{"item", "label", "confidence", "posterior": {class: p}}]}.
+/// Original ids and label strings.
 void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &table, const FitOutcome &fit,
                         const std::string &method);
 
@@ -39,9 +76,10 @@ struct WorkerReport {
 };
 
 /// One row per worker: worker, labels, accuracy (= sum_l prior_l * pi[l][l]), [type,]
-/// then pi_<true>_<observed> for every pair of classes (CSV/TSV); JSON: {"method",
-/// "classes", "class_prior", "accuracy_definition", "workers": [{"worker", "labels",
-/// "accuracy", ["type",] "confusion": [[row of true class 0], ...]}]}.
+/// then pi_<true>_<observed> for every pair of classes (CSV/TSV, and the keys of the
+/// JSON records); JsonNested: {"method", "classes", "class_prior",
+/// "accuracy_definition", "workers": [{"worker", "labels", "accuracy", ["type",]
+/// "confusion": [[row of true class 0], ...]}]}.
 void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &report);
 
 }  // namespace cli

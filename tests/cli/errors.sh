@@ -79,7 +79,7 @@ run 3 "$CS" fit oneclass.txt && stderr_is "the input's only label is 'x' \\(decl
 # Usage errors (exit 1).
 run 1 "$CS" fit --input-format xml good.csv && stderr_is "^crowdspec: --input-format 'xml': expected auto, csv, tsv or whitespace$"
 run 1 "$CS" fit --header maybe good.csv && stderr_is "^crowdspec: --header 'maybe': expected auto, yes or no$"
-run 1 "$CS" fit --format xml good.csv && stderr_is "^crowdspec: --format 'xml': expected csv, tsv or json$"
+run 1 "$CS" fit --format xml good.csv && stderr_is "^crowdspec: --format 'xml': expected csv, tsv, json, jsonl or json-nested$"
 run 1 "$CS" fit --item-col= good.csv && stderr_is '^crowdspec: --item-col: expected a column name or number$'
 run 1 "$CS" fit --workers - good.csv && stderr_is 'cannot both go to standard output'
 run 1 "$CS" fit -o same.csv --workers same.csv good.csv && stderr_is "name the same file 'same\\.csv'"

@@ -41,7 +41,9 @@ fit_same "TSV with a header and an extra column" header.tsv
 fit_same "whitespace with a header" header.txt
 fit_same "columns by name" --item-col C --worker-col d --label-col b custom.csv
 fit_same "columns by position without a header" --item-col 3 --worker-col 4 --label-col 2 positional.txt
-fit_same "prefixed names, label by option" --label-col OUTPUT:result toloka.tsv
+# (A Toloka export: its own rules take INPUT:image as the item, tests/cli/exports.sh.)
+fit_same "prefixed names, item by option" --item-col ASSIGNMENT:task_id toloka.tsv
+fit_same "prefixed names, generic rules, label by option" --preset generic --label-col OUTPUT:result toloka.tsv
 fit_same "headerless tabs with CRLF" crlf_tabs.dat
 fit_same "forced CSV on an unknown extension" --input-format csv noheader.dat
 fit_same "forced whitespace" --input-format whitespace plain.txt
@@ -55,9 +57,16 @@ printf 'task,worker,label\n"it,em 1",w1,"say ""hi""\nthere"\n"it,em 1",w2,plain\
 run 0 "$CS" fit --method mv special.csv
 printf 'item,label,confidence,p_plain,"p_say ""hi""\nthere"\n"it,em 1",plain,0.5,0.5,0.5\n' >expected.csv
 same out.txt expected.csv
-run 0 "$CS" fit --method mv --format json special.csv
+run 0 "$CS" fit --method mv --format json-nested special.csv
 printf '{"method":"mv","classes":["plain","say \\"hi\\"\\nthere"],"items":[\n{"item":"it,em 1","label":"plain","confidence":0.5,"posterior":{"plain":0.5,"say \\"hi\\"\\nthere":0.5}}\n]}\n' >expected.json
 same out.txt expected.json
+# JSON records: the CSV columns as keys, one object per item (jsonl: one per line).
+run 0 "$CS" fit --method mv --format json special.csv
+printf '[\n{"item":"it,em 1","label":"plain","confidence":0.5,"p_plain":0.5,"p_say \\"hi\\"\\nthere":0.5}\n]\n' >expected_records.json
+same out.txt expected_records.json
+run 0 "$CS" fit --method mv --format jsonl special.csv
+printf '{"item":"it,em 1","label":"plain","confidence":0.5,"p_plain":0.5,"p_say \\"hi\\"\\nthere":0.5}\n' >expected.jsonl
+same out.txt expected.jsonl
 # A quoted field in the whitespace format, and the multi-line field's line count:
 # the error on the last line must name line 5 (the record after the 2-line field).
 printf 'item worker label\n"a b" w1 x\n"a b" w2 "y\nz"\nc w1\n' >quoted.txt
@@ -85,13 +94,21 @@ run 0 "$CS" fit --method mv --format tsv two.txt
 printf 'item\tlabel\tconfidence\tp_1\tp_2\n1\t1\t0.5\t0.5\t0.5\n' >expected.tsv
 same out.txt expected.tsv
 run 0 "$CS" fit --method mv --output items.tsv two.txt && same items.tsv expected.tsv
-run 0 "$CS" fit --method mv --output items.json two.txt && contains items.json '"items":['
+run 0 "$CS" fit --method mv --output items.json two.txt && same items.json - <<'JSON'
+[
+{"item":"1","label":"1","confidence":0.5,"p_1":0.5,"p_2":0.5}
+]
+JSON
+run 0 "$CS" fit --method mv --output items.jsonl two.txt && same items.jsonl - <<'JSON'
+{"item":"1","label":"1","confidence":0.5,"p_1":0.5,"p_2":0.5}
+JSON
+run 0 "$CS" fit --method mv --output items.ndjson --format json-nested two.txt && contains items.ndjson '"items":['
 run 0 "$CS" fit --method mv --output items.json --format csv two.txt && contains items.json "item,label,confidence"
 run 0 "$CS" fit --method mv -o items.csv two.txt && contains items.csv "1,1,0.5,0.5,0.5"
 check "nothing on stdout when --output is a file" test ! -s out.txt
 if command -v python3 >/dev/null 2>&1; then
-    run 0 "$CS" fit $T1 --format json header.csv && check "JSON items parse" python3 -c 'import json,sys; d=json.load(open("out.txt")); assert len(d["items"])==300 and d["classes"]==["1","2","3"]'
-    run 0 "$CS" fit $T1 -o x.csv --workers w.json header.csv && check "JSON workers parse" python3 -c 'import json; d=json.load(open("w.json")); assert len(d["workers"])==30 and len(d["workers"][0]["confusion"])==3'
+    run 0 "$CS" fit $T1 --format json-nested header.csv && check "JSON items parse" python3 -c 'import json,sys; d=json.load(open("out.txt")); assert len(d["items"])==300 and d["classes"]==["1","2","3"]'
+    run 0 "$CS" fit $T1 -o x.csv --workers w.json --workers-format json-nested header.csv && check "JSON workers parse" python3 -c 'import json; d=json.load(open("w.json")); assert len(d["workers"])==30 and len(d["workers"][0]["confusion"])==3'
 fi
 # Ids and labels that end in \v or \f (blanks the reader trims around unquoted fields)
 # are quoted on output, so the output reads back as the same ids (issue 12, item 7).
@@ -109,7 +126,7 @@ run 0 "$CS" evaluate --method mv --truth vf_out.csv vf.csv && contains out.txt '
 # Latin-1 byte, a truncated or overlong sequence, a surrogate) becomes one U+FFFD per
 # maximal subpart, as Unicode recommends (issue 12, item 8).
 printf 'item,worker,label\n"a\377b",w\300,x\n"\303\251\342\202",w\355\240\200,y\n' >bad_utf8.csv
-run 0 "$CS" fit --method mv --format json -o bad_utf8.json --workers bad_utf8_w.json bad_utf8.csv
+run 0 "$CS" fit --method mv --format json-nested -o bad_utf8.json --workers bad_utf8_w.json --workers-format json-nested bad_utf8.csv
 contains bad_utf8.json "$(printf '"item":"a\357\277\275b"')"
 contains bad_utf8.json "$(printf '"item":"\303\251\357\277\275"')"
 lacks bad_utf8.json "$(printf '\377')"

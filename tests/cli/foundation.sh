@@ -33,7 +33,7 @@ run 1 "$CS" fit crowd.txt --max-iter && stderr_is "^crowdspec: fit: option '--ma
 run 0 "$CS" fit --duplicates first --method mv crowd.txt
 
 # evaluate: JSON lines with the documented keys, one per method, in the library's order.
-run 1 "$CS" evaluate crowd.txt && stderr_is '^crowdspec: evaluate: --truth TRUTHFILE is required$'
+run 1 "$CS" evaluate crowd.txt && stderr_is '^crowdspec: evaluate: --truth TRUTHFILE is required \(crowd\.txt has no gold column'
 run 1 "$CS" evaluate --truth - - <crowd.txt && stderr_is 'cannot both be standard input'
 run 0 "$CS" evaluate $T1 --method all --truth truth.txt crowd.txt
 check "10 JSON lines" test "$(wc -l <out.txt)" -eq 10

@@ -30,7 +30,21 @@ q3,dog,1,0,1
 CSV
 same items.csv expected_items.csv
 
+# JSON records: the CSV columns as keys (pandas.read_json reads them as a table).
 run 0 "$CS" fit --method mv -o items.csv --workers workers.json tiny.csv
+cat >expected_records.json <<'JSON'
+[
+{"worker":"alice","labels":3,"accuracy":0.8333333333,"pi_cat_cat":1,"pi_cat_dog":0,"pi_dog_cat":0.3333333333,"pi_dog_dog":0.6666666667},
+{"worker":"bob","labels":2,"accuracy":0.8333333333,"pi_cat_cat":0.6666666667,"pi_cat_dog":0.3333333333,"pi_dog_cat":0,"pi_dog_dog":1},
+{"worker":"carol","labels":1,"accuracy":0.75,"pi_cat_cat":0.5,"pi_cat_dog":0.5,"pi_dog_cat":0,"pi_dog_dog":1}
+]
+JSON
+same workers.json expected_records.json
+run 0 "$CS" fit --method mv -o items.csv --workers workers.jsonl tiny.csv
+sed -e '1d' -e '$d' -e 's/},$/}/' expected_records.json >expected_records.jsonl
+same workers.jsonl expected_records.jsonl
+# The nested document on request.
+run 0 "$CS" fit --method mv -o items.csv --workers workers.json --workers-format json-nested tiny.csv
 cat >expected_workers.json <<'JSON'
 {"method":"mv","classes":["cat","dog"],"class_prior":[0.5,0.5],"accuracy_definition":"sum over true classes l of class_prior[l] * confusion[l][l]","confusion_definition":"confusion[l][c] = P(the worker answers classes[c] | true class classes[l])","workers":[
 {"worker":"alice","labels":3,"accuracy":0.8333333333,"confusion":[[1,0],[0.3333333333,0.6666666667]]},
