@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// What `crowdspec report` tells a team lead about the crowd itself: how much the
+// workers agree (Krippendorff's alpha for nominal data, per-class agreement), which
+// workers to review (documented tags), which items to relabel first. Plain functions
+// of label counts and fitted confusion matrices, so that they are tested on
+// hand-computed cases (tests/test_cli_quality.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+/// Agreement among the labels given to the same items, nominal classes.
+///
+/// Krippendorff's alpha from its definition: every item (unit) with m_u >= 2 labels
+/// contributes to the k x k coincidence matrix o[c][d] the number of ordered pairs
+/// of its labels (from different labellings) with values c and d, divided by
+/// m_u - 1: o[c][d] += n_uc * n_ud / (m_u - 1) for c != d and n_uc * (n_uc - 1) /
+/// (m_u - 1) for c == d. Then n_c = sum_d o[c][d], n = sum_c n_c (the pairable
+/// labels), observed disagreement D_o = sum_{c != d} o[c][d] / n, expected
+/// disagreement D_e = sum_{c != d} n_c n_d / (n (n - 1)), and alpha = 1 - D_o / D_e.
+/// Items with one label carry no pair and are left out.
+struct Agreement {
+    std::size_t k = 0;
+    std::vector<double> coincidence;  ///< k x k, row-major: o[c][d]
+    std::vector<double> values;       ///< n_c: pairable labels of each class
+    double pairable = 0.0;            ///< n
+    std::size_t units = 0;            ///< items with at least two labels
+    double observed = 0.0;            ///< D_o (NaN when n = 0)
+    double expected = 0.0;            ///< D_e (NaN when n < 2)
+    double alpha = 0.0;               ///< 1 - D_o / D_e; NaN when undefined (D_e = 0 or n < 2)
+    /// Per class c: o[c][c] / n_c, the chance that another label on an item that has a
+    /// label c is c too (NaN when n_c = 0).
+    std::vector<double> class_agreement;
+};
+
+/// Agreement of labels `label[t]` on items `item[t]` (0-based, < n_items and < k).
+/// Each (item, label) pair given counts once per occurrence; the caller removes
+/// repeated labellings it does not want counted.
+Agreement nominal_agreement(const std::vector<int32_t> &item, const std::vector<int32_t> &label, std::size_t n_items,
+                            std::size_t k);
+
+/// The thresholds of the worker-review rules (documented in the report and its help).
+struct ReviewRules {
+    std::size_t min_labels = 10;   ///< workers with fewer labels are not tagged
+    double constant_share = 0.9;   ///< spammer: the share of its labels that one answer reaches
+    double row_mass = 0.5;         ///< spammer/adversary: probability of the answer in a confusion row
+};
+
+/// Why a worker is worth reviewing. Tags:
+/// - "below-chance": estimated accuracy (sum_l prior_l pi[l][l]) below 1/k, the
+///   accuracy of guessing uniformly at random;
+/// - "spammer" (near-constant answers): one answer c makes up at least
+///   constant_share of its labels and its confusion matrix gives c with probability
+///   >= row_mass for every true class: the answer does not follow the item;
+/// - "adversary" (systematically swapped classes): for at least two true classes l
+///   its most likely answer is a wrong class c_l != l with pi[l][c_l] >= row_mass,
+///   and these wrong answers are not all one class.
+/// Workers with fewer than min_labels labels get no tag.
+struct WorkerReview {
+    std::vector<std::string> tags;  ///< in the order above
+    std::string reason;             ///< one sentence per tag, with the numbers
+    int32_t top_answer = -1;        ///< its most frequent answer (class index)
+    double top_share = 0.0;         ///< that answer's share of its labels
+};
+
+/// Reviews one worker: `answers` = its labels per class (k counts), `pi` = its k x k
+/// confusion matrix (row = true class), `accuracy` = sum_l prior_l pi[l][l];
+/// `classes` names the classes in the reason text.
+WorkerReview review_worker(const std::vector<std::size_t> &answers, const double *pi, double accuracy,
+                           const std::vector<std::string> &classes, const ReviewRules &rules);
+
+/// Items to relabel first: item indices by ascending confidence (the largest
+/// posterior), ties by fewer labels, then by index; items in `exclude` (gold) are left
+/// out. At most `count` of them.
+std::vector<std::size_t> relabel_order(const std::vector<double> &confidence, const std::vector<std::size_t> &labels,
+                                       const std::vector<bool> &exclude, std::size_t count);
+
+}  // namespace cli
