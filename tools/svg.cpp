@@ -18,8 +18,9 @@ std::string n2(double v) {
 }
 
 // The opening of every chart: id, accessible name, fixed pixel size and viewBox.
-std::string open_svg(const std::string &id, const std::string &title, double width, double height) {
-    return "<svg id=\"" + escape(id) + "\" class=\"chart\" role=\"img\" aria-labelledby=\"" + escape(id) +
+std::string open_svg(const std::string &id, const std::string &title, double width, double height, bool wide = false) {
+    return "<svg id=\"" + escape(id) + (wide ? "\" class=\"chart wide\"" : "\" class=\"chart\"") +
+           " role=\"img\" aria-labelledby=\"" + escape(id) +
            "-title\" width=\"" + n2(width) + "\" height=\"" + n2(height) + "\" viewBox=\"0 0 " + n2(width) + " " +
            n2(height) + "\"><title id=\"" + escape(id) + "-title\">" + escape(title) + "</title>\n";
 }
@@ -136,7 +137,8 @@ std::string blue_scale(double t) {
 
 std::string histogram(const Histogram &h) {
     Frame f;
-    std::string s = open_svg(h.id, h.title, f.width, f.height);
+    f.width = h.width;
+    std::string s = open_svg(h.id, h.title, f.width, f.height, h.wide);
     const double x_lo = h.edges.front(), x_hi = h.edges.back();
     std::size_t top = 1;
     for (std::size_t c : h.counts) top = std::max(top, c);
@@ -202,7 +204,8 @@ std::string heatmap(const Heatmap &h) {
 std::string line_chart(const LineChart &c) {
     Frame f;
     f.left = 84;  // room for long log-likelihood tick labels
-    std::string s = open_svg(c.id, c.title, f.width, f.height);
+    f.width = c.width;
+    std::string s = open_svg(c.id, c.title, f.width, f.height, c.wide);
     const std::size_t n = c.y.size();
     double lo = *std::min_element(c.y.begin(), c.y.end()), hi = *std::max_element(c.y.begin(), c.y.end());
     if (!(hi > lo)) {  // a flat trace: give it some room
@@ -233,9 +236,10 @@ std::string line_chart(const LineChart &c) {
     return s + "</svg>\n";
 }
 
-std::string placeholder(const std::string &id, const std::string &title, const std::string &message) {
-    const double width = 640, height = 120;
-    std::string s = open_svg(id, title, width, height);
+std::string placeholder(const std::string &id, const std::string &title, const std::string &message, double width,
+                        bool wide) {
+    const double height = 120;
+    std::string s = open_svg(id, title, width, height, wide);
     s += "<rect class=\"empty\" x=\"1\" y=\"1\" width=\"" + n2(width - 2) + "\" height=\"" + n2(height - 2) + "\"/>\n";
     s += text_at(width / 2, height / 2 + 4, message, "middle", "note");
     return s + "</svg>\n";

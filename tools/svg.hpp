@@ -36,6 +36,8 @@ struct Histogram {
         std::string label;
     };
     std::vector<Marker> markers;      ///< dashed vertical reference lines
+    double width = 640;               ///< drawing width in pixels
+    bool wide = false;                ///< class "chart wide": stretched to the page's width by CSS
 };
 std::string histogram(const Histogram &h);
 
@@ -52,12 +54,17 @@ std::string heatmap(const Heatmap &h);
 struct LineChart {
     std::string id, title, x_label, y_label;
     std::vector<double> y;  ///< y[i] is the value at x = i + 1
+    double width = 640;     ///< drawing width in pixels
+    bool wide = false;      ///< class "chart wide": stretched to the page's width by CSS
 };
 std::string line_chart(const LineChart &c);
 
 /// An empty chart frame with a message, for data that has no such chart (e.g. the
 /// log-likelihood of majority vote): the chart is still there, saying why it is empty.
-std::string placeholder(const std::string &id, const std::string &title, const std::string &message);
+/// `wide`: class "chart wide" and a drawing `width` pixels wide, as for the charts it
+/// stands in for.
+std::string placeholder(const std::string &id, const std::string &title, const std::string &message,
+                        double width = 640, bool wide = false);
 
 }  // namespace svg
 }  // namespace cli

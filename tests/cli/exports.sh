@@ -50,6 +50,12 @@ check "--quiet: no notes" test ! -s err.txt
 run 0 "$CS" fit --method mv --preset toloka --quiet toloka.tsv && check "forced toloka" grep -q '^b.jpg,dog,1,0,1$' out.txt
 run 2 "$CS" fit --method mv --preset generic toloka.tsv &&
     stderr_is "^crowdspec: toloka\\.tsv:1: no label column in the header \\(expected one named label, answer, response or output; the columns are 'INPUT:image', "
+# The report says how the file was read and scores the workers on the in-file gold:
+# on b.jpg (gold dog) w1 answered dog, w2 cat.
+run 0 "$CS" report --method mv --min-labels 1 --quiet toloka.tsv
+contains out.txt "<th scope=\"row\">Read as</th><td>toloka.tsv read as a toloka export (Toloka): item &#39;INPUT:image&#39;"
+contains out.txt '<tr><td class="id">w2</td><td class="num">1</td><td class="num">0</td><td class="num">0.000</td></tr>'
+contains out.txt '<tr><td class="id">w1</td><td class="num">1</td><td class="num">1</td><td class="num">1.000</td></tr>'
 # Options override a rule: Toloka's task id as the item.
 run 0 "$CS" fit --method mv --item-col ASSIGNMENT:task_id --quiet toloka.tsv && check "task id items" grep -q '^t2,dog,1,0,1$' out.txt
 
