@@ -72,7 +72,8 @@ std::string report_help() {
                "      --relabel-count N   how many items to relabel to list (default 20)\n"
                "      --review-workers FILE  also write the workers to review: worker, labels,\n"
                "                          accuracy, tags, top_answer, top_share, gold_labels,\n"
-               "                          gold_accuracy, reason (format as --relabel)\n"
+               "                          gold_accuracy, reason (format as --relabel; all of\n"
+               "                          them, where the page shows the first 100)\n"
                "      --worst N           how many least reliable workers to show (default 6)\n"
                "      --min-labels N      only workers with at least N labels are ranked as least\n"
                "                          reliable and tagged for review (default 10; the\n"
@@ -465,8 +466,12 @@ std::string review_section(const ReportInput &in, const std::vector<ReviewRow> &
     if (rows.empty()) {
         html += "<p id=\"review-none\">No worker matches a rule.</p>\n";
     } else {
+        // A page stays readable: at most kReviewShown rows; the file has them all.
+        constexpr std::size_t kReviewShown = 100;
+        const std::size_t shown = std::min(rows.size(), kReviewShown);
         html += "<p><strong id=\"review-count\">" + std::to_string(rows.size()) + "</strong> of " +
-                std::to_string(t.worker_names.size()) + " workers, lowest estimated accuracy first.";
+                std::to_string(t.worker_names.size()) + " workers, lowest estimated accuracy first" +
+                (shown < rows.size() ? " (the first " + std::to_string(shown) + " here)" : std::string()) + ".";
         if (!in.review_path.empty()) html += " The same list is in <code>" + svg::escape(in.review_path) + "</code>.";
         html += "</p>\n" +
                 (with_gold ? table_open("review-table", {{"worker", false}, {"labels", true}, {"accuracy", true},
@@ -475,7 +480,8 @@ std::string review_section(const ReportInput &in, const std::vector<ReviewRow> &
                            : table_open("review-table", {{"worker", false}, {"labels", true}, {"accuracy", true},
                                                          {"tags", false}, {"most frequent answer", false},
                                                          {"why", false}}));
-        for (const ReviewRow &r : rows) {
+        for (std::size_t row_index = 0; row_index < shown; ++row_index) {
+            const ReviewRow &r = rows[row_index];
             const std::size_t i = r.worker;
             html += "<tr>" + id_cell(t.worker_names[i]) + num_cell(std::to_string(labels[i])) +
                     num_cell(fmt("%.3f", accuracy[i])) + "<td>" + tag_html(r.review.tags) + "</td>" +
