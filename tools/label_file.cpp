@@ -717,7 +717,7 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
 std::string crowd_read_note(const CrowdTable &t) {
     std::string note;
     if (t.preset != Preset::Generic)
-        note = t.source + " read as a " + preset_name(t.preset) + " export (" + preset_title(t.preset) +
+        note = t.source + " read by the " + preset_name(t.preset) + " preset (" + preset_title(t.preset) +
                "): " + t.columns;
     if (t.skipped_rejected > 0)
         note += (note.empty() ? "" : "; ") + std::string("skipped ") + std::to_string(t.skipped_rejected) +

@@ -33,7 +33,7 @@ b.jpg,dog,1,0,1
 c.jpg,cat,0.5,0.5,0.5
 CSV
 same out.txt expected.csv
-contains err.txt "crowdspec: note: toloka.tsv read as a toloka export (Toloka): item 'INPUT:image', worker 'ASSIGNMENT:worker_id', label 'OUTPUT:result', gold 'GOLDEN:result'; skipped 1 rejected assignments (--keep-rejected uses them); skipped 1 rows without an answer"
+contains err.txt "crowdspec: note: toloka.tsv read by the toloka preset (Toloka): item 'INPUT:image', worker 'ASSIGNMENT:worker_id', label 'OUTPUT:result', gold 'GOLDEN:result'; skipped 1 rejected assignments (--keep-rejected uses them); skipped 1 rows without an answer"
 contains err.txt "crowdspec: note: pinned 1 gold items from toloka.tsv column 'GOLDEN:result'"
 check "two notes" test "$(wc -l <err.txt)" -eq 2
 # --keep-rejected counts w3's dog on a.jpg: 2 cat, 1 dog. --gold-col none: b.jpg is a tie.
@@ -53,7 +53,7 @@ run 2 "$CS" fit --method mv --preset generic toloka.tsv &&
 # The report says how the file was read and scores the workers on the in-file gold:
 # on b.jpg (gold dog) w1 answered dog, w2 cat.
 run 0 "$CS" report --method mv --min-labels 1 --quiet toloka.tsv
-contains out.txt "<th scope=\"row\">Read as</th><td>toloka.tsv read as a toloka export (Toloka): item &#39;INPUT:image&#39;"
+contains out.txt "<th scope=\"row\">Read as</th><td>toloka.tsv read by the toloka preset (Toloka): item &#39;INPUT:image&#39;"
 contains out.txt '<tr><td class="id">w2</td><td class="num">1</td><td class="num">0</td><td class="num">0.000</td></tr>'
 contains out.txt '<tr><td class="id">w1</td><td class="num">1</td><td class="num">1</td><td class="num">1.000</td></tr>'
 # Options override a rule: Toloka's task id as the item.
@@ -133,7 +133,7 @@ item,label,confidence,p_cat,p_dog
 3BZR,dog,0.6666666667,0.3333333333,0.6666666667
 CSV
 same out.txt expected.csv
-stderr_is "^crowdspec: note: batch\\.csv read as a mturk export \\(Amazon Mechanical Turk\\): item 'HITId', worker 'WorkerId', label 'Answer\\.category'; skipped 1 rejected assignments \\(--keep-rejected uses them\\)$"
+stderr_is "^crowdspec: note: batch\\.csv read by the mturk preset \\(Amazon Mechanical Turk\\): item 'HITId', worker 'WorkerId', label 'Answer\\.category'; skipped 1 rejected assignments \\(--keep-rejected uses them\\)$"
 run 0 "$CS" fit --method mv --keep-rejected --quiet batch.csv && contains out.txt '3AXQ,cat,0.6666666667,0.6666666667,0.3333333333'
 sed '1s/"Answer.category"/"Answer.category","Answer.comment"/; 2,$s/,"",""$/,"ok","",""/' batch.csv >two_answers.csv
 run 2 "$CS" fit two_answers.csv &&
@@ -158,7 +158,7 @@ item,label,confidence,p_cat,p_dog
 2,dog,1,0,1
 CSV
 same out.txt expected.csv
-stderr_is "^crowdspec: note: project\\.csv read as a labelstudio export \\(Label Studio\\): item 'id', worker 'annotator', label 'choice'; skipped 1 rows without an answer$"
+stderr_is "^crowdspec: note: project\\.csv read by the labelstudio preset \\(Label Studio\\): item 'id', worker 'annotator', label 'choice'; skipped 1 rows without an answer$"
 # A control tag with its own name is found as the one column without a data-like name.
 sed '1s/choice/mood/' project.csv >named_tag.csv
 run 0 "$CS" fit --method mv --quiet named_tag.csv && same out.txt expected.csv
