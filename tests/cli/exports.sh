@@ -194,7 +194,7 @@ run 1 "$CS" fit --method mv,ds sim.csv && stderr_is "^crowdspec: fit: one method
 # --method all is whatever the library lists (cs_method_count/cs_method_at): one line each.
 run 0 "$CS" evaluate $T1 --method all --truth sim_truth.csv sim.csv
 check "all: one line per method of the --help list" test "$(wc -l <out.txt)" -eq \
-    "$("$CS" evaluate --help | sed -n 's/.*methods: \(.*\)$/\1/p' | head -1 | tr ',' '\n' | wc -l)"
+    "$("$CS" evaluate --help | sed -n '/^Methods (--method NAME):$/,/^$/p' | grep -c '^  [a-z]')"
 
 # --- JSON records and JSON lines, loadable by pandas.
 run 0 "$CS" fit $T1 -o items.json --workers workers.jsonl sim.csv
