@@ -238,6 +238,47 @@ enum cs_method {
      *  overrides ::CS_PARAM_CONFUSION. */
     CS_METHOD_CLASS_ONE_COIN_DS = 10,
 
+    /** "ebcc": Enhanced Bayesian Classifier Combination (Li, Rubinstein and Cohn, ICML
+     *  2019), mean-field variational Bayes. Each true class l has
+     *  M = ::CS_PARAM_SUBTYPES subtypes; an item draws its class z from the class
+     *  proportions tau ~ Dirichlet(alpha, ..., alpha), then a subtype g from the class's
+     *  weights pi_l ~ Dirichlet(a_pi / M, ..., a_pi / M), and worker i labels it c with
+     *  probability V_i,z,g[c], each row V_i,l,m ~ Dirichlet(b_v, ..., a_v at c = l, ...,
+     *  b_v). Workers are independent given (z, g) but correlated given z alone: items of
+     *  one subtype are hard in the same way for everyone. The defaults are the paper's:
+     *  M = 10, a_pi = 0.1 (::CS_PARAM_SUBTYPE_CONCENTRATION), alpha = 1
+     *  (::CS_PARAM_CLASS_CONCENTRATION), a_v = 4 (::CS_PARAM_CONFUSION_DIAGONAL), b_v = 1
+     *  (::CS_PARAM_CONFUSION_OFF_DIAGONAL).
+     *  - Inference: coordinate ascent on the evidence lower bound (ELBO) over
+     *    q(z, g) per item (k x M values), q(tau), q(pi_l), q(V_i,l,m) (Dirichlets). It
+     *    starts from the soft majority vote, each class's share split over the subtypes by
+     *    a Dirichlet(1, ..., 1) draw per item and class from ::CS_PARAM_SEED (the
+     *    symmetry breaking of the paper's code), then alternates the Dirichlet updates
+     *    and the update of q(z, g). One iteration is one pass over the labels, O(labels
+     *    x k x M).
+     *  - Results: posteriors q(z_j = l) = sum_m q(z_j = l, g_j = m); cs_confusion() the
+     *    posterior-mean confusion sum_m E[pi_lm] E[V_i,l,m[c]]; cs_class_prior() E[tau];
+     *    cs_trace() and the progress callback the ELBO after each iteration (it never
+     *    decreases), and cs_log_likelihood() its last value (a lower bound of the log
+     *    evidence, not the Dawid-Skene likelihood). It stops when the relative ELBO
+     *    change is below ::CS_PARAM_TOL or after ::CS_PARAM_MAX_ITER iterations.
+     *  - It follows its paper: ::CS_PARAM_PRIOR, ::CS_PARAM_CONFUSION,
+     *    ::CS_PARAM_SMOOTHING, ::CS_PARAM_SUPPORT and ::CS_PARAM_ACCEL do not apply. Gold
+     *    items are pinned to their class (their subtype stays free). An item without
+     *    labels gets q(z_j = l) proportional to exp(E[log tau_l]) sum_m exp(E[log pi_lm]).
+     *    Every quantity is finite (the digammas of positive Dirichlet parameters); any k
+     *    >= 2 works. */
+    CS_METHOD_EBCC = 16,
+    /** "bcc": Bayesian Classifier Combination, the independent model of Kim and
+     *  Ghahramani (AISTATS 2012): classes z ~ tau, tau ~ Dirichlet(alpha, ..., alpha),
+     *  each worker's confusion row pi_i,l ~ Dirichlet(b_v, ..., a_v at c = l, ..., b_v),
+     *  labels independent given z. Inferred by mean-field variational Bayes (the paper
+     *  samples; the variational updates are those of ebcc with one subtype, which bcc
+     *  is exactly) from the soft majority vote, with ebcc's prior parameters and
+     *  defaults (alpha = 1, a_v = 4, b_v = 1). Results, stopping rule and the
+     *  parameters that do not apply as for ::CS_METHOD_EBCC; cs_confusion() is E[pi_i]. */
+    CS_METHOD_BCC = 17,
+
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
      *  singular subspace of the n x d data matrix, k-means++ seeding and Lloyd
      *  iterations there (on a uniform sample of max(50000, 500 k) projected points when
@@ -442,7 +483,42 @@ enum cs_param {
      *  (Chin, Rao and Vu) needs tau of the order of the average degree, and 3x removes
      *  hubs while keeping practically every node of a block model (a Poisson degree of
      *  mean 10 exceeds 30 with probability 1e-7). */
-    CS_PARAM_TRIM = 401
+    CS_PARAM_TRIM = 401,
+
+    /** int, "smoothing_center": where the M-step's confusion prior is centred, a
+     *  ::cs_smoothing_center. Default ::CS_SMOOTHING_CENTER_UNIFORM (only
+     *  ::CS_PARAM_SMOOTHING, a pseudo-count on every entry). ::CS_SMOOTHING_CENTER_POOLED
+     *  adds to each worker's confusion row l the pseudo-counts s P[l][c], where P is the
+     *  crowd's pooled confusion matrix (every worker's M-step counts summed, rows
+     *  normalised; a row with no mass uniform), recomputed in every M-step, and
+     *  s = ::CS_PARAM_SMOOTHING_STRENGTH: the MAP estimate under a Dirichlet prior
+     *  centred on the crowd's average. A worker with few labels on class l gets about
+     *  the crowd's row, one with many keeps their own. Applies to every EM method (ds,
+     *  opt-ds, one-coin-ds, class-one-coin-ds, and the plug-in matrices of the spectral
+     *  baselines); the one-coin models then see the smoothed counts. */
+    CS_PARAM_SMOOTHING_CENTER = 550,
+    /** double, "smoothing_strength": s, the pseudo-labels per confusion row that
+     *  ::CS_SMOOTHING_CENTER_POOLED adds, 0..10^6. Default 0 = automatic: s = k, the mass
+     *  of the uniform Dirichlet(1, ..., 1) prior (Laplace's rule), moved from the uniform
+     *  centre to the pooled one. Ignored with the uniform centre. */
+    CS_PARAM_SMOOTHING_STRENGTH = 551,
+    /** int, "subtypes": ebcc's subtypes per class M, 1..1000. Default 10 (the paper's).
+     *  M = 1 is bcc. */
+    CS_PARAM_SUBTYPES = 552,
+    /** double, "subtype_concentration": ebcc's a_pi: each class's subtype weights are
+     *  Dirichlet(a_pi / M, ..., a_pi / M), 1e-6..10^6. Default 0.1 (the paper's): a
+     *  sparse prior, so subtypes the data do not need get little weight. */
+    CS_PARAM_SUBTYPE_CONCENTRATION = 553,
+    /** double, "class_concentration": alpha of bcc and ebcc: the class proportions are
+     *  Dirichlet(alpha, ..., alpha), 1e-6..10^6. Default 1 (uniform over proportions). */
+    CS_PARAM_CLASS_CONCENTRATION = 554,
+    /** double, "confusion_diagonal": a_v of bcc and ebcc: the Dirichlet parameter of a
+     *  confusion row's own class, 1e-6..10^6. Default 4 (the paper's). */
+    CS_PARAM_CONFUSION_DIAGONAL = 555,
+    /** double, "confusion_off_diagonal": b_v of bcc and ebcc: the Dirichlet parameter of
+     *  each other class in a confusion row, 1e-6..10^6. Default 1 (the paper's): a priori
+     *  a worker gives the true class 4 times as often as any one wrong class. */
+    CS_PARAM_CONFUSION_OFF_DIAGONAL = 556
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -483,6 +559,13 @@ enum cs_groups {
                                  group with the fewest labels so far (ties by a hash of the
                                  worker's labels and the seed). */
     CS_GROUPS_REFERENCE = 1 /**< "reference": worker i to group i mod 3. */
+};
+
+/** Values of ::CS_PARAM_SMOOTHING_CENTER. */
+enum cs_smoothing_center {
+    CS_SMOOTHING_CENTER_UNIFORM = 0, /**< "uniform": only ::CS_PARAM_SMOOTHING, on every entry. */
+    CS_SMOOTHING_CENTER_POOLED = 1   /**< "pooled": also ::CS_PARAM_SMOOTHING_STRENGTH pseudo-labels
+                                          per row, spread as the crowd's pooled confusion row. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */

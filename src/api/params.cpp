@@ -66,6 +66,14 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_START_ROUNDS, "start_rounds", true, 0, 10000000, 0, {}},
         {CS_PARAM_N_INIT, "n_init", true, 1, 10000, 1, {}},
         {CS_PARAM_TRIM, "trim", false, 0, 1e6, 3.0, {}},
+        {CS_PARAM_SMOOTHING_CENTER, "smoothing_center", true, 0, 1, CS_SMOOTHING_CENTER_UNIFORM,
+         {{"uniform", CS_SMOOTHING_CENTER_UNIFORM}, {"pooled", CS_SMOOTHING_CENTER_POOLED}}},
+        {CS_PARAM_SMOOTHING_STRENGTH, "smoothing_strength", false, 0, 1e6, 0.0, {}},
+        {CS_PARAM_SUBTYPES, "subtypes", true, 1, 1000, 10, {}},
+        {CS_PARAM_SUBTYPE_CONCENTRATION, "subtype_concentration", false, 1e-6, 1e6, 0.1, {}},
+        {CS_PARAM_CLASS_CONCENTRATION, "class_concentration", false, 1e-6, 1e6, 1.0, {}},
+        {CS_PARAM_CONFUSION_DIAGONAL, "confusion_diagonal", false, 1e-6, 1e6, 4.0, {}},
+        {CS_PARAM_CONFUSION_OFF_DIAGONAL, "confusion_off_diagonal", false, 1e-6, 1e6, 1.0, {}},
     };
     return table;
 }
@@ -221,6 +229,13 @@ FitOptions Params::fit_options() const {
     o.power_iters = static_cast<int32_t>(get_int(CS_PARAM_POWER_ITERS));
     o.n_init = static_cast<int32_t>(get_int(CS_PARAM_N_INIT));
     o.trim = get_double(CS_PARAM_TRIM);
+    o.smoothing_center = static_cast<int32_t>(get_int(CS_PARAM_SMOOTHING_CENTER));
+    o.smoothing_strength = get_double(CS_PARAM_SMOOTHING_STRENGTH);
+    o.subtypes = static_cast<int32_t>(get_int(CS_PARAM_SUBTYPES));
+    o.subtype_concentration = get_double(CS_PARAM_SUBTYPE_CONCENTRATION);
+    o.class_concentration = get_double(CS_PARAM_CLASS_CONCENTRATION);
+    o.confusion_diagonal = get_double(CS_PARAM_CONFUSION_DIAGONAL);
+    o.confusion_off_diagonal = get_double(CS_PARAM_CONFUSION_OFF_DIAGONAL);
     return o;
 }
 

@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "crowd/bayes/bcc.hpp"
+#include "crowd/bayes/ebcc.hpp"
 #include "crowd/em/crowd_lloyd.hpp"
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/spectral/opt_ds.hpp"
@@ -49,6 +51,10 @@ const std::vector<MethodInfo> &method_table() {
               "MV-D&S with one accuracy per worker, errors uniform"),
         crowd(CS_METHOD_CLASS_ONE_COIN_DS, "class-one-coin-ds", fit_class_one_coin_ds,
               "MV-D&S with one accuracy per worker and true class"),
+        crowd(CS_METHOD_EBCC, "ebcc", fit_ebcc,
+              "Enhanced Bayesian Classifier Combination: subtype mixtures, variational Bayes (Li et al.)"),
+        crowd(CS_METHOD_BCC, "bcc", fit_bcc,
+              "Bayesian Classifier Combination by variational Bayes (Kim and Ghahramani)"),
         // Points (cs_fit_points).
         points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
                "spectral initialisation, then Lloyd's iterations"),

@@ -34,6 +34,16 @@ struct FitOptions {
     int32_t power_iters = 100;
     int32_t n_init = 1;         // k-means++ restarts (points; spectral k-means of graphs)
     double trim = 3.0;          // graphs: trim nodes of degree > trim x average degree; 0 = none
+
+    // Pooled-centre smoothing of the Dawid-Skene M-step (every EM method).
+    int32_t smoothing_center = CS_SMOOTHING_CENTER_UNIFORM;
+    double smoothing_strength = 0.0;        // pseudo-labels per confusion row; 0 = auto (k)
+    // Variational Bayes methods (bcc, ebcc): the priors of Li, Rubinstein and Cohn.
+    int32_t subtypes = 10;                  // ebcc: subtypes per class (M)
+    double subtype_concentration = 0.1;     // ebcc: a_pi, split as a_pi / M per subtype
+    double class_concentration = 1.0;       // alpha: Dirichlet of the class proportions
+    double confusion_diagonal = 4.0;        // a_v: Dirichlet of a confusion row, its own class
+    double confusion_off_diagonal = 1.0;    // b_v: every other class
 };
 
 }  // namespace cs

@@ -8,6 +8,7 @@
 
 #include "crowd/spectral/class_identification.hpp"
 #include "crowd/em/confusion_model.hpp"
+#include "crowd/em/pooled_prior.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "data/item_partitions.hpp"
 #include "util/parallel.hpp"
@@ -47,6 +48,7 @@ struct Workspace {
     std::vector<ItemRange> parts;       // fixed item partitions (item_partitions.hpp)
     std::vector<double> counts;         // per partition: m x k (observed) x k (true)
     std::vector<double> total;          // the partitions' counts summed (finish_m_step)
+    std::vector<double> pooled;         // k x k pseudo-counts of smoothing_center = pooled
     std::vector<double> prior_sums;     // per partition: k, sum of q_jl over its items
     std::vector<double> log_pi;         // m x k (observed) x k (true): log pi_i[l][c]
     std::vector<double> log_prior;      // k
@@ -224,12 +226,17 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     std::vector<double> &total = ws.total;  // reused every round: no allocation in the EM loop
     sum_tables(ws.counts.data(), ws.table, ws.n_parts(), total.data(), ws.threads);
     params.confusion.resize(static_cast<std::size_t>(ws.table));
+    // smoothing_center = pooled: every row also gets s P[l][o], P this round's pooled
+    // confusion matrix (crowd/em/pooled_prior.hpp).
+    const bool pooled = options.smoothing_center == CS_SMOOTHING_CENTER_POOLED;
+    if (pooled) pooled_pseudo_counts(total.data(), d.n_workers, k, options, ws.pooled);
 #pragma omp parallel for schedule(static) num_threads(ws.threads) if (d.n_workers > 256)
     for (int32_t i = 0; i < d.n_workers; ++i) {
         double *pi = params.confusion.data() + i * kk;
         const double *c = total.data() + i * kk;  // observed x true
         for (int32_t l = 0; l < k; ++l)
-            for (int32_t o = 0; o < k; ++o) pi[l * k + o] = options.smoothing + c[o * k + l];
+            for (int32_t o = 0; o < k; ++o)
+                pi[l * k + o] = options.smoothing + c[o * k + l] + (pooled ? ws.pooled[l * k + o] : 0.0);
         apply_confusion_model(pi, k, options.confusion);
     }
     params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+#include "crowd/bayes/ebcc.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "crowd/em/dawid_skene.hpp"
+#include "crowd/voting/majority_vote.hpp"
+#include "data/item_partitions.hpp"
+#include "util/error.hpp"
+#include "util/parallel.hpp"
+#include "util/rng.hpp"
+#include "util/special.hpp"
+
+namespace cs {
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+// A 64-bit mix (the splitmix64 finaliser): the seed of item j's subtype split, so that
+// the draws depend on (seed, j) only, never on how the items are partitioned.
+uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+// The tables of one fit, reused every iteration. A label's code (worker i, observed c)
+// indexes a row of H = k M values h = l M + m in the count and E log V tables.
+struct Vb {
+    int32_t k = 0, M = 0, H = 0;
+    int64_t table = 0;               // n_workers x k x H doubles
+    std::vector<ItemRange> parts;    // fixed item partitions (item_partitions.hpp)
+    std::vector<double> counts;      // per partition: table, sum of r over labels
+    std::vector<double> total;       // the partitions' counts summed (last parameter update)
+    std::vector<double> h_sums;      // per partition: H, sum of r over items
+    std::vector<double> h_total;     // H, summed (last parameter update)
+    std::vector<double> elog_v;      // table: E log V_ilm[c] at [code][h]
+    std::vector<double> elog_prior;  // H: E log tau_l + E log pi_lm
+    std::vector<double> beta;        // k x k: the Dirichlet parameters of row l
+    std::vector<double> worker_kl;   // n_workers: sum_lm KL(q(V_ilm) || p(V_ilm))
+    std::vector<double> part_bound;  // per partition: sum_j log sum_h exp(s_jh)
+    double kl = 0.0;                 // KL(q(parameters) || prior), all of it
+    double alpha = 1.0, eta0 = 0.1;  // class concentration; a_pi / M per subtype
+    int threads = 1;
+
+    Vb(const CrowdData &d, const FitOptions &o, int32_t subtypes) : k(d.k), M(subtypes), H(d.k * subtypes) {
+        // The count tables are n_workers x k x H doubles; refuse sizes no machine has
+        // before the products could overflow.
+        const double doubles = static_cast<double>(d.n_workers) * k * static_cast<double>(H);
+        if (doubles > 0x1p38)
+            throw Error(CS_ERR_OUT_OF_MEMORY, "ebcc/bcc: the worker tables would need " +
+                                                  std::to_string(doubles * 8.0 / 0x1p30) +
+                                                  " GiB (workers x k x k x subtypes doubles)");
+        table = static_cast<int64_t>(d.n_workers) * k * H;
+        parts = partition_items(d, table);
+        counts.assign(parts.size() * static_cast<std::size_t>(table), 0.0);
+        total.assign(static_cast<std::size_t>(table), 0.0);
+        h_sums.assign(parts.size() * static_cast<std::size_t>(H), 0.0);
+        h_total.assign(static_cast<std::size_t>(H), 0.0);
+        elog_v.assign(static_cast<std::size_t>(table), 0.0);
+        elog_prior.assign(static_cast<std::size_t>(H), 0.0);
+        beta.assign(static_cast<std::size_t>(k) * k, o.confusion_off_diagonal);
+        for (int32_t l = 0; l < k; ++l) beta[static_cast<std::size_t>(l) * k + l] = o.confusion_diagonal;
+        worker_kl.assign(static_cast<std::size_t>(d.n_workers), 0.0);
+        part_bound.assign(parts.size(), 0.0);
+        alpha = o.class_concentration;
+        eta0 = o.subtype_concentration / M;
+        threads = threads_for(o.threads, static_cast<int64_t>(d.n_labels()));
+    }
+
+    int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
+};
+
+template <class F>
+void for_each_part(const Vb &vb, F &&f) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(vb.threads) if (vb.n_parts() > 1)
+    for (int64_t p = 0; p < vb.n_parts(); ++p) f(p);
+}
+
+// Add one item's responsibilities into the count rows of its labels and the item sums.
+inline void scatter_item(const CrowdData &d, int64_t j, int32_t H, const double *r, double *counts,
+                         double *h_sum) {
+    for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+        double *row = counts + static_cast<int64_t>(d.item_code[p]) * H;
+        for (int32_t h = 0; h < H; ++h) row[h] += r[h];
+    }
+    for (int32_t h = 0; h < H; ++h) h_sum[h] += r[h];
+}
+
+// The counts of the starting responsibilities, and their class marginals into q.
+void scatter_start(const CrowdData &d, Vb &vb, const FitOptions &o, const std::vector<double> *start,
+                   std::vector<double> &q) {
+    const int32_t k = vb.k, M = vb.M, H = vb.H;
+    const std::vector<double> vote = start == nullptr ? soft_majority_vote(d) : std::vector<double>();
+    for_each_part(vb, [&](int64_t p) {
+        double *counts = vb.counts.data() + p * vb.table;
+        std::fill(counts, counts + vb.table, 0.0);
+        std::vector<double> r(static_cast<std::size_t>(H)), h_sum(static_cast<std::size_t>(H), 0.0);
+        for (int64_t j = vb.parts[p].first; j < vb.parts[p].last; ++j) {
+            double *qj = q.data() + j * k;
+            if (start != nullptr) {
+                std::copy(start->data() + j * H, start->data() + (j + 1) * H, r.data());
+            } else {
+                Rng rng(mix64(o.seed ^ mix64(static_cast<uint64_t>(j))));
+                for (int32_t l = 0; l < k; ++l) {
+                    const double share = vote[static_cast<std::size_t>(j * k + l)];
+                    double *rl = r.data() + static_cast<std::ptrdiff_t>(l) * M;
+                    if (M == 1) {
+                        rl[0] = share;
+                        continue;
+                    }
+                    // A Dirichlet(1, ..., 1) split: normalised standard exponentials, from
+                    // uniforms in (0, 1) (so every draw is positive and finite).
+                    double sum = 0.0;
+                    for (int32_t m = 0; m < M; ++m) {
+                        const double u = (static_cast<double>(rng.next() >> 11) + 0.5) * 0x1.0p-53;
+                        rl[m] = -std::log(u);
+                        sum += rl[m];
+                    }
+                    for (int32_t m = 0; m < M; ++m) rl[m] = share * (rl[m] / sum);
+                }
+            }
+            for (int32_t l = 0; l < k; ++l) {
+                double s = 0.0;
+                for (int32_t m = 0; m < M; ++m) s += r[static_cast<std::size_t>(l * M + m)];
+                qj[l] = s;
+            }
+            scatter_item(d, j, H, r.data(), counts, h_sum.data());
+        }
+        std::copy(h_sum.begin(), h_sum.end(), vb.h_sums.begin() + p * H);
+    });
+}
+
+// KL(Dir(a) || Dir(b)) given log Gamma(sum b) - sum log Gamma(b) = `log_norm_b` and the
+// expectations E log x = psi(a) - psi(sum a) in `elog` (n entries).
+double dirichlet_kl(const double *a, const double *b, double log_norm_b, const double *elog, int32_t n) {
+    double a0 = 0.0, kl = 0.0;
+    for (int32_t c = 0; c < n; ++c) {
+        a0 += a[c];
+        kl += (a[c] - b[c]) * elog[c] - log_gamma(a[c]);
+    }
+    return kl + log_gamma(a0) - log_norm_b;
+}
+
+// The parameter update from the counts of the last item pass: the Dirichlets of every
+// V_ilm, tau and pi_l, their E log, and the KL term of the bound.
+void update_parameters(const CrowdData &d, Vb &vb) {
+    const int32_t k = vb.k, M = vb.M, H = vb.H;
+    sum_tables(vb.counts.data(), vb.table, vb.n_parts(), vb.total.data(), vb.threads);
+    for (int32_t h = 0; h < H; ++h) {
+        double s = 0.0;
+        for (int64_t p = 0; p < vb.n_parts(); ++p) s += vb.h_sums[static_cast<std::size_t>(p * H + h)];
+        vb.h_total[h] = s;
+    }
+    // log Gamma(sum beta_l) - sum_c log Gamma(beta_l[c]), per class.
+    std::vector<double> beta_norm(static_cast<std::size_t>(k));
+    for (int32_t l = 0; l < k; ++l) {
+        double b0 = 0.0, lg = 0.0;
+        for (int32_t c = 0; c < k; ++c) {
+            b0 += vb.beta[static_cast<std::size_t>(l * k + c)];
+            lg += log_gamma(vb.beta[static_cast<std::size_t>(l * k + c)]);
+        }
+        beta_norm[l] = log_gamma(b0) - lg;
+    }
+#pragma omp parallel num_threads(vb.threads) if (d.n_workers > 256 && vb.threads > 1)
+    {
+        std::vector<double> a(static_cast<std::size_t>(k)), e(static_cast<std::size_t>(k));
+#pragma omp for schedule(static)
+        for (int32_t i = 0; i < d.n_workers; ++i) {
+            double kl = 0.0;
+            const int64_t base = static_cast<int64_t>(i) * k * H;  // row (i, c) starts at base + c H
+            for (int32_t l = 0; l < k; ++l) {
+                for (int32_t m = 0; m < M; ++m) {
+                    const int32_t h = l * M + m;
+                    double a0 = 0.0;
+                    for (int32_t c = 0; c < k; ++c) {
+                        a[c] = vb.beta[static_cast<std::size_t>(l * k + c)] + vb.total[base + c * H + h];
+                        a0 += a[c];
+                    }
+                    const double psi0 = digamma(a0);
+                    for (int32_t c = 0; c < k; ++c) {
+                        e[c] = digamma(a[c]) - psi0;
+                        vb.elog_v[base + c * H + h] = e[c];
+                    }
+                    kl += dirichlet_kl(a.data(), vb.beta.data() + l * k, beta_norm[l], e.data(), k);
+                }
+            }
+            vb.worker_kl[i] = kl;
+        }
+    }
+    double kl = 0.0;
+    for (int32_t i = 0; i < d.n_workers; ++i) kl += vb.worker_kl[i];  // in worker order: deterministic
+
+    // Class proportions tau ~ Dir(nu) and subtype weights pi_l ~ Dir(eta_l).
+    std::vector<double> nu(static_cast<std::size_t>(k)), prior_nu(static_cast<std::size_t>(k), vb.alpha),
+        elog_tau(static_cast<std::size_t>(k));
+    double nu0 = 0.0;
+    for (int32_t l = 0; l < k; ++l) {
+        double s = vb.alpha;
+        for (int32_t m = 0; m < M; ++m) s += vb.h_total[l * M + m];
+        nu[l] = s;
+        nu0 += s;
+    }
+    const double psi_nu0 = digamma(nu0);
+    for (int32_t l = 0; l < k; ++l) elog_tau[l] = digamma(nu[l]) - psi_nu0;
+    kl += dirichlet_kl(nu.data(), prior_nu.data(), log_gamma(k * vb.alpha) - k * log_gamma(vb.alpha),
+                       elog_tau.data(), k);
+    std::vector<double> eta(static_cast<std::size_t>(M)), prior_eta(static_cast<std::size_t>(M), vb.eta0),
+        elog_pi(static_cast<std::size_t>(M));
+    const double eta_norm = log_gamma(M * vb.eta0) - M * log_gamma(vb.eta0);
+    for (int32_t l = 0; l < k; ++l) {
+        double e0 = 0.0;
+        for (int32_t m = 0; m < M; ++m) {
+            eta[m] = vb.eta0 + vb.h_total[l * M + m];
+            e0 += eta[m];
+        }
+        const double psi_e0 = digamma(e0);
+        // With one subtype E log pi = 0 and the KL term is 0 exactly: bcc's bound.
+        for (int32_t m = 0; m < M; ++m) elog_pi[m] = M == 1 ? 0.0 : digamma(eta[m]) - psi_e0;
+        if (M > 1) kl += dirichlet_kl(eta.data(), prior_eta.data(), eta_norm, elog_pi.data(), M);
+        for (int32_t m = 0; m < M; ++m) vb.elog_prior[l * M + m] = elog_tau[l] + elog_pi[m];
+    }
+    vb.kl = kl;
+}
+
+// The item update of every partition: responsibilities from the current E log tables,
+// their class marginals into q, their counts for the next parameter update; returns
+// the evidence lower bound at (these responsibilities, the current parameters).
+double item_pass(const CrowdData &d, Vb &vb, std::vector<double> &q) {
+    const int32_t k = vb.k, M = vb.M, H = vb.H;
+    for_each_part(vb, [&](int64_t p) {
+        double *counts = vb.counts.data() + p * vb.table;
+        std::fill(counts, counts + vb.table, 0.0);
+        std::vector<double> s(static_cast<std::size_t>(H)), h_sum(static_cast<std::size_t>(H), 0.0);
+        // As in the Dawid-Skene E-step, the log of each item's normaliser (between 1 and
+        // H) is taken once per batch of items, on the product of the normalisers.
+        double bound = 0.0, product = 1.0;
+        constexpr double kFlush = 1e250;
+        for (int64_t j = vb.parts[p].first; j < vb.parts[p].last; ++j) {
+            for (int32_t h = 0; h < H; ++h) s[h] = vb.elog_prior[h];
+            for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
+                const double *row = vb.elog_v.data() + static_cast<int64_t>(d.item_code[t]) * H;
+                for (int32_t h = 0; h < H; ++h) s[h] += row[h];
+            }
+            const int32_t gold = d.gold_of(static_cast<int32_t>(j));
+            if (gold >= 0)  // pinned to its class; its subtype stays free
+                for (int32_t h = 0; h < H; ++h)
+                    if (h / M != gold) s[h] = kMinusInf;
+            int32_t best = 0;
+            for (int32_t h = 1; h < H; ++h)
+                if (s[h] > s[best]) best = h;
+            const double top = s[best];  // finite: every E log is
+            double sum = 0.0;
+            for (int32_t h = 0; h < H; ++h) {
+                s[h] = h == best ? 1.0 : std::exp(s[h] - top);
+                sum += s[h];
+            }
+            for (int32_t h = 0; h < H; ++h) s[h] /= sum;
+            bound += top;
+            if (product > kFlush / sum) {
+                bound += std::log(product);
+                product = 1.0;
+            }
+            product *= sum;
+            double *qj = q.data() + j * k;
+            for (int32_t l = 0; l < k; ++l) {
+                double ql = 0.0;
+                for (int32_t m = 0; m < M; ++m) ql += s[static_cast<std::size_t>(l * M + m)];
+                qj[l] = ql;
+            }
+            scatter_item(d, j, H, s.data(), counts, h_sum.data());
+        }
+        vb.part_bound[p] = bound + std::log(product);
+        std::copy(h_sum.begin(), h_sum.end(), vb.h_sums.begin() + p * H);
+    });
+    double bound = 0.0;
+    for (int64_t p = 0; p < vb.n_parts(); ++p) bound += vb.part_bound[p];  // in partition order
+    return bound - vb.kl;
+}
+
+// The results of the parameters of the last update: posterior means of the class
+// proportions and of each worker's confusion matrix, sum_m E[pi_lm] E[V_ilm].
+void write_parameters(const CrowdData &d, const Vb &vb, FitResult &out) {
+    const int32_t k = vb.k, M = vb.M, H = vb.H;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    out.prior.assign(static_cast<std::size_t>(k), 0.0);
+    std::vector<double> weight(static_cast<std::size_t>(H));  // E[pi_lm]
+    double nu0 = 0.0;
+    for (int32_t l = 0; l < k; ++l) {
+        double nl = vb.alpha, e0 = 0.0;
+        for (int32_t m = 0; m < M; ++m) {
+            nl += vb.h_total[l * M + m];
+            e0 += vb.eta0 + vb.h_total[l * M + m];
+        }
+        for (int32_t m = 0; m < M; ++m) weight[l * M + m] = (vb.eta0 + vb.h_total[l * M + m]) / e0;
+        out.prior[l] = nl;
+        nu0 += nl;
+    }
+    for (int32_t l = 0; l < k; ++l) out.prior[l] /= nu0;
+    out.confusion.assign(static_cast<std::size_t>(d.n_workers * kk), 0.0);
+    for (int32_t i = 0; i < d.n_workers; ++i) {
+        const int64_t base = static_cast<int64_t>(i) * k * H;
+        double *pi = out.confusion.data() + i * kk;
+        for (int32_t l = 0; l < k; ++l) {
+            for (int32_t m = 0; m < M; ++m) {
+                const int32_t h = l * M + m;
+                double a0 = 0.0;
+                for (int32_t c = 0; c < k; ++c) a0 += vb.beta[l * k + c] + vb.total[base + c * H + h];
+                for (int32_t c = 0; c < k; ++c)
+                    pi[l * k + c] += weight[h] * (vb.beta[l * k + c] + vb.total[base + c * H + h]) / a0;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Progress &progress,
+                    int32_t subtypes, FitResult &out, const std::vector<double> *start) {
+    if (subtypes < 1) throw Error(CS_ERR_INVALID_ARGUMENT, "ebcc: subtypes must be >= 1");
+    Vb vb(data, options, subtypes);
+    if (start != nullptr && start->size() != static_cast<std::size_t>(data.n_items) * vb.H)
+        throw Error(CS_ERR_INVALID_ARGUMENT, "ebcc: the start must hold n_items x k x subtypes values");
+    std::vector<double> q(static_cast<std::size_t>(data.n_items) * data.k);
+    out.trace.clear();
+    out.has_log_likelihood = true;  // the trace holds the ELBO (cs_log_likelihood documents it)
+
+    scatter_start(data, vb, options, start, q);
+    update_parameters(data, vb);
+    bool cancelled = progress.cancelled(0, 0.0);
+    bool converged = false;
+    int32_t rounds = 0;
+    while (!cancelled && rounds < options.max_iter) {
+        const double bound = item_pass(data, vb, q);
+        if (rounds > 0) {
+            const double previous = out.trace.back();
+            converged = options.tol > 0.0 &&
+                        (bound == previous || std::fabs(bound - previous) < options.tol * std::fabs(previous));
+        }
+        out.trace.push_back(bound);
+        ++rounds;
+        cancelled = progress.cancelled(rounds, bound);
+        if (converged || cancelled || rounds >= options.max_iter) break;
+        update_parameters(data, vb);
+    }
+    // The parameters are those of the last item pass (its counts wait for an update
+    // that does not come), so posteriors and parameters belong together.
+    write_parameters(data, vb, out);
+    out.posteriors = std::move(q);
+    out.labels = argmax_labels(out.posteriors, data.n_items, data.k);
+    out.iterations = rounds;
+    out.converged = converged;
+    if (!converged && !cancelled && options.max_iter > 0 && options.tol > 0.0) {
+        out.notes |= CS_NOTE_MAX_ITER_REACHED;
+        out.note_message += "variational Bayes stopped at max_iter = " + std::to_string(options.max_iter) +
+                            " iterations before the relative change of the evidence lower bound fell below tol. ";
+    }
+    if (cancelled) out.notes |= CS_NOTE_CANCELLED;
+    return cancelled;
+}
+
+bool fit_ebcc(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    return fit_subtype_vb(data, options, progress, options.subtypes, out);
+}
+
+}  // namespace cs
