@@ -32,8 +32,9 @@ def parameters(items, workers, labels, r, n_workers, k, M, a_pi, alpha, a_v, b_v
     beta = np.full((k, k), b_v)
     np.fill_diagonal(beta, a_v)
     mu = np.broadcast_to(beta[None, :, None, :], (n_workers, k, M, k)).copy()  # i, l, m, c
-    for j, i, c in zip(items, workers, labels):
-        mu[i, :, :, c] += r[j]
+    counts = np.zeros((n_workers, k, k, M))  # i, c, l, m
+    np.add.at(counts, (workers, labels), r[items])
+    mu += counts.transpose(0, 2, 3, 1)
     nu = alpha + r.sum(axis=(0, 2))
     eta = a_pi / M + r.sum(axis=0)
     return mu, nu, eta, beta
@@ -44,8 +45,7 @@ def responsibilities(items, workers, labels, n_items, mu, nu, eta, gold=None):
     s = np.broadcast_to(dirichlet_elog(nu)[:, None] + (dirichlet_elog(eta) if M > 1 else 0.0),
                         (n_items, k, M)).copy()
     ev = dirichlet_elog(mu)
-    for j, i, c in zip(items, workers, labels):
-        s[j] += ev[i, :, :, c]
+    np.add.at(s, items, ev[workers, :, :, labels])
     if gold:
         for j, y in gold.items():
             mask = np.ones(k, bool)
@@ -63,8 +63,7 @@ def elbo(items, workers, labels, r, mu, nu, eta, beta, alpha, a_pi):
     n, k, M = r.shape
     et, ep, ev = dirichlet_elog(nu), (dirichlet_elog(eta) if M > 1 else np.zeros((k, M))), dirichlet_elog(mu)
     value = (r.sum(axis=(0, 2)) * et).sum() + (r.sum(axis=0) * ep).sum()
-    for j, i, c in zip(items, workers, labels):
-        value += (r[j] * ev[i, :, :, c]).sum()
+    value += (r[items] * ev[workers, :, :, labels]).sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         value -= np.where(r > 0, r * np.log(r), 0.0).sum()
     # log p(tau) - log q(tau), and likewise for pi_l and V_ilm, in expectation.
@@ -144,6 +143,13 @@ def hand():
     show("ebcc3_prior", prior)
 
 
+def fixed_split(n, k, M):
+    """The deterministic subtype split of tests/test_vb.cpp: w_jlm proportional to
+    1 + ((7 j + 3 l + m) mod M), so that the library and this script start alike."""
+    j, l, m = np.meshgrid(np.arange(n), np.arange(k), np.arange(M), indexing="ij")
+    return (1.0 + (7 * j + 3 * l + m) % M) / (M * (M + 1) / 2.0)
+
+
 def dataset(stem, M):
     d = "../shared/datasets/"
     raw = np.loadtxt(d + stem + "_crowd.txt", dtype=int) - 1
@@ -151,12 +157,12 @@ def dataset(stem, M):
     items, workers, labels = raw[:, 0], raw[:, 1], raw[:, 2]
     n, m, k = items.max() + 1, workers.max() + 1, labels.max() + 1
     v = soft_vote(items, labels, n, k)
-    rng = np.random.default_rng(0)
-    r0 = v[:, :, None] * (rng.dirichlet(np.ones(M), (n, k)) if M > 1 else 1.0)
+    r0 = v[:, :, None] * fixed_split(n, k, M)
     r, tr, _, _ = run(items, workers, labels, n, m, k, M, r0, 1000, tol=1e-10)
     z = r.sum(2).argmax(1)
-    err = np.mean([z[j] != y for j, y in truth.items()])
-    print(stem, "M", M, "iterations", len(tr), "elbo %.10g" % tr[-1], "error %.2f %%" % (100 * err))
+    wrong = sum(int(z[j] != y) for j, y in truth.items())
+    print("%s M %d: iterations %d, elbo %.12g, errors %d of %d (%.2f %%)"
+          % (stem, M, len(tr), tr[-1], wrong, len(truth), 100.0 * wrong / len(truth)))
 
 
 if __name__ == "__main__":
