@@ -15,7 +15,7 @@
 
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
-#include "crowd/ebcc.hpp"
+#include "crowd/bayes/ebcc.hpp"
 #include "data/crowd_data.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 //
 // The expected numbers of the hand-computed cases come from tests/reference/
 // vb_reference.py (`/usr/bin/python3 tests/reference/vb_reference.py hand`), a dense
-// numpy/scipy implementation of the model written independently of src/crowd/ebcc.cpp
+// numpy/scipy implementation of the model written independently of src/crowd/bayes/ebcc.cpp
 // (full responsibility arrays, scipy's digamma and gammaln, the bound summed term by
 // term); the pooled-smoothing case is worked out by hand in its comment.
 #include <algorithm>
@@ -15,7 +15,7 @@
 
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
-#include "crowd/ebcc.hpp"
+#include "crowd/bayes/ebcc.hpp"
 #include "data/crowd_data.hpp"
 #include "sim/crowd_sim.hpp"
 #include "util/rng.hpp"
@@ -139,6 +139,37 @@ static void test_bcc_iterations_by_hand(void **) {
         assert_near(bound, trace2[rounds - 1], 1e-13);
         assert_int_equal(iterations(m.get()), rounds);
         assert_int_equal(notes(m.get()), 0);  // tol = 0 asks for exactly these rounds
+    }
+}
+
+// The class prior: estimated (default, tau's Dirichlet posterior) or fixed uniform
+// (tau = 1/k, no Dirichlet term), on a crowd that leans to class 0; two iterations
+// (vb_reference.py hand: bcc_uniform_*, bcc_estimated_*).
+static void test_bcc_class_prior_by_hand(void **) {
+    test::Triples t;
+    t.add(0, 0, 0); t.add(0, 1, 0);
+    t.add(1, 0, 0); t.add(1, 1, 1);
+    t.add(2, 0, 1); t.add(2, 1, 1);
+    t.add(3, 0, 0);
+    const std::vector<double> post[2] = {
+        {0.97064635853781811, 0.029353641462181876, 0.47944045651696721, 0.52055954348303279, 0.024344876935827792,
+         0.97565512306417213, 0.81177083373857217, 0.18822916626142791},
+        {0.98171810082911093, 0.018281899170889068, 0.62359953141341384, 0.37640046858658621, 0.037553189041948765,
+         0.96244681095805129, 0.87769354028002833, 0.12230645971997171}};
+    const std::vector<double> trace[2] = {{-5.0911958260906962, -5.0722399164663408},
+                                          {-5.6521797986380955, -5.6412425384368019}};
+    const std::vector<double> prior[2] = {{0.5, 0.5}, {0.58364261978446252, 0.41635738021553753}};
+    for (int estimated = 0; estimated <= 1; ++estimated) {
+        auto m = test::make_model("bcc");
+        cs_set_param_string(m.get(), "prior", estimated ? "estimated" : "uniform");
+        cs_set_int(m.get(), CS_PARAM_MAX_ITER, 2);
+        cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
+        assert_int_equal(test::fit(m.get(), t), CS_OK);
+        assert_all_near(test::posteriors(m.get()), post[estimated], 1e-14);
+        assert_all_near(test::trace(m.get()), trace[estimated], 1e-13);
+        std::vector<double> w(2);
+        cs_class_prior(m.get(), w.data(), 2);
+        assert_all_near(w, prior[estimated], 1e-15);
     }
 }
 
@@ -548,6 +579,7 @@ static void test_parameters(void **) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bcc_iterations_by_hand),
+        cmocka_unit_test(test_bcc_class_prior_by_hand),
         cmocka_unit_test(test_ebcc_iteration_by_hand),
         cmocka_unit_test(test_ebcc_gold_and_priors_by_hand),
         cmocka_unit_test(test_pooled_smoothing_by_hand),

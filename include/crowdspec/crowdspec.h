@@ -262,12 +262,16 @@ enum cs_method {
      *    decreases), and cs_log_likelihood() its last value (a lower bound of the log
      *    evidence, not the Dawid-Skene likelihood). It stops when the relative ELBO
      *    change is below ::CS_PARAM_TOL or after ::CS_PARAM_MAX_ITER iterations.
-     *  - It follows its paper: ::CS_PARAM_PRIOR, ::CS_PARAM_CONFUSION,
-     *    ::CS_PARAM_SMOOTHING, ::CS_PARAM_SUPPORT and ::CS_PARAM_ACCEL do not apply. Gold
-     *    items are pinned to their class (their subtype stays free). An item without
-     *    labels gets q(z_j = l) proportional to exp(E[log tau_l]) sum_m exp(E[log pi_lm]).
-     *    Every quantity is finite (the digammas of positive Dirichlet parameters); any k
-     *    >= 2 works. */
+     *  - ::CS_PARAM_PRIOR: estimated (the default) infers tau under its Dirichlet
+     *    prior; uniform fixes tau = 1/k (no Dirichlet). It follows its paper otherwise:
+     *    ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING, ::CS_PARAM_SMOOTHING_CENTER,
+     *    ::CS_PARAM_SUPPORT and ::CS_PARAM_ACCEL do not apply. Gold items are pinned to
+     *    their class (their subtype stays free). An item without labels gets
+     *    q(z_j = l) proportional to exp(E[log tau_l]) sum_m exp(E[log pi_lm]). Every
+     *    quantity is finite (the digammas of positive Dirichlet parameters); any k >= 2
+     *    works. The fit depends on the seed through the subtype split: VB finds a local
+     *    optimum of the bound, and on small sets different seeds can end in different
+     *    ones. */
     CS_METHOD_EBCC = 16,
     /** "bcc": Bayesian Classifier Combination, the independent model of Kim and
      *  Ghahramani (AISTATS 2012): classes z ~ tau, tau ~ Dirichlet(alpha, ..., alpha),

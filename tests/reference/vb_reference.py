@@ -40,9 +40,14 @@ def parameters(items, workers, labels, r, n_workers, k, M, a_pi, alpha, a_v, b_v
     return mu, nu, eta, beta
 
 
-def responsibilities(items, workers, labels, n_items, mu, nu, eta, gold=None):
+def tau_elog(nu, uniform):
+    """E log tau: the Dirichlet's, or log(1/k) for a class prior fixed at uniform."""
+    return np.full(nu.shape, -np.log(nu.size)) if uniform else dirichlet_elog(nu)
+
+
+def responsibilities(items, workers, labels, n_items, mu, nu, eta, gold=None, uniform=False):
     k, M = eta.shape
-    s = np.broadcast_to(dirichlet_elog(nu)[:, None] + (dirichlet_elog(eta) if M > 1 else 0.0),
+    s = np.broadcast_to(tau_elog(nu, uniform)[:, None] + (dirichlet_elog(eta) if M > 1 else 0.0),
                         (n_items, k, M)).copy()
     ev = dirichlet_elog(mu)
     np.add.at(s, items, ev[workers, :, :, labels])
@@ -58,17 +63,18 @@ def responsibilities(items, workers, labels, n_items, mu, nu, eta, gold=None):
     return r.reshape(n_items, k, M), s
 
 
-def elbo(items, workers, labels, r, mu, nu, eta, beta, alpha, a_pi):
+def elbo(items, workers, labels, r, mu, nu, eta, beta, alpha, a_pi, uniform=False):
     """E_q[log p(y, z, g, tau, pi, V)] - E_q[log q], term by term."""
     n, k, M = r.shape
-    et, ep, ev = dirichlet_elog(nu), (dirichlet_elog(eta) if M > 1 else np.zeros((k, M))), dirichlet_elog(mu)
+    et, ep, ev = tau_elog(nu, uniform), (dirichlet_elog(eta) if M > 1 else np.zeros((k, M))), dirichlet_elog(mu)
     value = (r.sum(axis=(0, 2)) * et).sum() + (r.sum(axis=0) * ep).sum()
     value += (r[items] * ev[workers, :, :, labels]).sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         value -= np.where(r > 0, r * np.log(r), 0.0).sum()
     # log p(tau) - log q(tau), and likewise for pi_l and V_ilm, in expectation.
-    value += -log_beta(np.full(k, alpha)) + ((alpha - 1) * et).sum()
-    value -= -log_beta(nu) + ((nu - 1) * et).sum()
+    if not uniform:  # a fixed tau has no prior or posterior density terms
+        value += -log_beta(np.full(k, alpha)) + ((alpha - 1) * et).sum()
+        value -= -log_beta(nu) + ((nu - 1) * et).sum()
     if M > 1:
         prior = np.full(M, a_pi / M)
         for l in range(k):
@@ -80,18 +86,18 @@ def elbo(items, workers, labels, r, mu, nu, eta, beta, alpha, a_pi):
 
 
 def run(items, workers, labels, n_items, n_workers, k, M, r0, iterations, a_pi=0.1, alpha=1.0, a_v=4.0,
-        b_v=1.0, gold=None, tol=None):
+        b_v=1.0, gold=None, tol=None, uniform=False):
     r = r0
     trace = []
     for _ in range(iterations):
         mu, nu, eta, beta = parameters(items, workers, labels, r, n_workers, k, M, a_pi, alpha, a_v, b_v)
-        r, _ = responsibilities(items, workers, labels, n_items, mu, nu, eta, gold)
-        trace.append(elbo(items, workers, labels, r, mu, nu, eta, beta, alpha, a_pi))
+        r, _ = responsibilities(items, workers, labels, n_items, mu, nu, eta, gold, uniform)
+        trace.append(elbo(items, workers, labels, r, mu, nu, eta, beta, alpha, a_pi, uniform))
         if tol and len(trace) > 1 and abs(trace[-1] - trace[-2]) < tol * abs(trace[-2]):
             break
     eta_mean = eta / eta.sum(axis=1, keepdims=True)
     conf = np.einsum("lm,ilmc->ilc", eta_mean, mu / mu.sum(axis=-1, keepdims=True))
-    return r, trace, conf, nu / nu.sum()
+    return r, trace, conf, (np.full(k, 1.0 / k) if uniform else nu / nu.sum())
 
 
 def soft_vote(items, labels, n_items, k):
@@ -117,6 +123,15 @@ def hand():
         show("bcc%d_trace" % it, tr)
         show("bcc%d_confusion" % it, conf)
         show("bcc%d_prior" % it, prior)
+    print("# bcc, class prior fixed uniform, on an unbalanced crowd, 2 iterations")
+    items_u, workers_u, labels_u = [0, 0, 1, 1, 2, 2, 3], [0, 1, 0, 1, 0, 1, 0], [0, 0, 0, 1, 1, 1, 0]
+    v = soft_vote(items_u, labels_u, 4, 2)
+    for uniform in (True, False):
+        r, tr, conf, prior = run(items_u, workers_u, labels_u, 4, 2, 2, 1, v[:, :, None], 2, uniform=uniform)
+        tag = "uniform" if uniform else "estimated"
+        show("bcc_%s_posteriors" % tag, r.sum(2))
+        show("bcc_%s_trace" % tag, tr)
+        show("bcc_%s_prior" % tag, prior)
     print("# ebcc, M = 2, defaults, start r0 below, 1 iteration")
     r0 = np.array([[[0.7, 0.3], [0.0, 0.0]],
                    [[0.1, 0.4], [0.25, 0.25]],

@@ -458,11 +458,21 @@ GhoshSVD = _crowd_class("GhoshSVD", "ghosh-svd",
                         'The SVD method of Ghosh, Kale and McAfee ("ghosh-svd"), a baseline.')
 EigenRatio = _crowd_class("EigenRatio", "eigen-ratio",
                           'The eigenvector-ratio method of Dalvi et al. ("eigen-ratio").')
+EBCC = _crowd_class(
+    "EBCC", "ebcc",
+    'Enhanced Bayesian Classifier Combination ("ebcc"; Li, Rubinstein and Cohn 2019): per-class\n'
+    'mixtures of worker-correlation subtypes, mean-field variational Bayes; loss_history_ is the\n'
+    'evidence lower bound. Prior keywords: subtypes, subtype_concentration, class_concentration,\n'
+    'confusion_diagonal, confusion_off_diagonal.')
+BCC = _crowd_class(
+    "BCC", "bcc",
+    'Bayesian Classifier Combination ("bcc"; Kim and Ghahramani 2012) by mean-field variational\n'
+    'Bayes: ebcc with one subtype; loss_history_ is the evidence lower bound.')
 
 #: The class of each crowd method of the library, by method name.
 METHOD_CLASSES = {cls._method: cls for cls in (
     MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
-    CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio)}
+    CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, EBCC, BCC)}
 
 
 # ----------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ struct Vb {
     std::vector<double> part_bound;  // per partition: sum_j log sum_h exp(s_jh)
     double kl = 0.0;                 // KL(q(parameters) || prior), all of it
     double alpha = 1.0, eta0 = 0.1;  // class concentration; a_pi / M per subtype
+    bool uniform_prior = false;      // prior = uniform: tau fixed at 1/k, no Dirichlet
     int threads = 1;
 
     Vb(const CrowdData &d, const FitOptions &o, int32_t subtypes) : k(d.k), M(subtypes), H(d.k * subtypes) {
@@ -69,6 +70,7 @@ struct Vb {
         worker_kl.assign(static_cast<std::size_t>(d.n_workers), 0.0);
         part_bound.assign(parts.size(), 0.0);
         alpha = o.class_concentration;
+        uniform_prior = o.prior == CS_PRIOR_UNIFORM;
         eta0 = o.subtype_concentration / M;
         threads = threads_for(o.threads, static_cast<int64_t>(d.n_labels()));
     }
@@ -206,10 +208,14 @@ void update_parameters(const CrowdData &d, Vb &vb) {
         nu[l] = s;
         nu0 += s;
     }
-    const double psi_nu0 = digamma(nu0);
-    for (int32_t l = 0; l < k; ++l) elog_tau[l] = digamma(nu[l]) - psi_nu0;
-    kl += dirichlet_kl(nu.data(), prior_nu.data(), log_gamma(k * vb.alpha) - k * log_gamma(vb.alpha),
-                       elog_tau.data(), k);
+    if (vb.uniform_prior) {  // a fixed tau = 1/k: E log tau is log(1/k), and no KL term
+        for (int32_t l = 0; l < k; ++l) elog_tau[l] = -std::log(static_cast<double>(k));
+    } else {
+        const double psi_nu0 = digamma(nu0);
+        for (int32_t l = 0; l < k; ++l) elog_tau[l] = digamma(nu[l]) - psi_nu0;
+        kl += dirichlet_kl(nu.data(), prior_nu.data(), log_gamma(k * vb.alpha) - k * log_gamma(vb.alpha),
+                           elog_tau.data(), k);
+    }
     std::vector<double> eta(static_cast<std::size_t>(M)), prior_eta(static_cast<std::size_t>(M), vb.eta0),
         elog_pi(static_cast<std::size_t>(M));
     const double eta_norm = log_gamma(M * vb.eta0) - M * log_gamma(vb.eta0);
@@ -301,7 +307,7 @@ void write_parameters(const CrowdData &d, const Vb &vb, FitResult &out) {
         out.prior[l] = nl;
         nu0 += nl;
     }
-    for (int32_t l = 0; l < k; ++l) out.prior[l] /= nu0;
+    for (int32_t l = 0; l < k; ++l) out.prior[l] = vb.uniform_prior ? 1.0 / k : out.prior[l] / nu0;
     out.confusion.assign(static_cast<std::size_t>(d.n_workers * kk), 0.0);
     for (int32_t i = 0; i < d.n_workers; ++i) {
         const int64_t base = static_cast<int64_t>(i) * k * H;
