@@ -100,6 +100,10 @@ pub const CS_METHOD_EIGEN_RATIO: cs_method = 8;
 pub const CS_METHOD_ONE_COIN_DS: cs_method = 9;
 /// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
 pub const CS_METHOD_CLASS_ONE_COIN_DS: cs_method = 10;
+/// `"ebcc"`: Enhanced Bayesian Classifier Combination (subtype mixtures, variational Bayes).
+pub const CS_METHOD_EBCC: cs_method = 16;
+/// `"bcc"`: Bayesian Classifier Combination (variational Bayes; ebcc with one subtype).
+pub const CS_METHOD_BCC: cs_method = 17;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -169,6 +173,20 @@ pub const CS_PARAM_START_ROUNDS: cs_param = 205;
 pub const CS_PARAM_N_INIT: cs_param = 400;
 /// double `"trim"`: degree threshold (times the mean degree) of the graph trimming.
 pub const CS_PARAM_TRIM: cs_param = 401;
+/// int `"smoothing_center"`: where the M-step's confusion prior is centred.
+pub const CS_PARAM_SMOOTHING_CENTER: cs_param = 550;
+/// double `"smoothing_strength"`: pseudo-labels per row of the pooled prior (0 = k).
+pub const CS_PARAM_SMOOTHING_STRENGTH: cs_param = 551;
+/// int `"subtypes"`: ebcc's subtypes per class.
+pub const CS_PARAM_SUBTYPES: cs_param = 552;
+/// double `"subtype_concentration"`: ebcc's a_pi.
+pub const CS_PARAM_SUBTYPE_CONCENTRATION: cs_param = 553;
+/// double `"class_concentration"`: the Dirichlet alpha of the class proportions (bcc, ebcc).
+pub const CS_PARAM_CLASS_CONCENTRATION: cs_param = 554;
+/// double `"confusion_diagonal"`: a_v, the Dirichlet parameter of a row's own class (bcc, ebcc).
+pub const CS_PARAM_CONFUSION_DIAGONAL: cs_param = 555;
+/// double `"confusion_off_diagonal"`: b_v, that of every other class (bcc, ebcc).
+pub const CS_PARAM_CONFUSION_OFF_DIAGONAL: cs_param = 556;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -215,6 +233,13 @@ pub type cs_groups = i32;
 pub const CS_GROUPS_BALANCED: cs_groups = 0;
 /// `"reference"`: worker i in group i mod 3.
 pub const CS_GROUPS_REFERENCE: cs_groups = 1;
+
+/// Values of [`CS_PARAM_SMOOTHING_CENTER`].
+pub type cs_smoothing_center = i32;
+/// `"uniform"`: only the smoothing pseudo-count, on every entry.
+pub const CS_SMOOTHING_CENTER_UNIFORM: cs_smoothing_center = 0;
+/// `"pooled"`: also pseudo-labels spread as the crowd's pooled confusion row.
+pub const CS_SMOOTHING_CENTER_POOLED: cs_smoothing_center = 1;
 
 /// Values of [`CS_PARAM_DUPLICATES`].
 pub type cs_duplicates = i32;

@@ -47,6 +47,12 @@ pub enum Method {
     OneCoinDs,
     /// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
     ClassOneCoinDs,
+    /// `"ebcc"`: Enhanced Bayesian Classifier Combination (Li, Rubinstein and Cohn):
+    /// per-class mixtures of worker-correlation subtypes, mean-field variational Bayes.
+    Ebcc,
+    /// `"bcc"`: Bayesian Classifier Combination (Kim and Ghahramani) by variational
+    /// Bayes: ebcc with one subtype.
+    Bcc,
     /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
     Lloyd,
     /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -59,7 +65,7 @@ pub enum Method {
     SpecMle,
 }
 
-const METHODS: [(Method, i32); 15] = [
+const METHODS: [(Method, i32); 17] = [
     (Method::Mv, sys::CS_METHOD_MV),
     (Method::Ds, sys::CS_METHOD_DS),
     (Method::OptDs, sys::CS_METHOD_OPT_DS),
@@ -70,6 +76,8 @@ const METHODS: [(Method, i32); 15] = [
     (Method::EigenRatio, sys::CS_METHOD_EIGEN_RATIO),
     (Method::OneCoinDs, sys::CS_METHOD_ONE_COIN_DS),
     (Method::ClassOneCoinDs, sys::CS_METHOD_CLASS_ONE_COIN_DS),
+    (Method::Ebcc, sys::CS_METHOD_EBCC),
+    (Method::Bcc, sys::CS_METHOD_BCC),
     (Method::Lloyd, sys::CS_METHOD_LLOYD),
     (Method::KmeansPp, sys::CS_METHOD_KMEANS_PP),
     (Method::CommuLloyd, sys::CS_METHOD_COMMU_LLOYD),
@@ -245,6 +253,17 @@ value_enum!(
         Balanced = sys::CS_GROUPS_BALANCED,
         /// `"reference"`: worker i in group i mod 3.
         Reference = sys::CS_GROUPS_REFERENCE,
+    }
+);
+
+value_enum!(
+    /// Values of the `"smoothing_center"` parameter: the centre of the M-step's confusion prior.
+    SmoothingCenter, "smoothing_center" {
+        /// `"uniform"`: only the `"smoothing"` pseudo-count, on every entry (the default).
+        Uniform = sys::CS_SMOOTHING_CENTER_UNIFORM,
+        /// `"pooled"`: also `"smoothing_strength"` pseudo-labels per row, spread as the
+        /// crowd's pooled confusion row (a Dirichlet prior centred on the crowd's average).
+        Pooled = sys::CS_SMOOTHING_CENTER_POOLED,
     }
 );
 

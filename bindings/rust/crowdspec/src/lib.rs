@@ -60,7 +60,7 @@ mod results;
 pub use codes::Codes;
 pub use enums::{
     Accel, ConfusionModel, Duplicates, Groups, Identify, InputKind, Method, Notes, ParamInfo,
-    ParamValue, Prior, Support,
+    ParamValue, Prior, SmoothingCenter, Support,
 };
 pub use error::{Error, Status};
 pub use model::Model;
