@@ -234,55 +234,83 @@ void update_parameters(const CrowdData &d, Vb &vb) {
     vb.kl = kl;
 }
 
-// The item update of every partition: responsibilities from the current E log tables,
-// their class marginals into q, their counts for the next parameter update; returns
-// the evidence lower bound at (these responsibilities, the current parameters).
-double item_pass(const CrowdData &d, Vb &vb, std::vector<double> &q) {
-    const int32_t k = vb.k, M = vb.M, H = vb.H;
-    for_each_part(vb, [&](int64_t p) {
-        double *counts = vb.counts.data() + p * vb.table;
-        std::fill(counts, counts + vb.table, 0.0);
-        std::vector<double> s(static_cast<std::size_t>(H)), h_sum(static_cast<std::size_t>(H), 0.0);
-        // As in the Dawid-Skene E-step, the log of each item's normaliser (between 1 and
-        // H) is taken once per batch of items, on the product of the normalisers.
-        double bound = 0.0, product = 1.0;
-        constexpr double kFlush = 1e250;
-        for (int64_t j = vb.parts[p].first; j < vb.parts[p].last; ++j) {
-            for (int32_t h = 0; h < H; ++h) s[h] = vb.elog_prior[h];
-            for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
-                const double *row = vb.elog_v.data() + static_cast<int64_t>(d.item_code[t]) * H;
-                for (int32_t h = 0; h < H; ++h) s[h] += row[h];
-            }
-            const int32_t gold = d.gold_of(static_cast<int32_t>(j));
-            if (gold >= 0)  // pinned to its class; its subtype stays free
-                for (int32_t h = 0; h < H; ++h)
-                    if (h / M != gold) s[h] = kMinusInf;
-            int32_t best = 0;
-            for (int32_t h = 1; h < H; ++h)
-                if (s[h] > s[best]) best = h;
-            const double top = s[best];  // finite: every E log is
-            double sum = 0.0;
-            for (int32_t h = 0; h < H; ++h) {
-                s[h] = h == best ? 1.0 : std::exp(s[h] - top);
-                sum += s[h];
-            }
-            for (int32_t h = 0; h < H; ++h) s[h] /= sum;
-            bound += top;
-            if (product > kFlush / sum) {
-                bound += std::log(product);
-                product = 1.0;
-            }
-            product *= sum;
-            double *qj = q.data() + j * k;
-            for (int32_t l = 0; l < k; ++l) {
-                double ql = 0.0;
-                for (int32_t m = 0; m < M; ++m) ql += s[static_cast<std::size_t>(l * M + m)];
-                qj[l] = ql;
-            }
-            scatter_item(d, j, H, s.data(), counts, h_sum.data());
+// The item update of partition p: responsibilities from the current E log tables,
+// their class marginals into q, their counts for the next parameter update, and the
+// partition's part of the bound. HC > 0 fixes H at compile time (the common sizes:
+// bcc for k = 2..5, ebcc's default M = 10 for k = 2..5), so the loops over h unroll;
+// HC = 0 reads H at run time.
+template <int HC>
+void item_range(const CrowdData &d, Vb &vb, int64_t p, double *q) {
+    const int32_t k = vb.k, M = vb.M, H = HC > 0 ? HC : vb.H;
+    double *counts = vb.counts.data() + p * vb.table;
+    std::fill(counts, counts + vb.table, 0.0);
+    double stack_s[HC > 0 ? HC : 1], stack_sum[HC > 0 ? HC : 1];
+    std::vector<double> heap(HC > 0 ? 0 : 2 * static_cast<std::size_t>(H));
+    double *s = HC > 0 ? stack_s : heap.data();
+    double *h_sum = HC > 0 ? stack_sum : heap.data() + H;
+    for (int32_t h = 0; h < H; ++h) h_sum[h] = 0.0;
+    const double *elog_v = vb.elog_v.data(), *elog_prior = vb.elog_prior.data();
+    // As in the Dawid-Skene E-step, the log of each item's normaliser (between 1 and H)
+    // is taken once per batch of items, on the product of the normalisers.
+    double bound = 0.0, product = 1.0;
+    constexpr double kFlush = 1e250;
+    for (int64_t j = vb.parts[p].first; j < vb.parts[p].last; ++j) {
+        for (int32_t h = 0; h < H; ++h) s[h] = elog_prior[h];
+        for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
+            const double *row = elog_v + static_cast<int64_t>(d.item_code[t]) * H;
+            for (int32_t h = 0; h < H; ++h) s[h] += row[h];
         }
-        vb.part_bound[p] = bound + std::log(product);
-        std::copy(h_sum.begin(), h_sum.end(), vb.h_sums.begin() + p * H);
+        const int32_t gold = d.gold_of(static_cast<int32_t>(j));
+        if (gold >= 0)  // pinned to its class; its subtype stays free
+            for (int32_t h = 0; h < H; ++h)
+                if (h / M != gold) s[h] = kMinusInf;
+        int32_t best = 0;
+        for (int32_t h = 1; h < H; ++h)
+            if (s[h] > s[best]) best = h;
+        const double top = s[best];  // finite: every E log is
+        double sum = 0.0;
+        for (int32_t h = 0; h < H; ++h) {
+            s[h] = h == best ? 1.0 : std::exp(s[h] - top);
+            sum += s[h];
+        }
+        for (int32_t h = 0; h < H; ++h) s[h] /= sum;
+        bound += top;
+        if (product > kFlush / sum) {
+            bound += std::log(product);
+            product = 1.0;
+        }
+        product *= sum;
+        double *qj = q + j * k;
+        for (int32_t l = 0; l < k; ++l) {
+            double ql = 0.0;
+            for (int32_t m = 0; m < M; ++m) ql += s[l * M + m];
+            qj[l] = ql;
+        }
+        for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
+            double *row = counts + static_cast<int64_t>(d.item_code[t]) * H;
+            for (int32_t h = 0; h < H; ++h) row[h] += s[h];
+        }
+        for (int32_t h = 0; h < H; ++h) h_sum[h] += s[h];
+    }
+    vb.part_bound[p] = bound + std::log(product);
+    std::copy(h_sum, h_sum + H, vb.h_sums.begin() + p * H);
+}
+
+// The item update of every partition; returns the evidence lower bound at (the new
+// responsibilities, the current parameters).
+double item_pass(const CrowdData &d, Vb &vb, std::vector<double> &q) {
+    for_each_part(vb, [&](int64_t p) {
+        switch (vb.H) {
+            case 2: item_range<2>(d, vb, p, q.data()); break;
+            case 3: item_range<3>(d, vb, p, q.data()); break;
+            case 4: item_range<4>(d, vb, p, q.data()); break;
+            case 5: item_range<5>(d, vb, p, q.data()); break;
+            case 20: item_range<20>(d, vb, p, q.data()); break;
+            case 30: item_range<30>(d, vb, p, q.data()); break;
+            case 40: item_range<40>(d, vb, p, q.data()); break;
+            case 50: item_range<50>(d, vb, p, q.data()); break;
+            default: item_range<0>(d, vb, p, q.data()); break;
+        }
     });
     double bound = 0.0;
     for (int64_t p = 0; p < vb.n_parts(); ++p) bound += vb.part_bound[p];  // in partition order
