@@ -277,7 +277,9 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
     // Quiet for the first second (short fits never flicker), then ~10 redraws a second.
     if (elapsed < 1.0 || now - m.last_shown_ < 0.1) return 0;
     m.last_shown_ = now;
-    const char *what = m.method_ == "crowd-lloyd" ? "objective" : "log-likelihood";
+    const char *what = m.method_ == "crowd-lloyd"                       ? "objective"
+                       : m.method_ == "ebcc" || m.method_ == "bcc" ? "bound"  // the variational ELBO
+                                                                      : "log-likelihood";
     char line[160];
     const int n = std::snprintf(line, sizeof line, "crowdspec: %s: iteration %d, %s %.6f, %.1f s", m.method_.c_str(),
                                 static_cast<int>(iteration), what, objective, elapsed);

@@ -6,8 +6,9 @@
  * crowdspec infers each item's true class and each worker's confusion matrix from
  * crowd labels given as (item, worker, label) triples, with the "spectral
  * initialisation + EM" method of Zhang, Chen, Zhou and Jordan (Opt-D&S) and related
- * methods (majority vote, Dawid-Skene EM and its one-coin variants, CrowdLloyd, and the
- * spectral baselines KOS, Ghosh-SVD and EigenRatio). The same handle clusters points
+ * methods (majority vote, Dawid-Skene EM and its one-coin variants, CrowdLloyd, the
+ * spectral baselines KOS, Ghosh-SVD and EigenRatio, and the variational Bayes methods
+ * BCC and EBCC). The same handle clusters points
  * of a sub-Gaussian mixture (cs_fit_points(): spectral initialisation + Lloyd) and finds
  * the communities of a graph (cs_fit_graph(): trimmed spectral initialisation +
  * CommuLloyd), after Lu and Zhou.
