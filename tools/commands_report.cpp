@@ -84,6 +84,9 @@ std::string report_help() {
 
 namespace {
 
+// bcc and ebcc trace the evidence lower bound of variational Bayes, not a likelihood.
+bool traces_bound(const std::string &method) { return method == "ebcc" || method == "bcc"; }
+
 std::string fmt(const char *format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
@@ -185,7 +188,9 @@ std::string summary_section(const ReportInput &in) {
     row(html, "Method", svg::escape(in.method));
     row(html, "Iterations", std::to_string(f.iterations));
     row(html, "Converged", f.converged ? "yes" : "<strong>no</strong>");
-    if (!f.trace.empty()) row(html, in.method == "crowd-lloyd" ? "Objective" : "Log-likelihood", fmt("%.6f", f.trace.back()));
+    if (!f.trace.empty())
+        row(html, in.method == "crowd-lloyd" ? "Objective" : traces_bound(in.method) ? "Evidence lower bound" : "Log-likelihood",
+            fmt("%.6f", f.trace.back()));
     std::string prior;
     for (std::size_t l = 0; l < f.k && l < 30; ++l)
         prior += (l ? ", " : "") + svg::escape(t.class_names[l]) + " " + fmt("%.3f", f.prior[l]);
@@ -325,8 +330,8 @@ std::string workers_section(const ReportInput &in, const std::vector<double> &ac
 
 std::string likelihood_section(const ReportInput &in) {
     const FitOutcome &f = *in.fit;
-    const bool lloyd = in.method == "crowd-lloyd";
-    const std::string what = lloyd ? "Objective (minus the Lloyd cost)" : "Log-likelihood";
+    const bool lloyd = in.method == "crowd-lloyd", bound = traces_bound(in.method);
+    const std::string what = lloyd ? "Objective (minus the Lloyd cost)" : bound ? "Evidence lower bound" : "Log-likelihood";
     std::string html = "<section id=\"loglik\"><h2>" + what + " per iteration</h2>\n";
     if (f.trace.empty()) {
         html += svg::placeholder("chart-loglik", what + " per iteration",
@@ -337,13 +342,15 @@ std::string likelihood_section(const ReportInput &in) {
         c.title = what + " per iteration (" + std::to_string(f.trace.size()) + " iterations" +
                   (f.converged ? ", converged)" : ", not converged)");
         c.x_label = "iteration";
-        c.y_label = lloyd ? "objective" : "log-likelihood";
+        c.y_label = lloyd ? "objective" : bound ? "bound" : "log-likelihood";
         c.y = f.trace;
         c.width = kWideWidth;
         c.wide = true;
         html += svg::line_chart(c);
-        html += "<p>EM never decreases the log-likelihood; a curve still rising at the end means the fit stopped "
-                "at --max-iter before converging.</p>\n";
+        html += bound ? "<p>Variational Bayes never decreases the bound; a curve still rising at the end means the fit "
+                        "stopped at --max-iter before converging.</p>\n"
+                      : "<p>EM never decreases the log-likelihood; a curve still rising at the end means the fit stopped "
+                        "at --max-iter before converging.</p>\n";
     }
     return html + "</section>\n";
 }
