@@ -52,9 +52,9 @@ const std::vector<MethodInfo> &method_table() {
         crowd(CS_METHOD_CLASS_ONE_COIN_DS, "class-one-coin-ds", fit_class_one_coin_ds,
               "MV-D&S with one accuracy per worker and true class"),
         crowd(CS_METHOD_EBCC, "ebcc", fit_ebcc,
-              "Enhanced Bayesian Classifier Combination: subtype mixtures, variational Bayes (Li et al.)"),
+              "enhanced BCC: per-class subtype mixtures, variational Bayes (Li et al.)"),
         crowd(CS_METHOD_BCC, "bcc", fit_bcc,
-              "Bayesian Classifier Combination by variational Bayes (Kim and Ghahramani)"),
+              "Bayesian classifier combination, variational Bayes (Kim, Ghahramani)"),
         // Points (cs_fit_points).
         points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
                "spectral initialisation, then Lloyd's iterations"),
