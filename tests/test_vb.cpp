@@ -278,6 +278,42 @@ static void test_pooled_centre_dominates_at_large_strength(void **) {
         for (int e = 0; e < 9; ++e) assert_near(pi[i * 9 + e], pi[e], 1e-3);
 }
 
+// The point of the pooled centre: a worker with two labels gets about the crowd's
+// matrix (plain ML gives it 0/1 rows), a worker with ~100 labels keeps its own.
+static void test_pooled_centre_sparse_and_dense_workers(void **) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = 400;
+    spec.n_workers = 20;
+    spec.k = 3;
+    spec.seed = 4;
+    const auto crowd = cs::sim::simulate_crowd(spec);
+    test::Triples t;
+    for (std::size_t e = 0; e < crowd.item.size(); ++e) t.add(crowd.item[e], crowd.worker[e], crowd.label[e]);
+    t.add(0, 20, crowd.truth[0]);  // worker 20: two labels only
+    t.add(1, 20, (crowd.truth[1] + 1) % 3);
+    std::vector<double> pi[2];
+    for (int pooled = 0; pooled <= 1; ++pooled) {
+        auto m = test::make_model("ds");
+        if (pooled) cs_set_param_string(m.get(), "smoothing_center", "pooled");
+        assert_int_equal(test::fit(m.get(), t), CS_OK);
+        pi[pooled] = test::confusion(m.get());
+        assert_rows_sum_to_one(pi[pooled], 3);
+    }
+    std::vector<double> average(9, 0.0);  // the crowd's mean matrix in the pooled fit
+    for (int32_t i = 0; i < 20; ++i)
+        for (int e = 0; e < 9; ++e) average[e] += pi[1][i * 9 + e] / 20;
+    double plain_gap = 0, pooled_gap = 0, dense_shift = 0;
+    for (int e = 0; e < 9; ++e) {
+        plain_gap += std::fabs(pi[0][20 * 9 + e] - average[e]);
+        pooled_gap += std::fabs(pi[1][20 * 9 + e] - average[e]);
+        for (int32_t i = 0; i < 20; ++i) dense_shift = std::max(dense_shift, std::fabs(pi[1][i * 9 + e] - pi[0][i * 9 + e]));
+    }
+    print_message("sparse worker: |plain - crowd| %.3f, |pooled - crowd| %.3f; dense workers move at most %.3f\n",
+                  plain_gap, pooled_gap, dense_shift);
+    assert_true(pooled_gap < 0.5 * plain_gap);
+    assert_true(dense_shift < 0.1);
+}
+
 // ---- structure of the engine ----------------------------------------------------------
 
 test::Triples simulated(int32_t n_items, int32_t n_workers, int32_t k, int32_t per_item, uint64_t seed) {
@@ -584,6 +620,7 @@ int main(void) {
         cmocka_unit_test(test_ebcc_gold_and_priors_by_hand),
         cmocka_unit_test(test_pooled_smoothing_by_hand),
         cmocka_unit_test(test_pooled_centre_dominates_at_large_strength),
+        cmocka_unit_test(test_pooled_centre_sparse_and_dense_workers),
         cmocka_unit_test(test_bcc_is_ebcc_with_one_subtype),
         cmocka_unit_test(test_bound_never_decreases),
         cmocka_unit_test(test_deterministic_for_a_seed_and_any_threads),
