@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "crowd/em/pooled_prior.hpp"
 
-#include <algorithm>
-
 namespace cs {
 
 double pooled_strength(const FitOptions &options, int32_t k) {
