@@ -238,6 +238,58 @@ enum cs_method {
      *  class-wise one-coin confusion model, one accuracy per worker and true class. It
      *  overrides ::CS_PARAM_CONFUSION. */
     CS_METHOD_CLASS_ONE_COIN_DS = 10,
+    /** "wawa": Worker Agreement With Aggregate (crowd-kit's Wawa): the majority vote
+     *  (iteration 0), then one round: each worker's weight is the fraction of its labels
+     *  that agree with the vote, and every item gets the weighted vote. Posteriors are the
+     *  weighted vote shares (uniform where the weights sum to 0); confusion matrices are
+     *  one-coin with the weight as accuracy. No objective: the trace holds 0. */
+    CS_METHOD_WAWA = 11,
+    /** "zbs": Zero-Based Skill (crowd-kit's ZeroBasedSkill): skills start equal (the
+     *  majority vote, iteration 0); round r moves every skill by lr_r = 0.5^floor(r/20)
+     *  towards the worker's agreement with the current weighted vote (lr = 1 until round
+     *  19) and votes again with the new skills. Stops when no skill moves by more than
+     *  ::CS_PARAM_TOL, or at ::CS_PARAM_MAX_ITER rounds. Outputs as wawa. */
+    CS_METHOD_ZBS = 12,
+    /** "glad": GLAD (Whitehill, Ruvolo, Wu, Bergsma, Movellan 2009): worker ability
+     *  alpha_i, item inverse difficulty beta_j = exp(b_j) > 0; a label is correct with
+     *  probability sigma(alpha_i beta_j), a wrong label uniform over the other k - 1
+     *  classes. MAP-EM with the paper's priors alpha_i ~ N(1, 1), b_j ~ N(1, 1), started
+     *  at the prior means: the E-step gives the posteriors (iteration 0 is the E-step at
+     *  the start), the M-step is one Newton sweep over every alpha_i (b fixed) and then
+     *  every b_j (alpha fixed), each step halved until its objective does not decrease
+     *  (generalised EM: the objective never decreases); the class prior is uniform, as
+     *  the paper takes it as given (::CS_PARAM_PRIOR does not apply). The trace is the
+     *  log posterior, the marginal
+     *  log-likelihood minus sum (alpha_i - 1)^2 / 2 + sum (b_j - 1)^2 / 2; stops as EM
+     *  does (::CS_PARAM_TOL, ::CS_PARAM_MAX_ITER). Confusion matrices are one-coin with
+     *  the worker's mean sigma(alpha_i beta_j) over its items. Any k >= 2. */
+    CS_METHOD_GLAD = 13,
+    /** "mace": MACE (Hovy, Berg-Kirkpatrick, Vaswani, Hovy 2013): worker i knows the
+     *  answer with probability theta_i and then gives the true class, else it spams,
+     *  drawing its label from its own distribution xi_i; the true class is uniform.
+     *  Mean-field variational Bayes with the MACE software's priors theta_i ~ Beta(0.5,
+     *  0.5) and xi_i ~ Dirichlet(10, ..., 10), from ::CS_PARAM_STARTS seeded random starts
+     *  (0 = 10): each runs ::CS_PARAM_START_ROUNDS rounds (0 = 20), then the start of
+     *  highest evidence lower bound (ELBO, the trace; never decreasing) runs on until its
+     *  relative change is below ::CS_PARAM_TOL or ::CS_PARAM_MAX_ITER rounds. The progress
+     *  callback counts the rounds of every start; cs_iterations() and cs_trace() are the
+     *  kept start's. Posteriors are the variational ones (the class prior is the model's
+     *  uniform one: ::CS_PARAM_PRIOR does not apply); confusion matrices are the posterior
+     *  mean theta_i I + (1 - theta_i) 1 xi_i^T. Any k >= 2. */
+    CS_METHOD_MACE = 14,
+    /** "m-msr": M-MSR (Ma and Olshevsky 2020): the rescaled agreement rates C_ii' =
+     *  (k a / n - 1) / (k - 1) of the worker pairs that share n items (a agreements) have
+     *  expectation s_i s_i' under the one-coin model (skill s = (k p - 1) / (k - 1));
+     *  |s| comes from a robust rank-one completion of |C| on those pairs (alternating
+     *  trimmed means, the modified mean-subsequence-reduced iteration; stops when u v^T
+     *  changes by at most ::CS_PARAM_TOL relative, or at ::CS_PARAM_MAX_ITER rounds), the
+     *  signs from the top eigenvector of the signed pair graph (each connected component
+     *  oriented to have at least half its workers positive). Labels are the weighted vote
+     *  with log-odds weights log((k - 1) p_i / (1 - p_i)), posteriors the one-coin
+     *  posteriors under a uniform prior, confusion matrices one-coin with p_i. Memory
+     *  O(labels + worker pairs): no dense workers x workers matrix. No objective: the
+     *  trace holds 0. Any k >= 2. */
+    CS_METHOD_M_MSR = 15,
 
     /** "ebcc": Enhanced Bayesian Classifier Combination (Li, Rubinstein and Cohn, ICML
      *  2019), mean-field variational Bayes. Each true class l has
@@ -413,7 +465,10 @@ enum cs_param {
     CS_PARAM_CONFUSION = 102,
     /** int, "prior": the class prior, a ::cs_prior. Default ::CS_PRIOR_ESTIMATED: the
      *  Dawid-Skene model's maximum-likelihood estimate includes the class frequencies;
-     *  ::CS_PRIOR_UNIFORM is the papers' and their reference code's simplification. */
+     *  ::CS_PRIOR_UNIFORM is the papers' and their reference code's simplification.
+     *  glad and mace keep their models' uniform class prior; for wawa, zbs and m-msr,
+     *  whose votes use none, it only sets the reported cs_class_prior() (the mean
+     *  posterior, or uniform). */
     CS_PARAM_PRIOR = 103,
     /** double, "smoothing": pseudo-count added to every confusion count in the
      *  M-step, 0..10^6. Default 0 (plain maximum likelihood). */
@@ -466,13 +521,15 @@ enum cs_param {
      *  ties), so opt-ds never ends below ds's start. 0 (default) = automatic: 3 when
      *  the fit has at most 10^6 labels, 2 above (one spectral start: the partition
      *  changes the moments' sampling noise, which has become small, and a second
-     *  spectral start would add a spectral stage and an EM round). */
+     *  spectral start would add a spectral stage and an EM round). For mace: its
+     *  seeded random starts (0 = 10, the MACE software's restarts). */
     CS_PARAM_STARTS = 204,
     /** int, "start_rounds": with ::CS_PARAM_STARTS >= 2, the EM rounds each start runs
      *  before only the best one continues, 0..10^7. 0 (default) = automatic: every start
      *  runs to convergence when the fit has at most 10^6 labels, and 1 round above,
      *  where the rounds dominate the cost and one round from a good start is already
-     *  at the optimal rate (Zhang et al., Theorem 2), so it ranks the starts. */
+     *  at the optimal rate (Zhang et al., Theorem 2), so it ranks the starts. For mace:
+     *  the rounds every start runs before the best goes on (0 = 20). */
     CS_PARAM_START_ROUNDS = 205,
 
     /** int, "n_init": k-means++ restarts, 1..10000; the run of lowest k-means cost is

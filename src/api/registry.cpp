@@ -9,9 +9,13 @@
 #include "crowd/bayes/ebcc.hpp"
 #include "crowd/em/crowd_lloyd.hpp"
 #include "crowd/em/dawid_skene.hpp"
+#include "crowd/em/glad.hpp"
+#include "crowd/em/mace.hpp"
 #include "crowd/spectral/opt_ds.hpp"
 #include "crowd/spectral/split_methods.hpp"
+#include "crowd/voting/m_msr.hpp"
 #include "crowd/voting/majority_vote.hpp"
+#include "crowd/voting/weighted_vote.hpp"
 
 namespace cs {
 
@@ -51,6 +55,11 @@ const std::vector<MethodInfo> &method_table() {
               "MV-D&S with one accuracy per worker, errors uniform"),
         crowd(CS_METHOD_CLASS_ONE_COIN_DS, "class-one-coin-ds", fit_class_one_coin_ds,
               "MV-D&S with one accuracy per worker and true class"),
+        crowd(CS_METHOD_WAWA, "wawa", fit_wawa, "majority vote reweighted by each worker's agreement with it"),
+        crowd(CS_METHOD_ZBS, "zbs", fit_zbs, "Zero-Based Skill: skills stepped towards agreement with the vote"),
+        crowd(CS_METHOD_GLAD, "glad", fit_glad, "GLAD: worker abilities and item difficulties, MAP-EM (Whitehill)"),
+        crowd(CS_METHOD_MACE, "mace", fit_mace, "MACE: each worker knows the answer or spams, VB (Hovy et al.)"),
+        crowd(CS_METHOD_M_MSR, "m-msr", fit_m_msr, "one-coin skills by robust rank-one completion (Ma, Olshevsky)"),
         crowd(CS_METHOD_EBCC, "ebcc", fit_ebcc,
               "enhanced BCC: per-class subtype mixtures, variational Bayes (Li et al.)"),
         crowd(CS_METHOD_BCC, "bcc", fit_bcc,

@@ -10,10 +10,10 @@ from ._lib import CrowdspecError, CrowdspecWarning, library_path
 from ._fit import (NOTE_NAMES, Result, fit_graph, fit_labels, fit_points, has_param,
                    method_summaries, methods, params, predict_labels,
                    version)
-from ._frame import (BCC, EBCC, KOS, METHOD_CLASSES, Aggregator, ClassOneCoinDawidSkene, CommuLloyd,
-                     CrowdLloyd, DawidSkene, EigenRatio, GhoshSVD, KMeansPP,
-                     KOSMessagePassing, Lloyd, MajorityVote, OneCoinDawidSkene,
-                     OptDawidSkene, Spec, SpecMLE)
+from ._frame import (BCC, EBCC, GLAD, KOS, MACE, METHOD_CLASSES, MMSR, Aggregator,
+                     ClassOneCoinDawidSkene, CommuLloyd, CrowdLloyd, DawidSkene, EigenRatio,
+                     GhoshSVD, KMeansPP, KOSMessagePassing, Lloyd, MajorityVote,
+                     OneCoinDawidSkene, OptDawidSkene, Spec, SpecMLE, Wawa, ZeroBasedSkill)
 
 __version__ = "0.1.0"
 
@@ -24,5 +24,6 @@ __all__ = [
     "NOTE_NAMES", "METHOD_CLASSES",
     "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
-    "EigenRatio", "EBCC", "BCC", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE",
+    "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC",
+    "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE",
 ]

@@ -469,10 +469,27 @@ BCC = _crowd_class(
     'Bayesian Classifier Combination ("bcc"; Kim and Ghahramani 2012) by mean-field variational\n'
     'Bayes: ebcc with one subtype; loss_history_ is the evidence lower bound.')
 
+Wawa = _crowd_class(
+    "Wawa", "wawa",
+    'Majority vote reweighted by each worker\'s agreement with it ("wawa", crowd-kit\'s Wawa).')
+ZeroBasedSkill = _crowd_class(
+    "ZeroBasedSkill", "zbs",
+    'Zero-Based Skill: skills stepped towards agreement with the weighted vote ("zbs").')
+GLAD = _crowd_class(
+    "GLAD", "glad",
+    'GLAD: worker abilities and item difficulties, MAP-EM (Whitehill et al., "glad").')
+MACE = _crowd_class(
+    "MACE", "mace",
+    'MACE: each worker knows the answer or spams; variational Bayes ("mace", Hovy et al.).')
+MMSR = _crowd_class(
+    "MMSR", "m-msr",
+    'M-MSR: one-coin skills by robust rank-one matrix completion ("m-msr", Ma and Olshevsky).')
+
 #: The class of each crowd method of the library, by method name.
 METHOD_CLASSES = {cls._method: cls for cls in (
     MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
-    CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, EBCC, BCC)}
+    CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
+    MACE, MMSR, EBCC, BCC)}
 
 
 # ----------------------------------------------------------------------------------
