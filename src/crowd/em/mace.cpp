@@ -38,7 +38,7 @@ namespace cs {
 
 double digamma(double x) {
     double result = 0.0;
-    while (x < 6.0) {
+    while (x < 10.0) {
         result -= 1.0 / x;
         x += 1.0;
     }

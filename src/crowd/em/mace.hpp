@@ -15,7 +15,7 @@ namespace cs {
 /// (CS_METHOD_MACE) and docs/defaults.md. O(labels + items x k) per round and start.
 bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 
-/// Digamma function psi(x) for x > 0 (recurrence to x >= 6, then the asymptotic series;
+/// Digamma function psi(x) for x > 0 (recurrence to x >= 10, then the asymptotic series;
 /// absolute error below 1e-13). Exposed for the tests.
 double digamma(double x);
 
