@@ -7,8 +7,9 @@
  * crowd labels given as (item, worker, label) triples, with the "spectral
  * initialisation + EM" method of Zhang, Chen, Zhou and Jordan (Opt-D&S) and related
  * methods (majority vote, Dawid-Skene EM and its one-coin variants, CrowdLloyd, the
- * spectral baselines KOS, Ghosh-SVD and EigenRatio, and the variational Bayes methods
- * BCC and EBCC). The same handle clusters points
+ * spectral baselines KOS, Ghosh-SVD and EigenRatio, crowd-kit's Wawa, Zero-Based
+ * Skill, GLAD, MACE and M-MSR, and the variational Bayes methods BCC and EBCC). The
+ * same handle clusters points
  * of a sub-Gaussian mixture (cs_fit_points(): spectral initialisation + Lloyd) and finds
  * the communities of a graph (cs_fit_graph(): trimmed spectral initialisation +
  * CommuLloyd), after Lu and Zhou.
@@ -998,8 +999,8 @@ enum cs_fit_note {
      *  and are left out of the log-likelihood. */
     CS_NOTE_IMPOSSIBLE_ITEMS = 4,
     /** Some items in [0, n_items) have no labels; their posterior is the class prior
-     *  (uniform for mv, crowd-lloyd, kos, kos-mp, ghosh-svd and eigen-ratio, and when
-     *  the prior is uniform) and their label its most probable class (ties to the
+     *  (uniform for mv, crowd-lloyd, kos, kos-mp, ghosh-svd, eigen-ratio, glad and
+     *  mace, and when the prior is uniform) and their label its most probable class (ties to the
      *  lowest index). */
     CS_NOTE_UNLABELED_ITEMS = 8,
     /** The fit was cancelled by the progress callback; results are those of the last
