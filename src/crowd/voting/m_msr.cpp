@@ -105,16 +105,20 @@ PairGraph pair_graph(const CrowdData &data, const WorkerIndex &by_worker, int th
 }
 
 // The MSR rule: the mean of `y` after dropping, on each side of `own`, its F most
-// extreme values (every value on a side holding fewer than F). `y` is sorted in place.
-// Returns `own` when nothing is left.
+// extreme values (every value on a side holding fewer than F). `y` is reordered in place
+// (two selections, O(size)). Returns `own` when nothing is left.
 double trimmed_mean(std::vector<double> &y, double own, int64_t f) {
-    std::sort(y.begin(), y.end());
     const int64_t n = static_cast<int64_t>(y.size());
-    const int64_t below = std::lower_bound(y.begin(), y.end(), own) - y.begin();  // values < own
-    const int64_t above = y.end() - std::upper_bound(y.begin(), y.end(), own);    // values > own
-    const int64_t first = below < f ? below : f;
-    const int64_t last = n - (above < f ? above : f);
+    int64_t below = 0, above = 0;  // values < own, > own
+    for (double v : y) {
+        below += v < own;
+        above += v > own;
+    }
+    const int64_t first = std::min(below, f);
+    const int64_t last = n - std::min(above, f);
     if (first >= last) return own;
+    if (first > 0) std::nth_element(y.begin(), y.begin() + first, y.end());
+    if (last < n) std::nth_element(y.begin() + first, y.begin() + last, y.end());
     double sum = 0.0;
     for (int64_t t = first; t < last; ++t) sum += y[t];
     return sum / static_cast<double>(last - first);
