@@ -100,6 +100,16 @@ pub const CS_METHOD_EIGEN_RATIO: cs_method = 8;
 pub const CS_METHOD_ONE_COIN_DS: cs_method = 9;
 /// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
 pub const CS_METHOD_CLASS_ONE_COIN_DS: cs_method = 10;
+/// `"wawa"`: majority vote reweighted by each worker's agreement with it.
+pub const CS_METHOD_WAWA: cs_method = 11;
+/// `"zbs"`: Zero-Based Skill, skills stepped towards agreement with the weighted vote.
+pub const CS_METHOD_ZBS: cs_method = 12;
+/// `"glad"`: GLAD, worker abilities and item difficulties (MAP-EM).
+pub const CS_METHOD_GLAD: cs_method = 13;
+/// `"mace"`: MACE, each worker knows the answer or spams (variational Bayes).
+pub const CS_METHOD_MACE: cs_method = 14;
+/// `"m-msr"`: M-MSR, one-coin skills by robust rank-one matrix completion.
+pub const CS_METHOD_M_MSR: cs_method = 15;
 /// `"ebcc"`: Enhanced Bayesian Classifier Combination (subtype mixtures, variational Bayes).
 pub const CS_METHOD_EBCC: cs_method = 16;
 /// `"bcc"`: Bayesian Classifier Combination (variational Bayes; ebcc with one subtype).

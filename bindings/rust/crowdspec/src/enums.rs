@@ -47,6 +47,16 @@ pub enum Method {
     OneCoinDs,
     /// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
     ClassOneCoinDs,
+    /// `"wawa"`: majority vote reweighted by each worker's agreement with it.
+    Wawa,
+    /// `"zbs"`: Zero-Based Skill.
+    Zbs,
+    /// `"glad"`: GLAD (Whitehill et al.).
+    Glad,
+    /// `"mace"`: MACE (Hovy et al.).
+    Mace,
+    /// `"m-msr"`: M-MSR (Ma and Olshevsky).
+    MMsr,
     /// `"ebcc"`: Enhanced Bayesian Classifier Combination (Li, Rubinstein and Cohn):
     /// per-class mixtures of worker-correlation subtypes, mean-field variational Bayes.
     Ebcc,
@@ -65,7 +75,7 @@ pub enum Method {
     SpecMle,
 }
 
-const METHODS: [(Method, i32); 17] = [
+const METHODS: [(Method, i32); 22] = [
     (Method::Mv, sys::CS_METHOD_MV),
     (Method::Ds, sys::CS_METHOD_DS),
     (Method::OptDs, sys::CS_METHOD_OPT_DS),
@@ -76,6 +86,11 @@ const METHODS: [(Method, i32); 17] = [
     (Method::EigenRatio, sys::CS_METHOD_EIGEN_RATIO),
     (Method::OneCoinDs, sys::CS_METHOD_ONE_COIN_DS),
     (Method::ClassOneCoinDs, sys::CS_METHOD_CLASS_ONE_COIN_DS),
+    (Method::Wawa, sys::CS_METHOD_WAWA),
+    (Method::Zbs, sys::CS_METHOD_ZBS),
+    (Method::Glad, sys::CS_METHOD_GLAD),
+    (Method::Mace, sys::CS_METHOD_MACE),
+    (Method::MMsr, sys::CS_METHOD_M_MSR),
     (Method::Ebcc, sys::CS_METHOD_EBCC),
     (Method::Bcc, sys::CS_METHOD_BCC),
     (Method::Lloyd, sys::CS_METHOD_LLOYD),
