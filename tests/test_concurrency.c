@@ -9,7 +9,7 @@
 
 #include <pthread.h>
 
-enum { N_THREADS = 4, N_ROUNDS = 5, N_METHODS_MAX = 16, POST = 6 * 3 };
+enum { N_THREADS = 4, N_ROUNDS = 5, N_METHODS_MAX = 64, POST = 6 * 3 };
 
 typedef struct {
     int32_t n_methods;
