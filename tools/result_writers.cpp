@@ -222,6 +222,9 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
     if (r.types != nullptr) columns.emplace_back("type");
     for (std::size_t l = 0; l < k; ++l)
         for (std::size_t c = 0; c < k; ++c) columns.push_back("pi_" + classes[l] + "_" + classes[c]);
+    // The class prior, the same on every row, so that `predict --workers` and
+    // `fit --init-workers` can read it back (and a record stays self-contained).
+    for (std::size_t l = 0; l < k; ++l) columns.push_back("prior_" + classes[l]);
     RecordWriter w(out, format, std::move(columns));
     for (std::size_t i = 0; i < m; ++i) {
         w.text(workers[i]);
@@ -229,6 +232,7 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
         w.number(accuracy[i]);
         if (r.types != nullptr) w.text((*r.types)[i]);
         for (std::size_t e = 0; e < k * k; ++e) w.number(pi[i * k * k + e]);
+        for (std::size_t l = 0; l < k; ++l) w.number((*r.prior)[l]);
         w.end_row();
     }
     w.finish();

@@ -76,8 +76,9 @@ struct WorkerReport {
 };
 
 /// One row per worker: worker, labels, accuracy (= sum_l prior_l * pi[l][l]), [type,]
-/// then pi_<true>_<observed> for every pair of classes (CSV/TSV, and the keys of the
-/// JSON records); JsonNested: {"method", "classes", "class_prior",
+/// then pi_<true>_<observed> for every pair of classes, then prior_<class> for every
+/// class (the class prior, repeated on every row) (CSV/TSV, and the keys of the JSON
+/// records; read back by read_worker_file()); JsonNested: {"method", "classes", "class_prior",
 /// "accuracy_definition", "workers": [{"worker", "labels", "accuracy", ["type",]
 /// "confusion": [[row of true class 0], ...]}]}.
 void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &report);

@@ -10,7 +10,7 @@ printf 'q1 dog\n' >gold.txt
 # With q1 pinned to dog the vote shares are q1 (0, 1), q2 (1, 0), q3 (0, 1); prior
 # (1/3, 2/3). alice: row cat = q2 -> (1, 0); row dog = q1 cat + q3 dog -> (1/2, 1/2);
 # accuracy 1/3 + 2/3 * 1/2 = 2/3. bob: rows (1, 0) and (0, 1): accuracy 1. carol: row
-# cat uniform, row dog (0, 1): 1/3 * 1/2 + 2/3 = 5/6.
+# cat uniform, row dog (0, 1): 1/3 * 1/2 + 2/3 = 5/6. Every row ends with the prior.
 run 0 "$CS" fit --method mv --gold gold.txt -o items.csv --workers workers.csv tiny.csv
 stderr_is '^crowdspec: note: pinned 1 gold items from gold\.txt$'
 cat >expected_items.csv <<'CSV'
@@ -21,10 +21,10 @@ q3,dog,1,0,1
 CSV
 same items.csv expected_items.csv
 cat >expected_workers.csv <<'CSV'
-worker,labels,accuracy,pi_cat_cat,pi_cat_dog,pi_dog_cat,pi_dog_dog
-alice,3,0.6666666667,1,0,0.5,0.5
-bob,2,1,1,0,0,1
-carol,1,0.8333333333,0.5,0.5,0,1
+worker,labels,accuracy,pi_cat_cat,pi_cat_dog,pi_dog_cat,pi_dog_dog,prior_cat,prior_dog
+alice,3,0.6666666667,1,0,0.5,0.5,0.3333333333,0.6666666667
+bob,2,1,1,0,0,1,0.3333333333,0.6666666667
+carol,1,0.8333333333,0.5,0.5,0,1,0.3333333333,0.6666666667
 CSV
 same workers.csv expected_workers.csv
 

@@ -9,17 +9,17 @@
 #   alice: row cat = (0.5 + 1, 0) / 1.5 = (1, 0); row dog = (0.5, 1) / 1.5 = (1/3, 2/3)
 #   bob:   row cat = (1, 0.5) / 1.5 = (2/3, 1/3); row dog = (0, 0.5) / 0.5 = (0, 1)
 #   carol: row cat has no mass: uniform (1/2, 1/2); row dog = (0, 1)
-# The estimated prior is the mean share: (0.5, 0.5). Accuracy = 0.5 pi_cc + 0.5 pi_dd:
+# The estimated prior is the mean share: (0.5, 0.5), in the prior_<class> columns. Accuracy = 0.5 pi_cc + 0.5 pi_dd:
 #   alice 0.5 + 1/3 = 0.8333333333, bob 1/3 + 0.5 = 0.8333333333, carol 0.25 + 0.5 = 0.75.
 . "$(dirname "$0")/lib.sh"
 
 printf 'task,worker,label\nq1,alice,cat\nq1,bob,dog\nq2,alice,cat\nq2,bob,cat\nq3,carol,dog\nq3,alice,dog\n' >tiny.csv
 run 0 "$CS" fit --method mv -o items.csv --workers workers.csv tiny.csv
 cat >expected_workers.csv <<'CSV'
-worker,labels,accuracy,pi_cat_cat,pi_cat_dog,pi_dog_cat,pi_dog_dog
-alice,3,0.8333333333,1,0,0.3333333333,0.6666666667
-bob,2,0.8333333333,0.6666666667,0.3333333333,0,1
-carol,1,0.75,0.5,0.5,0,1
+worker,labels,accuracy,pi_cat_cat,pi_cat_dog,pi_dog_cat,pi_dog_dog,prior_cat,prior_dog
+alice,3,0.8333333333,1,0,0.3333333333,0.6666666667,0.5,0.5
+bob,2,0.8333333333,0.6666666667,0.3333333333,0,1,0.5,0.5
+carol,1,0.75,0.5,0.5,0,1,0.5,0.5
 CSV
 same workers.csv expected_workers.csv
 cat >expected_items.csv <<'CSV'
@@ -34,9 +34,9 @@ same items.csv expected_items.csv
 run 0 "$CS" fit --method mv -o items.csv --workers workers.json tiny.csv
 cat >expected_records.json <<'JSON'
 [
-{"worker":"alice","labels":3,"accuracy":0.8333333333,"pi_cat_cat":1,"pi_cat_dog":0,"pi_dog_cat":0.3333333333,"pi_dog_dog":0.6666666667},
-{"worker":"bob","labels":2,"accuracy":0.8333333333,"pi_cat_cat":0.6666666667,"pi_cat_dog":0.3333333333,"pi_dog_cat":0,"pi_dog_dog":1},
-{"worker":"carol","labels":1,"accuracy":0.75,"pi_cat_cat":0.5,"pi_cat_dog":0.5,"pi_dog_cat":0,"pi_dog_dog":1}
+{"worker":"alice","labels":3,"accuracy":0.8333333333,"pi_cat_cat":1,"pi_cat_dog":0,"pi_dog_cat":0.3333333333,"pi_dog_dog":0.6666666667,"prior_cat":0.5,"prior_dog":0.5},
+{"worker":"bob","labels":2,"accuracy":0.8333333333,"pi_cat_cat":0.6666666667,"pi_cat_dog":0.3333333333,"pi_dog_cat":0,"pi_dog_dog":1,"prior_cat":0.5,"prior_dog":0.5},
+{"worker":"carol","labels":1,"accuracy":0.75,"pi_cat_cat":0.5,"pi_cat_dog":0.5,"pi_dog_cat":0,"pi_dog_dog":1,"prior_cat":0.5,"prior_dog":0.5}
 ]
 JSON
 same workers.json expected_records.json
