@@ -11,6 +11,7 @@
 namespace cli {
 
 int run_fit(const std::vector<std::string> &args, std::size_t first);
+int run_predict(const std::vector<std::string> &args, std::size_t first);
 int run_evaluate(const std::vector<std::string> &args, std::size_t first);
 int run_demo(const std::vector<std::string> &args, std::size_t first);
 int run_simulate(const std::vector<std::string> &args, std::size_t first);
@@ -18,6 +19,7 @@ int run_report(const std::vector<std::string> &args, std::size_t first);
 
 /// The `--help` text of each command (also shown by `crowdspec help COMMAND`).
 std::string fit_help();
+std::string predict_help();
 std::string evaluate_help();
 std::string demo_help();
 std::string simulate_help();

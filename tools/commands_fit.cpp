@@ -2,6 +2,7 @@
 // `crowdspec fit`: crowd labels in; per-item labels and posteriors out, and optionally
 // per-worker accuracy and confusion matrices.
 #include <cstdio>
+#include <unordered_map>
 
 #include "commands.hpp"
 #include "fitting.hpp"
@@ -9,8 +10,51 @@
 #include "label_file.hpp"
 #include "output.hpp"
 #include "result_writers.hpp"
+#include "worker_file.hpp"
 
 namespace cli {
+
+namespace {
+
+// --init-workers: the workers file's matrices (and prior, when it has one) as the
+// start of EM, matched to the crowd file's workers and classes by name. A worker of
+// the crowd file that the workers file lacks gets a row of zeros: the library starts
+// it from the majority vote. Returns the note for stderr.
+std::string apply_init_workers(cs_model *model, const CrowdTable &table, const WorkerFile &wf) {
+    const std::size_t k = table.class_names.size();
+    const std::vector<std::size_t> cls = match_worker_classes(
+        wf, table.class_names, table.source, "; a warm start needs the same classes (fit without --init-workers)");
+    std::unordered_map<std::string, std::size_t> row_of;
+    for (std::size_t i = 0; i < wf.worker_names.size(); ++i) row_of.emplace(wf.worker_names[i], i);
+    const std::size_t m = table.worker_names.size();
+    std::vector<double> confusion(m * k * k, 0.0);
+    std::size_t known = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+        auto it = row_of.find(table.worker_names[i]);
+        if (it == row_of.end()) continue;
+        ++known;
+        const double *src = wf.confusion.data() + it->second * k * k;
+        for (std::size_t l = 0; l < k; ++l)
+            for (std::size_t c = 0; c < k; ++c) confusion[(i * k + l) * k + c] = src[cls[l] * k + cls[c]];
+    }
+    check_status(model, cs_set_initial_confusion(model, confusion.data(), confusion.size()),
+                 "--init-workers " + wf.source);
+    if (!wf.prior.empty()) {
+        std::vector<double> prior(k);
+        for (std::size_t l = 0; l < k; ++l) prior[l] = wf.prior[cls[l]];
+        check_status(model, cs_set_initial_prior(model, prior.data(), prior.size()), "--init-workers " + wf.source);
+    }
+    std::string note = "warm start from " + wf.source + ": " + std::to_string(known) + " of the " + std::to_string(m) +
+                       " workers start from its confusion matrices";
+    if (known < m) note += ", " + std::to_string(m - known) + " new ones from the majority vote";
+    if (wf.worker_names.size() > known)
+        note += "; " + std::to_string(wf.worker_names.size() - known) + " of its workers are not in " + table.source + " (ignored)";
+    note += wf.prior.empty() ? "; it has no class prior: EM starts from the uniform prior"
+                             : "; EM starts from its class prior";
+    return note;
+}
+
+}  // namespace
 
 std::string fit_help() {
     return std::string(
@@ -36,8 +80,10 @@ std::string fit_help() {
                "                          matrix, P(answers observed | true class)). accuracy =\n"
                "                          sum over classes l of prior_l * pi_l_l: the chance that\n"
                "                          its label is right on an item drawn from the estimated\n"
-               "                          class prior. Format by the extension of FILE as for\n"
-               "                          --output (json: records with the same keys)\n"
+               "                          class prior. Then prior_<class>...: that prior, the same\n"
+               "                          on every row (read back by predict and --init-workers).\n"
+               "                          Format by the extension of FILE as for --output (json:\n"
+               "                          records with the same keys)\n"
                "      --workers-format csv|tsv|json|jsonl|json-nested\n"
                "                          format of the workers file (json-nested: {\"method\",\n"
                "                          \"classes\", \"class_prior\", \"workers\": [{\"worker\",\n"
@@ -48,6 +94,19 @@ std::string fit_help() {
                "                          inform the workers' confusion matrices. A gold column\n"
                "                          in FILE itself (Toloka's GOLDEN:<name>, --gold-col) is\n"
                "                          pinned too\n"
+               "      --init-workers FILE start EM from the workers of FILE (a warm start): the\n"
+               "                          workers file of an earlier fit (-w; CSV, TSV, JSON or\n"
+               "                          JSONL, or json-nested). Workers are matched by id: a\n"
+               "                          worker FILE lacks starts from the majority vote, its\n"
+               "                          workers absent here are ignored. Without --classes the\n"
+               "                          classes are FILE's (a label outside them is an error);\n"
+               "                          with --classes they must be the same set. EM starts from\n"
+               "                          FILE's prior_<class> columns (uniform when it has none).\n"
+               "                          Only the EM methods (ds, opt-ds, one-coin-ds,\n"
+               "                          class-one-coin-ds) start from it; opt-ds then skips its\n"
+               "                          spectral stage. A ds fit from the workers of a k-round ds\n"
+               "                          fit (--tol 0 --param accel=none) continues it: N rounds\n"
+               "                          from it equal k + N - 1 rounds from scratch\n"
                "  -h, --help              show this help\n"
                "Output files are written atomically (FILE.tmp.<pid> in the same directory, then\n"
                "renamed): on any error or interruption the old FILE is left as it was.\n\n") +
@@ -62,6 +121,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"workers", true, 'w'});
     specs.push_back({"workers-format", true, '\0'});
     specs.push_back({"gold", true, '\0'});
+    specs.push_back({"init-workers", true, '\0'});
     const ParsedArgs parsed = parse_args("fit", args, first, specs);
     if (parsed.help) {
         write_stdout(fit_help());
@@ -95,15 +155,31 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         throw CliError(kExitUsage, "fit: FILE and --gold cannot both be standard input");
     // Configure first: a bad option fails before any file is read or written.
     ModelPtr model = make_model(method, settings);
+    const std::optional<std::string> init_path = parsed.last("init-workers");
+    if (init_path && init_path->empty()) throw CliError(kExitUsage, "fit: --init-workers needs a file name");
+    if (init_path && *init_path == "-" && (parsed.positionals[0] == "-" || (gold_path && *gold_path == "-")))
+        throw CliError(kExitUsage, "fit: --init-workers and another input cannot both be standard input");
+    std::optional<WorkerFile> init;
+    if (init_path) init = read_worker_file(*init_path);
     // Open the outputs before the (possibly long) read and fit, so a missing directory
     // is reported at once; their temporary files are removed on every error path.
     OutputFile out(output_path);
     std::optional<OutputFile> workers_out;
     if (parsed.has("workers")) workers_out.emplace(workers_path);
-    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
+    // With --init-workers and no --classes, the classes are the workers file's.
+    const bool classes_from_init = init && settings.classes.kind == ClassSpec::Kind::Infer;
+    const CrowdTable table =
+        read_crowd_file(parsed.positionals[0], classes_from_init ? worker_file_classes(*init) : settings.classes, input);
+    if (classes_from_init)
+        check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(table.class_names.size())),
+                     "classes");
     if (!settings.quiet) {
         const std::string note = crowd_read_note(table);
         if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
+    if (init) {
+        const std::string note = apply_init_workers(model.get(), table, *init);
+        if (!settings.quiet) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
     }
     const std::string gold_note = apply_gold(model.get(), table, gold_path, input);
     if (!settings.quiet && !gold_note.empty())

@@ -217,11 +217,8 @@ ModelPtr make_model(int32_t method, const FitSettings &settings) {
     return model;
 }
 
-namespace {
-
 // The library names duplicates by triple index; we find the first repeated
 // (item, worker) pair in file order ourselves to name both lines of the file.
-// Returns "" when the table carries no line numbers (the demo's simulated crowd).
 std::string duplicate_message(const CrowdTable &table) {
     if (table.line.size() != table.item.size()) return std::string();
     std::unordered_map<uint64_t, std::size_t> first;  // (item, worker) -> triple index
@@ -239,8 +236,6 @@ std::string duplicate_message(const CrowdTable &table) {
     }
     return std::string();
 }
-
-}  // namespace
 
 namespace {
 

@@ -101,6 +101,11 @@ private:
 double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name,
                  FitMonitor *monitor = nullptr);
 
+/// "FILE:LINE: worker 'w' labels item 'i' again (first on line N); use --duplicates
+/// ..." for the first repeated (item, worker) pair of the table, or "" when there is
+/// none or the table carries no line numbers (the demo's simulated crowd).
+std::string duplicate_message(const CrowdTable &table);
+
 /// Prints the library's explanation of a successful fit's notes to stderr, if any.
 void report_fit_notes(const cs_model *model, const std::string &method_name);
 

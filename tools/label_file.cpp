@@ -237,7 +237,10 @@ std::vector<int32_t> listed_class_map(const Interner &labels, const ClassSpec &s
         auto it = position.find(names[i]);
         if (it == position.end())
             input_error(source, labels.first_line(static_cast<int32_t>(i)),
-                        "label " + quoted(names[i]) + " is not one of --classes " + spec.text);
+                        spec.origin.empty()
+                            ? "label " + quoted(names[i]) + " is not one of --classes " + spec.text
+                            : "label " + quoted(names[i]) + " is not one of the classes of " + spec.origin + " (" +
+                                  spec.text + ")");
         map[i] = it->second;
     }
     return map;

@@ -50,6 +50,7 @@ struct ClassSpec {
     int32_t count = 0;               ///< Kind::Count: K
     std::vector<std::string> names;  ///< Kind::List: the classes in order
     std::string text;                ///< the option's text, for messages
+    std::string origin;              ///< Kind::List from a file (a workers file): its name, for messages
 };
 
 /// Parses the --classes value: an integer K >= 2, or a comma-separated list of

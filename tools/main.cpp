@@ -27,6 +27,7 @@ struct Command {
 
 const Command kCommands[] = {
     {"fit", cli::run_fit, cli::fit_help, "infer labels: crowd labels in (CSV/TSV/text), labels + posteriors out"},
+    {"predict", cli::run_predict, cli::predict_help, "label a new batch with the workers of a fit (-w file), no refit"},
     {"evaluate", cli::run_evaluate, cli::evaluate_help, "fit and score against a truth file; one JSON line per method"},
     {"simulate", cli::run_simulate, cli::simulate_help, "generate Dawid-Skene crowd labels with known truth"},
     {"report", cli::run_report, cli::report_help, "fit and write a self-contained HTML report with charts"},
@@ -67,6 +68,7 @@ std::string main_help() {
         "\n"
         "Examples:\n"
         "  crowdspec fit --output labels.csv --workers workers.json answers.csv\n"
+        "  crowdspec predict --workers workers.json new_batch.csv\n"
         "  crowdspec fit --item-col task --worker-col annotator --label-col answer export.tsv\n"
         "  crowdspec evaluate --method all --truth truth.txt crowd.txt\n"
         "  crowdspec simulate --items 1000 --workers 50 --labels crowd.csv --truth truth.csv\n"
