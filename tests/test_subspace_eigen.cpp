@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include <lapacke.h>
+#include "linalg/cblas_lapacke.hpp"
 
 #include "support/cmocka_cpp.hpp"
 #include "linalg/subspace_eigen.hpp"

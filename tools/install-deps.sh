@@ -14,18 +14,30 @@
 # r_package_check runs R CMD check; r-base-dev brings R and what R CMD INSTALL compiles
 # with), and, with npm, the lezer Julia grammar into ~/.cache/crowdspec/lezer-julia
 # (julia_bindings_static parses the Julia module with it, Julia itself not being in
-# Debian 12; pinned versions, user-level, no root needed). Without them those tests are
-# reported as skipped (the Julia parse as a skipped step). CI (.ci/run) passes it.
+# Debian 12; pinned versions, user-level, no root needed), and abi-dumper with
+# abi-compliance-checker (abi_compliance compares the library's ABI with the release
+# baselines in abi/). Without them those tests are reported as skipped (the Julia parse
+# as a skipped step). CI (.ci/run) passes it.
+#
+# --reference-blas installs Debian's reference BLAS and LAPACK (netlib) beside
+# OpenBLAS, for tools/test-reference-blas.sh (the build against the BLAS interface, not
+# a vendor). --packaging installs what tools/build-debs.sh needs to build the Debian
+# packages and check them (debhelper, dpkg-dev, lintian, and the reference BLAS the
+# packages are built against).
 set -eu
 extras=0
+# BLAS/LAPACK: any implementation works (cmake/crowdspecLinalg.cmake); OpenBLAS is the
+# fast default, liblapacke-dev the C interface of LAPACK.
 packages="cmake make g++ pkg-config libopenblas-dev liblapacke-dev libcmocka-dev doxygen"
 for arg in "$@"; do
   case $arg in
     --test-extras)
       extras=1
-      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest r-base-dev r-cran-testthat"
+      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest r-base-dev r-cran-testthat abi-dumper abi-compliance-checker"
       command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
-    *) echo "usage: $0 [--test-extras]" >&2; exit 2 ;;
+    --reference-blas) packages="$packages libblas-dev liblapack-dev" ;;
+    --packaging) packages="$packages libblas-dev liblapack-dev debhelper dpkg-dev lintian" ;;
+    *) echo "usage: $0 [--test-extras] [--reference-blas] [--packaging]" >&2; exit 2 ;;
   esac
 done
 missing=""

@@ -3,8 +3,7 @@
 
 #include <algorithm>
 
-#include <cblas.h>
-#include <lapacke.h>
+#include "linalg/cblas_lapacke.hpp"
 
 #include "linalg/subspace_eigen.hpp"
 #include "util/error.hpp"

@@ -5,8 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include <cblas.h>
-#include <lapacke.h>
+#include "linalg/cblas_lapacke.hpp"
 
 namespace cs {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include <cblas.h>
+#include "linalg/cblas_lapacke.hpp"
 
 #include "util/parallel.hpp"
 

@@ -7,8 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include <cblas.h>
-#include <lapacke.h>
+#include "linalg/cblas_lapacke.hpp"
 
 namespace cs {
 

@@ -7,9 +7,11 @@
 #         -DSOVERSION=<major> -DVERSION=<x.y.z> [-DEXTRA_FLAGS="<flags>"]
 #         [-DREADELF=readelf] -P pkgconfig.cmake
 #
-# Only PKG_CONFIG_PATH points at the prefix: the .pc file is relocatable (its prefix
-# is derived from ${pcfiledir}), so it must work although the build was configured
-# with another CMAKE_INSTALL_PREFIX.
+# pkg-config searches the prefix's pkgconfig directory only (PKG_CONFIG_LIBDIR, not
+# the system's): crowdspec.pc must work with no other package's .pc file, also for
+# --static (it has no Requires.private; BLAS/LAPACK are -l flags in Libs.private).
+# The .pc file is relocatable (its prefix is derived from ${pcfiledir}), so it must
+# work although the build was configured with another CMAKE_INSTALL_PREFIX.
 cmake_minimum_required(VERSION 3.18)
 foreach(var PREFIX LIBDIR SOURCE WORK_DIR CC PKG_CONFIG SOVERSION VERSION)
   if(NOT DEFINED ${var})
@@ -22,7 +24,8 @@ endif()
 separate_arguments(EXTRA_FLAGS UNIX_COMMAND "${EXTRA_FLAGS}")
 
 set(libdir "${PREFIX}/${LIBDIR}")
-set(ENV{PKG_CONFIG_PATH} "${libdir}/pkgconfig")
+set(ENV{PKG_CONFIG_LIBDIR} "${libdir}/pkgconfig")
+unset(ENV{PKG_CONFIG_PATH})
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
@@ -32,7 +35,7 @@ function(pkg_config out)
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "pkg-config ${ARGN} crowdspec failed (${rc}): ${err}\n"
-                        "PKG_CONFIG_PATH=$ENV{PKG_CONFIG_PATH}")
+                        "PKG_CONFIG_LIBDIR=$ENV{PKG_CONFIG_LIBDIR}")
   endif()
   separate_arguments(list UNIX_COMMAND "${text}")
   set(${out} "${list}" PARENT_SCOPE)
@@ -75,6 +78,11 @@ foreach(dir includedir libdir)
     message(FATAL_ERROR "pkg-config --variable=${dir} crowdspec = ${value}: not under ${PREFIX}")
   endif()
 endforeach()
+pkg_config(requires --print-requires)
+pkg_config(requires_private --print-requires-private)
+if(NOT requires STREQUAL "" OR NOT requires_private STREQUAL "")
+  message(FATAL_ERROR "crowdspec.pc requires other .pc files: '${requires}' / '${requires_private}'")
+endif()
 pkg_config(cflags --cflags)
 pkg_config(libs --libs)
 pkg_config(static_libs --static --libs)
@@ -92,8 +100,8 @@ if(READELF)
 endif()
 
 # 2. Static: the same with --static, libcrowdspec.a instead of -lcrowdspec. Everything
-#    the archive needs (C++ runtime, libm, OpenMP, OpenBLAS, LAPACKE) must come from
-#    Libs.private and Requires.private.
+#    the archive needs (C++ runtime, libm, OpenMP, BLAS, LAPACK, LAPACKE) must come
+#    from Libs.private.
 if(NOT EXISTS "${libdir}/libcrowdspec.a")
   message(FATAL_ERROR "${libdir}/libcrowdspec.a was not installed")
 endif()
