@@ -1,20 +1,25 @@
 # SPDX-License-Identifier: MIT
-# ctest script: the shared library exports exactly the public API and carries the
-# SONAME of its major version.
+# ctest script: the shared library exports exactly the public API, each symbol under
+# the version node the committed version script gives it, and carries the SONAME of
+# its major version.
 #
-#   cmake -DLIBRARY=<libcrowdspec.so> -DHEADER=<crowdspec.h> -DSOVERSION=<major>
-#         [-DNM=nm] [-DREADELF=readelf] -P check_exports.cmake
+#   cmake -DLIBRARY=<libcrowdspec.so> -DHEADER=<crowdspec.h> -DMAP=<crowdspec.map>
+#         -DSOVERSION=<major> [-DNM=nm] [-DREADELF=readelf] -P check_exports.cmake
 #
 # Checks, on `nm -D --defined-only`:
 #   1. every defined dynamic symbol starts with "cs_" (absolute version-node symbols
 #      such as CS_0.1, type 'A', are ignored);
 #   2. every function declared CS_API in the header is exported, and nothing else is;
-#   3. every exported symbol has a CS_* version node (src/crowdspec.map);
+#   3. the exported symbols are exactly those listed in the version script MAP (the
+#      committed list: src/crowdspec.map), each with the version node it is listed
+#      under (nm >= 2.35 prints it), and every node of MAP is defined in the library;
 # and on `readelf -d`:
 #   4. SONAME == libcrowdspec.so.<SOVERSION>.
+# So a function added to the header and the code but not to the list, or removed from
+# one of them, fails here (the linker alone would only hide a missing one).
 cmake_minimum_required(VERSION 3.18)
 
-foreach(var LIBRARY HEADER SOVERSION)
+foreach(var LIBRARY HEADER MAP SOVERSION)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_exports.cmake: -D${var}=... is required")
   endif()
@@ -72,6 +77,14 @@ foreach(line IN LISTS nm_lines)
     list(APPEND failures "${symbol} has version node '${version}', expected CS_<major>.<minor>")
   endif()
   list(APPEND exported "${symbol}")
+  set(version_of_${symbol} "${version}")
+endforeach()
+# The version nodes the library defines ("00000000 A CS_0.1").
+string(REGEX MATCHALL "[0-9a-fA-F]* *A +CS_[0-9]+\\.[0-9]+" node_lines "${nm_out}")
+set(defined_nodes "")
+foreach(line IN LISTS node_lines)
+  string(REGEX MATCH "CS_[0-9]+\\.[0-9]+$" node "${line}")
+  list(APPEND defined_nodes "${node}")
 endforeach()
 if(n_symbols EQUAL 0)
   list(APPEND failures "no defined dynamic symbols at all in ${LIBRARY}")
@@ -102,6 +115,37 @@ foreach(name IN LISTS exported)
   endif()
 endforeach()
 
+# --- 3: the committed list (the version script) ----------------------------------
+get_filename_component(_cs_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+include("${_cs_source_dir}/cmake/crowdspecVersionScript.cmake")
+cs_read_version_script("${MAP}" map)
+list(LENGTH map_SYMBOLS n_listed)
+foreach(name IN LISTS map_SYMBOLS)
+  if(NOT name IN_LIST exported)
+    list(APPEND failures "listed in ${MAP} (${map_NODE_${name}}) but not exported: ${name}")
+  elseif(NOT version_of_${name} STREQUAL "" AND NOT version_of_${name} STREQUAL map_NODE_${name})
+    list(APPEND failures "${name} is exported as version ${version_of_${name}}, listed under ${map_NODE_${name}}")
+  endif()
+  if(NOT name IN_LIST declared)
+    list(APPEND failures "listed in ${MAP} but not declared CS_API in the header: ${name}")
+  endif()
+endforeach()
+foreach(name IN LISTS exported)
+  if(NOT name IN_LIST map_SYMBOLS)
+    list(APPEND failures "exported but not listed in ${MAP}: ${name}")
+  endif()
+endforeach()
+foreach(name IN LISTS declared)
+  if(NOT name IN_LIST map_SYMBOLS)
+    list(APPEND failures "declared CS_API in the header but not listed in ${MAP}: ${name}")
+  endif()
+endforeach()
+foreach(node IN LISTS map_NODES)
+  if(NOT node IN_LIST defined_nodes)
+    list(APPEND failures "version node ${node} of ${MAP} is not defined in the library")
+  endif()
+endforeach()
+
 # --- 4: SONAME ---------------------------------------------------------------------
 execute_process(COMMAND "${READELF}" -d "${LIBRARY}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE readelf_out ERROR_VARIABLE readelf_err)
@@ -123,4 +167,5 @@ if(failures)
   list(JOIN failures "\n  " text)
   message(FATAL_ERROR "check_exports: ${LIBRARY}:\n  ${text}")
 endif()
-message(STATUS "check_exports: ${n_exported} cs_ symbols = the ${n_declared} header functions; SONAME ${soname}")
+list(JOIN map_NODES ", " nodes_text)
+message(STATUS "check_exports: ${n_exported} cs_ symbols = the ${n_declared} header functions = the ${n_listed} of ${MAP} (nodes ${nodes_text}); SONAME ${soname}")
