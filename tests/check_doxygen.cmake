@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: MIT
-# ctest script: Doxygen must not warn about the public header (every declaration,
-# parameter and return value documented; no broken references).
+# ctest script: the reference manual builds without a single Doxygen warning (every
+# declaration, parameter and return value documented; no broken reference in the
+# header or the pages) and its HTML has no dead link.
 #
 #   cmake -DDOXYGEN=<doxygen> -DDOXYFILE=<configured Doxyfile> -DLOGFILE=<WARN_LOGFILE>
 #         -DOUTPUT_DIR=<OUTPUT_DIRECTORY> -DWORKING_DIRECTORY=<dir> [-DHEADER=<header>]
-#         -P check_doxygen.cmake
+#         [-DEXPECT_PAGES=<page.html;...>] -P check_doxygen.cmake
 #
 # Doxygen (1.9) does not warn about undocumented values of a documented enum, so with
 # HEADER the script also requires a doc comment on or just above every enumerator.
+# Links: every href and src of every page under OUTPUT_DIR/html that is not an
+# external URL must name an existing file, and its #fragment an anchor (id= or name=)
+# of that file. EXPECT_PAGES must exist (e.g. the example pages).
 cmake_minimum_required(VERSION 3.18)
 foreach(var DOXYGEN DOXYFILE LOGFILE OUTPUT_DIR WORKING_DIRECTORY)
   if(NOT DEFINED ${var})
@@ -54,4 +58,62 @@ if(HEADER)
     message(FATAL_ERROR "${HEADER}: enumerators without a doc comment: ${text}")
   endif()
 endif()
-message(STATUS "doxygen: no warnings")
+# --- Links ------------------------------------------------------------------------------
+set(html "${OUTPUT_DIR}/html")
+if(NOT EXISTS "${html}/index.html")
+  message(FATAL_ERROR "doxygen wrote no ${html}/index.html")
+endif()
+foreach(page IN LISTS EXPECT_PAGES)
+  if(NOT EXISTS "${html}/${page}")
+    message(FATAL_ERROR "the reference has no page ${page}")
+  endif()
+endforeach()
+file(GLOB_RECURSE pages "${html}/*.html")
+set(dead "")
+set(n_links 0)
+foreach(page IN LISTS pages)
+  file(READ "${page}" text)
+  get_filename_component(dir "${page}" DIRECTORY)
+  file(RELATIVE_PATH page_name "${html}" "${page}")
+  string(REGEX MATCHALL "(href|src)=\"[^\"]*\"" refs "${text}")
+  foreach(ref IN LISTS refs)
+    string(REGEX REPLACE "^(href|src)=\"([^\"]*)\"$" "\\2" url "${ref}")
+    if(url MATCHES "^[a-zA-Z][a-zA-Z0-9+.-]*:" OR url STREQUAL "")  # http:, mailto:, javascript:
+      continue()
+    endif()
+    math(EXPR n_links "${n_links} + 1")
+    string(REGEX REPLACE "[?#].*$" "" path "${url}")
+    set(fragment "")
+    if(url MATCHES "#(.*)$")
+      set(fragment "${CMAKE_MATCH_1}")
+    endif()
+    if(path STREQUAL "")
+      set(target "${page}")
+    else()
+      get_filename_component(target "${dir}/${path}" ABSOLUTE)
+    endif()
+    if(NOT EXISTS "${target}")
+      list(APPEND dead "${page_name}: ${url} (no such file)")
+      continue()
+    endif()
+    if(NOT fragment STREQUAL "" AND target MATCHES "\\.html$")
+      string(MD5 key "${target}")
+      if(NOT DEFINED anchors_${key})
+        file(READ "${target}" target_text)
+        string(REGEX MATCHALL "(id|name)=\"[^\"]*\"" found "${target_text}")
+        set(anchors_${key} "${found}")
+      endif()
+      if(NOT "id=\"${fragment}\"" IN_LIST anchors_${key}
+         AND NOT "name=\"${fragment}\"" IN_LIST anchors_${key})
+        list(APPEND dead "${page_name}: ${url} (no anchor ${fragment})")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH pages n_pages)
+if(dead)
+  list(REMOVE_DUPLICATES dead)
+  list(JOIN dead "\n  " text)
+  message(FATAL_ERROR "dead links in the reference (${html}):\n  ${text}")
+endif()
+message(STATUS "doxygen: no warnings; ${n_pages} pages, ${n_links} local links, none dead")

@@ -14,7 +14,12 @@
  * the communities of a graph (cs_fit_graph(): trimmed spectral initialisation +
  * CommuLloyd), after Lu and Zhou.
  *
- * This is the only public header of the library. Everything else is private.
+ * This is the only public header of the library. Everything else is private. The
+ * reference groups its declarations in the order a program needs them: @ref api_handle,
+ * @ref api_params, @ref api_fitting, @ref api_results, then @ref api_methods,
+ * @ref api_status and @ref api_version. The getting-started page has a complete
+ * program for each kind of input, and docs/algorithms.md states what every method
+ * computes.
  *
  * @par Conventions
  * - Every function that can fail returns a ::cs_status: ::CS_OK (0) on success, a
@@ -35,22 +40,42 @@
  * run concurrently. The number of threads a fit uses internally is ::CS_PARAM_THREADS.
  *
  * @par Determinism
- * Every random choice draws from a generator seeded by ::CS_PARAM_SEED: the same
- * inputs, parameters and seed give the same outputs on every platform and for every
- * thread count.
+ * Every random choice draws from a generator seeded by ::CS_PARAM_SEED: with one build
+ * of the library, the same inputs, parameters and seed give bit-identical outputs on
+ * every run and for every thread count. Builds on other platforms or with another
+ * BLAS/LAPACK agree up to floating-point rounding (docs/VERSIONING.md).
  *
  * @par Stability
  * Enum values are never renumbered, only appended; removed values are never reused.
  * New options are new ::cs_param values, never new struct fields. The shared
- * library's SONAME carries ::CS_VERSION_MAJOR, which changes only when the ABI breaks.
+ * library's SONAME carries ::CS_VERSION_MAJOR, which changes only when the ABI breaks;
+ * each release's functions have their own symbol version node. docs/VERSIONING.md
+ * states these promises and how they are checked.
  */
+
+/** @defgroup api_handle Handle
+ *  @brief Create a model, free it, and read why a call failed: every program starts
+ *  here. A ::cs_model holds the parameters and the results of the last fit. */
+/** @defgroup api_params Parameters
+ *  @brief Choose the method and its options, by id or by name, before a fit. */
+/** @defgroup api_fitting Fitting
+ *  @brief Fit crowd labels, points or a graph; follow or cancel a long fit. */
+/** @defgroup api_results Results
+ *  @brief Copy the labels, posteriors, confusion matrices and diagnostics of the last
+ *  fit into caller buffers. */
+/** @defgroup api_methods Methods
+ *  @brief The inference methods, their ids and names, and how to enumerate them. */
+/** @defgroup api_status Status codes
+ *  @brief What every call returns, and the name of each code. */
+/** @defgroup api_version Version
+ *  @brief The version of the header and of the library loaded at run time. */
 #ifndef CROWDSPEC_H
 #define CROWDSPEC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/** @name Version
+/** @addtogroup api_version
  *  The compile-time version of this header. This block is the single source of the
  *  version: the build reads it from here. Compare with cs_version_number() at run time
  *  to detect a header/library mismatch.
@@ -81,7 +106,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------------ */
-/** @name Status codes
+/** @addtogroup api_status
  *  @{ */
 
 /** Result of a call: ::CS_OK (0) on success, negative on failure. Values are pinned. */
@@ -122,7 +147,7 @@ CS_API const char *cs_status_string(cs_status status);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
-/** @name Version at run time
+/** @addtogroup api_version
  *  @{ */
 
 /**
@@ -139,7 +164,7 @@ CS_API const char *cs_version_string(void);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
-/** @name Methods
+/** @addtogroup api_methods
  *  Method ids are grouped by the input they take: 1-99 crowd labels (cs_fit()), 100-199
  *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()); cs_method_input() tells
  *  which. Values are pinned.
@@ -150,7 +175,7 @@ CS_API const char *cs_version_string(void);
  *
  * @par Baselines of the Opt-D&S paper: kos, kos-mp, ghosh-svd, eigen-ratio
  * The comparison methods of Zhang, Chen, Zhou and Jordan, as their reference code runs
- * them (the project's ALGORITHMS.md specifies them). They are binary methods: for k
+ * them (docs/algorithms.md specifies them). They are binary methods: for k
  * classes each runs on the k - 1 binary splits s = 0 .. k - 2, where split s recodes
  * label c as +1 if c > s and -1 otherwise, an items x workers matrix O with 0 where
  * there is no label (used only through sparse products, never stored densely).
@@ -414,7 +439,7 @@ CS_API cs_status cs_method_from_name(const char *name, int32_t *method);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
-/** @name Parameters
+/** @addtogroup api_params
  *  Options are set on a handle by id (cs_set_int(), cs_set_double()) or by name
  *  (cs_set_param_string()). Each documents its type, default and range; a value out
  *  of range is rejected with ::CS_ERR_PARAM_RANGE and a message, and the old value is
@@ -680,7 +705,7 @@ CS_API cs_status cs_param_info(int32_t param, double *lower, double *upper,
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
-/** @name Handle
+/** @addtogroup api_handle
  *  @{ */
 
 /** An opaque model: parameters, and the results of the last fit. */
@@ -713,6 +738,10 @@ CS_API void cs_destroy(cs_model *model);
  *         the same handle (never NULL).
  */
 CS_API const char *cs_last_error(const cs_model *model);
+/** @} */
+
+/** @addtogroup api_params
+ *  @{ */
 
 /**
  * @brief Set an integer parameter.
@@ -770,6 +799,10 @@ CS_API cs_status cs_get_double(const cs_model *model, int32_t param, double *val
  *         ::CS_ERR_PARAM_RANGE.
  */
 CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const char *value);
+/** @} */
+
+/** @addtogroup api_fitting
+ *  @{ */
 
 /**
  * @brief Progress callback, called by a fit after its initialisation (iteration 0)
@@ -794,11 +827,6 @@ typedef int32_t (*cs_progress_fn)(void *user, int32_t iteration, double objectiv
  * @return ::CS_OK or ::CS_ERR_NULL_HANDLE.
  */
 CS_API cs_status cs_set_progress(cs_model *model, cs_progress_fn fn, void *user);
-/** @} */
-
-/* ------------------------------------------------------------------------------ */
-/** @name Fitting
- *  @{ */
 
 /**
  * @brief Give known true labels ("gold") for some items, used by every later crowd fit
@@ -977,7 +1005,7 @@ CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
-/** @name Results
+/** @addtogroup api_results
  *  Available after a successful (or cancelled) fit; otherwise ::CS_ERR_NOT_FITTED.
  *  Array results are copied into caller buffers: capacity is the buffer's length in
  *  elements, and a capacity smaller than the result is ::CS_ERR_BUFFER_TOO_SMALL
@@ -1154,7 +1182,7 @@ CS_API cs_status cs_trace_length(const cs_model *model, size_t *n);
 /**
  * @brief Objective after each iteration. For EM methods entry r - 1 is the marginal
  *        log-likelihood sum_j log sum_l w_l prod_i pi_i[l][c_ij] (natural log) of round
- *        r's E-step; for crowd-lloyd it is minus the Lloyd cost (L-25); for kos, kos-mp,
+ *        r's E-step; for crowd-lloyd it is minus the Lloyd cost (docs/algorithms.md); for kos, kos-mp,
  *        ghosh-svd and eigen-ratio it is 0 (one entry per block product or round); for
  *        points minus the k-means cost, for graphs the CommuLloyd or likelihood score (see
  *        cs_fit_points() and cs_fit_graph()).
