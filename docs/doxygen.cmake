@@ -7,7 +7,8 @@
 #
 # Inputs, in the order of the reference's pages: docs/getting-started.md (the main
 # page), the public header, the example pages (docs/examples.dox, programs in
-# docs/examples/), docs/algorithms.md, docs/defaults.md, docs/VERSIONING.md, README.md,
+# docs/examples/), docs/algorithms.md, docs/defaults.md, docs/VERSIONING.md,
+# docs/packaging.md, README.md,
 # bench/README.md and bindings/python/README.md.
 set(CS_DOXYGEN_PAGES
   docs/getting-started.md
@@ -16,6 +17,7 @@ set(CS_DOXYGEN_PAGES
   docs/algorithms.md
   docs/defaults.md
   docs/VERSIONING.md
+  docs/packaging.md
   README.md
   bench/README.md
   bindings/python/README.md)
