@@ -8,8 +8,7 @@
 # Inputs, in the order of the reference's pages: docs/getting-started.md (the main
 # page), the public header, the example pages (docs/examples.dox, programs in
 # docs/examples/), docs/algorithms.md, docs/defaults.md, docs/VERSIONING.md,
-# docs/packaging.md, README.md,
-# bench/README.md and bindings/python/README.md.
+# docs/packaging.md, README.md, bench/README.md and the READMEs of the bindings.
 set(CS_DOXYGEN_PAGES
   docs/getting-started.md
   include/crowdspec/crowdspec.h
@@ -20,7 +19,9 @@ set(CS_DOXYGEN_PAGES
   docs/packaging.md
   README.md
   bench/README.md
-  bindings/python/README.md)
+  bindings/python/README.md
+  bindings/rust/README.md
+  bindings/julia/README.md)
 set(CS_DOXYGEN_EXAMPLES docs/examples/basic.c docs/examples/points.c docs/examples/graph.c)
 
 # The Markdown pages go through docs/doxygen_filter.cmake (FILTER_PATTERNS; Doxygen runs the

@@ -21,7 +21,7 @@ pub enum InputKind {
     Graph,
 }
 
-/// Inference methods. The header (`enum cs_method`) and the project's ALGORITHMS.md
+/// Inference methods. The header (`enum cs_method`) and the project's docs/algorithms.md
 /// specify each one; [`Method::name`] is the name the command-line program uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
