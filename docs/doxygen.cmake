@@ -21,7 +21,8 @@ set(CS_DOXYGEN_PAGES
   bench/README.md
   bindings/python/README.md
   bindings/rust/README.md
-  bindings/julia/README.md)
+  bindings/julia/README.md
+  bindings/r/README.md)
 set(CS_DOXYGEN_EXAMPLES docs/examples/basic.c docs/examples/points.c docs/examples/graph.c)
 
 # The Markdown pages go through docs/doxygen_filter.cmake (FILTER_PATTERNS; Doxygen runs the
