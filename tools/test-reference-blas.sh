@@ -12,7 +12,7 @@
 # same directories, so that every libblas.so.3 / liblapack.so.3 they load, also the
 # one liblapacke.so.3 pulls in, is the reference one; ldd checks that before ctest.
 # The command-line program is not built and the bindings' tests (labels python, rust,
-# julia) are not run: they reach BLAS only through the C API the library tests cover.
+# julia, r) are not run: they reach BLAS only through the C API the library tests cover.
 # CI (.ci/run) runs this after installing the packages with
 # tools/install-deps.sh --reference-blas.
 set -eu
@@ -46,4 +46,4 @@ if echo "$loaded" | grep -qi openblas; then
   echo "$0: OpenBLAS is still loaded" >&2; exit 1
 fi
 grep -q "BLA_VENDOR:.*=Generic" "$build/CMakeCache.txt"
-ctest --test-dir "$build" --output-on-failure -LE 'python|rust|julia'
+ctest --test-dir "$build" --output-on-failure -LE '^(python|rust|julia|r)$'
