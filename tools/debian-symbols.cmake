@@ -21,6 +21,14 @@ cs_read_version_script("${MAP}" map)
 
 set(lines "")
 foreach(node IN LISTS map_NODES)
+  # CS_PRIVATE (src/api/distributed.h): exported for libcrowdspec_mpi only, which is
+  # built from the same tree and is not among these packages; its symbols are listed
+  # with the first release's version so that dpkg-gensymbols -c4 sees every export.
+  if(node STREQUAL "CS_PRIVATE")
+    set(since_${node} "0.1.0")
+    list(APPEND lines " ${node}@${node} ${since_${node}}")
+    continue()
+  endif()
   if(NOT node MATCHES "^CS_([0-9]+)\\.([0-9]+)$")
     message(FATAL_ERROR "${MAP}: version node ${node} is not CS_<major>.<minor>")
   endif()

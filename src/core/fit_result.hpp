@@ -27,6 +27,12 @@ struct FitResult {
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
 
+    // Distributed crowd fits (cs_fit_mpi): n_items and the item rows above are this
+    // process's items; item_ids holds their global ids, total_items the whole
+    // problem's item count. Empty / 0 for every other fit.
+    std::vector<int32_t> item_ids;
+    int64_t total_items = 0;
+
     // Points fits (cs_fit_points).
     int32_t n_dims = 0;
     std::vector<double> centres;      // k x n_dims, row-major: the cluster means

@@ -3,13 +3,15 @@
 
 #include <string>
 
+#include "data/crowd_shard.hpp"
+
 namespace cs {
 
 namespace {
 
 // What every crowd fit reports after its method: items without labels.
 void finish_crowd_fit(const CrowdData &data, FitResult &out) {
-    const int32_t unlabeled = data.unlabeled_items();
+    const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;
         out.note_message += std::to_string(unlabeled) +

@@ -32,9 +32,10 @@ std::size_t first_outside(const int32_t *v, std::size_t n, int32_t limit) {
     return n;
 }
 
-// Check one id array against its declared count (0 = infer) and return the count.
-int32_t check_ids(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
-                  const char *count_name) {
+}  // namespace
+
+int32_t check_id_range(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
+                       const char *count_name) {
     const auto [lo, hi] = min_max(ids, n);
     if (lo < 0 || (declared > 0 && hi >= declared)) {
         const std::size_t t = first_outside(ids, n, declared);
@@ -52,8 +53,6 @@ int32_t check_ids(const int32_t *ids, std::size_t n, int32_t declared, const cha
                                            " is too large");
     return hi + 1;
 }
-
-}  // namespace
 
 int32_t CrowdData::unlabeled_items() const {
     int32_t count = 0;
@@ -101,7 +100,7 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
         throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit: n_labels is too large");
 
     CrowdData d;
-    d.n_items = check_ids(item, n_labels, options.items, "item", "n_items");
+    d.n_items = check_id_range(item, n_labels, options.items, "item", "n_items");
     for (std::size_t g = 0; g < gold_item.size(); ++g) {
         if (options.items > 0 && gold_item[g] >= options.items)
             throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) +
@@ -111,7 +110,7 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
             throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
         d.n_items = std::max(d.n_items, gold_item[g] + 1);
     }
-    d.n_workers = check_ids(worker, n_labels, options.workers, "worker", "n_workers");
+    d.n_workers = check_id_range(worker, n_labels, options.workers, "worker", "n_workers");
 
     // Labels: in [0, k) with k declared, or k inferred as the largest label + 1.
     const auto [lowest, highest] = min_max(label, n_labels);

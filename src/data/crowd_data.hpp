@@ -14,6 +14,8 @@
 
 namespace cs {
 
+struct Shard;  // data/crowd_shard.hpp
+
 struct CrowdData {
     int32_t n_items = 0;
     int32_t n_workers = 0;
@@ -39,6 +41,11 @@ struct CrowdData {
     /// Number of labels kept (after the duplicate policy).
     std::size_t n_labels() const { return item_code.size(); }
 
+    /// A distributed fit (cs_fit_mpi): these data are one process's items, and the
+    /// shard completes the sums over items across the processes (crowd_shard.hpp).
+    /// Null for a single-process fit, where n_items and n_labels are the whole problem.
+    const Shard *shard = nullptr;
+
     /// Number of items in [0, n_items) without any label (gold items excepted).
     int32_t unlabeled_items() const;
 
@@ -50,6 +57,14 @@ struct CrowdData {
                            const std::vector<int32_t> &gold_item = {},
                            const std::vector<int32_t> &gold_label = {});
 };
+
+/// Check the ids of one array against a declared count (0 = infer) and return the
+/// count: the declared one, or the largest id + 1. Throws cs::Error (CS_ERR_INVALID_ID)
+/// naming the first id that is negative or >= the declared count ("item id 7 at label
+/// index 3 is >= n_items (5)"); n must be > 0. `what` is "item" or "worker",
+/// `count_name` "n_items" or "n_workers".
+int32_t check_id_range(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
+                       const char *count_name);
 
 /// Check a gold set on its own (cs_set_gold): values >= 0, no item with two
 /// different classes. Throws cs::Error.

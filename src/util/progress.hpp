@@ -29,6 +29,10 @@ public:
         return p;
     }
 
+    /// The callback and its user pointer as given to cs_set_progress (null: none).
+    cs_progress_fn function() const { return fn_; }
+    void *user_data() const { return user_; }
+
 private:
     cs_progress_fn fn_ = nullptr;
     void *user_ = nullptr;

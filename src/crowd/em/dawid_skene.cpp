@@ -10,6 +10,7 @@
 #include "crowd/em/confusion_model.hpp"
 #include "crowd/em/pooled_prior.hpp"
 #include "crowd/voting/majority_vote.hpp"
+#include "data/crowd_shard.hpp"
 #include "data/item_partitions.hpp"
 #include "util/parallel.hpp"
 #include "util/per_class.hpp"
@@ -47,7 +48,7 @@ struct Workspace {
     int64_t table = 0;                  // m x k x k: doubles in one count table
     std::vector<ItemRange> parts;       // fixed item partitions (item_partitions.hpp)
     std::vector<double> counts;         // per partition: m x k (observed) x k (true)
-    std::vector<double> total;          // the partitions' counts summed (finish_m_step)
+    std::vector<double> total;          // the partitions' counts summed, then the class mass (finish_m_step)
     std::vector<double> pooled;         // k x k pseudo-counts of smoothing_center = pooled
     std::vector<double> prior_sums;     // per partition: k, sum of q_jl over its items
     std::vector<double> log_pi;         // m x k (observed) x k (true): log pi_i[l][c]
@@ -67,7 +68,7 @@ struct Workspace {
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table)),
           counts(scatter ? parts.size() * static_cast<std::size_t>(table) : 0),
-          total(scatter ? static_cast<std::size_t>(table) : 0),
+          total(scatter ? static_cast<std::size_t>(table + data.k) : 0),
           prior_sums(parts.size() * static_cast<std::size_t>(data.k)),
           log_pi(static_cast<std::size_t>(table)),
           log_prior(static_cast<std::size_t>(data.k)),
@@ -225,6 +226,14 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     const int64_t kk = static_cast<int64_t>(k) * k;
     std::vector<double> &total = ws.total;  // reused every round: no allocation in the EM loop
     sum_tables(ws.counts.data(), ws.table, ws.n_parts(), total.data(), ws.threads);
+    double *class_mass = total.data() + ws.table;  // sum of q_jl over the items, per class l
+    for (int32_t l = 0; l < k; ++l) {
+        double sum = 0.0;
+        for (int64_t p = 0; p < ws.n_parts(); ++p) sum += ws.prior_sums[p * k + l];
+        class_mass[l] = sum;
+    }
+    // A distributed fit: the counts and class mass of all processes' items.
+    sum_over_shards(d, total.data(), total.size());
     params.confusion.resize(static_cast<std::size_t>(ws.table));
     // smoothing_center = pooled: every row also gets s P[l][o], P this round's pooled
     // confusion matrix (crowd/em/pooled_prior.hpp).
@@ -240,13 +249,9 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         apply_confusion_model(pi, k, options.confusion);
     }
     params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
-    if (options.prior == CS_PRIOR_ESTIMATED && d.n_items > 0) {
-        for (int32_t l = 0; l < k; ++l) {
-            double sum = 0.0;
-            for (int64_t p = 0; p < ws.n_parts(); ++p) sum += ws.prior_sums[p * k + l];
-            params.prior[l] = sum / d.n_items;
-        }
-    }
+    const int64_t n_items = total_items(d);
+    if (options.prior == CS_PRIOR_ESTIMATED && n_items > 0)
+        for (int32_t l = 0; l < k; ++l) params.prior[l] = class_mass[l] / static_cast<double>(n_items);
 }
 
 // log pi transposed to worker x observed x true, so that one label adds k contiguous
@@ -273,6 +278,12 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
     for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic
         result.log_likelihood += ws.part_ll[p];
         result.impossible_items += ws.part_impossible[p];
+    }
+    if (d.shard != nullptr) {  // the whole problem's (counts below 2^53 stay exact)
+        double both[2] = {result.log_likelihood, static_cast<double>(result.impossible_items)};
+        sum_over_shards(d, both, 2);
+        result.log_likelihood = both[0];
+        result.impossible_items = static_cast<int64_t>(both[1]);
     }
     return result;
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "data/crowd_shard.hpp"
 #include "linalg/assignment.hpp"
 
 namespace cs {
@@ -21,6 +22,7 @@ std::vector<double> vote_agreement(const CrowdData &data, const std::vector<doub
         for (int32_t l = 0; l < k; ++l)
             for (int32_t c = 0; c < k; ++c) agreement[l * k + c] += qj[l] * votes[c] * inv;
     }
+    sum_over_shards(data, agreement.data(), agreement.size());  // all processes' items
     return agreement;
 }
 

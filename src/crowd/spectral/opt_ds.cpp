@@ -13,6 +13,7 @@
 #include "crowd/voting/majority_vote.hpp"
 #include "crowd/spectral/spectral_init.hpp"
 #include "crowd/spectral/worker_groups.hpp"
+#include "data/crowd_shard.hpp"
 #include "util/rng.hpp"
 
 namespace cs {
@@ -35,7 +36,7 @@ constexpr int32_t kAutoStartsLarge = 2;
 
 int32_t resolved_starts(const CrowdData &data, const FitOptions &options) {
     if (options.starts > 0) return options.starts;
-    return data.n_labels() <= kFullStartsLabels ? kAutoStarts : kAutoStartsLarge;
+    return static_cast<std::size_t>(total_labels(data)) <= kFullStartsLabels ? kAutoStarts : kAutoStartsLarge;
 }
 
 struct Start {
@@ -114,7 +115,7 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
 // support (it restricts items to label classes). Both already tie the classes to the
 // labels, and renaming would leave EM's fixed point.
 void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit) {
-    if (options.identify != CS_IDENTIFY_VOTE || !data.gold.empty() || restricts_support(data, options))
+    if (options.identify != CS_IDENTIFY_VOTE || has_gold(data) || restricts_support(data, options))
         return;
     const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors);
     if (is_identity(sigma)) return;
@@ -158,7 +159,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
     }
 
     int32_t screen = options.start_rounds > 0 ? options.start_rounds
-                     : data.n_labels() <= kFullStartsLabels ? options.max_iter
+                     : static_cast<std::size_t>(total_labels(data)) <= kFullStartsLabels ? options.max_iter
                                                             : kScreenRounds;
     screen = std::min(screen, options.max_iter);
     FitOptions screening = options;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "crowd/em/confusion_model.hpp"
+#include "data/crowd_shard.hpp"
 #include "data/item_partitions.hpp"
 #include "linalg/dense.hpp"
 #include "linalg/tensor.hpp"
@@ -195,6 +196,8 @@ GroupMoments compute_moments(const CrowdData &data, const std::vector<uint8_t> &
     }
     std::vector<double> total(static_cast<std::size_t>(table));
     sum_tables(tables.data(), table, team, total.data(), threads);
+    // A distributed fit: the moments of all processes' items (integer sums: exact).
+    sum_over_shards(data, total.data(), total.size());
     const double *s01 = total.data() + third_size;
     const double *cross = s01 + kk;
 
@@ -207,7 +210,7 @@ GroupMoments compute_moments(const CrowdData &data, const std::vector<uint8_t> &
         const int32_t c = static_cast<int32_t>(code % k);
         for (int32_t d = 0; d < k; ++d) e[group[code]](c, d) += cross[code * k + d];
     }
-    const double inv_n = 1.0 / data.n_items;
+    const double inv_n = 1.0 / static_cast<double>(total_items(data));
     GroupMoments mom;
     for (auto &row : mom.second)
         for (Matrix &m : row) m = Matrix(k, k);  // S_xx stays unused

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "crowdspec/crowdspec.h"
+#include "data/crowd_shard.hpp"
 
 namespace cs {
 
@@ -38,6 +39,8 @@ std::vector<uint64_t> worker_signatures(const CrowdData &data) {
         item = mix64(item);
         for (int64_t p = begin; p < end; ++p) per_code[data.item_code[p]] += item;
     }
+    // A distributed fit: every process's items (sums modulo 2^64, so exact in any order).
+    sum_over_shards(data, per_code.data(), per_code.size());
     std::vector<uint64_t> signature(static_cast<std::size_t>(data.n_workers), 0);
     for (int32_t i = 0; i < data.n_workers; ++i) {
         uint64_t s = 0;
@@ -56,8 +59,9 @@ std::vector<uint8_t> worker_groups(const CrowdData &data, const std::vector<uint
         for (int32_t i = 0; i < m; ++i) group[i] = static_cast<uint8_t>(i % kGroups);
         return group;
     }
-    std::vector<int64_t> count(static_cast<std::size_t>(m), 0);
+    std::vector<uint64_t> count(static_cast<std::size_t>(m), 0);  // labels per worker
     for (uint32_t code : data.item_code) ++count[code / static_cast<uint32_t>(data.k)];
+    sum_over_shards(data, count.data(), count.size());
     const uint64_t salt = mix64(seed ^ mix64(0xC0FFEEull + static_cast<uint64_t>(start)));
     std::vector<uint64_t> key(static_cast<std::size_t>(m));
     for (int32_t i = 0; i < m; ++i) key[i] = mix64(signature[i] ^ salt);
@@ -85,7 +89,7 @@ std::vector<uint8_t> worker_groups(const CrowdData &data, const std::vector<uint
         for (int h = 1; h < kGroups; ++h)
             if (load[h] < load[g] || (load[h] == load[g] && members[h] < members[g])) g = h;
         group[i] = static_cast<uint8_t>(g);
-        load[g] += count[i];
+        load[g] += static_cast<int64_t>(count[i]);
         ++members[g];
     }
     return group;
