@@ -605,17 +605,21 @@ ClassSpec parse_class_spec(const std::string &text) {
 }
 
 CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, const InputOptions &input) {
+    return read_crowd_text(read_whole_file(path), path, classes, input);
+}
+
+CrowdTable read_crowd_text(std::string text, const std::string &path, const ClassSpec &classes,
+                           const InputOptions &input, std::size_t first_line) {
     CrowdTable table;
     table.source = display_name(path);
     Interner items, workers, labels;
     {
-        std::string text = read_whole_file(path);
         const std::vector<Role> roles = crowd_roles(input);
         const TextFormat format = resolve_text_format(
             input.format, path, text, input.header,
             [&](const std::vector<std::string_view> &fields) { return names_columns(fields, roles); });
         table.format = text_format_name(format);
-        RecordReader reader(text, format, table.source);
+        RecordReader reader(text, format, table.source, first_line);
         std::vector<std::string_view> fields;
         if (!reader.next(fields))
             throw CliError(kExitInput, table.source + ": the file is empty (expected `item worker label` lines, "
@@ -713,7 +717,8 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
         remap(table.label, label_map);
         table.item_names = ordered_names(items.names(), item_rank);
         table.worker_names = ordered_names(workers.names(), worker_rank);
-    }  // the file buffer and the interners (views into it) end here
+    }  // the interners (views into the buffer) end here
+    std::string().swap(text);
     return table;
 }
 
@@ -800,6 +805,31 @@ int32_t NameIndex::find(std::string_view name) const {
     auto pos = std::lower_bound(by_value_.begin(), by_value_.end(), std::make_pair(v, INT32_MIN));
     if (pos != by_value_.end() && pos->first == v) return pos->second;
     return -1;
+}
+
+std::vector<int32_t> map_label_strings(const std::vector<std::string> &labels,
+                                       const std::vector<std::size_t> &first_line, const ClassSpec &classes,
+                                       const std::string &source, std::vector<std::string> &class_names) {
+    Interner interned;  // distinct strings: index i is labels[i]
+    for (std::size_t i = 0; i < labels.size(); ++i) interned.intern(labels[i], first_line[i]);
+    switch (classes.kind) {
+        case ClassSpec::Kind::Count:
+            return counted_class_map(interned, classes, source, class_names);
+        case ClassSpec::Kind::List:
+            class_names = classes.names;
+            return listed_class_map(interned, classes, source);
+        case ClassSpec::Kind::Infer:
+        default: {
+            std::vector<int32_t> map = inferred_class_order(interned.names());
+            class_names = ordered_names(interned.names(), map);
+            return map;
+        }
+    }
+}
+
+std::vector<int32_t> order_ids(const std::vector<std::string> &ids) {
+    std::vector<std::string_view> names(ids.begin(), ids.end());
+    return id_order(names);
 }
 
 }  // namespace cli

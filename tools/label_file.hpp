@@ -106,6 +106,26 @@ std::string crowd_read_note(const CrowdTable &table);
 CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes,
                            const InputOptions &input = InputOptions());
 
+/// The same for text already in memory: `text` is the file's content (or a part of
+/// it whose first line is line `first_line`, for crowdspec-mpi), `path` names it for
+/// the format rules and messages.
+CrowdTable read_crowd_text(std::string text, const std::string &path, const ClassSpec &classes,
+                           const InputOptions &input = InputOptions(), std::size_t first_line = 1);
+
+/// The classes of a crowd file from its distinct label strings, by read_crowd_file's
+/// rules for `classes` (see Mapping rules): map[i] is the class of labels[i], and
+/// class_names receives the classes in order. first_line[i] is where labels[i] first
+/// appears in `source` (for messages). For readers that see a file in parts
+/// (crowdspec-mpi). Throws CliError(kExitInput).
+std::vector<int32_t> map_label_strings(const std::vector<std::string> &labels,
+                                       const std::vector<std::size_t> &first_line, const ClassSpec &classes,
+                                       const std::string &source, std::vector<std::string> &class_names);
+
+/// The order of item or worker ids of read_crowd_file: rank[i] is the index of ids[i]
+/// (distinct, listed in order of first appearance): ascending numeric order when every
+/// id is an integer, else the order given.
+std::vector<int32_t> order_ids(const std::vector<std::string> &ids);
+
 /// Reads a truth file of `item label` lines, or a table with a header whose item and
 /// label columns are found as for crowd files: --gold-item-col/--gold-label-col, else
 /// --item-col/--label-col when the header has that column, else a platform's rules

@@ -167,8 +167,8 @@ TextFormat resolve_text_format(TextFormat requested, const std::string &path, st
     return TextFormat::Whitespace;
 }
 
-RecordReader::RecordReader(std::string &buffer, TextFormat format, std::string source)
-    : buffer_(buffer), format_(format), source_(std::move(source)) {
+RecordReader::RecordReader(std::string &buffer, TextFormat format, std::string source, std::size_t first_line)
+    : buffer_(buffer), format_(format), source_(std::move(source)), next_line_(first_line) {
     if (buffer_.compare(0, kBom.size(), kBom) == 0) pos_ = kBom.size();
 }
 

@@ -59,7 +59,9 @@ TextFormat resolve_text_format(TextFormat requested, const std::string &path, st
 /// blanks (quote a field to keep them); a trailing CR (CRLF files) is dropped.
 class RecordReader {
 public:
-    RecordReader(std::string &buffer, TextFormat format, std::string source);
+    /// `first_line`: the line number of the buffer's first line (1 for a whole file;
+    /// a part of a file starts further down).
+    RecordReader(std::string &buffer, TextFormat format, std::string source, std::size_t first_line = 1);
 
     /// The next non-blank record, or false at the end. Throws CliError(kExitInput)
     /// "source:line: ..." on a malformed quote, or the interrupted error.
