@@ -6,17 +6,19 @@
 #   cs_configure_doxyfile(<Doxyfile to write> <output directory> <warning log>)
 #
 # Inputs, in the order of the reference's pages: docs/getting-started.md (the main
-# page), the public header, the example pages (docs/examples.dox, programs in
+# page), the public headers (crowdspec.h, crowdspec_mpi.h), the example pages (docs/examples.dox, programs in
 # docs/examples/), docs/algorithms.md, docs/defaults.md, docs/VERSIONING.md,
-# docs/packaging.md, README.md, bench/README.md and the READMEs of the bindings.
+# docs/packaging.md, docs/scaling.md, README.md, bench/README.md and the READMEs of the bindings.
 set(CS_DOXYGEN_PAGES
   docs/getting-started.md
   include/crowdspec/crowdspec.h
+  include/crowdspec/crowdspec_mpi.h
   docs/examples.dox
   docs/algorithms.md
   docs/defaults.md
   docs/VERSIONING.md
   docs/packaging.md
+  docs/scaling.md
   README.md
   bench/README.md
   bindings/python/README.md

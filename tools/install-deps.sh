@@ -24,6 +24,10 @@
 # a vendor). --packaging installs what tools/build-debs.sh needs to build the Debian
 # packages and check them (debhelper, dpkg-dev, lintian, and the reference BLAS the
 # packages are built against).
+#
+# --mpi also installs Open MPI (libopenmpi-dev, openmpi-bin: mpi.h, libmpi, mpiexec)
+# for the optional libcrowdspec_mpi and crowdspec-mpi (cmake -DCS_MPI=ON) and their
+# tests (ctest -L mpi). CI (.ci/run) passes it.
 set -eu
 extras=0
 # BLAS/LAPACK: any implementation works (cmake/crowdspecLinalg.cmake); OpenBLAS is the
@@ -37,7 +41,8 @@ for arg in "$@"; do
       command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
     --reference-blas) packages="$packages libblas-dev liblapack-dev" ;;
     --packaging) packages="$packages libblas-dev liblapack-dev debhelper dpkg-dev lintian" ;;
-    *) echo "usage: $0 [--test-extras] [--reference-blas] [--packaging]" >&2; exit 2 ;;
+    --mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;
+    *) echo "usage: $0 [--test-extras] [--reference-blas] [--packaging] [--mpi]" >&2; exit 2 ;;
   esac
 done
 missing=""
