@@ -609,7 +609,7 @@ CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, co
 }
 
 CrowdTable read_crowd_text(std::string text, const std::string &path, const ClassSpec &classes,
-                           const InputOptions &input, std::size_t first_line) {
+                           const InputOptions &input, std::size_t first_line, bool part_of_file) {
     CrowdTable table;
     table.source = display_name(path);
     Interner items, workers, labels;
@@ -706,7 +706,7 @@ CrowdTable read_crowd_text(std::string text, const std::string &path, const Clas
                 table.class_names = classes.names;
                 break;
         }
-        if (table.item.empty())
+        if (table.item.empty() && !part_of_file)
             throw CliError(kExitInput, table.source + ": no labels left after skipping " +
                                            std::to_string(table.skipped_rejected + table.skipped_no_answer) +
                                            " rows (" + std::to_string(table.skipped_rejected) + " rejected, " +

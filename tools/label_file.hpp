@@ -106,11 +106,13 @@ std::string crowd_read_note(const CrowdTable &table);
 CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes,
                            const InputOptions &input = InputOptions());
 
-/// The same for text already in memory: `text` is the file's content (or a part of
-/// it whose first line is line `first_line`, for crowdspec-mpi), `path` names it for
-/// the format rules and messages.
+/// The same for text already in memory: `text` is the file's content, `path` names it
+/// for the format rules and messages. With `part_of_file` (crowdspec-mpi), `text` is a
+/// part of a file whose first line is line `first_line`, and a part whose rows were all
+/// skipped (rejected, without an answer) gives a table without labels, not an error.
 CrowdTable read_crowd_text(std::string text, const std::string &path, const ClassSpec &classes,
-                           const InputOptions &input = InputOptions(), std::size_t first_line = 1);
+                           const InputOptions &input = InputOptions(), std::size_t first_line = 1,
+                           bool part_of_file = false);
 
 /// The classes of a crowd file from its distinct label strings, by read_crowd_file's
 /// rules for `classes` (see Mapping rules): map[i] is the class of labels[i], and

@@ -126,6 +126,32 @@ CHECKS=$((CHECKS + 1))
 run_mpi fit --method kos crowd.csv >/dev/null 2>err.txt
 [ $? = 1 ] && grep -q "cannot be fitted across processes" err.txt || fail "--method kos: $(head -1 err.txt)"
 
+# A platform export (Toloka preset): rejected assignments skipped as crowdspec fit skips
+# them (the same note); its gold column is refused (crowdspec-mpi pins no gold) unless
+# --gold-col none, and then the fit is crowdspec fit's without gold.
+awk 'BEGIN {
+    t = "\t"; srand(3)
+    print "INPUT:image" t "OUTPUT:result" t "GOLDEN:result" t "ASSIGNMENT:task_id" t "ASSIGNMENT:worker_id" t "ASSIGNMENT:status"
+    for (i = 1; i <= 300; i++) for (w = 1; w <= 5; w++) {
+        y = i % 2; c = rand() < (w < 4 ? 0.85 : 0.55) ? y : 1 - y
+        print "img" i ".jpg" t (c ? "dog" : "cat") t (i % 60 == 0 ? "cat" : "") t "t" i t "w" w t \
+              ((i * w) % 41 == 0 ? "REJECTED" : "APPROVED")
+    }
+}' >toloka.tsv
+"$CS" fit --gold-col none --threads 1 -o ref.csv toloka.tsv 2>ref.err || fail "crowdspec fit toloka.tsv"
+if run_mpi fit --gold-col none --threads 1 -o got.csv toloka.tsv 2>got.err; then
+    same_rows ref.csv got.csv ,
+    CHECKS=$((CHECKS + 1))
+    [ "$(grep 'preset' ref.err | sed 's/^crowdspec: //')" = "$(grep 'preset' got.err | sed 's/^crowdspec-mpi: //')" ] ||
+        fail "toloka.tsv: read note '$(grep preset got.err)', crowdspec fit: '$(grep preset ref.err)'"
+else
+    fail "crowdspec-mpi fit --gold-col none toloka.tsv: $(head -1 got.err)"
+fi
+CHECKS=$((CHECKS + 1))
+run_mpi fit --quiet -o never.csv toloka.tsv >/dev/null 2>err.txt
+[ $? = 2 ] && grep -q "does not pin gold items: give --gold-col none" err.txt && [ ! -e never.csv ] ||
+    fail "in-file gold: $(head -1 err.txt)"
+
 # The shared trec set (whitespace format, integer ids).
 if [ -f "$DATASETS/trec_crowd.txt" ]; then
     "$CS" fit --quiet --threads 1 -o ref.csv "$DATASETS/trec_crowd.txt" || fail "crowdspec fit trec"

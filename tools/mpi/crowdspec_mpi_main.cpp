@@ -51,7 +51,9 @@ std::string fit_help() {
                "  -w, --workers FILE      also write one row per worker (as crowdspec fit)\n"
                "  -h, --help              show this help\n"
                "A quoted field with a line break inside is not possible here (the file is cut\n"
-               "at line ends): crowdspec fit reads such files. Gold (--gold) is not available.\n\n") +
+               "at line ends): crowdspec fit reads such files. Gold (--gold, or the gold column\n"
+               "of a platform export) is not available: give --gold-col none to fit such an\n"
+               "export without its gold.\n\n") +
            fit_options_help() + "\n" + kInputHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
 
@@ -203,6 +205,8 @@ int run_fit(const mpi::World &w, const std::vector<std::string> &args) {
     const auto start = std::chrono::steady_clock::now();
     const mpi::ShardTable table = mpi::read_crowd_shards(w, parsed.positionals[0], settings.classes, input);
     const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (w.rank == 0 && !settings.quiet && !table.read_note.empty())
+        std::fprintf(stderr, "crowdspec-mpi: note: %s\n", escape_controls(table.read_note).c_str());
 
     // The fit. Every process's progress callback checks for Ctrl-C; process 0 also
     // shows the progress line on a terminal.

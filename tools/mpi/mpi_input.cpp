@@ -258,20 +258,21 @@ ShardTable read_crowd_shards(const World &w, const std::string &path, const Clas
         throw CliError(kExitUsage, "crowdspec-mpi reads a file in parts: standard input is not possible (give a file)");
 
     // 1. Process 0 looks at the first non-blank line: the format and whether it is a
-    //    header, decided by the reader itself on that line read twice (a header then
-    //    gives one record, a data line two).
+    //    header (and which platform's export), decided by the reader itself on that line
+    //    read twice (a header line then names the columns of the record after it).
     std::unique_ptr<File> file;
     FirstLine head;
     std::string format_name;
     uint64_t header = 0;
+    CrowdTable probed;  // process 0: the preset and columns, for the read note
     run_phase(w, kExitInput, [&] {
         file = std::make_unique<File>(path, source);
         if (w.rank != 0) return;
         head = first_line(*file);
         std::string probe = head.text.empty() ? std::string() : head.text + "\n" + head.text + "\n";
-        const CrowdTable t = read_crowd_text(std::move(probe), path, ClassSpec(), input, head.line);
-        header = t.item.size() == 1 ? 1 : 0;
-        format_name = t.format;
+        probed = read_crowd_text(std::move(probe), path, ClassSpec(), input, head.line, true);
+        header = probed.columns.empty() ? 0 : 1;  // the columns are named only by a header
+        format_name = probed.format;
     });
     uint64_t facts[5] = {header, head.line, head.start, head.after, file->size()};
     MPI_Bcast(facts, 5, MPI_UINT64_T, 0, w.comm);
@@ -313,7 +314,7 @@ ShardTable read_crowd_shards(const World &w, const std::string &path, const Clas
         std::string text = header ? head.text + "\n" + chunk : std::move(chunk);
         std::string().swap(chunk);
         try {
-            table = read_crowd_text(std::move(text), path, ClassSpec(), parts, header ? line - 1 : line);
+            table = read_crowd_text(std::move(text), path, ClassSpec(), parts, header ? line - 1 : line, true);
         } catch (const CliError &e) {
             // The header was put before this part as the line just above it: name its
             // real line in the reader's messages.
@@ -325,17 +326,34 @@ ShardTable read_crowd_shards(const World &w, const std::string &path, const Clas
             throw CliError(e.exit_code(), message);
         }
     });
-    const uint64_t total_labels = sum(w, table.item.size());
-    if (total_labels == 0) {  // the whole-file reader's words for it
+    // What the whole file had: labels, rows skipped by a platform's rules, in-file gold.
+    std::vector<uint64_t> counts = {table.item.size(), table.skipped_rejected, table.skipped_no_answer,
+                                    table.file_gold.entries.size()};
+    sum(w, counts);
+    if (counts[0] == 0) {  // the whole-file reader's words for it
+        const uint64_t skipped = counts[1] + counts[2];
         agree(w, kExitInput,
-              header ? source + ":" + std::to_string(head.line) +
-                           ": the file has a header line but no labels after it (expected one record per label)"
-                     : source + ": the file is empty (expected `item worker label` lines, or a header line naming "
-                                "the columns and then records)");
+              skipped > 0 ? source + ": no labels left after skipping " + std::to_string(skipped) + " rows (" +
+                                std::to_string(counts[1]) + " rejected, " + std::to_string(counts[2]) +
+                                " without an answer)" + (counts[1] > 0 ? "; --keep-rejected uses rejected ones" : "")
+              : header ? source + ":" + std::to_string(head.line) +
+                             ": the file has a header line but no labels after it (expected one record per label)"
+                       : source + ": the file is empty (expected `item worker label` lines, or a header line "
+                                  "naming the columns and then records)");
+    }
+    if (counts[3] > 0)  // crowdspec fit would pin those items; this fit cannot
+        agree(w, kExitInput,
+              source + ": the file has gold labels in a column of its own (" + probed.columns +
+                  "); crowdspec-mpi does not pin gold items: give --gold-col none to fit without them, or use "
+                  "crowdspec fit");
+    ShardTable out;
+    if (w.rank == 0) {
+        probed.skipped_rejected = static_cast<std::size_t>(counts[1]);
+        probed.skipped_no_answer = static_cast<std::size_t>(counts[2]);
+        out.read_note = crowd_read_note(probed);
     }
 
     // 4. Workers and classes numbered as a whole-file read numbers them.
-    ShardTable out;
     out.source = source;
     out.format = format_name;
     const auto workers = global_dictionary(

@@ -28,6 +28,7 @@ struct ShardTable {
     std::vector<int32_t> item, worker, label;  ///< this process's triples: global item id, worker, class
     std::vector<std::size_t> line;             ///< source line of each triple
     std::string format;                        ///< csv, tsv or whitespace
+    std::string read_note;                     ///< crowd_read_note of the whole file ("" if none)
 };
 
 /// Reads `path` (a regular file; not standard input) over the processes of `w`.
