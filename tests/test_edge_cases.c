@@ -1,10 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /* Edge cases of the documented behaviour: method ids no method has, mv's progress
  * call, unlabelled items under crowd-lloyd, the full seed range through
- * cs_set_double(), and items impossible under every class. */
+ * cs_set_double(), items impossible under every class, the size limits of cs_fit()
+ * (CS_MAX_CROWD_CLASSES, n_workers x k < 2^32) and converged = 0 after a cancel. */
 #include <float.h>
 
 #include "cs_test.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CS_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define CS_TEST_ASAN 1
+#endif
+#ifdef CS_TEST_ASAN
+/* One case below asks for an impossible allocation on purpose: under AddressSanitizer
+ * it must fail like malloc does (operator new then throws std::bad_alloc), not abort.
+ * ASAN_OPTIONS, when set, still overrides this default. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+#endif
 
 /* CS_PARAM_METHOD: "an id no method has is CS_ERR_UNKNOWN_METHOD", whatever its value. */
 static void unknown_method_ids_are_unknown_method(void **state) {
@@ -127,6 +144,121 @@ static void impossible_items_get_the_prior(void **state) {
                  prior[1], prior[2], post[39], post[40], post[41]);
 }
 
+/* Issue 12, item 11: the documented range and the real limits of cs_fit() agree, each
+ * with its own status and a message giving the numbers. k <= CS_MAX_CROWD_CLASSES
+ * (10000), declared or inferred from the largest label or gold label. */
+static void crowd_classes_limit_is_documented(void **state) {
+    static const int32_t item[3] = {0, 0, 1}, worker[3] = {0, 1, 0};
+    int32_t label[3] = {0, 1, 1};
+    static const int32_t gold_item[1] = {1}, gold_label[1] = {10000};
+    cs_model *m = (cs_model *)*state;
+    double upper = 0.0;
+    assert_int_equal(CS_MAX_CROWD_CLASSES, 10000);
+    /* The parameter's own range is wider (points and graphs take up to 10^5 clusters). */
+    CS_ASSERT_OK(cs_param_info(CS_PARAM_CLASSES, NULL, &upper, NULL, NULL));
+    assert_true(upper == 100000.0);
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "mv"));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 10001));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_TOO_MANY_CLASSES, "k = 10001",
+                   "'classes' parameter", "at most 10000");
+    CS_ASSERT_STATUS(cs_labels(m, label, 3), CS_ERR_NOT_FITTED);
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 0));
+    label[2] = 10000; /* k inferred as 10001 */
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_TOO_MANY_CLASSES, "k = 10001",
+                   "inferred from the largest label, 10000", "at most 10000");
+    label[2] = 1;
+    CS_ASSERT_OK(cs_set_gold(m, gold_item, gold_label, 1));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_TOO_MANY_CLASSES, "k = 10001");
+    CS_ASSERT_OK(cs_set_gold(m, NULL, NULL, 0));
+    /* The handle is fine afterwards. */
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, 3));
+}
+
+/* n_workers x k < 2^32 (the label codes): 1431655766 x 3 = 4294967298 is refused with
+ * CS_ERR_TOO_LARGE before anything is allocated. One below the limit, 429496 x 10000 =
+ * 4294960000, passes the check, and mv then needs 429496 k x k confusion matrices
+ * (3.4e14 bytes): CS_ERR_OUT_OF_MEMORY, a valid handle, and a normal fit afterwards. */
+static void workers_times_classes_limit_is_documented(void **state) {
+    static const int32_t item[3] = {0, 0, 1}, worker[3] = {0, 1, 0}, label[3] = {0, 1, 1};
+    cs_model *m = (cs_model *)*state;
+    int32_t labels[2];
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "mv"));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 3));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_WORKERS, INT64_C(1431655766)));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_TOO_LARGE,
+                   "1431655766 x 3 = 4294967298", ">= 2^32", "'workers' parameter");
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 10000));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_WORKERS, 429497));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_TOO_LARGE,
+                   "429497 x 10000 = 4294970000");
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_WORKERS, 429496));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_OUT_OF_MEMORY, "out of memory");
+    CS_ASSERT_STATUS(cs_labels(m, labels, 2), CS_ERR_NOT_FITTED);
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_WORKERS, 0));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 0));
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, 3));
+    CS_ASSERT_OK(cs_labels(m, labels, 2));
+    assert_int_equal(labels[0], 0); /* one vote each: the tie goes to class 0 */
+    assert_int_equal(labels[1], 1);
+}
+
+typedef struct {
+    int32_t at; /* cancel at this call (0-based); -1: never */
+    int32_t calls;
+} StopAt;
+
+static int32_t stop_at_call(void *user, int32_t iteration, double objective) {
+    StopAt *s = (StopAt *)user;
+    (void)iteration;
+    (void)objective;
+    return s->calls++ == s->at ? 1 : 0;
+}
+
+/* Fits `method` on the data of its input kind (crowd: cs_k3; points: two clusters of 3
+ * points; graph: two triangles joined by one edge). */
+static cs_status fit_any(cs_model *m, int32_t method) {
+    static const double x[12] = {0, 0, 0, 1, 1, 0, 10, 10, 10, 11, 11, 10};
+    static const int32_t u[7] = {0, 0, 1, 3, 3, 4, 2}, v[7] = {1, 2, 2, 4, 5, 5, 3};
+    switch (cs_method_input(method)) {
+        case CS_INPUT_CROWD: return cs_fit_data(m, &cs_k3);
+        case CS_INPUT_POINTS: return cs_fit_points(m, x, 6, 2, 0);
+        default: return cs_fit_graph(m, 6, u, v, 7);
+    }
+}
+
+/* Issue 12, item 12: cs_converged() is 0 after a cancel, for every method (mv
+ * included) and wherever the cancel comes: at every progress call of the fit. */
+static void every_method_reports_not_converged_after_cancel(void **state) {
+    int32_t i;
+    (void)state;
+    for (i = 0; i < cs_method_count(); ++i) {
+        const int32_t method = cs_method_at(i);
+        StopAt count = {-1, 0};
+        int32_t at, converged = -1;
+        cs_model *m = cs_create();
+        assert_non_null(m);
+        CS_ASSERT_OK(cs_set_int(m, CS_PARAM_METHOD, method));
+        if (cs_method_input(method) != CS_INPUT_CROWD) CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 2));
+        CS_ASSERT_OK(cs_set_progress(m, stop_at_call, &count));
+        CS_ASSERT_OK(fit_any(m, method));
+        assert_true(count.calls >= 1);
+        for (at = 0; at < count.calls; ++at) {
+            StopAt s;
+            int32_t notes = 0;
+            s.at = at;
+            s.calls = 0;
+            CS_ASSERT_OK(cs_set_progress(m, stop_at_call, &s));
+            CS_ASSERT_FAIL(m, fit_any(m, method), CS_ERR_CANCELLED, "cancel");
+            CS_ASSERT_OK(cs_fit_notes(m, &notes));
+            CS_ASSERT_OK(cs_converged(m, &converged));
+            if (converged != 0 || (notes & CS_NOTE_CANCELLED) == 0)
+                fail_msg("%s cancelled at progress call %d of %d: converged %d, notes %d",
+                         cs_method_name(method), at, count.calls, converged, notes);
+        }
+        cs_destroy(m);
+    }
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, cs_setup_model, cs_teardown_model)
     const struct CMUnitTest tests[] = {
@@ -135,6 +267,9 @@ int main(void) {
         T(crowd_lloyd_unlabeled_items_get_uniform_posterior),
         T(seed_accepts_whole_doubles_up_to_2_pow_63),
         T(impossible_items_get_the_prior),
+        T(crowd_classes_limit_is_documented),
+        T(workers_times_classes_limit_is_documented),
+        cmocka_unit_test(every_method_reports_not_converged_after_cancel),
     };
 #undef T
     return cmocka_run_group_tests_name("edge_cases", tests, NULL, NULL);

@@ -134,9 +134,19 @@ enum cs_status_code {
     CS_ERR_WRONG_INPUT_KIND = -17,    /**< The method does not accept this kind of input. */
     CS_ERR_NON_FINITE = -18,          /**< A point coordinate is NaN, infinite, or larger in
                                            magnitude than 1e100 (cs_fit_points()). */
-    CS_ERR_TOO_MANY_CLASSES = -19     /**< k (::CS_PARAM_CLASSES) exceeds the number of points
-                                           or nodes. */
+    CS_ERR_TOO_MANY_CLASSES = -19,    /**< k exceeds what the fit supports: more clusters or
+                                           communities (::CS_PARAM_CLASSES) than points or
+                                           nodes, or more than ::CS_MAX_CROWD_CLASSES classes
+                                           for crowd labels (cs_fit(), declared or inferred). */
+    CS_ERR_TOO_LARGE = -20            /**< The input's sizes exceed a limit of the library's
+                                           data layout: for cs_fit(), n_workers x k >= 2^32
+                                           (its 32-bit label codes; the message gives both). */
 };
+
+/** The largest number of classes k a crowd fit (cs_fit()) accepts: every worker has a
+ *  k x k confusion matrix, so k^2 <= 10^8. A larger k, declared through
+ *  ::CS_PARAM_CLASSES or inferred from the largest label, is ::CS_ERR_TOO_MANY_CLASSES. */
+#define CS_MAX_CROWD_CLASSES 10000
 
 /**
  * @brief Name of a status code, e.g. "CS_ERR_INVALID_ID".
@@ -454,7 +464,10 @@ enum cs_param {
     CS_PARAM_METHOD = 1,
     /** int, "classes": number of classes k, 2..100000; 0 (default) infers k as
      *  1 + the largest label. Points and graphs have no labels to infer k from: set it
-     *  (clusters / communities) before cs_fit_points() or cs_fit_graph(). */
+     *  (clusters / communities) before cs_fit_points() or cs_fit_graph(); k is at most
+     *  the number of points or nodes. cs_fit() takes at most ::CS_MAX_CROWD_CLASSES
+     *  (10000) classes, and n_workers x k must stay below 2^32; beyond, it fails with
+     *  ::CS_ERR_TOO_MANY_CLASSES or ::CS_ERR_TOO_LARGE. */
     CS_PARAM_CLASSES = 2,
     /** int, "items": number of items n; 0 (default) infers 1 + the largest item id.
      *  Items without labels get the class prior as posterior (see
@@ -917,9 +930,13 @@ CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size
  * @param n_labels Number of triples (> 0).
  * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (an array is NULL);
  *         ::CS_ERR_EMPTY_INPUT (n_labels == 0); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
- *         ::CS_ERR_TOO_FEW_CLASSES (k < 2); ::CS_ERR_DUPLICATE; ::CS_ERR_WRONG_INPUT_KIND;
- *         ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY. The message (cs_last_error())
- *         names the offending index and value.
+ *         ::CS_ERR_TOO_FEW_CLASSES (k < 2); ::CS_ERR_TOO_MANY_CLASSES (k >
+ *         ::CS_MAX_CROWD_CLASSES: "k = 10001 classes (inferred from the largest label,
+ *         10000); cs_fit supports at most 10000"); ::CS_ERR_TOO_LARGE (n_workers x k >=
+ *         2^32, or n_labels >= 2^61: "n_workers x k = 5000000 x 1000 = 5000000000 is >=
+ *         2^32 ..."); ::CS_ERR_DUPLICATE; ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_CANCELLED;
+ *         ::CS_ERR_OUT_OF_MEMORY. The message (cs_last_error()) names the offending index
+ *         and value.
  */
 CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
                         const int32_t *label, size_t n_labels);
@@ -1206,8 +1223,16 @@ CS_API cs_status cs_iterations(const cs_model *model, int32_t *iterations);
 
 /**
  * @brief Whether the last fit met its stopping rule (1) or stopped at max_iter or by
- *        cancellation (0). mv always converges; kos, kos-mp, ghosh-svd and eigen-ratio
- *        converge when every binary split's solver met its rule (see ::cs_method).
+ *        cancellation (0).
+ *
+ * A fit cancelled by the progress callback (cs_fit() and friends returned
+ * ::CS_ERR_CANCELLED, ::CS_NOTE_CANCELLED is set) always reports 0, for every method and
+ * wherever the cancel came: at iteration 0, at the iteration that would have met the
+ * rule, or in a later restart after an earlier one converged. Otherwise: mv, spec and
+ * spec-mle always converge (spec-mle also with max_iter = 0); EM methods, crowd-lloyd,
+ * lloyd, kmeans++ and commu-lloyd converge when their rule is met (never with max_iter
+ * = 0, which runs no iteration); kos, kos-mp, ghosh-svd and eigen-ratio converge when
+ * every binary split's solver met its rule (see ::cs_method).
  * @param model The handle.
  * @param[out] converged Receives 1 or 0.
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.

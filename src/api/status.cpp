@@ -29,6 +29,7 @@ CS_API const char *cs_status_string(cs_status status) {
         case CS_ERR_WRONG_INPUT_KIND: return "CS_ERR_WRONG_INPUT_KIND";
         case CS_ERR_NON_FINITE: return "CS_ERR_NON_FINITE";
         case CS_ERR_TOO_MANY_CLASSES: return "CS_ERR_TOO_MANY_CLASSES";
+        case CS_ERR_TOO_LARGE: return "CS_ERR_TOO_LARGE";
         default: return "CS_UNKNOWN_STATUS";
     }
 }

@@ -9,8 +9,12 @@ namespace cs {
 
 namespace {
 
-// What every crowd fit reports after its method: items without labels.
-void finish_crowd_fit(const CrowdData &data, FitResult &out) {
+// What every crowd fit reports after its method: convergence after a cancel, items
+// without labels.
+void finish_crowd_fit(const CrowdData &data, bool cancelled, FitResult &out) {
+    // A cancelled fit did not meet its stopping rule, whatever the method (mv's one
+    // step included): cs_converged() is 0 after a cancel.
+    if (cancelled) out.converged = false;
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;
@@ -29,7 +33,7 @@ bool run_crowd_from_initial(const CrowdData &data, const FitOptions &options, co
     out.n_workers = data.n_workers;
     out.k = data.k;
     const bool cancelled = fit_from_initial(data, options, progress, initial, out);
-    finish_crowd_fit(data, out);
+    finish_crowd_fit(data, cancelled, out);
     return cancelled;
 }
 
@@ -39,7 +43,7 @@ bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Pr
     out.n_workers = data.n_workers;
     out.k = data.k;
     const bool cancelled = method(data, options, progress, out);
-    finish_crowd_fit(data, out);
+    finish_crowd_fit(data, cancelled, out);
     return cancelled;
 }
 

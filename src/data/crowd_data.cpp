@@ -97,7 +97,8 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
                                              " array is NULL");
     if (n_labels == 0) throw Error(CS_ERR_EMPTY_INPUT, "cs_fit: no labels (n_labels = 0)");
     if (n_labels > static_cast<std::size_t>(INT64_MAX / 4))
-        throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit: n_labels is too large");
+        throw Error(CS_ERR_TOO_LARGE, "cs_fit: n_labels = " + std::to_string(n_labels) +
+                                          " is >= 2^61, the limit of the label index");
 
     CrowdData d;
     d.n_items = check_id_range(item, n_labels, options.items, "item", "n_items");
@@ -137,13 +138,24 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
         throw Error(CS_ERR_TOO_FEW_CLASSES,
                     "every label is 0, so k is inferred as 1; at least 2 classes are needed "
                     "(set the 'classes' parameter)");
-    if (static_cast<int64_t>(d.k) * d.k > 100000000)
-        throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(d.k) + " is too large");
-
-    if (static_cast<uint64_t>(d.n_workers) * static_cast<uint64_t>(d.k) > UINT32_MAX)
-        throw Error(CS_ERR_INVALID_ARGUMENT,
-                    "n_workers x k = " + std::to_string(static_cast<uint64_t>(d.n_workers) * d.k) +
-                        " exceeds 2^32 - 1, the limit of the label codes");
+    // The documented limits (crowdspec.h, CS_MAX_CROWD_CLASSES and CS_ERR_TOO_LARGE):
+    // a k x k confusion matrix per worker, and label codes worker * k + label below
+    // 2^32 - 1 (UINT32_MAX itself marks dropped duplicates below).
+    if (d.k > CS_MAX_CROWD_CLASSES)
+        throw Error(CS_ERR_TOO_MANY_CLASSES,
+                    "k = " + std::to_string(d.k) + " classes (" +
+                        (options.classes > 0 ? std::string("the 'classes' parameter")
+                                             : "inferred from the largest label, " + std::to_string(largest)) +
+                        "); cs_fit supports at most " + std::to_string(CS_MAX_CROWD_CLASSES) +
+                        " (a k x k confusion matrix per worker)");
+    const uint64_t codes = static_cast<uint64_t>(d.n_workers) * static_cast<uint64_t>(d.k);
+    if (codes > UINT32_MAX)
+        throw Error(CS_ERR_TOO_LARGE,
+                    "n_workers x k = " + std::to_string(d.n_workers) + " x " + std::to_string(d.k) +
+                        " = " + std::to_string(codes) +
+                        " is >= 2^32, the limit of cs_fit's 32-bit label codes (n_workers " +
+                        (options.workers > 0 ? "from the 'workers' parameter" : "inferred from the largest worker id") +
+                        ")");
     const uint32_t k32 = static_cast<uint32_t>(d.k);
 
     // Counting sort by item, stable: labels of an item keep their input order. Input
