@@ -323,7 +323,8 @@ std::vector<std::string> note_names(int32_t notes) {
     static const std::pair<int32_t, const char *> kNames[] = {
         {CS_NOTE_MAX_ITER_REACHED, "max_iter_reached"}, {CS_NOTE_SPECTRAL_FALLBACK, "spectral_fallback"},
         {CS_NOTE_IMPOSSIBLE_ITEMS, "impossible_items"}, {CS_NOTE_UNLABELED_ITEMS, "unlabeled_items"},
-        {CS_NOTE_CANCELLED, "cancelled"}};
+        {CS_NOTE_CANCELLED, "cancelled"}, {CS_NOTE_MAJORITY_START, "majority_start"},
+        {CS_NOTE_DEGENERATE_MAXIMUM, "degenerate_maximum"}};
     std::vector<std::string> names;
     int32_t known = 0;
     for (const auto &[bit, name] : kNames) {

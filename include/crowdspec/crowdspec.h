@@ -1075,7 +1075,22 @@ enum cs_fit_note {
     /** cs_predict(): some workers of the batch were not in the fit (ids >= its number of
      *  workers); their labels were weighed by the mean of the known workers' confusion
      *  matrices (the average worker). */
-    CS_NOTE_UNKNOWN_WORKERS = 65536
+    CS_NOTE_UNKNOWN_WORKERS = 65536,
+    /** EM methods (ds, opt-ds, one-coin-ds, class-one-coin-ds): EM ended at a degenerate
+     *  maximum of the likelihood. Some items' label was confounded with other classes:
+     *  no worker's confusion matrix tells them apart (for every worker their rows agree
+     *  within 1e-4, or one of the classes has no posterior mass on the worker's items),
+     *  so the likelihood depends only on their total posterior mass and EM's split of it
+     *  was arbitrary (the lowest-index rule on a tie under the uniform prior -- on a
+     *  unanimous crowd "every class always says c" gave every item class 0 -- or an
+     *  estimated prior that collapsed onto one class). Each such item falls back to
+     *  majority vote among the confounded classes: they share the item's posterior mass
+     *  in proportion to its votes for them (nothing changes when it has none), and its
+     *  label is the argmax of the result (ties to the lowest index). Confusion matrices,
+     *  prior, trace and log-likelihood are EM's. Items without labels, gold items and
+     *  impossible items (::CS_NOTE_IMPOSSIBLE_ITEMS) never change. cs_last_error() gives
+     *  the number of items changed and the first. */
+    CS_NOTE_DEGENERATE_MAXIMUM = 131072
 };
 
 /**

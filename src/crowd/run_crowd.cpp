@@ -4,17 +4,25 @@
 #include <string>
 
 #include "data/crowd_shard.hpp"
+#include "crowd/em/degenerate_fit.hpp"
 
 namespace cs {
 
 namespace {
 
-// What every crowd fit reports after its method: convergence after a cancel, items
-// without labels.
-void finish_crowd_fit(const CrowdData &data, bool cancelled, FitResult &out) {
+// What every crowd fit reports after its method: convergence after a cancel, the items
+// a degenerate maximum of EM left undecided, items without labels.
+void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool cancelled, FitResult &out) {
     // A cancelled fit did not meet its stopping rule, whatever the method (mv's one
     // step included): cs_converged() is 0 after a cancel.
     if (cancelled) out.converged = false;
+    // Dawid-Skene EM methods: items left undecided by a degenerate maximum (a unanimous
+    // crowd under the uniform prior) fall back to majority vote among the confounded
+    // classes (crowd/em/degenerate_fit.hpp). Not after a cancel, whose results are those
+    // of the last completed round.
+    const bool em = options.method == CS_METHOD_DS || options.method == CS_METHOD_OPT_DS ||
+                    options.method == CS_METHOD_ONE_COIN_DS || options.method == CS_METHOD_CLASS_ONE_COIN_DS;
+    if (em && !cancelled) resolve_degenerate_ties(data, out);
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;
@@ -33,7 +41,7 @@ bool run_crowd_from_initial(const CrowdData &data, const FitOptions &options, co
     out.n_workers = data.n_workers;
     out.k = data.k;
     const bool cancelled = fit_from_initial(data, options, progress, initial, out);
-    finish_crowd_fit(data, cancelled, out);
+    finish_crowd_fit(data, options, cancelled, out);
     return cancelled;
 }
 
@@ -43,7 +51,7 @@ bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Pr
     out.n_workers = data.n_workers;
     out.k = data.k;
     const bool cancelled = method(data, options, progress, out);
-    finish_crowd_fit(data, cancelled, out);
+    finish_crowd_fit(data, options, cancelled, out);
     return cancelled;
 }
 

@@ -48,6 +48,7 @@ NOTE_NAMES = {
     512: "eigen_not_converged",
     1024: "majority_start",
     65536: "unknown_workers",
+    131072: "degenerate_maximum",
 }
 
 

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+#include "crowd/em/degenerate_fit.hpp"
+
+#include "data/crowd_shard.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+namespace {
+
+// EM approaches a degenerate maximum slowly (the likelihood is flat along it) and stops
+// on the log-likelihood: with tol = 1e-10 the rows of confounded classes and the tied
+// posteriors were seen up to 1.4e-6 apart. Distinct classes differ far more.
+constexpr double kRowTolerance = 1e-4;
+constexpr double kTie = 1e-4;
+// A row the M-step had no mass for is uniform (apply_confusion_model), exactly or, with
+// smoothing, to rounding.
+constexpr double kUniform = 1e-12;
+
+class Confounding {
+public:
+    Confounding(const CrowdData &data, const FitResult &out) : data_(data), out_(out), k_(data.k) {}
+
+    /// Whether classes a and b are confounded: for every worker their rows are equal, or
+    /// one of the two classes has no posterior mass on the worker's items.
+    bool confounded(int32_t a, int32_t b) {
+        // A massless row is uniform, so a pair that differs even where a uniform row may
+        // match anything is told apart: that settles almost every pair without the
+        // masses, which need a pass over the labels.
+        if (!pair_matches(a, b, false)) return false;
+        if (mass_.empty()) compute_masses();
+        return pair_matches(a, b, true);
+    }
+
+private:
+    const double *row(int32_t i, int32_t l) const {
+        return out_.confusion.data() + (static_cast<int64_t>(i) * k_ + l) * k_;
+    }
+
+    bool rows_equal(const double *x, const double *y) const {
+        for (int32_t c = 0; c < k_; ++c)
+            if (!(std::fabs(x[c] - y[c]) <= kRowTolerance)) return false;
+        return true;
+    }
+
+    bool uniform(const double *x) const {
+        const double u = 1.0 / k_;
+        for (int32_t c = 0; c < k_; ++c)
+            if (!(std::fabs(x[c] - u) <= kUniform)) return false;
+        return true;
+    }
+
+    bool massless(int32_t i, int32_t l, bool exact) const {
+        if (!exact) return uniform(row(i, l));
+        return !(mass_[static_cast<std::size_t>(i) * k_ + l] > 0.0);
+    }
+
+    bool pair_matches(int32_t a, int32_t b, bool exact) const {
+        for (int32_t i = 0; i < data_.n_workers; ++i)
+            if (!rows_equal(row(i, a), row(i, b)) && !massless(i, a, exact) && !massless(i, b, exact))
+                return false;
+        return true;
+    }
+
+    // mass[i][l]: posterior mass of class l over worker i's labels (the M-step's row mass).
+    void compute_masses() {
+        mass_.assign(static_cast<std::size_t>(data_.n_workers) * k_, 0.0);
+        for (int32_t j = 0; j < data_.n_items; ++j) {
+            const double *q = out_.posteriors.data() + static_cast<int64_t>(j) * k_;
+            for (int64_t p = data_.item_start[j]; p < data_.item_start[j + 1]; ++p) {
+                double *m = mass_.data() + static_cast<int64_t>(data_.worker_of(p)) * k_;
+                for (int32_t l = 0; l < k_; ++l) m[l] += q[l];
+            }
+        }
+        // A distributed fit: the masses of the whole problem (every process calls this
+        // at the same point, see resolve_degenerate_ties).
+        sum_over_shards(data_, mass_.data(), mass_.size());
+    }
+
+    const CrowdData &data_;
+    const FitResult &out_;
+    const int32_t k_;
+    std::vector<double> mass_;
+};
+
+}  // namespace
+
+int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out) {
+    const int32_t k = data.k;
+    if (out.posteriors.size() != static_cast<std::size_t>(data.n_items) * k ||
+        out.confusion.size() != static_cast<std::size_t>(data.n_workers) * k * k ||
+        out.labels.size() != static_cast<std::size_t>(data.n_items))
+        return 0;
+    Confounding confounding(data, out);
+    // The classes confounded with each label, computed when a label first needs them.
+    std::vector<std::vector<int32_t>> with(static_cast<std::size_t>(k));
+    std::vector<char> known(static_cast<std::size_t>(k), 0);
+    std::vector<double> votes(static_cast<std::size_t>(k)), before(static_cast<std::size_t>(k));
+    std::vector<char> member(static_cast<std::size_t>(k));
+    int64_t changed = 0, first = -1;
+    // In a distributed fit the confounded sets are computed up front, for every label,
+    // so that every process makes the same collective calls (the masses' sum) whatever
+    // its own items are; the sets depend only on the global confusion matrices and
+    // masses, so they are the single-process fit's.
+    if (data.shard != nullptr) {
+        for (int32_t top = 0; top < k; ++top) {
+            for (int32_t l = 0; l < k; ++l)
+                if (l != top && confounding.confounded(top, l)) with[top].push_back(l);
+            known[top] = 1;
+        }
+    }
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (begin == end || data.gold_of(j) >= 0) continue;
+        const int32_t top = out.labels[j];
+        // An impossible item (zero likelihood under its label, hence under every class)
+        // keeps the prior it was given (CS_NOTE_IMPOSSIBLE_ITEMS).
+        bool possible = true;
+        for (int64_t p = begin; p < end && possible; ++p)
+            possible = out.confusion[(static_cast<int64_t>(data.worker_of(p)) * k + top) * k + data.label_of(p)] > 0.0;
+        if (!possible) continue;
+        if (!known[top]) {
+            for (int32_t l = 0; l < k; ++l)
+                if (l != top && confounding.confounded(top, l)) with[top].push_back(l);
+            known[top] = 1;
+        }
+        // The item's set: its label, the classes confounded with it by the whole fit,
+        // and the classes tied with it whose entries for this item's labels are the
+        // label's for every worker who gave them (a tie only the index rule decided).
+        double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
+        std::vector<char> &in = member;
+        std::fill(in.begin(), in.end(), 0);
+        in[top] = 1;
+        for (int32_t l : with[top]) in[l] = 1;
+        for (int32_t l = 0; l < k; ++l) {
+            if (in[l] || !(std::fabs(q[l] - q[top]) <= kTie * q[top])) continue;
+            bool clone = true;
+            for (int64_t p = begin; p < end && clone; ++p) {
+                const double *pi = out.confusion.data() + static_cast<int64_t>(data.worker_of(p)) * k * k;
+                const int32_t c = data.label_of(p);
+                clone = std::fabs(pi[static_cast<int64_t>(top) * k + c] - pi[static_cast<int64_t>(l) * k + c]) <=
+                        kRowTolerance;
+            }
+            in[l] = clone;
+        }
+        std::fill(votes.begin(), votes.end(), 0.0);
+        double voted = 0.0, mass = 0.0;
+        int32_t members = 0;
+        for (int64_t p = begin; p < end; ++p) votes[data.label_of(p)] += 1.0;
+        for (int32_t l = 0; l < k; ++l)
+            if (in[l]) voted += votes[l], ++members;
+        if (members < 2 || voted == 0.0) continue;  // nothing confounded, or nothing to go by
+        std::copy(q, q + k, before.begin());
+        // Their mass as the complement of the other classes' (exactly 1 when they are
+        // all of them), so the row still sums to 1 and no entry exceeds it.
+        mass = 1.0;
+        for (int32_t l = 0; l < k; ++l)
+            if (!in[l]) mass -= q[l];
+        mass = std::max(0.0, mass);
+        for (int32_t l = 0; l < k; ++l)
+            if (in[l]) q[l] = mass * votes[l] / voted;
+        int32_t best = 0;
+        for (int32_t l = 1; l < k; ++l)
+            if (q[l] > q[best]) best = l;
+        out.labels[j] = best;
+        if (!std::equal(q, q + k, before.begin())) {
+            if (first < 0) first = j;
+            ++changed;
+        }
+    }
+    std::string which = " (the first is item " + std::to_string(first) + ")";
+    if (data.shard != nullptr) {
+        // Every process reports the count of the whole problem, and the same note.
+        uint64_t total = static_cast<uint64_t>(changed);
+        sum_over_shards(data, &total, 1);
+        changed = static_cast<int64_t>(total);
+        which = "";
+    }
+    if (changed > 0) {
+        out.notes |= CS_NOTE_DEGENERATE_MAXIMUM;
+        out.note_message += "EM ended at a degenerate maximum: " + std::to_string(changed) +
+                            " items" + which + " had a label that no worker's confusion matrix tells apart from other "
+                            "classes; those classes share the item's posterior by its votes (majority "
+                            "vote among them). ";
+    }
+    return changed;
+}
+
+}  // namespace cs

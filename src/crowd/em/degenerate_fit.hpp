@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// The degenerate maxima of the Dawid-Skene likelihood (issue 12, item 4), checked once
+// after an EM fit, apart from the EM code.
+//
+// Two classes are confounded by a fit when no worker's confusion matrix tells them
+// apart: for every worker, their rows are equal, or one of them is undetermined (the
+// class has no posterior mass on the worker's items, so its row is the M-step's
+// default). The likelihood then depends only on the confounded classes' total posterior
+// mass, and how EM split that mass between them is arbitrary: by the lowest-index rule
+// on a tie under the uniform prior (a unanimous crowd, every label 1, k = 5: "every
+// class always says 1", posterior 0.2 everywhere, label 0), by an estimated prior that
+// nothing in the data identifies otherwise (the prior collapsing onto one class).
+#pragma once
+
+#include <cstdint>
+
+#include "core/fit_result.hpp"
+#include "data/crowd_data.hpp"
+
+namespace cs {
+
+/// For an EM fit in `out` (posteriors, confusion, labels): each labelled, non-gold,
+/// possible item whose label l is confounded with other classes falls back to majority
+/// vote among them: the classes confounded with l (and l) share their posterior mass in
+/// proportion to the item's votes for them (nothing changes when nobody voted for any
+/// of them), and the label becomes the argmax of the result (ties to the lowest index).
+/// Rows count as equal within 1e-6, a class as massless on a worker below 1e-9.
+/// Confusion matrices, prior, trace and log-likelihood stay EM's. When an item's
+/// label or posterior changed, sets CS_NOTE_DEGENERATE_MAXIMUM and appends the
+/// explanation to out.note_message. Returns the number of such items.
+int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out);
+
+}  // namespace cs
