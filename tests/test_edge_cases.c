@@ -94,21 +94,24 @@ static void seed_accepts_whole_doubles_up_to_2_pow_63(void **state) {
 
 /* CS_NOTE_IMPOSSIBLE_ITEMS: items with zero likelihood under every class get the class
  * prior as posterior. Reproduced with an Opt-D&S start without the delta floor, stopped
- * after the initialisation, with the estimated prior (so that prior != uniform). */
+ * after the initialisation, with the estimated prior (so that prior != uniform). The
+ * spectral estimate of so small a crowd depends on rounding (the tensor power method's
+ * starts are drawn in the whitened basis); this crowd has impossible items whether the
+ * small matrix work runs through LAPACK or through the library's own loops. The
+ * E-step gives such an item exp(log w) normalised, equal to the prior w to rounding. */
 static void impossible_items_get_the_prior(void **state) {
-    static const int32_t item[75] = {
-        0,  0,  1,  1,  1,  1,  2,  2,  2,  2,  3,  3,  3,  4,  4,  4,  4,  5,  5,
-        5,  6,  6,  7,  7,  7,  8,  8,  8,  9,  10, 10, 10, 10, 11, 11, 11, 11, 12,
-        12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17, 17,
-        17, 18, 18, 19, 19, 19, 20, 20, 20, 20, 21, 21, 22, 22, 22, 23, 24, 24};
-    static const int32_t worker[75] = {
-        1, 3, 0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 2, 0, 1, 2,
-        0, 2, 3, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 3, 0, 1, 3, 0, 1, 2,
-        3, 0, 1, 3, 0, 1, 2, 3, 0, 3, 0, 2, 3, 0, 1, 2, 3, 0, 2, 0, 1, 3, 1, 0, 2};
-    static const int32_t label[75] = {
-        0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 2, 2, 0, 1, 0, 2, 2, 2,
-        1, 0, 0, 2, 0, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 0, 1, 1, 0, 2, 2, 2, 1, 2, 1,
-        1, 1, 1, 1, 2, 1, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 1, 0, 0};
+    static const int32_t item[66] = {
+        0,  0,  0,  1,  1,  1,  2,  2,  2,  2,  3,  3,  3,  3,  4,  4,  4,  5,  5,  6,  6,  7,
+        7,  8,  8,  8,  9,  10, 10, 10, 10, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 15, 15, 15,
+        15, 16, 16, 17, 17, 18, 18, 18, 19, 19, 19, 19, 20, 21, 22, 22, 22, 23, 23, 24, 24, 24};
+    static const int32_t worker[66] = {
+        0, 1, 2, 0, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 2, 1, 3, 1, 3, 0, 1, 3, 3, 0,
+        1, 2, 3, 1, 3, 0, 1, 3, 0, 1, 2, 0, 2, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 3, 0, 1, 2, 3,
+        2, 2, 0, 1, 3, 1, 2, 0, 2, 3};
+    static const int32_t label[66] = {
+        2, 1, 2, 0, 0, 0, 0, 2, 2, 2, 2, 2, 1, 2, 0, 0, 2, 2, 2, 0, 0, 0, 0, 0, 2, 0, 0, 1,
+        1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 2, 2, 0, 0, 0, 0, 2, 2, 2, 0, 1, 1, 1, 1, 2, 2, 2,
+        1, 0, 1, 2, 2, 0, 0, 0, 0, 0};
     cs_model *m = (cs_model *)*state;
     double post[25 * 3], prior[3];
     int32_t notes;
@@ -125,7 +128,7 @@ static void impossible_items_get_the_prior(void **state) {
     CS_ASSERT_OK(cs_set_double(m, CS_PARAM_DELTA, 0.0));
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 3));
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 0));
-    CS_ASSERT_OK(cs_fit(m, item, worker, label, 75));
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, 66));
     CS_ASSERT_OK(cs_fit_notes(m, &notes));
     CS_ASSERT_OK(cs_posteriors(m, post, 75));
     CS_ASSERT_OK(cs_class_prior(m, prior, 3));
@@ -140,8 +143,7 @@ static void impossible_items_get_the_prior(void **state) {
                       fabs(post[3 * j + 1] - prior[1]) <= 4 * DBL_EPSILON &&
                       fabs(post[3 * j + 2] - prior[2]) <= 4 * DBL_EPSILON;
     if (prior_rows == 0)
-        fail_msg("no posterior equals the prior (%g, %g, %g); item 13: (%g, %g, %g)", prior[0],
-                 prior[1], prior[2], post[39], post[40], post[41]);
+        fail_msg("no posterior equals the prior (%g, %g, %g)", prior[0], prior[1], prior[2]);
 }
 
 /* Issue 12, item 11: the documented range and the real limits of cs_fit() agree, each

@@ -21,7 +21,9 @@
 #
 # --reference-blas installs Debian's reference BLAS and LAPACK (netlib) beside
 # OpenBLAS, for tools/test-reference-blas.sh (the build against the BLAS interface, not
-# a vendor). --packaging installs what tools/build-debs.sh needs to build the Debian
+# a vendor; --test-extras installs them too, for test_oom_ladder, which links them
+# explicitly because OpenBLAS 0.3.21 hangs under an address-space limit; the library
+# itself keeps OpenBLAS). --packaging installs what tools/build-debs.sh needs to build the Debian
 # packages and check them (debhelper, dpkg-dev, lintian, and the reference BLAS the
 # packages are built against).
 #
@@ -37,7 +39,7 @@ for arg in "$@"; do
   case $arg in
     --test-extras)
       extras=1
-      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest r-base-dev r-cran-testthat abi-dumper abi-compliance-checker"
+      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest r-base-dev r-cran-testthat abi-dumper abi-compliance-checker libblas-dev liblapack-dev"
       command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
     --reference-blas) packages="$packages libblas-dev liblapack-dev" ;;
     --packaging) packages="$packages libblas-dev liblapack-dev debhelper dpkg-dev lintian" ;;

@@ -5,6 +5,7 @@
 
 #include "linalg/cblas_lapacke.hpp"
 
+#include "linalg/lapack_status.hpp"
 #include "linalg/subspace_eigen.hpp"
 #include "util/error.hpp"
 
@@ -38,7 +39,7 @@ SubspaceProjection project_top_singular(const PointSet &points, int32_t k, Rng &
         std::vector<double> gram(static_cast<std::size_t>(d) * d, 0.0), w(static_cast<std::size_t>(d));
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, d, static_cast<int>(n), 1.0, points.x,
                     static_cast<int>(points.ld), 0.0, gram.data(), d);
-        if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', d, gram.data(), d, w.data()) != 0)
+        if (lapack_checked(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', d, gram.data(), d, w.data())) != 0)
             throw Error(CS_ERR_INTERNAL, "dsyevd failed on the Gram matrix of the points");
         // Ascending eigenvalues: the top r eigenvectors are the last r columns.
         for (int32_t i = 0; i < d; ++i)

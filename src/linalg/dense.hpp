@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Small dense matrices (k x k in practice) over CBLAS and LAPACKE: products,
-// inversion with a condition check, SVD and pseudo-inverse. Row-major throughout.
+// Small dense matrices (k x k in practice): products, inversion with a condition
+// check, SVD and pseudo-inverse. Row-major throughout. Direct loops for the small
+// sizes (square products up to 6 x 6, inverse up to 16 x 16, SVD up to 8 x 8: as fast
+// as the library calls or faster), CBLAS and LAPACKE beyond.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,8 @@ struct Matrix {
     }
 };
 
-/// op(A) op(B) with op = transpose when the flag is set (cblas_dgemm).
+/// op(A) op(B) with op = transpose when the flag is set (a loop for square operands up
+/// to 6 x 6, cblas_dgemm otherwise).
 Matrix multiply(const Matrix &a, const Matrix &b, bool transpose_a = false,
                 bool transpose_b = false);
 
@@ -34,12 +37,15 @@ Matrix transpose(const Matrix &a);
 /// Whether every entry is finite.
 bool all_finite(const Matrix &a);
 
-/// Invert a square matrix in place (LU: dgetrf/dgetri). Returns false, leaving `a`
-/// unspecified, when it is singular or its reciprocal 1-norm condition number
-/// (dgecon) is below min_rcond.
+/// Invert a square matrix in place (LU with partial pivoting). Returns false, leaving
+/// `a` unspecified, when it is singular or its reciprocal 1-norm condition number is
+/// below min_rcond: computed exactly from the inverse up to 16 x 16, estimated by
+/// dgecon (dgetrf/dgetri) beyond. Throws std::bad_alloc when LAPACKE cannot allocate.
 bool invert(Matrix &a, double min_rcond);
 
-/// Thin singular value decomposition a = u diag(s) vt (dgesvd), s descending.
+/// Thin singular value decomposition a = u diag(s) vt, s descending: one-sided Jacobi
+/// up to 8 rows and columns, dgesvd beyond (the signs of matching singular vectors may differ
+/// between the two). Throws std::bad_alloc when LAPACKE cannot allocate.
 struct Svd {
     Matrix u;
     std::vector<double> s;

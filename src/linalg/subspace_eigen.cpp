@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "linalg/subspace_eigen.hpp"
 
+#include "linalg/lapack_status.hpp"
 #include "util/aligned.hpp"
 
 #include <algorithm>
@@ -18,8 +19,8 @@ namespace {
 bool orthonormalise(double *x, int64_t n, int32_t p) {
     const lapack_int rows = static_cast<lapack_int>(n);
     std::vector<double> tau(static_cast<std::size_t>(p));
-    if (LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, rows, p, x, p, tau.data()) != 0) return false;
-    return LAPACKE_dorgqr(LAPACK_ROW_MAJOR, rows, p, p, x, p, tau.data()) == 0;
+    if (lapack_checked(LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, rows, p, x, p, tau.data())) != 0) return false;
+    return lapack_checked(LAPACKE_dorgqr(LAPACK_ROW_MAJOR, rows, p, p, x, p, tau.data())) == 0;
 }
 
 }  // namespace
@@ -51,7 +52,7 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
                     x.data(), p, y.data(), p, 0.0, h.data(), p);
         for (int32_t a = 0; a < p; ++a)
             for (int32_t b = 0; b < a; ++b) h[a * p + b] = h[b * p + a] = 0.5 * (h[a * p + b] + h[b * p + a]);
-        if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', p, h.data(), p, lambda.data()) != 0) break;
+        if (lapack_checked(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', p, h.data(), p, lambda.data())) != 0) break;
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
             return std::fabs(lambda[a]) > std::fabs(lambda[b]);
@@ -107,7 +108,7 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
         if (degree > 1 && p > k) {
             cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, p, static_cast<int32_t>(n), 1.0,
                         x.data(), p, x.data(), p, 0.0, h.data(), p);
-            if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', p, h.data(), p, lambda.data()) != 0) break;
+            if (lapack_checked(LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', p, h.data(), p, lambda.data())) != 0) break;
             c = std::sqrt(std::max(0.0, lambda[0]));
             top = std::sqrt(std::max(0.0, lambda[p - 1]));
         }
