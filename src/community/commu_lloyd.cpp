@@ -45,13 +45,20 @@ CommuLloydResult commu_lloyd(const GraphData &graph, int32_t k, std::vector<int3
     std::vector<double> chunk_objective(static_cast<std::size_t>(chunks));
 
     result.cancelled = progress.cancelled(0, 0.0);
+    // Each thread's counts and touched communities (at most k), allocated here: an
+    // allocation failing inside the parallel region could not throw out of it
+    // (std::terminate) and would end the process.
+    const int team = team_size(threads, n);
+    std::vector<int64_t> counts(static_cast<std::size_t>(team) * k, 0);
+    std::vector<int32_t> touched_all(static_cast<std::size_t>(team) * k);
     for (int32_t it = 1; it <= max_iter && !result.cancelled; ++it) {
         const std::vector<int64_t> sizes = community_sizes(labels, k);
         int64_t changed = 0;
-#pragma omp parallel num_threads(team_size(threads, n))
+#pragma omp parallel num_threads(team)
         {
-            std::vector<int64_t> count(static_cast<std::size_t>(k), 0);
-            std::vector<int32_t> touched;
+            int64_t *count = counts.data() + static_cast<std::size_t>(current_thread()) * k;
+            int32_t *touched = touched_all.data() + static_cast<std::size_t>(current_thread()) * k;
+            int32_t n_touched = 0;
 #pragma omp for schedule(dynamic, 1) reduction(+ : changed)
             for (int64_t c = 0; c < chunks; ++c) {
                 double objective = 0.0;
@@ -61,22 +68,22 @@ CommuLloydResult commu_lloyd(const GraphData &graph, int32_t k, std::vector<int3
                         next[i] = labels[i];
                         continue;
                     }
-                    touched.clear();
+                    n_touched = 0;
                     for (int64_t e = graph.start[i]; e < graph.start[i + 1]; ++e) {
                         const int32_t h = labels[graph.adj[e]];
-                        if (count[h]++ == 0) touched.push_back(h);
+                        if (count[h]++ == 0) touched[n_touched++] = h;
                     }
                     // argmax_h e_ih / n_h over the communities i touches (the others
                     // score 0 < any touched one); exact comparison of the fractions by
                     // cross-multiplication, ties to the lower index.
                     int32_t best = touched[0];
-                    for (std::size_t t = 1; t < touched.size(); ++t) {
+                    for (int32_t t = 1; t < n_touched; ++t) {
                         const int32_t h = touched[t];
                         const int64_t lhs = count[h] * sizes[best], rhs = count[best] * sizes[h];
                         if (lhs > rhs || (lhs == rhs && h < best)) best = h;
                     }
                     objective += static_cast<double>(count[best]) / static_cast<double>(sizes[best]);
-                    for (int32_t h : touched) count[h] = 0;
+                    for (int32_t t = 0; t < n_touched; ++t) count[touched[t]] = 0;
                     next[i] = best;
                     changed += best != labels[i];
                 }
@@ -137,9 +144,11 @@ double likelihood_step(const GraphData &graph, int32_t k, std::vector<int32_t> &
     const int64_t chunks = chunk_count(n, kNodeChunk);
     std::vector<double> chunk_score(static_cast<std::size_t>(chunks));
     std::vector<int32_t> next(labels.size());
-#pragma omp parallel num_threads(team_size(threads, n))
+    const int team = team_size(threads, n);
+    std::vector<int64_t> counts(static_cast<std::size_t>(team) * k, 0);  // per thread, as above
+#pragma omp parallel num_threads(team)
     {
-        std::vector<int64_t> count(static_cast<std::size_t>(k), 0);
+        int64_t *count = counts.data() + static_cast<std::size_t>(current_thread()) * k;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t c = 0; c < chunks; ++c) {
             double total = 0.0;

@@ -72,10 +72,14 @@ CsrMatrix pair_pattern(const CrowdData &data, const WorkerLabels &w, int threads
     CsrMatrix r;
     r.rows = r.cols = m;
     r.start.assign(static_cast<std::size_t>(m) + 1, 0);
+    // Each thread's marks, allocated here: an allocation failing inside the parallel
+    // region could not throw out of it (std::terminate) and would end the process.
+    std::vector<int32_t> marks(static_cast<std::size_t>(threads) * m);
     for (int pass = 0; pass < 2; ++pass) {
+        std::fill(marks.begin(), marks.end(), -1);
 #pragma omp parallel num_threads(threads)
         {
-            std::vector<int32_t> mark(static_cast<std::size_t>(m), -1);
+            int32_t *mark = marks.data() + static_cast<std::size_t>(current_thread()) * m;
 #pragma omp for schedule(dynamic, 64)
             for (int32_t i = 0; i < m; ++i) {
                 int64_t count = 0;
@@ -105,9 +109,10 @@ std::vector<double> pair_sums(const CrowdData &data, const WorkerLabels &w,
                               const CsrMatrix &pattern, int32_t split, int threads) {
     const int32_t m = data.n_workers;
     std::vector<double> value(pattern.index.size(), 0.0);
+    std::vector<int64_t> positions(static_cast<std::size_t>(threads) * m, 0);  // per thread, as above
 #pragma omp parallel num_threads(threads)
     {
-        std::vector<int64_t> position(static_cast<std::size_t>(m), 0);
+        int64_t *position = positions.data() + static_cast<std::size_t>(current_thread()) * m;
 #pragma omp for schedule(dynamic, 64)
         for (int32_t i = 0; i < m; ++i) {
             for (int64_t e = pattern.start[i]; e < pattern.start[i + 1]; ++e)
