@@ -133,21 +133,23 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
             throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) + " is too large");
         largest = std::max(largest, gold_label[g]);
     }
-    d.k = options.classes > 0 ? options.classes : largest + 1;
-    if (d.k < 2)
+    // In 64 bits: the largest label may be INT32_MAX (found by tests/fuzz/fuzz_fit).
+    const int64_t k = options.classes > 0 ? options.classes : static_cast<int64_t>(largest) + 1;
+    if (k < 2)
         throw Error(CS_ERR_TOO_FEW_CLASSES,
                     "every label is 0, so k is inferred as 1; at least 2 classes are needed "
                     "(set the 'classes' parameter)");
     // The documented limits (crowdspec.h, CS_MAX_CROWD_CLASSES and CS_ERR_TOO_LARGE):
     // a k x k confusion matrix per worker, and label codes worker * k + label below
     // 2^32 - 1 (UINT32_MAX itself marks dropped duplicates below).
-    if (d.k > CS_MAX_CROWD_CLASSES)
+    if (k > CS_MAX_CROWD_CLASSES)
         throw Error(CS_ERR_TOO_MANY_CLASSES,
-                    "k = " + std::to_string(d.k) + " classes (" +
+                    "k = " + std::to_string(k) + " classes (" +
                         (options.classes > 0 ? std::string("the 'classes' parameter")
                                              : "inferred from the largest label, " + std::to_string(largest)) +
                         "); cs_fit supports at most " + std::to_string(CS_MAX_CROWD_CLASSES) +
                         " (a k x k confusion matrix per worker)");
+    d.k = static_cast<int32_t>(k);
     const uint64_t codes = static_cast<uint64_t>(d.n_workers) * static_cast<uint64_t>(d.k);
     if (codes > UINT32_MAX)
         throw Error(CS_ERR_TOO_LARGE,
