@@ -30,6 +30,11 @@
 # --mpi also installs Open MPI (libopenmpi-dev, openmpi-bin: mpi.h, libmpi, mpiexec)
 # for the optional libcrowdspec_mpi and crowdspec-mpi (cmake -DCS_MPI=ON) and their
 # tests (ctest -L mpi). CI (.ci/run) passes it.
+#
+# --clang installs clang with its sanitizer runtimes and libFuzzer (libclang-rt-dev),
+# LLVM's OpenMP runtime for clang builds (libomp-dev) and Python (the seed corpora):
+# for the libFuzzer targets (cmake -DCS_FUZZ=ON, tests/fuzz) and the ThreadSanitizer
+# build of CI.
 set -eu
 extras=0
 # BLAS/LAPACK: any implementation works (cmake/crowdspecLinalg.cmake); OpenBLAS is the
@@ -44,7 +49,8 @@ for arg in "$@"; do
     --reference-blas) packages="$packages libblas-dev liblapack-dev" ;;
     --packaging) packages="$packages libblas-dev liblapack-dev debhelper dpkg-dev lintian" ;;
     --mpi) packages="$packages libopenmpi-dev openmpi-bin" ;;
-    *) echo "usage: $0 [--test-extras] [--reference-blas] [--packaging] [--mpi]" >&2; exit 2 ;;
+    --clang) packages="$packages clang libclang-rt-dev libomp-dev python3" ;;
+    *) echo "usage: $0 [--test-extras] [--reference-blas] [--packaging] [--mpi] [--clang]" >&2; exit 2 ;;
   esac
 done
 missing=""

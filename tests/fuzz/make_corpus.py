@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Seed corpora of the libFuzzer targets (tests/fuzz), written instead of committed.
+
+usage: make_corpus.py OUT_DIR   -> OUT_DIR/<target>/<name> for every target
+
+The fit targets read their input as a stream of decisions (fuzz_input.hpp: a value in
+[lo, hi] of span <= 256 is lo + byte % span); the seeds encode small meaningful cases
+that way (a unanimous crowd, a noisy one, gold and parameters; two clusters; two
+cliques), plus a few random byte strings. The readers' seeds are small files in every
+format the program reads, behind three option bytes (reader, file name and format,
+columns).
+"""
+import os
+import random
+import sys
+
+
+def val(lo, hi, v):
+    """The byte that Input::in(lo, hi) decodes as v (spans up to 256)."""
+    assert lo <= v <= hi and hi - lo < 256
+    return bytes([v - lo])
+
+
+def crowd_seed(method, n_items, n_workers, k, triples, params=(), gold=(), cancel=None, threads=1):
+    out = bytes([method])
+    out += val(1, 12, n_items) + val(1, 8, n_workers) + val(2, 6, k) + val(0, 60, len(triples))
+    out += bytes([1])  # bad_ids: flip(8) false
+    for (j, w, c) in triples:
+        out += val(0, n_items - 1, j) + val(0, n_workers - 1, w) + val(0, k - 1, c)
+    out += val(0, 3, len(gold))
+    for (j, c) in gold:
+        out += val(0, n_items, j) + val(0, k - 1, c)
+    out += bytes([0]) + val(0, 5, cancel) if cancel is not None else bytes([1])
+    out += val(0, 6, len(params))
+    for (index, how, value) in params:  # see fuzz_params.hpp
+        out += bytes([index, how, value])
+    out += val(1, 3, threads)
+    return out
+
+
+def fit_seeds(rng):
+    seeds = {}
+    unanimous = [(j, w, 1) for j in range(6) for w in range(3)]
+    for m in range(10):  # every crowd method (the order of cs_method_at)
+        seeds["unanimous_m%d" % m] = crowd_seed(m, 6, 3, 5, unanimous)
+        noisy = [(j, w, (j + (w == 2)) % 3) for j in range(8) for w in range(4)]
+        seeds["noisy_m%d" % m] = crowd_seed(m, 8, 4, 3, noisy, params=[(11, 7, 0), (13, 0, 1)], gold=[(0, 0)])
+    seeds["cancel"] = crowd_seed(2, 4, 3, 2, [(j, w, (j + w) % 2) for j in range(4) for w in range(3)], cancel=2)
+    seeds["other_kind"] = crowd_seed(15, 2, 2, 2, [(0, 0, 0), (1, 1, 1)])
+    for i in range(8):
+        seeds["random%d" % i] = bytes(rng.randrange(256) for _ in range(rng.randrange(8, 200)))
+    return seeds
+
+
+def points_seeds(rng):
+    seeds = {}
+    for m in range(2):
+        out = bytes([m]) + val(1, 40, 6) + val(1, 5, 2) + bytes([1, 1]) + bytes([1])  # ld = d, not special
+        for v in (0, 0, 0, 1, 1, 0, 40, 40, 40, 44, 44, 40):
+            out += bytes([128 + v])
+        out += val(0, 7, 2) + bytes([1]) + val(0, 4, 0) + val(1, 3, 2)
+        seeds["two_clusters_m%d" % m] = out
+        # issue 12's outlier case: -2 x8, 10.375, 10, 8.625 and 1e15, k = 3 (a special
+        # value is a byte b: b < 32 picks special[b % 18]; else (byte - 128) / 8 + (b & 3) * 100)
+        out = bytes([m]) + val(1, 40, 12) + val(1, 5, 1) + bytes([1, 1]) + bytes([0])
+        out += bytes([48, 112]) * 8 + bytes([48, 211, 48, 208, 48, 197, 4])
+        seeds["outlier_m%d" % m] = out + val(0, 9, 3) + bytes([1, 0, 0])
+    for i in range(6):
+        seeds["random%d" % i] = bytes(rng.randrange(256) for _ in range(rng.randrange(8, 300)))
+    return seeds
+
+
+def graph_seeds(rng):
+    seeds = {}
+    cliques = [(a, b) for a in range(5) for b in range(a + 1, 5)] + \
+              [(a, b) for a in range(5, 10) for b in range(a + 1, 10)] + [(4, 5)]
+    for m in range(3):
+        out = bytes([m]) + val(1, 40, 10) + val(0, 90, len(cliques))
+        for (a, b) in cliques:
+            out += val(0, 9, a) + val(0, 9, b) + bytes([1])  # flip(64) false
+        seeds["two_cliques_m%d" % m] = out + val(0, 7, 2) + bytes([1, 0, 0])
+    seeds["self_loops"] = bytes([0]) + val(1, 40, 3) + val(0, 90, 2) + bytes([1, 1, 1, 2, 2, 1, 2, 1, 0, 0])
+    for i in range(6):
+        seeds["random%d" % i] = bytes(rng.randrange(256) for _ in range(rng.randrange(8, 300)))
+    return seeds
+
+
+def reader_seeds():
+    # option bytes: kind (0 crowd, 1 truth, 2 points, 3 edges); name and format:
+    # name = opts % 4 (in.csv, in.tsv, in.txt, in), format = (opts >> 2) % 4, header =
+    # (opts >> 4) % 3, classes = opts >> 6; columns byte (0 = by name).
+    files = {
+        "crowd_csv": (0, 0, "task,worker,label\n1,a,x\n1,b,y\n2,a,x\n"),
+        "crowd_quotes": (0, 0, '\ufeffitem,worker,label\r\n"a,1","w ""1""",yes\r\n"line\nbreak",w2,no\r\n'),
+        "crowd_tsv": (0, 1, "question\tannotator\tanswer\tother\nq1\tu1\t3\tz\nq2\tu2\t1\tz\n"),
+        "crowd_whitespace": (0, 2, "1 1 1\n1 2 2\n2 1 1\n  3   2 2\n"),
+        "crowd_classes": (0, 2 + 64, "1 1 1\n1 2 3\n2 1 2\n"),
+        "crowd_vt_ff": (0, 0, 'item,worker,label\n"a\x0b","b\x0c",c\n'),
+        "crowd_utf8": (0, 0, "item,worker,label\n\xe9t\xe9,w,1\n\xff\xfe,w,2\n"),
+        "truth": (1, 2, "1 a\n2 b\n1 a\n"),
+        "truth_header": (1, 0, "item,gold\n1,a\n2,b\n"),
+        "points": (2, 2, "0 0\n0 1\n10 10\n11 11\n"),
+        "points_csv": (2, 0, "x,y\n1.5,2\n-3e5,1e100\n"),
+        "edges": (3, 2, "a b\nb c\nc a\nd e\n"),
+        "edges_header": (3, 0, "source,target\n1,2\n2,3\n"),
+    }
+    seeds = {}
+    for name, (kind, opts, text) in files.items():
+        data = text.encode("latin-1") if "\xff" in text else text.encode("utf-8")
+        seeds[name] = bytes([kind, opts, 0]) + data
+    return seeds
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    rng = random.Random(12)
+    targets = {"fuzz_fit": fit_seeds(rng), "fuzz_points": points_seeds(rng), "fuzz_graph": graph_seeds(rng),
+               "fuzz_cli_readers": reader_seeds()}
+    for target, seeds in targets.items():
+        d = os.path.join(sys.argv[1], target)
+        os.makedirs(d, exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+    print("seed corpora in %s: %s" % (sys.argv[1], ", ".join("%s %d" % (t, len(s)) for t, s in targets.items())))
+
+
+if __name__ == "__main__":
+    main()
