@@ -98,6 +98,7 @@ const CS_ERR_INTERNAL = Int32(-16)
 const CS_ERR_WRONG_INPUT_KIND = Int32(-17)
 const CS_ERR_NON_FINITE = Int32(-18)
 const CS_ERR_TOO_MANY_CLASSES = Int32(-19)
+const CS_ERR_TOO_LARGE = Int32(-20)
 
 # The parameter Base.show reads (enum cs_param).
 const CS_PARAM_METHOD = Int32(1)
@@ -120,6 +121,7 @@ const CS_NOTE_LABEL_CYCLE = Int32(256)
 const CS_NOTE_EIGEN_NOT_CONVERGED = Int32(512)
 const CS_NOTE_MAJORITY_START = Int32(1024)
 const CS_NOTE_UNKNOWN_WORKERS = Int32(65536)
+const CS_NOTE_DEGENERATE_MAXIMUM = Int32(131072)
 
 const _NOTE_NAMES = (
     (CS_NOTE_MAX_ITER_REACHED, :max_iter_reached),
@@ -134,6 +136,7 @@ const _NOTE_NAMES = (
     (CS_NOTE_EIGEN_NOT_CONVERGED, :eigen_not_converged),
     (CS_NOTE_MAJORITY_START, :majority_start),
     (CS_NOTE_UNKNOWN_WORKERS, :unknown_workers),
+    (CS_NOTE_DEGENERATE_MAXIMUM, :degenerate_maximum),
 )
 
 # ---------------------------------------------------------------------------- errors

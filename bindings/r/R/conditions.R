@@ -16,7 +16,8 @@
   label_cycle = 256L,
   eigen_not_converged = 512L,
   majority_start = 1024L,
-  unknown_workers = 65536L
+  unknown_workers = 65536L,
+  degenerate_maximum = 131072L
 )
 
 # Names of the bits set in a cs_fit_notes() value; a bit this table does not know

@@ -76,6 +76,8 @@ pub const CS_ERR_WRONG_INPUT_KIND: cs_status_code = -17;
 pub const CS_ERR_NON_FINITE: cs_status_code = -18;
 /// The number of classes exceeds the number of points or nodes.
 pub const CS_ERR_TOO_MANY_CLASSES: cs_status_code = -19;
+/// The input's sizes exceed a limit of the library's layout (n_workers x k >= 2^32).
+pub const CS_ERR_TOO_LARGE: cs_status_code = -20;
 
 /// Inference methods (the header's `enum cs_method`), values of [`CS_PARAM_METHOD`].
 /// 1-99 take crowd labels, 100-199 points, 200-299 graphs.
@@ -287,6 +289,9 @@ pub const CS_NOTE_MAJORITY_START: cs_fit_note = 1024;
 /// [`cs_predict`]: some workers of the batch were not in the fit (the average worker
 /// stood in for them).
 pub const CS_NOTE_UNKNOWN_WORKERS: cs_fit_note = 65536;
+/// EM ended at a degenerate maximum; the items it left undecided fell back to
+/// majority vote among the classes no confusion matrix tells apart.
+pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;

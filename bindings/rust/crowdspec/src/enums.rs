@@ -389,7 +389,7 @@ impl ParamValue for Method {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Notes(i32);
 
-const NOTE_NAMES: [(i32, &str); 12] = [
+const NOTE_NAMES: [(i32, &str); 13] = [
     (sys::CS_NOTE_MAX_ITER_REACHED, "max_iter_reached"),
     (sys::CS_NOTE_SPECTRAL_FALLBACK, "spectral_fallback"),
     (sys::CS_NOTE_IMPOSSIBLE_ITEMS, "impossible_items"),
@@ -402,6 +402,7 @@ const NOTE_NAMES: [(i32, &str); 12] = [
     (sys::CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"),
     (sys::CS_NOTE_MAJORITY_START, "majority_start"),
     (sys::CS_NOTE_UNKNOWN_WORKERS, "unknown_workers"),
+    (sys::CS_NOTE_DEGENERATE_MAXIMUM, "degenerate_maximum"),
 ];
 
 impl Notes {
@@ -432,6 +433,9 @@ impl Notes {
     /// [`Model::predict`](crate::Model::predict): some workers were not in the fit; the
     /// average worker stood in for them.
     pub const UNKNOWN_WORKERS: Notes = Notes(sys::CS_NOTE_UNKNOWN_WORKERS);
+    /// EM ended at a degenerate maximum; items it left undecided took the majority vote
+    /// among the classes no confusion matrix tells apart.
+    pub const DEGENERATE_MAXIMUM: Notes = Notes(sys::CS_NOTE_DEGENERATE_MAXIMUM);
 
     /// The C bits.
     pub fn bits(self) -> i32 {

@@ -50,13 +50,16 @@ pub enum Status {
     WrongInputKind,
     /// `CS_ERR_NON_FINITE`: a point coordinate is NaN, infinite or above 1e100.
     NonFinite,
-    /// `CS_ERR_TOO_MANY_CLASSES`: more classes than points or nodes.
+    /// `CS_ERR_TOO_MANY_CLASSES`: more classes than points or nodes, or than
+    /// `CS_MAX_CROWD_CLASSES` (10,000) for crowd labels.
     TooManyClasses,
+    /// `CS_ERR_TOO_LARGE`: the sizes exceed the library's layout (n_workers x k >= 2^32).
+    TooLarge,
     /// A code this crate does not know.
     Other(i32),
 }
 
-const TABLE: [(Status, i32); 19] = [
+const TABLE: [(Status, i32); 20] = [
     (Status::NullHandle, sys::CS_ERR_NULL_HANDLE),
     (Status::NullPointer, sys::CS_ERR_NULL_POINTER),
     (Status::InvalidArgument, sys::CS_ERR_INVALID_ARGUMENT),
@@ -76,6 +79,7 @@ const TABLE: [(Status, i32); 19] = [
     (Status::WrongInputKind, sys::CS_ERR_WRONG_INPUT_KIND),
     (Status::NonFinite, sys::CS_ERR_NON_FINITE),
     (Status::TooManyClasses, sys::CS_ERR_TOO_MANY_CLASSES),
+    (Status::TooLarge, sys::CS_ERR_TOO_LARGE),
 ];
 
 impl Status {
