@@ -1244,9 +1244,9 @@ CS_API cs_status cs_iterations(const cs_model *model, int32_t *iterations);
  * ::CS_ERR_CANCELLED, ::CS_NOTE_CANCELLED is set) always reports 0, for every method and
  * wherever the cancel came: at iteration 0, at the iteration that would have met the
  * rule, or in a later restart after an earlier one converged. Otherwise: mv, spec and
- * spec-mle always converge (spec-mle also with max_iter = 0); EM methods, crowd-lloyd,
- * lloyd, kmeans++ and commu-lloyd converge when their rule is met (never with max_iter
- * = 0, which runs no iteration); kos, kos-mp, ghosh-svd and eigen-ratio converge when
+ * spec-mle always converge (spec-mle also with max_iter = 0); EM methods, ebcc and bcc,
+ * crowd-lloyd, lloyd, kmeans++ and commu-lloyd converge when their rule is met (never
+ * with max_iter = 0, which runs no iteration); kos, kos-mp, ghosh-svd and eigen-ratio converge when
  * every binary split's solver met its rule (see ::cs_method).
  * @param model The handle.
  * @param[out] converged Receives 1 or 0.

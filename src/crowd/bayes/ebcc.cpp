@@ -95,6 +95,19 @@ inline void scatter_item(const CrowdData &d, int64_t j, int32_t H, const double 
 }
 
 // The counts of the starting responsibilities, and their class marginals into q.
+// An item's class posterior from its subtype shares r (k x M): the sum of each class's
+// shares, at most 1 (M rounded shares can add up to 1 + 1 ulp), and exactly one-hot for
+// a gold item, as every method's gold rows are (its shares sum to 1 - 1 ulp).
+inline void class_posterior(const double *r, int32_t k, int32_t M, int32_t gold, double *qj) {
+    for (int32_t l = 0; l < k; ++l) {
+        double ql = 0.0;
+        for (int32_t m = 0; m < M; ++m) ql += r[l * M + m];
+        qj[l] = std::min(ql, 1.0);
+    }
+    if (gold >= 0)
+        for (int32_t l = 0; l < k; ++l) qj[l] = l == gold ? 1.0 : 0.0;
+}
+
 void scatter_start(const CrowdData &d, Vb &vb, const FitOptions &o, const std::vector<double> *start,
                    std::vector<double> &q) {
     const int32_t k = vb.k, M = vb.M, H = vb.H;
@@ -127,11 +140,7 @@ void scatter_start(const CrowdData &d, Vb &vb, const FitOptions &o, const std::v
                     for (int32_t m = 0; m < M; ++m) rl[m] = share * (rl[m] / sum);
                 }
             }
-            for (int32_t l = 0; l < k; ++l) {
-                double s = 0.0;
-                for (int32_t m = 0; m < M; ++m) s += r[static_cast<std::size_t>(l * M + m)];
-                qj[l] = s;
-            }
+            class_posterior(r.data(), k, M, d.gold_of(static_cast<int32_t>(j)), qj);
             scatter_item(d, j, H, r.data(), counts, h_sum.data());
         }
         std::copy(h_sum.begin(), h_sum.end(), vb.h_sums.begin() + p * H);
@@ -280,12 +289,7 @@ void item_range(const CrowdData &d, Vb &vb, int64_t p, double *q) {
             product = 1.0;
         }
         product *= sum;
-        double *qj = q + j * k;
-        for (int32_t l = 0; l < k; ++l) {
-            double ql = 0.0;
-            for (int32_t m = 0; m < M; ++m) ql += s[l * M + m];
-            qj[l] = ql;
-        }
+        class_posterior(s, k, M, gold, q + j * k);
         for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
             double *row = counts + static_cast<int64_t>(d.item_code[t]) * H;
             for (int32_t h = 0; h < H; ++h) row[h] += s[h];
