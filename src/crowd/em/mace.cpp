@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <math.h>  // lgamma_r (glibc)
 #include <limits>
 #include <string>
 #include <vector>
@@ -91,26 +92,40 @@ Weights weights_of(const Globals &G, int32_t k) {
     return w;
 }
 
+// log Gamma without the global state: std::lgamma writes glibc's global `signgam`, a
+// data race when several handles fit at once (found by the ThreadSanitizer run of
+// tests/test_threads.cpp). lgamma_r is the same function with the sign returned instead,
+// so the values do not change. (util/special.hpp has a log-gamma of its own, as ebcc
+// uses; switching to it would move mace's numbers in the last bits.)
+double lgamma_(double x) {
+#if defined(__GLIBC__)
+    int sign = 0;
+    return ::lgamma_r(x, &sign);
+#else
+    return std::lgamma(x);
+#endif
+}
+
 // log B(a, b) and log of the multivariate Beta function, for the KL terms.
-double log_beta(double a, double b) { return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b); }
+double log_beta(double a, double b) { return lgamma_(a) + lgamma_(b) - lgamma_(a + b); }
 
 double kl_terms(const Globals &G, int32_t k) {
     double kl = 0.0;
     const double a0 = kThetaPrior, g0 = kStrategyPrior;
     const double log_b0 = log_beta(a0, a0);
-    const double log_dir0 = k * std::lgamma(g0) - std::lgamma(k * g0);
+    const double log_dir0 = k * lgamma_(g0) - lgamma_(k * g0);
     for (std::size_t i = 0; i < G.a.size(); ++i) {
         const double a = G.a[i], b = G.b[i], dab = digamma(a + b);
         kl += log_b0 - log_beta(a, b) + (a - a0) * (digamma(a) - dab) + (b - a0) * (digamma(b) - dab);
         double total = 0.0, sum_lg = 0.0;
         for (int32_t c = 0; c < k; ++c) {
             total += G.g[i * k + c];
-            sum_lg += std::lgamma(G.g[i * k + c]);
+            sum_lg += lgamma_(G.g[i * k + c]);
         }
         const double dt = digamma(total);
         double cross = 0.0;
         for (int32_t c = 0; c < k; ++c) cross += (G.g[i * k + c] - g0) * (digamma(G.g[i * k + c]) - dt);
-        kl += std::lgamma(total) - sum_lg + log_dir0 + cross;
+        kl += lgamma_(total) - sum_lg + log_dir0 + cross;
     }
     return kl;
 }
