@@ -5,6 +5,7 @@ pandas is imported only when a DataFrame is encoded or a result is decoded, so t
 package imports (and fit_labels works) without it.
 """
 
+import ctypes
 import numbers
 
 import numpy as np
@@ -106,12 +107,16 @@ def _factorize_dense_integers(x):
     span = hi - lo + 1
     if span > _DENSE_SPAN_PER_ROW * x.size + _DENSE_SPAN_EXTRA:
         return None
-    offset = (x - x.dtype.type(lo)).astype(np.intp, copy=False)  # in [0, span): no overflow
+    offset = x if lo == 0 else x - x.dtype.type(lo)  # in [0, span): no overflow
+    offset = offset.astype(np.intp, copy=False)
     present = np.zeros(span, dtype=bool)
     present[offset] = True
+    if present.all():  # ids lo .. hi: the offsets are the codes
+        uniques = np.arange(span, dtype=x.dtype) + x.dtype.type(lo)
+        return offset, _pd().Index(uniques)
     ids = np.flatnonzero(present)  # the offsets of the ids present, ascending
-    rank = np.empty(span, dtype=np.intp)  # (np.cumsum over a bool array is 10x slower)
-    rank[ids] = np.arange(ids.size, dtype=np.intp)
+    rank = np.empty(span, dtype=np.int32 if ids.size <= _INT32_MAX else np.intp)
+    rank[ids] = np.arange(ids.size, dtype=rank.dtype)  # (cumsum over bools is slower)
     uniques = ids.astype(x.dtype) + x.dtype.type(lo)
     return rank[offset], _pd().Index(uniques)
 
@@ -119,23 +124,136 @@ def _factorize_dense_integers(x):
 def _factorize_categorical(values):
     """Codes of a categorical column in category order, unused categories dropped (as
     pd.factorize does); -1 marks a missing value."""
-    codes = values.cat.codes.to_numpy().astype(np.intp)
+    codes = values.cat.codes.to_numpy()  # int8 .. int64, -1 for a missing value
     categories = values.cat.categories
-    used = np.zeros(len(categories), dtype=bool)
-    used[codes[codes >= 0]] = True
-    if not used.all():
-        kept = np.flatnonzero(used)
-        rank = np.full(len(categories), -1, dtype=np.intp)
+    used = np.zeros(len(categories) + 1, dtype=bool)
+    used[codes] = True  # a missing value (-1) marks the extra last slot
+    if not used[:-1].all():
+        kept = np.flatnonzero(used[:-1])
+        rank = np.full(len(categories) + 1, -1, dtype=np.intp)  # rank[-1] = -1: missing
         rank[kept] = np.arange(kept.size, dtype=np.intp)
-        codes = np.where(codes >= 0, rank[np.maximum(codes, 0)], -1)
+        codes = rank[codes]
         categories = categories[kept]
     return codes, categories
 
 
-def _factorize(values):
+def _factorize_values(values, sort=True):
+    """pd.factorize(values, sort=sort), except that values of mixed types that cannot
+    be ordered stay in order of first appearance.
+
+    The sort is done here, on the distinct values only, by a stable sort (timsort on
+    objects: few comparisons, and linear on ids that arrive in order), where pandas
+    would quicksort them; codes are then renumbered by one lookup per row."""
+    pd = _pd()
+    codes, uniques = pd.factorize(values, sort=False)
+    if not sort or len(uniques) < 2:
+        return codes, uniques
+    try:
+        order = np.asarray(uniques.argsort(kind="stable"), dtype=np.intp)
+    except TypeError:  # mixed types: pandas' own rules (numbers before strings, ...)
+        try:
+            return pd.factorize(values, sort=True)
+        except TypeError:  # not orderable at all
+            return codes, uniques
+    if np.all(order[1:] > order[:-1]):  # already in order
+        return codes, uniques
+    rank = np.empty(order.size + 1, dtype=np.intp)
+    rank[order] = np.arange(order.size, dtype=np.intp)
+    rank[-1] = -1  # a missing value (code -1) stays missing
+    return rank[codes], uniques.take(order)
+
+
+# Object columns: rows are first coded by the address of the Python object they hold
+# (an integer hash, several times cheaper than hashing strings), and only the distinct
+# objects are then coded by value. Identical objects are equal values, so the result is
+# exactly pd.factorize's; it pays off because columns repeat objects: pandas' CSV reader
+# shares one string object per distinct value, and indexing an array of ids repeats its
+# objects. Rows grouped by task (runs of the same object) are coded one run at a time.
+_POINTER = ctypes.c_uint64 if ctypes.sizeof(ctypes.c_void_p) == 8 else ctypes.c_uint32
+# the prefix looked at to decide whether objects repeat at all
+_OBJECT_SAMPLE = 1 << 16
+# the mean length of runs of one object worth coding one run at a time
+_RUN_LENGTH = 4
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _object_addresses(a):
+    """The PyObject addresses a C-contiguous object array holds, as integers (a view of
+    its buffer: valid while ``a`` lives; nothing is dereferenced)."""
+    buffer = (_POINTER * a.size).from_address(a.ctypes.data)
+    return np.ctypeslib.as_array(buffer)
+
+
+def _factorize_sorted(a):
+    """Codes and distinct values of objects already in non-decreasing order (equal
+    values adjacent), or None when they are not in order or do not compare."""
+    try:
+        if not np.all(a[1:] >= a[:-1]):
+            return None
+        new = np.empty(a.size, dtype=bool)
+        new[0] = True
+        np.not_equal(a[1:], a[:-1], out=new[1:])
+    except (TypeError, ValueError):  # None, or values that do not compare to a bool
+        return None
+    if new.all():
+        return np.arange(a.size, dtype=np.int32), a
+    codes = np.cumsum(new, dtype=np.int32)
+    codes -= 1
+    return codes, a[new]
+
+
+def _factorize_objects(a, sort=True):
+    """_factorize_values(a, sort) for a 1-D numpy object array, coding each distinct
+    object (not each row) by value; int32 codes."""
+    n = a.size
+    if n < 2 or n > _INT32_MAX:
+        return _factorize_values(a, sort)
+    if not a.flags.c_contiguous:
+        a = np.ascontiguousarray(a)
+    address = _object_addresses(a)
+    pd = _pd()
+    # Runs of one object (rows grouped by task): keep the first row of each, when
+    # runs are long enough (4 rows on average) to repay expanding the codes back. The
+    # prefix says whether there are runs before the whole column is scanned.
+    head = address[:_OBJECT_SAMPLE]
+    grouped = _RUN_LENGTH * np.count_nonzero(head[1:] != head[:-1]) < head.size
+    if grouped:
+        boundary = np.empty(n, dtype=bool)
+        boundary[0] = True
+        np.not_equal(address[1:], address[:-1], out=boundary[1:])
+        heads = np.flatnonzero(boundary)
+        grouped = _RUN_LENGTH * heads.size <= n
+    keys = address[heads] if grouped else address
+    sample = keys[:_OBJECT_SAMPLE]
+    in_sample = pd.unique(sample).size
+    if 10 * in_sample >= 9 * sample.size:
+        # (almost) every row holds its own object: code the values directly, and
+        # without hashing when they are already in order
+        objects = a[heads] if grouped else a
+        in_order = _factorize_sorted(objects) if sort else None
+        codes, uniques = in_order if in_order is not None else _factorize_values(objects, sort)
+        codes = codes.astype(np.int32, copy=False)
+    else:
+        object_codes, distinct = pd.factorize(keys, sort=False)
+        # a row holding each distinct object: codes number objects in order of first
+        # appearance, so when the prefix saw them all, the prefix's rows have them all
+        where = np.empty(distinct.size, dtype=np.intp)
+        seen = sample.size if distinct.size == in_sample else keys.size
+        where[object_codes[:seen]] = np.arange(seen, dtype=np.intp)
+        if grouped:
+            where = heads[where]
+        value_codes, uniques = _factorize_values(a[where], sort)
+        # (-1, a missing value, stays -1 in int32)
+        codes = value_codes.astype(np.int32).take(object_codes)
+    if grouped:
+        codes = np.repeat(codes, np.diff(np.append(heads, n)))
+    return codes, uniques
+
+
+def _factorize(values, sort=True):
     """0-based codes of an id column (-1 for a missing id) and the ids in code order:
-    sorted when the ids are orderable (category order for a categorical column), else
-    in order of first appearance."""
+    sorted when the ids are orderable and ``sort`` (category order for a categorical
+    column), else in order of first appearance."""
     pd = _pd()
     if isinstance(values.dtype, pd.CategoricalDtype):
         return _factorize_categorical(values)
@@ -143,11 +261,9 @@ def _factorize(values):
         dense = _factorize_dense_integers(values.to_numpy())
         if dense is not None:
             return dense
-    try:
-        codes, uniques = pd.factorize(values, sort=True)
-    except TypeError:  # ids of mixed, unorderable types: order of first appearance
-        codes, uniques = pd.factorize(values, sort=False)
-    return codes, uniques
+    if values.dtype == np.dtype(object):
+        return _factorize_objects(values.to_numpy(), sort)
+    return _factorize_values(values, sort)
 
 
 def _sort_classes(values):
@@ -218,7 +334,9 @@ class _Encoded:
             gold_tasks, gold_values = true_labels.index, true_labels
 
         # Classes: every category of a categorical label column (a class nobody chose
-        # still exists), else the distinct labels (and gold labels), sorted.
+        # still exists), else the distinct labels (and gold labels), sorted. The label
+        # column is coded once (its codes, or factorize's), then the few distinct
+        # values are mapped onto the classes.
         label_codes = None
         dense = None
         if gold_values is None and _numpy_integers(dtype) and len(labels):
@@ -228,18 +346,27 @@ class _Encoded:
         if dense is not None:
             label_codes, uniques = dense
             classes = list(uniques)
-        elif isinstance(dtype, pd.CategoricalDtype):
-            categories = list(dtype.categories)
+        else:
+            if isinstance(dtype, pd.CategoricalDtype):
+                raw_codes = labels.cat.codes.to_numpy()
+                distinct = list(dtype.categories)
+            else:
+                raw_codes, uniques = _factorize(labels, sort=False)  # -1: missing
+                distinct = list(uniques)
             extra = []
             if gold_values is not None:
-                extra = [x for x in pd.unique(gold_values.to_numpy()) if x not in set(categories)]
-            classes = categories + extra if dtype.ordered else _sort_classes(categories + extra)
-        else:
-            distinct = [x for x in pd.unique(labels.to_numpy()) if not pd.isna(x)]
-            if gold_values is not None:
                 seen = set(distinct)
-                distinct += [x for x in pd.unique(gold_values.to_numpy()) if x not in seen]
-            classes = _sort_classes(distinct)
+                extra = [x for x in pd.unique(gold_values.to_numpy()) if x not in seen]
+            if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+                classes = distinct + extra
+            else:
+                classes = _sort_classes(distinct + extra)
+            # the class of each distinct value, and -1 (missing) kept at the end
+            to_class = np.append(pd.Index(classes).get_indexer(distinct), -1).astype(np.int32)
+            if np.array_equal(to_class[:-1], np.arange(len(distinct))):
+                label_codes = raw_codes  # the same order
+            else:
+                label_codes = to_class[raw_codes]
         try:
             class_values = pd.array(classes, dtype=dtype)
             if len(set(class_values)) != len(classes):
@@ -247,15 +374,13 @@ class _Encoded:
         except (TypeError, ValueError):
             class_values = pd.array(np.array(classes, dtype=object), dtype=object)
         class_index = pd.Index(classes)
-        if label_codes is None:
-            label_codes = class_index.get_indexer(labels.to_numpy())
         if label_codes.size and label_codes.min() < 0:  # only a missing label has none
             raise ValueError("data['label'] has a missing value (row %r)"
                              % _missing_row(labels, label_codes < 0))
 
-        self.item = task_codes.astype(np.int32)
-        self.worker = worker_codes.astype(np.int32)
-        self.label = label_codes.astype(np.int32)
+        self.item = task_codes.astype(np.int32, copy=False)
+        self.worker = worker_codes.astype(np.int32, copy=False)
+        self.label = label_codes.astype(np.int32, copy=False)
         self.tasks = list(tasks) if gold_tasks is not None else tasks
         self.gold_item = self.gold_label = None
         if gold_tasks is not None:
@@ -388,17 +513,20 @@ class Aggregator(_Params):
         if task_codes.size and task_codes.min() < 0:
             raise ValueError("data['task'] has a missing value (row %r)"
                              % _missing_row(data["task"], task_codes < 0))
+        # code each column once, then map its few distinct values onto the fit's
         known = self._workers
-        worker_codes = known.get_indexer(data["worker"].to_numpy())
-        new = worker_codes < 0
+        codes, seen = _factorize(data["worker"], sort=False)
+        if codes.size and codes.min() < 0:
+            raise ValueError("data['worker'] has a missing value (row %r)"
+                             % _missing_row(data["worker"], codes < 0))
+        to_known = known.get_indexer(seen)
+        new = to_known < 0
         if new.any():  # unknown workers get ids after the known ones
-            new_codes, _ = _factorize(data["worker"][new])
-            if new_codes.min() < 0:
-                raise ValueError("data['worker'] has a missing value (row %r)"
-                                 % _missing_row(data["worker"], data["worker"].isna().to_numpy()))
-            worker_codes = worker_codes.copy()
-            worker_codes[new] = len(known) + new_codes
-        label_codes = self.classes_.get_indexer(data["label"].to_numpy())
+            to_known[new] = len(known) + np.arange(np.count_nonzero(new))
+        worker_codes = to_known[codes]
+        codes, seen = _factorize(data["label"], sort=False)
+        to_class = np.append(self.classes_.get_indexer(seen), -1)
+        label_codes = to_class[codes]
         if label_codes.size and label_codes.min() < 0:
             row = _missing_row(data["label"], label_codes < 0)
             raise ValueError("data['label'] has a value the fit has no class for (row %r: %r)"

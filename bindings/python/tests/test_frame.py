@@ -146,6 +146,182 @@ def test_id_coding_equals_pandas_factorize(column):
     assert _mapping(codes, uniques, column) == [None if pd.isna(v) else v for v in column]
 
 
+def _copies(strings):
+    """An object array of new string objects equal to ``strings`` (one per row)."""
+    out = np.array([s[:1] + s[1:] for s in strings], dtype=object)
+    assert len({id(x) for x in out}) == out.size
+    return out
+
+
+def _object_columns():
+    """Object id columns that take each branch of the object coding, with the layouts
+    and object sharing real frames have."""
+    rng = np.random.default_rng(11)
+    names = np.array(["id%05d" % j for j in range(3000)], dtype=object)
+    grouped = np.repeat(rng.permutation(3000), 8)  # runs of 8 rows, ids out of order
+    sorted_runs = np.repeat(np.arange(3000), 8)  # runs, ids in order (as exports)
+    scattered = rng.integers(0, 40, 100_000)  # few ids, no runs: one object each
+    late = np.concatenate([rng.integers(0, 30, 80_000), rng.integers(30, 60, 20_000)])
+    return {
+        "runs, shuffled ids": names[grouped],
+        "runs, sorted ids": names[sorted_runs],
+        # equal values held by different objects (a reader that does not share them),
+        # adjacent in sorted runs
+        "runs, two objects per id": np.where(np.arange(48_000) % 16 >= 8,
+                                             _copies(names[np.repeat(np.arange(3000), 16)]),
+                                             names[np.repeat(np.arange(3000), 16)]),
+        "shared objects, no runs": names[scattered],
+        # ids first seen after the prefix the coding samples (65,536 rows)
+        "ids first seen late": names[late],
+        "one object per row": _copies(names[scattered]),
+        "sorted, one object per row": _copies(names[sorted_runs]),
+        "missing values": np.where(rng.random(50_000) < 0.01, None,
+                                   names[rng.integers(0, 100, 50_000)]),
+        "NaN in runs": np.repeat(np.array(["b", np.nan, "a", "b"], dtype=object), 20),
+        "mixed types": np.array([3, "x", 2.5, "x", 3, (1, 2), "a", 2.5] * 5000,
+                                dtype=object),
+        "ints and strings, runs": np.repeat(np.array([10, "b", 2, "a", 10], dtype=object),
+                                            9),
+        "equal numbers of other types": np.array([1, 1.0, 2, True, 2.0, 1] * 3000,
+                                                 dtype=object),
+        "bools": np.array([True, False, False] * 1000, dtype=object),
+    }
+
+
+@pytest.mark.parametrize("name", list(_object_columns()))
+def test_object_id_coding_equals_pandas_factorize(name):
+    """Object columns are coded object by object, run by run: still exactly
+    pd.factorize(sort=True)'s codes and ids (and its first-appearance order for
+    values that do not sort)."""
+    from crowdspec._frame import _factorize
+    column = pd.Series(_object_columns()[name])
+    codes, uniques = _factorize(column)
+    values = column.to_numpy()
+    try:
+        want_codes, want_uniques = pd.factorize(values, sort=True)
+    except TypeError:
+        want_codes, want_uniques = pd.factorize(values, sort=False)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == list(want_uniques)
+    got, want = _factorize(column, sort=False), pd.factorize(values, sort=False)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert list(got[1]) == list(want[1])
+
+
+def test_object_coding_on_a_strided_column():
+    """A column that is a strided view (every other row of an object array)."""
+    from crowdspec._frame import _factorize_objects
+    base = np.array(["a", "b", "c", "d"] * 50_000, dtype=object)
+    view = base[::2]  # a, c, a, c, ...
+    assert not view.flags.c_contiguous
+    codes, uniques = _factorize_objects(view)
+    assert list(uniques) == ["a", "c"]
+    np.testing.assert_array_equal(codes, np.tile([0, 1], 50_000))
+
+
+def test_missing_ids_are_a_clear_error():
+    """None, NaN and pd.NA task or worker ids raise ValueError naming the row, in every
+    coding path (objects in runs, objects without runs, floats, pandas strings)."""
+    n = 40_000
+    tasks = np.repeat(np.array(["t%05d" % j for j in range(n // 8)], dtype=object), 8)
+    workers = np.array(["w%d" % i for i in range(50)], dtype=object)[np.arange(n) % 50]
+    labels = np.arange(n) % 2
+    for column, values, row, missing in (("task", tasks.copy(), 17_001, None),
+                                         ("task", tasks.copy(), 8, np.nan),
+                                         ("worker", workers.copy(), 333, None),
+                                         ("worker", workers.copy(), 0, np.nan)):
+        values[row] = missing
+        df = pd.DataFrame({"task": tasks, "worker": workers, "label": labels})
+        df[column] = values
+        with pytest.raises(ValueError, match=r"data\['%s'\] has a missing value \(row %d\)"
+                           % (column, row)):
+            crowdspec.MajorityVote().fit(df)
+    df = pd.DataFrame({"task": np.arange(6) / 1.0, "worker": [0, 1, 2] * 2, "label": [0, 1] * 3})
+    df.loc[4, "task"] = np.nan
+    with pytest.raises(ValueError, match=r"data\['task'\] has a missing value \(row 4\)"):
+        crowdspec.MajorityVote().fit(df)
+    df = pd.DataFrame({"task": pd.array(["a", "b", None, "a"], dtype="string"),
+                       "worker": ["x", "y", "x", "y"], "label": [0, 1, 0, 1]})
+    with pytest.raises(ValueError, match=r"data\['task'\] has a missing value \(row 2\)"):
+        crowdspec.MajorityVote().fit(df)
+    df = pd.DataFrame({"task": ["a", "b", "a", "b"], "worker": ["x", "y", "x", "y"],
+                       "label": np.array(["p", None, "q", "p"], dtype=object)})
+    with pytest.raises(ValueError, match=r"data\['label'\] has a missing value \(row 1\)"):
+        crowdspec.MajorityVote().fit(df)
+
+
+def test_mixed_type_ids_fit_as_their_values():
+    """Worker ids of mixed types (ints, strings, floats) are distinct workers by value:
+    the fit equals the one on 0-based codes assigned by hand."""
+    item, worker, label, _ = simulate(n_items=150, n_workers=6, k=2, seed=8)
+    ids = np.array([7, "seven", 7.5, "7", "", 8], dtype=object)
+    df = pd.DataFrame({"task": item, "worker": ids[worker], "label": label})
+    ds = crowdspec.DawidSkene(n_jobs=1).fit(df)
+    # numbers sort before strings (pandas' rule for mixed ids): 7, 7.5, 8, "", "7",
+    # "seven" -- the numpy fit with workers renumbered in that order
+    order = {7: 0, 7.5: 1, 8: 2, "": 3, "7": 4, "seven": 5}
+    assert list(ds.skills_.index) == list(order)
+    renumbered = np.array([order[x] for x in ids])[worker]
+    r = crowdspec.fit_labels(item, renumbered, label, method="ds", threads=1, warn=False)
+    np.testing.assert_array_equal(ds.probas_.to_numpy(), r.posteriors)
+    np.testing.assert_array_equal(ds.errors_.to_numpy(),
+                                  r.confusion.transpose(0, 2, 1).reshape(-1, 2))
+
+
+def test_categorical_ids_with_unused_categories():
+    """Unused categories of a task or worker column are no items or workers (the
+    result has rows only for tasks that have labels); the fit equals the one on the
+    used categories coded by hand in category order."""
+    item, worker, label, _ = simulate(n_items=80, n_workers=6, k=2, seed=9)
+    task_names = ["t%02d" % j for j in range(80)]
+    categories = ["zzz"] + task_names[::-1] + ["unused"]  # not sorted, two unused
+    df = pd.DataFrame({
+        "task": pd.Categorical(np.array(task_names, dtype=object)[item],
+                               categories=categories),
+        "worker": pd.Categorical(np.array(list("abcdef"), dtype=object)[worker],
+                                 categories=list("xfedcba")),
+        "label": label})
+    ds = crowdspec.DawidSkene(n_jobs=1).fit(df)
+    assert list(ds.labels_.index) == task_names[::-1]  # category order, used only
+    assert list(ds.skills_.index) == list("fedcba")
+    r = crowdspec.fit_labels(79 - item, 5 - worker, label, method="ds", threads=1,
+                             warn=False)
+    np.testing.assert_array_equal(ds.probas_.to_numpy(), r.posteriors)
+
+
+def test_object_and_categorical_labels_give_the_integer_fit():
+    """Labels as strings (shared objects, one object per row, in runs) and as a
+    categorical with an unused category: the same fit as integer labels."""
+    item, worker, label, _ = simulate(n_items=300, n_workers=9, k=3, seed=10)
+    base = pd.DataFrame({"task": item, "worker": worker, "label": label})
+    want = crowdspec.DawidSkene(n_jobs=1).fit(base)
+    names = np.array(["a", "b", "c"], dtype=object)
+    frames = {
+        "shared": names[label],
+        "one per row": np.array(["%s" % x for x in names[label]], dtype=object),
+        "sorted runs": names[np.sort(label)],
+    }
+    for name, values in frames.items():
+        df = base.assign(label=values)
+        if name == "sorted runs":
+            df = base.assign(label=np.sort(label)).assign(label=values)
+            want_here = crowdspec.DawidSkene(n_jobs=1).fit(base.assign(label=np.sort(label)))
+        else:
+            want_here = want
+        got = crowdspec.DawidSkene(n_jobs=1).fit(df)
+        assert list(got.probas_.columns) == ["a", "b", "c"], name
+        np.testing.assert_array_equal(got.probas_.to_numpy(), want_here.probas_.to_numpy(),
+                                      err_msg=name)
+    # an unused category ("d") is a class nobody chose: probability 0 everywhere
+    cat = base.assign(label=pd.Categorical.from_codes(label, ["a", "b", "c", "d"]))
+    mv = crowdspec.MajorityVote().fit(cat)
+    assert list(mv.probas_.columns) == ["a", "b", "c", "d"]
+    assert (mv.probas_["d"] == 0).all()
+    np.testing.assert_array_equal(
+        mv.probas_[["a", "b", "c"]].to_numpy(),
+        crowdspec.MajorityVote().fit(base).probas_.to_numpy())
+
+
 def test_every_id_coding_gives_the_same_fit():
     """Task ids as dense integers, sparse integers, a categorical and strings (all
     ordered alike) give the same posteriors and trace bit for bit."""
