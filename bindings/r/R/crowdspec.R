@@ -56,8 +56,89 @@
   c(values, new)
 }
 
+# The warm start of a fit for its workers and classes: the matrices as the library's
+# row-major worker x true x observed vector (NULL: none), and the prior in class order.
+# `initial_confusion` is an array in the layout of confusion() (names matched to the
+# fit's workers and classes; without names its extents must be the fit's) or a
+# crowdspec_fit, whose prior is then the initial prior unless one is given. Workers it
+# does not have get zero matrices, which the library starts from the majority vote.
+.initial_start <- function(initial_confusion, initial_prior, workers, classes) {
+  if (inherits(initial_confusion, "crowdspec_fit")) {
+    if (is.null(initial_prior)) initial_prior <- initial_confusion$prior
+    initial_confusion <- initial_confusion$confusion
+  }
+  m <- length(workers)
+  k <- length(classes)
+  # positions of the fit's classes among named values, or stop
+  class_index <- function(names, what) {
+    if (is.null(names)) {
+      return(NULL)
+    }
+    index <- match(classes, names)
+    if (anyNA(index) || length(names) != k) {
+      stop(what, " has the classes ", paste(names, collapse = ", "), ", the fit has ",
+           paste(classes, collapse = ", "), " (give the label column as a factor with ",
+           "the levels of the earlier fit)", call. = FALSE)
+    }
+    index
+  }
+  conf <- NULL
+  if (!is.null(initial_confusion)) {
+    a <- initial_confusion
+    if (!is.numeric(a) || length(dim(a)) != 3L || dim(a)[2L] != dim(a)[3L]) {
+      stop("initial_confusion must be a crowdspec fit or an array worker x true x ",
+           "observed, as confusion() returns", call. = FALSE)
+    }
+    dn <- dimnames(a)
+    if (!identical(dn[[2L]], dn[[3L]])) {
+      stop("initial_confusion names its true and observed classes differently",
+           call. = FALSE)
+    }
+    ci <- class_index(dn[[2L]], "initial_confusion")
+    if (is.null(ci)) {
+      if (dim(a)[2L] != k) {
+        stop("initial_confusion has ", dim(a)[2L], " classes, the fit has ", k,
+             call. = FALSE)
+      }
+      ci <- seq_len(k)
+    }
+    if (is.null(dn[[1L]])) {
+      if (dim(a)[1L] != m) {
+        stop("initial_confusion without worker names must have one matrix per worker ",
+             "of the fit (", m, "), not ", dim(a)[1L], call. = FALSE)
+      }
+      wi <- seq_len(m)
+    } else {
+      wi <- match(as.character(workers), dn[[1L]])
+    }
+    full <- array(0, c(m, k, k))
+    known <- !is.na(wi)
+    full[known, , ] <- a[wi[known], ci, ci, drop = FALSE]
+    conf <- as.double(aperm(full, c(3L, 2L, 1L)))  # observed fastest: row-major
+  }
+  prior <- NULL
+  if (!is.null(initial_prior)) {
+    p <- initial_prior
+    if (!is.numeric(p) || !is.null(dim(p))) {
+      stop("initial_prior must be a numeric vector, as class_prior() returns",
+           call. = FALSE)
+    }
+    index <- class_index(names(p), "initial_prior")
+    if (is.null(index)) {
+      if (length(p) != k) {
+        stop("initial_prior has ", length(p), " values, the fit has ", k, " classes",
+             call. = FALSE)
+      }
+      index <- seq_len(k)
+    }
+    prior <- as.double(p[index])
+  }
+  list(confusion = conf, prior = prior)
+}
+
 crowdspec <- function(data, item = "item", worker = "worker", label = "label",
-                      method = "opt-ds", gold = NULL, ..., progress = NULL) {
+                      method = "opt-ds", gold = NULL, ..., initial_confusion = NULL,
+                      initial_prior = NULL, progress = NULL) {
   call <- match.call()
   if (!is.data.frame(data)) stop("data must be a data.frame of labels in long form", call. = FALSE)
   if (!is.character(method) || length(method) != 1L || is.na(method)) {
@@ -103,6 +184,7 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     fixed = list(method = method, items = length(items), workers = length(workers),
                  classes = length(classes)),
     user = list(...), owned = c("method", "items", "workers", "classes"))
+  start <- .initial_start(initial_confusion, initial_prior, workers, classes)
   item_code <- .codes(items_col, items)
   worker_code <- .codes(workers_col, workers)
   label_code <- if (is.factor(labels_col)) .codes(as.character(labels_col), classes) else
@@ -110,7 +192,7 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
 
   r <- .run_fit(function(p) {
     .Call(C_cs_r_fit_crowd, item_code, worker_code, label_code, params,
-          gold_item, gold_label, p)
+          gold_item, gold_label, start$confusion, start$prior, p)
   }, progress, call)
 
   n <- length(items)
@@ -130,6 +212,8 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     items = items,
     workers = workers,
     classes = classes,
+    class_values = class_values,
+    columns = list(item = item, worker = worker, label = label),
     label_codes = r$labels,
     posteriors = posteriors,
     confusion = confusion,

@@ -159,3 +159,65 @@ plot.crowdspec_fit <- function(x, which = c("accuracy", "confusion"), worker = N
   }
   invisible(out)
 }
+
+# Label a new batch with a fit's workers: one E-step (cs_predict) with the fit's
+# confusion matrices and prior. Workers the fit did not see get ids after its own;
+# the library weighs them by the mean matrix and notes unknown_workers.
+predict.crowdspec_fit <- function(object, newdata, type = c("labels", "probabilities"),
+                                  item = object$columns$item,
+                                  worker = object$columns$worker,
+                                  label = object$columns$label, ...) {
+  call <- match.call()
+  type <- match.arg(type)
+  if (!is.data.frame(newdata)) {
+    stop("newdata must be a data.frame of labels in long form", call. = FALSE)
+  }
+  if (is.null(item)) item <- "item"
+  if (is.null(worker)) worker <- "worker"
+  if (is.null(label)) label <- "label"
+  items_col <- .column(newdata, item, "item")
+  workers_col <- .column(newdata, worker, "worker")
+  labels_col <- .column(newdata, label, "label")
+
+  items <- .distinct(items_col)
+  item_code <- .codes(items_col, items)
+  m <- length(object$workers)
+  worker_code <- .codes(workers_col, object$workers)
+  new <- worker_code < 0L & !is.na(workers_col)
+  if (any(new)) {
+    unseen <- unique(workers_col[new])
+    worker_code[new] <- m + .codes(workers_col[new], unseen)
+  }
+  values <- if (is.null(object$class_values)) object$classes else object$class_values
+  label_code <- if (is.factor(labels_col) || is.factor(values)) {
+    .codes(as.character(labels_col), as.character(values))
+  } else {
+    .codes(labels_col, values)
+  }
+  bad <- label_code < 0L & !is.na(labels_col)
+  if (any(bad)) {
+    row <- which(bad)[1L]
+    stop("newdata's label ", encodeString(as.character(labels_col[row]), quote = "\""),
+         " (row ", row, ") is not a class of the fit (", paste(object$classes, collapse = ", "),
+         ")", call. = FALSE)
+  }
+
+  # the fit's support and threads, unless given here; any other library parameter too
+  user <- list(...)
+  carried <- object$params[intersect(names(object$params), c("support", "threads"))]
+  carried <- as.list(carried[setdiff(names(carried), names(user))])
+  params <- .params(fixed = list(), user = c(carried, user),
+                    owned = c("method", "items", "workers", "classes"))
+  confusion <- as.double(aperm(object$confusion, c(3L, 2L, 1L)))  # row-major
+  r <- .check(.Call(C_cs_r_predict, item_code, worker_code, label_code, confusion,
+                    as.double(object$prior), params), call)
+  n <- length(items)
+  classes <- object$classes
+  posteriors <- matrix(r$posteriors, nrow = n, ncol = length(classes), byrow = TRUE,
+                       dimnames = list(item = as.character(items), class = classes))
+  .warn_notes("predict", r$notes, r$message, call)
+  if (type == "probabilities") return(posteriors)
+  data.frame(item = items, label = factor(classes[r$labels + 1L], levels = classes),
+             confidence = posteriors[cbind(seq_len(n), r$labels + 1L)],
+             row.names = NULL, stringsAsFactors = FALSE)
+}

@@ -8,8 +8,12 @@
  *   MODE crowd:  INPUT has "item worker label" lines, 0-based integers
  *   MODE points: INPUT has "n d", then n rows of d numbers
  *   MODE graph:  INPUT has "n_nodes", then "u v" lines, 0-based node ids
+ *   MODE predict: INPUT as for crowd, a batch given to cs_predict instead of cs_fit
+ *                (METHOD is then ignored; the matrices come from initial_confusion)
  * Lines starting with '#' are comments. NAME VALUE pairs go to cs_set_param_string,
- * except "gold FILE", a file of "item label" lines given to cs_set_gold.
+ * except "gold FILE", a file of "item label" lines given to cs_set_gold, and
+ * "initial_confusion FILE" / "initial_prior FILE", files of numbers given to
+ * cs_set_initial_confusion / cs_set_initial_prior.
  *
  * OUTPUT: the line "n_items n_workers k trace_length iterations converged notes
  * log_likelihood", then one value per line: labels (n_items), posteriors (n_items x k
@@ -84,7 +88,8 @@ static void print_all(FILE *out, const double *v, size_t n) {
 
 int main(int argc, char **argv) {
     if (argc < 5 || argc % 2 == 0) {
-        fprintf(stderr, "usage: cs_reference crowd|points|graph INPUT OUTPUT METHOD [NAME VALUE]...\n");
+        fprintf(stderr, "usage: cs_reference crowd|points|graph|predict INPUT OUTPUT METHOD "
+                        "[NAME VALUE]...\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -104,17 +109,24 @@ int main(int argc, char **argv) {
             free(gi);
             free(gl);
             free(g.v);
+        } else if (strcmp(argv[i], "initial_confusion") == 0 ||
+                   strcmp(argv[i], "initial_prior") == 0) {
+            dvec x = {0};
+            if (!read_numbers(argv[i + 1], &x)) return 2;
+            s = strcmp(argv[i], "initial_prior") == 0 ? cs_set_initial_prior(m, x.v, x.n)
+                                                      : cs_set_initial_confusion(m, x.v, x.n);
+            free(x.v);
         } else {
             s = cs_set_param_string(m, argv[i], argv[i + 1]);
         }
         if (s) return fail(m, argv[i], s);
     }
     size_t d = 0;
-    if (strcmp(mode, "crowd") == 0) {
+    if (strcmp(mode, "crowd") == 0 || strcmp(mode, "predict") == 0) {
         if (in.n % 3) return 2;
         size_t n = in.n / 3;
         int32_t *it = column(&in, 3, 0, n), *wk = column(&in, 3, 1, n), *lb = column(&in, 3, 2, n);
-        s = cs_fit(m, it, wk, lb, n);
+        s = strcmp(mode, "crowd") == 0 ? cs_fit(m, it, wk, lb, n) : cs_predict(m, it, wk, lb, n);
         free(it);
         free(wk);
         free(lb);

@@ -311,13 +311,32 @@ static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model 
 /* ------------------------------------------------------------------------------- */
 /* The .Call entry points */
 
+static void check_real_or_null(SEXP x, const char *what) {
+    if (x != R_NilValue && TYPEOF(x) != REALSXP)
+        Rf_error("crowdspec: %s must be a double vector or NULL", what);
+}
+
+/* cs_set_initial_confusion / cs_set_initial_prior for the vectors that are not NULL
+ * (the confusion row-major worker x true x observed, as cs_confusion gives it). */
+static cs_status set_initial(cs_model *model, SEXP confusion, SEXP prior) {
+    cs_status status = CS_OK;
+    if (confusion != R_NilValue)
+        status = cs_set_initial_confusion(model, REAL(confusion), (size_t)XLENGTH(confusion));
+    if (status == CS_OK && prior != R_NilValue)
+        status = cs_set_initial_prior(model, REAL(prior), (size_t)XLENGTH(prior));
+    return status;
+}
+
 SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
-                    SEXP gold_label, SEXP progress) {
+                    SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
+                    SEXP progress) {
     check_int_vector(item, "item");
     check_int_vector(worker, "worker");
     check_int_vector(label, "label");
     check_int_vector(gold_item, "gold item");
     check_int_vector(gold_label, "gold label");
+    check_real_or_null(initial_confusion, "the initial confusion matrices");
+    check_real_or_null(initial_prior, "the initial prior");
     if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
         Rf_error("crowdspec: item, worker and label must have the same length");
     if (XLENGTH(gold_item) != XLENGTH(gold_label))
@@ -333,11 +352,40 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
     if (XLENGTH(gold_item) > 0)
         status = cs_set_gold(model, INTEGER(gold_item), INTEGER(gold_label),
                              (size_t)XLENGTH(gold_item));
+    if (status == CS_OK) status = set_initial(model, initial_confusion, initial_prior);
     if (status != CS_OK) {
         UNPROTECT(1);
         return failure(ptr, status);
     }
     status = cs_fit(model, INTEGER(item), INTEGER(worker), INTEGER(label), (size_t)XLENGTH(item));
+    SEXP out = finish(ptr, status, &state, R_CROWD);
+    UNPROTECT(1);
+    return out;
+}
+
+/* One E-step on a new batch (cs_predict) with the given worker matrices and prior:
+ * confusion row-major worker x true x observed; worker ids at or beyond its number of
+ * workers are unknown to it (the library weighs them by the mean matrix). */
+SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
+                  SEXP params) {
+    check_int_vector(item, "item");
+    check_int_vector(worker, "worker");
+    check_int_vector(label, "label");
+    if (TYPEOF(confusion) != REALSXP || TYPEOF(prior) != REALSXP)
+        Rf_error("crowdspec: the confusion matrices and the prior must be double vectors");
+    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
+        Rf_error("crowdspec: item, worker and label must have the same length");
+    progress_state state;
+    cs_model *model;
+    SEXP ptr = PROTECT(prepare(params, R_NilValue, &state, &model));
+    if (model == NULL) {
+        UNPROTECT(1);
+        return ptr;
+    }
+    cs_status status = set_initial(model, confusion, prior);
+    if (status == CS_OK)
+        status = cs_predict(model, INTEGER(item), INTEGER(worker), INTEGER(label),
+                            (size_t)XLENGTH(item));
     SEXP out = finish(ptr, status, &state, R_CROWD);
     UNPROTECT(1);
     return out;
