@@ -188,6 +188,8 @@ def _factorize_sorted(a):
     """Codes and distinct values of objects already in non-decreasing order (equal
     values adjacent), or None when they are not in order or do not compare."""
     try:
+        if np.all(a[1:] > a[:-1]):  # distinct and in order: one pass
+            return np.arange(a.size, dtype=np.int32), a
         if not np.all(a[1:] >= a[:-1]):
             return None
         new = np.empty(a.size, dtype=bool)
@@ -195,8 +197,6 @@ def _factorize_sorted(a):
         np.not_equal(a[1:], a[:-1], out=new[1:])
     except (TypeError, ValueError):  # None, or values that do not compare to a bool
         return None
-    if new.all():
-        return np.arange(a.size, dtype=np.int32), a
     codes = np.cumsum(new, dtype=np.int32)
     codes -= 1
     return codes, a[new]
