@@ -14,6 +14,11 @@
 //  - the local update (E-step): the label e = (i, j, c) has weight S_i X_ic + K_i [c = l]
 //    under T_j = l; q(T_j = l) is proportional to the product over j's labels, and
 //    r_e = q(T_j = c) K_i / (S_i X_ic + K_i).
+// Both updates share one pass over the labels by item: r_e sums, per (worker, label),
+// to s_ic sum_{e: (i, c)} q(T_j = c) (s_ic = K_i / (S_i X_ic + K_i), fixed by the globals),
+// so the local update gathers sum q(T_j = c) per code into fixed item partitions' tables
+// (item_partitions.hpp; the same result for any thread count) and the global update is
+// O(workers x k). The digammas are per (worker, class) and round, never per label.
 // The trace is the evidence lower bound of the local optimum, ELBO = sum_j log((1/k)
 // sum_l prod_e weight_e(l)) - sum_i KL(q(theta_i) || prior) - sum_i KL(q(xi_i) || prior),
 // which never decreases. Each start draws a point theta0_i = x / (x + y) and xi0_i
@@ -31,7 +36,7 @@
 #include <vector>
 
 #include "crowd/em/dawid_skene.hpp"
-#include "data/worker_index.hpp"
+#include "data/item_partitions.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
 
@@ -54,7 +59,6 @@ namespace {
 
 constexpr double kThetaPrior = 0.5;     // Beta(a, b) on theta, a = b
 constexpr double kStrategyPrior = 10.0; // symmetric Dirichlet on xi
-constexpr int64_t kChunk = 1024;
 
 struct Globals {
     std::vector<double> a, b;  // n_workers: Beta parameters of q(theta)
@@ -130,71 +134,121 @@ double kl_terms(const Globals &G, int32_t k) {
     return kl;
 }
 
-// Local update: q(T) into q (n_items x k); returns sum_j log((1/k) sum_l prod weights).
-double e_step(const CrowdData &data, const Weights &w, std::vector<double> &q, int threads) {
-    const int32_t n = data.n_items, k = data.k;
+// The fixed item partitions of one fit and their tables (item_partitions.hpp): each
+// partition scatters sum_{labels e with code (i, c)} q(T_j = c) into its own copy of an
+// n_workers x k table, and the copies are summed in partition order, so every sum is the
+// same for any thread count.
+struct Pass {
+    std::vector<ItemRange> parts;
+    int64_t table = 0;              // n_workers x k
+    std::vector<double> copies;     // per partition: table
+    std::vector<double> part_sum;   // per partition: its share of sum_j log(...)
+    std::vector<double> count;      // table: labels with code (i, c) (exact integers)
+    int threads = 1;
+};
+
+// The local update of one partition: q(T) into q and, in the same pass over its labels,
+// the right-label sums of the next global update into the partition's table; returns the
+// partition's share of sum_j log((1/k) sum_l prod_e weight_e(l)). KC > 0 fixes k at
+// compile time (k = 2..5: the loops over the classes unroll); KC = 0 reads it.
+template <int KC>
+double local_range(const CrowdData &data, const Weights &w, const ItemRange &range, double *q,
+                   double *sums, int32_t k_runtime) {
+    const int32_t k = KC > 0 ? KC : k_runtime;
     const double log_k = std::log(static_cast<double>(k));
-    const int64_t chunks = chunk_count(n, kChunk);
-    std::vector<double> part(static_cast<std::size_t>(chunks), 0.0);
-#pragma omp parallel num_threads(threads)
-    {
-        std::vector<double> add(static_cast<std::size_t>(k));
-#pragma omp for schedule(static)
-        for (int64_t c = 0; c < chunks; ++c) {
-            double sum = 0.0;
-            const int32_t end = static_cast<int32_t>(std::min<int64_t>((c + 1) * kChunk, n));
-            for (int32_t j = static_cast<int32_t>(c * kChunk); j < end; ++j) {
-                double *qj = q.data() + static_cast<int64_t>(j) * k;
-                double base = 0.0;
-                std::fill(add.begin(), add.end(), 0.0);
-                for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-                    const uint32_t code = data.item_code[p];  // worker * k + label
-                    base += w.log_spam[code];
-                    add[data.label_of(p)] += w.log_gain[code];
-                }
-                const int32_t gold = data.gold_of(j);
-                if (gold >= 0) {
-                    std::fill(qj, qj + k, 0.0);
-                    qj[gold] = 1.0;
-                    sum += base + add[gold] - log_k;
-                    continue;
-                }
-                const double top = *std::max_element(add.begin(), add.end());
-                double z = 0.0;
-                for (int32_t l = 0; l < k; ++l) z += (qj[l] = std::exp(add[l] - top));
-                for (int32_t l = 0; l < k; ++l) qj[l] /= z;
-                sum += base + top + std::log(z) - log_k;
+    double stack_add[KC > 0 ? KC : 1];
+    std::vector<double> heap(KC > 0 ? 0 : static_cast<std::size_t>(k));
+    double *add = KC > 0 ? stack_add : heap.data();
+    const double *log_spam = w.log_spam.data(), *log_gain = w.log_gain.data();
+    // sum_j log z_j is taken once per batch of items, as the log of the product of the
+    // z_j (each between 1 and k): one log per ~250 / log10(k) items instead of per item.
+    double sum = 0.0, product = 1.0;
+    constexpr double kFlush = 1e250;
+    for (int32_t j = range.first; j < range.last; ++j) {
+        double *qj = q + static_cast<int64_t>(j) * k;
+        const int64_t first = data.item_start[j], last = data.item_start[j + 1];
+        double base = 0.0;
+        for (int32_t l = 0; l < k; ++l) add[l] = 0.0;
+        for (int64_t p = first; p < last; ++p) {
+            const uint32_t code = data.item_code[p];  // worker * k + label
+            base += log_spam[code];
+            add[code % static_cast<uint32_t>(k)] += log_gain[code];
+        }
+        const int32_t gold = data.gold_of(j);
+        if (gold >= 0) {
+            for (int32_t l = 0; l < k; ++l) qj[l] = l == gold ? 1.0 : 0.0;
+            sum += base + add[gold] - log_k;
+        } else {
+            int32_t best = 0;
+            for (int32_t l = 1; l < k; ++l)
+                if (add[l] > add[best]) best = l;
+            const double top = add[best];
+            double z = 0.0;
+            for (int32_t l = 0; l < k; ++l) z += (qj[l] = l == best ? 1.0 : std::exp(add[l] - top));
+            const double inv = 1.0 / z;
+            for (int32_t l = 0; l < k; ++l) qj[l] *= inv;
+            sum += base + top - log_k;
+            if (product > kFlush / z) {
+                sum += std::log(product);
+                product = 1.0;
             }
-            part[c] = sum;
+            product *= z;
+        }
+        for (int64_t p = first; p < last; ++p) {
+            const uint32_t code = data.item_code[p];
+            sums[code] += qj[code % static_cast<uint32_t>(k)];
         }
     }
+    return sum + std::log(product);
+}
+
+// Local update of every item: q(T) into q, the summed right-label table into `sums`;
+// returns sum_j log((1/k) sum_l prod_e weight_e(l)) (added in partition order).
+double local_update(const CrowdData &data, const Weights &w, Pass &pass, std::vector<double> &q,
+                    std::vector<double> &sums) {
+    const int64_t n_parts = static_cast<int64_t>(pass.parts.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(pass.threads) if (n_parts > 1)
+    for (int64_t p = 0; p < n_parts; ++p) {
+        double *table = pass.copies.data() + p * pass.table;
+        std::fill(table, table + pass.table, 0.0);
+        const ItemRange &r = pass.parts[p];
+        double s;
+        switch (data.k) {
+            case 2: s = local_range<2>(data, w, r, q.data(), table, 2); break;
+            case 3: s = local_range<3>(data, w, r, q.data(), table, 3); break;
+            case 4: s = local_range<4>(data, w, r, q.data(), table, 4); break;
+            case 5: s = local_range<5>(data, w, r, q.data(), table, 5); break;
+            default: s = local_range<0>(data, w, r, q.data(), table, data.k); break;
+        }
+        pass.part_sum[p] = s;
+    }
+    sum_tables(pass.copies.data(), pass.table, n_parts, sums.data(), pass.threads);
     double total = 0.0;
-    for (double v : part) total += v;
+    for (double v : pass.part_sum) total += v;
     return total;
 }
 
-// Global update from the expected counts of q (per worker, in its label order).
-void global_update(const CrowdData &data, const WorkerIndex &by_worker, const Weights &w,
-                   const std::vector<double> &q, Globals &G, int threads) {
-    const int32_t m = data.n_workers, k = data.k;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-    for (int32_t i = 0; i < m; ++i) {
-        double knew = 0.0, spammed = 0.0;
-        double *g = G.g.data() + static_cast<int64_t>(i) * k;
-        std::fill(g, g + k, kStrategyPrior);
-        for (int64_t e = by_worker.start[i]; e < by_worker.start[i + 1]; ++e) {
-            const int32_t j = by_worker.item[e], c = data.label_of(by_worker.position[e]);
-            const double r = q[static_cast<int64_t>(j) * k + c] * w.know_share[static_cast<int64_t>(i) * k + c];
+// Global update from the expected counts of the last local update: with S_ic the sum of
+// q(T_j = c) over worker i's labels c, and s_ic = K_i / (S_i X_ic + K_i) of the weights that
+// local update used, sum_e r_e = sum_c s_ic S_ic, so
+//   A_i = 0.5 + sum_c s_ic S_ic,  B_i = 0.5 + n_i - (A_i - 0.5),  g_ic = 10 + n_ic - s_ic S_ic.
+void global_update(const Pass &pass, const Weights &w, const std::vector<double> &sums, int32_t k, Globals &G) {
+    const std::size_t m = G.a.size();
+    for (std::size_t i = 0; i < m; ++i) {
+        double knew = 0.0, n = 0.0;
+        for (int32_t c = 0; c < k; ++c) {
+            const std::size_t e = i * k + c;
+            const double r = w.know_share[e] * sums[e];
             knew += r;
-            spammed += 1.0 - r;
-            g[c] += 1.0 - r;
+            n += pass.count[e];
+            G.g[e] = kStrategyPrior + (pass.count[e] - r);
         }
         G.a[i] = kThetaPrior + knew;
-        G.b[i] = kThetaPrior + spammed;
+        G.b[i] = kThetaPrior + (n - knew);
     }
 }
 
-Globals random_start(const WorkerIndex &by_worker, int32_t m, int32_t k, Rng &rng) {
+Globals random_start(const Pass &pass, int32_t m, int32_t k, Rng &rng) {
     Globals G;
     G.a.resize(static_cast<std::size_t>(m));
     G.b.resize(G.a.size());
@@ -204,7 +258,9 @@ Globals random_start(const WorkerIndex &by_worker, int32_t m, int32_t k, Rng &rn
         const double x = 1.0 + 1.5 * rng.uniform(), y = 1.0 + 1.5 * rng.uniform();
         double total = 0.0;
         for (int32_t c = 0; c < k; ++c) total += (z[c] = 1.0 + 1.5 * rng.uniform());
-        const double n = static_cast<double>(by_worker.count(i)), theta = x / (x + y);
+        double n = 0.0;
+        for (int32_t c = 0; c < k; ++c) n += pass.count[static_cast<std::size_t>(i) * k + c];
+        const double theta = x / (x + y);
         G.a[i] = kThetaPrior + n * theta;
         G.b[i] = kThetaPrior + n * (1.0 - theta);
         for (int32_t c = 0; c < k; ++c) G.g[static_cast<int64_t>(i) * k + c] = kStrategyPrior + n * (1.0 - theta) * z[c] / total;
@@ -215,7 +271,9 @@ Globals random_start(const WorkerIndex &by_worker, int32_t m, int32_t k, Rng &rn
 // One start's VB run state.
 struct Run {
     Globals G;
-    std::vector<double> q;
+    Weights w;                 // the weights of G
+    std::vector<double> q;     // q(T) under G
+    std::vector<double> sums;  // the right-label sums of q (the next global update's input)
     std::vector<double> trace;
     double elbo = 0.0;
     int32_t rounds = 0;
@@ -227,7 +285,14 @@ struct Run {
 bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
     const int32_t m = data.n_workers, n = data.n_items, k = data.k;
-    const WorkerIndex by_worker = WorkerIndex::build(data);
+    Pass pass;
+    pass.table = static_cast<int64_t>(m) * k;
+    pass.parts = partition_items(data, pass.table);
+    pass.copies.assign(pass.parts.size() * static_cast<std::size_t>(pass.table), 0.0);
+    pass.part_sum.assign(pass.parts.size(), 0.0);
+    pass.count.assign(static_cast<std::size_t>(pass.table), 0.0);
+    for (uint32_t code : data.item_code) pass.count[code] += 1.0;
+    pass.threads = threads;
     // Starts: CS_PARAM_STARTS, 0 = 10 (the MACE software's default number of restarts).
     const int32_t starts = options.starts > 0 ? options.starts : 10;
     // Rounds before only the best start goes on: CS_PARAM_START_ROUNDS, 0 = 20 (on the
@@ -243,9 +308,12 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
         // Runs rounds until the ELBO's relative change is below tol, `limit` rounds in all
         // for this start, or cancellation.
         while (run.rounds < limit && !run.converged && !cancelled) {
-            const Weights w = weights_of(run.G, k);
-            global_update(data, by_worker, w, run.q, run.G, threads);
-            const double next = e_step(data, weights_of(run.G, k), run.q, threads) - kl_terms(run.G, k);
+            // One pass over the labels per round: the global update from the sums of the
+            // last local update, then the local update under the new globals, which
+            // also gathers the sums of the next round.
+            global_update(pass, run.w, run.sums, k, run.G);
+            run.w = weights_of(run.G, k);
+            const double next = local_update(data, run.w, pass, run.q, run.sums) - kl_terms(run.G, k);
             ++run.rounds;
             ++done;
             run.trace.push_back(next);
@@ -257,9 +325,11 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
     };
     for (int32_t s = 0; s < starts; ++s) {
         Run &run = runs[s];
-        run.G = random_start(by_worker, m, k, rng);
+        run.G = random_start(pass, m, k, rng);
+        run.w = weights_of(run.G, k);
         run.q.resize(static_cast<std::size_t>(n) * k);
-        run.elbo = e_step(data, weights_of(run.G, k), run.q, threads) - kl_terms(run.G, k);
+        run.sums.resize(static_cast<std::size_t>(pass.table));
+        run.elbo = local_update(data, run.w, pass, run.q, run.sums) - kl_terms(run.G, k);
         if (s == 0) cancelled = progress.cancelled(0, run.elbo);
         if (cancelled) {
             runs.resize(static_cast<std::size_t>(s) + 1);
