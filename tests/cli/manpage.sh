@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # docs/crowdspec.1 renders without warnings (man -l, or groff), and stays in step
 # with the program: every option in every command's --help, every command and every
-# exit code of `crowdspec --help` appear in it.
+# exit code of `crowdspec --help` appear in it, and --method lists exactly the
+# registry's methods with their doc lines.
 . "$(dirname "$0")/lib.sh"
 PAGE=$(abspath "${1:?usage: manpage.sh PATH/TO/crowdspec PATH/TO/crowdspec.1}")
 
@@ -28,6 +29,17 @@ for command in fit predict evaluate simulate report demo; do
         contains plain.txt "$option"
     done
 done
+# --method: the page lists every method of the library's registry (the Methods block of
+# `crowdspec fit --help`, which the registry generates) with the registry's own doc
+# line, and no method the registry lacks: both lists, as "name<TAB>doc line", sorted.
+"$CS" fit --help >fit_help.txt 2>&1
+sed -n '/^Methods (--method NAME):/,/^$/p' fit_help.txt | sed '1d;/^$/d' |
+    sed -E 's/^ +([^ ]+) +/\1\t/' | sort >registry_methods.txt
+awk '/^\.B[R]? *-m.*--method/ { on = 1 } on && /^\.RE/ { exit }
+     on && /^\.TP 20/ { getline; name = substr($0, 4); getline; printf "%s\t%s\n", name, $0 }' plain.txt |
+    sort >page_methods.txt
+check "the registry lists methods" test "$(wc -l <registry_methods.txt)" -ge 17
+same registry_methods.txt page_methods.txt
 # PLATFORM EXPORTS: every preset with a 3-line example, and the CSV examples are read
 # by the program as documented (the Toloka one is shown with its tabs as blanks).
 sed -n '/^\.SH PLATFORM EXPORTS/,/^\.SH ID MAPPING/p' plain.txt >presets.txt
