@@ -307,7 +307,10 @@ enum cs_method {
      *  0.5) and xi_i ~ Dirichlet(10, ..., 10), from ::CS_PARAM_STARTS seeded random starts
      *  (0 = 10): each runs ::CS_PARAM_START_ROUNDS rounds (0 = 20), then the start of
      *  highest evidence lower bound (ELBO, the trace; never decreasing) runs on until its
-     *  relative change is below ::CS_PARAM_TOL or ::CS_PARAM_MAX_ITER rounds. The progress
+     *  relative change is below ::CS_PARAM_TOL or ::CS_PARAM_MAX_ITER rounds. With
+     *  ::CS_PARAM_ACCEL = ::CS_ACCEL_SQUAREM (the default) the rounds are extrapolated as
+     *  EM's are, on the logarithms of the Beta and Dirichlet parameters, with the same
+     *  monotone safeguard (the ELBO never decreases). The progress
      *  callback counts the rounds of every start; cs_iterations() and cs_trace() are the
      *  kept start's. Posteriors are the variational ones (the class prior is the model's
      *  uniform one: ::CS_PARAM_PRIOR does not apply); confusion matrices are the posterior
@@ -526,7 +529,8 @@ enum cs_param {
      *  log-likelihood is below the plain EM step's is discarded for that step), so the
      *  trace never decreases and the fixed points are EM's. An accepted extrapolation
      *  and a plain round are each one trace entry and one counted round; a discarded
-     *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. */
+     *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. mace
+     *  extrapolates its variational rounds the same way (::CS_METHOD_MACE). */
     CS_PARAM_ACCEL = 106,
     /** int, "identify": how a method that finds classes up to a relabelling names them,
      *  a ::cs_identify. Default ::CS_IDENTIFY_VOTE: opt-ds maps its spectral classes

@@ -268,6 +268,43 @@ Globals random_start(const Pass &pass, int32_t m, int32_t k, Rng &rng) {
     return G;
 }
 
+// SQUAREM on the globals (Varadhan and Roland 2008, SqS3 step length, the SQUAREM
+// package's adaptive bound, as the Dawid-Skene EM's accel = squarem): on the logarithms
+// of every Beta and Dirichlet parameter, so that every extrapolated point is a valid
+// q(theta) q(xi). The VB map F (global update from the local update's sums) raises the
+// bound L(G) = max over q(T, S) of the ELBO at G, so a cycle from a takes b = F(a), c =
+// F(b) and keeps the extrapolated point only when its bound is at least b's.
+std::size_t parameter_count(const Globals &G) { return G.a.size() + G.b.size() + G.g.size(); }
+double &parameter(Globals &G, std::size_t e) {
+    const std::size_t m = G.a.size();
+    return e < m ? G.a[e] : e < 2 * m ? G.b[e - m] : G.g[e - 2 * m];
+}
+double parameter(const Globals &G, std::size_t e) { return parameter(const_cast<Globals &>(G), e); }
+
+// theta(alpha) = log a - 2 alpha r + alpha^2 v per parameter (r = log b - log a, v = log c
+// - 2 log b + log a), into out; alpha from ||r|| / ||v|| (SqS3), in [-alpha_max, -1].
+// Returns alpha; alpha = -1 means c itself (no extrapolation).
+double extrapolate(const Globals &a, const Globals &b, const Globals &c, double alpha_max, Globals &out) {
+    const std::size_t n = parameter_count(a);
+    double r2 = 0.0, v2 = 0.0;
+    for (std::size_t e = 0; e < n; ++e) {
+        const double la = std::log(parameter(a, e)), lb = std::log(parameter(b, e)), lc = std::log(parameter(c, e));
+        const double r = lb - la, v = lc - 2.0 * lb + la;
+        r2 += r * r;
+        v2 += v * v;
+    }
+    double alpha = v2 > 0.0 ? -std::sqrt(r2 / v2) : -1.0;
+    alpha = std::max(-alpha_max, std::min(-1.0, alpha));
+    if (!(alpha < -1.0)) return -1.0;
+    out = c;
+    for (std::size_t e = 0; e < n; ++e) {
+        const double la = std::log(parameter(a, e)), lb = std::log(parameter(b, e)), lc = std::log(parameter(c, e));
+        const double x = std::exp(la - 2.0 * alpha * (lb - la) + alpha * alpha * (lc - 2.0 * lb + la));
+        if (x > 0.0 && std::isfinite(x)) parameter(out, e) = x;
+    }
+    return alpha;
+}
+
 // One start's VB run state.
 struct Run {
     Globals G;
@@ -278,6 +315,7 @@ struct Run {
     double elbo = 0.0;
     int32_t rounds = 0;
     bool converged = false;
+    double alpha_max = 1.0;  // SQUAREM's step bound (the package's step.max0)
 };
 
 }  // namespace
@@ -304,32 +342,65 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
     int32_t done = 0;  // rounds reported to the progress callback so far
     bool cancelled = false;
     std::vector<Run> runs(static_cast<std::size_t>(starts));
+    // The local update at G into the run's q and sums; returns the bound L(G).
+    auto evaluate = [&](Run &run) {
+        run.w = weights_of(run.G, k);
+        return local_update(data, run.w, pass, run.q, run.sums) - kl_terms(run.G, k);
+    };
+    // Records a kept round with bound `next`, tested for convergence against `against`.
+    auto record = [&](Run &run, double next, double against) {
+        ++run.rounds;
+        ++done;
+        run.trace.push_back(next);
+        cancelled = progress.after(0).cancelled(done, next);
+        if (options.tol > 0.0 && std::fabs(next - against) <= options.tol * std::fabs(against))
+            run.converged = true;
+        run.elbo = next;
+    };
+    const bool squarem = options.accel == CS_ACCEL_SQUAREM;
+    Globals from, next_c, trial;  // a, c = F(F(a)) and the extrapolated point of a cycle
     auto advance = [&](Run &run, int32_t limit) {
         // Runs rounds until the ELBO's relative change is below tol, `limit` rounds in all
-        // for this start, or cancellation.
+        // for this start, or cancellation. One pass over the labels per kept round: the
+        // global update from the sums of the last local update, then the local update
+        // under the new globals, which also gathers the sums of the next round.
         while (run.rounds < limit && !run.converged && !cancelled) {
-            // One pass over the labels per round: the global update from the sums of the
-            // last local update, then the local update under the new globals, which
-            // also gathers the sums of the next round.
-            global_update(pass, run.w, run.sums, k, run.G);
-            run.w = weights_of(run.G, k);
-            const double next = local_update(data, run.w, pass, run.q, run.sums) - kl_terms(run.G, k);
-            ++run.rounds;
-            ++done;
-            run.trace.push_back(next);
-            cancelled = progress.after(0).cancelled(done, next);
-            if (options.tol > 0.0 && std::fabs(next - run.elbo) <= options.tol * std::fabs(run.elbo))
-                run.converged = true;
-            run.elbo = next;
+            const double at_a = run.elbo;
+            if (squarem) from = run.G;
+            global_update(pass, run.w, run.sums, k, run.G);  // b = F(a)
+            const double at_b = evaluate(run);
+            record(run, at_b, at_a);  // a plain VB round from a: plain VB's rule
+            if (!squarem || run.rounds >= limit || run.converged || cancelled) continue;
+            next_c = run.G;
+            global_update(pass, run.w, run.sums, k, next_c);  // c = F(b)
+            const double alpha = extrapolate(from, run.G, next_c, run.alpha_max, trial);
+            const bool at_bound = alpha <= -run.alpha_max;
+            bool rejected = false;
+            if (alpha < -1.0) {
+                std::swap(run.G, trial);  // run.G: the extrapolated point; trial: b
+                const double at_trial = evaluate(run);
+                rejected = !(at_trial >= at_b);
+                if (!rejected) {
+                    record(run, at_trial, at_a);
+                } else {  // an uncounted pass: fall back to c, the plain step
+                    run.G = next_c;
+                    record(run, evaluate(run), at_a);
+                }
+            } else {
+                run.G = next_c;
+                record(run, evaluate(run), at_a);
+            }
+            // The bound grows while steps reach it and shrinks when a step at the bound was
+            // discarded (the SQUAREM package's step.max rule).
+            if (at_bound) run.alpha_max = rejected ? std::max(1.0, run.alpha_max / 4.0) : run.alpha_max * 4.0;
         }
     };
     for (int32_t s = 0; s < starts; ++s) {
         Run &run = runs[s];
         run.G = random_start(pass, m, k, rng);
-        run.w = weights_of(run.G, k);
         run.q.resize(static_cast<std::size_t>(n) * k);
         run.sums.resize(static_cast<std::size_t>(pass.table));
-        run.elbo = local_update(data, run.w, pass, run.q, run.sums) - kl_terms(run.G, k);
+        run.elbo = evaluate(run);
         if (s == 0) cancelled = progress.cancelled(0, run.elbo);
         if (cancelled) {
             runs.resize(static_cast<std::size_t>(s) + 1);
