@@ -68,7 +68,9 @@ static void test_against_the_numpy_reference(void **) {
     for (const Reference &ref : kReferences) {
         const test::Dataset d = test::load_dataset(ref.stem);
         assert_true(d.found);
+        // The reference runs plain coordinate ascent: accel = none.
         auto bcc = test::make_model("bcc");
+        assert_int_equal(cs_set_param_string(bcc.get(), "accel", "none"), CS_OK);
         assert_int_equal(test::fit(bcc.get(), d.labels), CS_OK);
         int32_t it = 0;
         double bound = 0;
@@ -77,6 +79,7 @@ static void test_against_the_numpy_reference(void **) {
         const int bcc_wrong = errors(test::labels(bcc.get()), d.truth);
 
         cs::FitOptions options;
+        options.accel = CS_ACCEL_NONE;
         const cs::CrowdData data = cs::CrowdData::build(d.labels.item.data(), d.labels.worker.data(),
                                                         d.labels.label.data(), d.labels.size(), options);
         const std::vector<double> start = fixed_split_start(data, 10);
@@ -92,6 +95,27 @@ static void test_against_the_numpy_reference(void **) {
         assert_int_equal(ebcc_wrong, ref.ebcc_errors);
         assert_true(std::abs(ebcc.iterations - ref.ebcc_iterations) <= 2);
         assert_near(ebcc.trace.back(), ref.ebcc_bound, 1e-8 * std::fabs(ref.ebcc_bound));
+
+        // SQUAREM (the default accel) from the same starts: the reference's labels and
+        // bound (to 1e-8 relative, or higher), in at most as many rounds.
+        auto fast_bcc = test::make_model("bcc");
+        assert_int_equal(test::fit(fast_bcc.get(), d.labels), CS_OK);
+        int32_t fast_it = 0;
+        double fast_bound = 0;
+        cs_iterations(fast_bcc.get(), &fast_it);
+        cs_log_likelihood(fast_bcc.get(), &fast_bound);
+        options.accel = CS_ACCEL_SQUAREM;
+        cs::FitResult fast_ebcc;
+        cs::fit_subtype_vb(data, options, cs::Progress(), 10, fast_ebcc, &start);
+        print_message("%-8s squarem: bcc %d errors, %d iterations, bound %.10g | ebcc %d errors, %d iterations, "
+                      "bound %.10g\n", ref.stem, errors(test::labels(fast_bcc.get()), d.truth), fast_it, fast_bound,
+                      errors(fast_ebcc.labels, d.truth), fast_ebcc.iterations, fast_ebcc.trace.back());
+        assert_int_equal(errors(test::labels(fast_bcc.get()), d.truth), ref.bcc_errors);
+        assert_true(fast_bound >= ref.bcc_bound - 1e-8 * std::fabs(ref.bcc_bound));
+        assert_true(fast_it <= ref.bcc_iterations);
+        assert_int_equal(errors(fast_ebcc.labels, d.truth), ref.ebcc_errors);
+        assert_true(fast_ebcc.trace.back() >= ref.ebcc_bound - 1e-8 * std::fabs(ref.ebcc_bound));
+        assert_true(fast_ebcc.iterations <= ref.ebcc_iterations);
     }
 }
 

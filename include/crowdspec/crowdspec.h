@@ -347,7 +347,11 @@ enum cs_method {
      *    a Dirichlet(1, ..., 1) draw per item and class from ::CS_PARAM_SEED (the
      *    symmetry breaking of the paper's code), then alternates the Dirichlet updates
      *    and the update of q(z, g). One iteration is one pass over the labels, O(labels
-     *    x k x M).
+     *    x k x M). ::CS_PARAM_ACCEL = ::CS_ACCEL_SQUAREM (the default) extrapolates the
+     *    iterations on the logarithms of the Dirichlet parameters, keeping an
+     *    extrapolated point only when its ELBO is at least the plain iteration's (a
+     *    discarded one costs an uncounted pass); ::CS_ACCEL_NONE is plain coordinate
+     *    ascent.
      *  - Results: posteriors q(z_j = l) = sum_m q(z_j = l, g_j = m); cs_confusion() the
      *    posterior-mean confusion sum_m E[pi_lm] E[V_i,l,m[c]]; cs_class_prior() E[tau];
      *    cs_trace() and the progress callback the ELBO after each iteration (it never
@@ -356,8 +360,8 @@ enum cs_method {
      *    change is below ::CS_PARAM_TOL or after ::CS_PARAM_MAX_ITER iterations.
      *  - ::CS_PARAM_PRIOR: estimated (the default) infers tau under its Dirichlet
      *    prior; uniform fixes tau = 1/k (no Dirichlet). It follows its paper otherwise:
-     *    ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING, ::CS_PARAM_SMOOTHING_CENTER,
-     *    ::CS_PARAM_SUPPORT and ::CS_PARAM_ACCEL do not apply. Gold items are pinned to
+     *    ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING, ::CS_PARAM_SMOOTHING_CENTER and
+     *    ::CS_PARAM_SUPPORT do not apply. Gold items are pinned to
      *    their class (their subtype stays free). An item without labels gets
      *    q(z_j = l) proportional to exp(E[log tau_l]) sum_m exp(E[log pi_lm]). Every
      *    quantity is finite (the digammas of positive Dirichlet parameters); any k >= 2
@@ -529,8 +533,9 @@ enum cs_param {
      *  log-likelihood is below the plain EM step's is discarded for that step), so the
      *  trace never decreases and the fixed points are EM's. An accepted extrapolation
      *  and a plain round are each one trace entry and one counted round; a discarded
-     *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. mace
-     *  extrapolates its variational rounds the same way (::CS_METHOD_MACE). */
+     *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. mace,
+     *  bcc and ebcc extrapolate their variational rounds the same way (on the logarithms
+     *  of their Beta and Dirichlet parameters; the bound never decreases). */
     CS_PARAM_ACCEL = 106,
     /** int, "identify": how a method that finds classes up to a relabelling names them,
      *  a ::cs_identify. Default ::CS_IDENTIFY_VOTE: opt-ds maps its spectral classes

@@ -160,14 +160,21 @@ double dirichlet_kl(const double *a, const double *b, double log_norm_b, const d
 
 // The parameter update from the counts of the last item pass: the Dirichlets of every
 // V_ilm, tau and pi_l, their E log, and the KL term of the bound.
-void update_parameters(const CrowdData &d, Vb &vb) {
-    const int32_t k = vb.k, M = vb.M, H = vb.H;
+// The counts of the last item pass, summed in partition order, into vb.total, vb.h_total.
+void sum_counts(Vb &vb) {
+    const int32_t H = vb.H;
     sum_tables(vb.counts.data(), vb.table, vb.n_parts(), vb.total.data(), vb.threads);
     for (int32_t h = 0; h < H; ++h) {
         double s = 0.0;
         for (int64_t p = 0; p < vb.n_parts(); ++p) s += vb.h_sums[static_cast<std::size_t>(p * H + h)];
         vb.h_total[h] = s;
     }
+}
+
+// The Dirichlets of every V_ilm, tau and pi_l from the counts in vb.total and
+// vb.h_total, their E log, and the KL term of the bound.
+void set_parameters(const CrowdData &d, Vb &vb) {
+    const int32_t k = vb.k, M = vb.M, H = vb.H;
     // log Gamma(sum beta_l) - sum_c log Gamma(beta_l[c]), per class.
     std::vector<double> beta_norm(static_cast<std::size_t>(k));
     for (int32_t l = 0; l < k; ++l) {
@@ -241,6 +248,60 @@ void update_parameters(const CrowdData &d, Vb &vb) {
         for (int32_t m = 0; m < M; ++m) vb.elog_prior[l * M + m] = elog_tau[l] + elog_pi[m];
     }
     vb.kl = kl;
+}
+
+void update_parameters(const CrowdData &d, Vb &vb) {
+    sum_counts(vb);
+    set_parameters(d, vb);
+}
+
+// SQUAREM (Varadhan and Roland 2008, SqS3, the SQUAREM package's adaptive step bound; as
+// the Dawid-Skene EM's and mace's accel = squarem) on the counts, extrapolated on the
+// logarithms of the Dirichlet parameters they define (beta_l[c] + count for each V row,
+// a_pi / M + count for each subtype weight), so every extrapolated point is a valid
+// q(V) q(pi) q(tau). For the counts a, b = F(a), c = F(b): alpha from ||r|| / ||v|| in
+// [-alpha_max, -1] (-1: c itself); returns alpha and the point in out_total, out_h.
+double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std::vector<double> *b,
+                          const std::vector<double> *c, double alpha_max, std::vector<double> &out_total,
+                          std::vector<double> &out_h) {
+    const int32_t k = vb.k, H = vb.H;
+    // The prior parameter under entry e of the table ([worker][c][h], l = h / M) or of h.
+    auto prior_of = [&](int64_t e) {
+        const int64_t h = e % H, cls = (e / H) % k, l = h / vb.M;
+        return vb.beta[static_cast<std::size_t>(l * k + cls)];
+    };
+    double r2 = 0.0, v2 = 0.0;
+    for (int part = 0; part < 2; ++part) {
+        const int64_t n = part == 0 ? vb.table : H;
+        for (int64_t e = 0; e < n; ++e) {
+            const double p0 = part == 0 ? prior_of(e) : vb.eta0;
+            const double la = std::log(p0 + a[part][e]), lb = std::log(p0 + b[part][e]), lc = std::log(p0 + c[part][e]);
+            const double r = lb - la, v = lc - 2.0 * lb + la;
+            r2 += r * r;
+            v2 += v * v;
+        }
+    }
+    double alpha = v2 > 0.0 ? -std::sqrt(r2 / v2) : -1.0;
+    alpha = std::max(-alpha_max, std::min(-1.0, alpha));
+    if (!(alpha < -1.0)) return -1.0;
+    for (int part = 0; part < 2; ++part) {
+        std::vector<double> &out = part == 0 ? out_total : out_h;
+        out = c[part];
+        const int64_t n = part == 0 ? vb.table : H;
+        for (int64_t e = 0; e < n; ++e) {
+            const double p0 = part == 0 ? prior_of(e) : vb.eta0;
+            const double la = std::log(p0 + a[part][e]), lb = std::log(p0 + b[part][e]), lc = std::log(p0 + c[part][e]);
+            const double x = std::exp(la - 2.0 * alpha * (lb - la) + alpha * alpha * (lc - 2.0 * lb + la));
+            if (x > 0.0 && std::isfinite(x)) out[e] = x - p0;
+        }
+    }
+    // The class proportions' Dirichlet, alpha + sum_m count_lm, must stay positive too.
+    for (int32_t l = 0; l < k; ++l) {
+        double nu = vb.alpha;
+        for (int32_t m = 0; m < vb.M; ++m) nu += out_h[static_cast<std::size_t>(l * vb.M + m)];
+        if (!(nu > 0.0)) return -1.0;
+    }
+    return alpha;
 }
 
 // The item update of partition p: responsibilities from the current E log tables,
@@ -373,18 +434,56 @@ bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Prog
     bool cancelled = progress.cancelled(0, 0.0);
     bool converged = false;
     int32_t rounds = 0;
-    while (!cancelled && rounds < options.max_iter) {
-        const double bound = item_pass(data, vb, q);
-        if (rounds > 0) {
-            const double previous = out.trace.back();
-            converged = options.tol > 0.0 &&
-                        (bound == previous || std::fabs(bound - previous) < options.tol * std::fabs(previous));
-        }
+    // A kept round: its bound into the trace, tested against `against`.
+    auto record = [&](double bound, double against, bool test) {
+        converged = test && options.tol > 0.0 &&
+                    (bound == against || std::fabs(bound - against) < options.tol * std::fabs(against));
         out.trace.push_back(bound);
         ++rounds;
         cancelled = progress.cancelled(rounds, bound);
-        if (converged || cancelled || rounds >= options.max_iter) break;
-        update_parameters(data, vb);
+        return converged || cancelled || rounds >= options.max_iter;
+    };
+    if (!cancelled && options.max_iter > 0) {
+        bool done = record(item_pass(data, vb, q), 0.0, false);  // the first round, from the start
+        const bool squarem = options.accel == CS_ACCEL_SQUAREM;
+        std::vector<double> a[2], b[2], c[2], trial_total, trial_h;
+        double alpha_max = 1.0;  // the SQUAREM package's step.max0
+        while (!done) {
+            const double at_a = out.trace.back();
+            if (squarem) {
+                a[0] = vb.total;
+                a[1] = vb.h_total;
+            }
+            update_parameters(data, vb);  // b = F(a)
+            const double at_b = item_pass(data, vb, q);
+            done = record(at_b, at_a, true);  // a plain round from a: plain VB's rule
+            if (done || !squarem) continue;
+            b[0] = vb.total;
+            b[1] = vb.h_total;
+            sum_counts(vb);  // c = F(b)
+            c[0] = vb.total;
+            c[1] = vb.h_total;
+            const double alpha = extrapolate_counts(vb, a, b, c, alpha_max, trial_total, trial_h);
+            const bool at_bound = alpha <= -alpha_max;
+            bool rejected = false;
+            if (alpha < -1.0) {
+                vb.total.swap(trial_total);
+                vb.h_total.swap(trial_h);
+                set_parameters(data, vb);
+                const double at_trial = item_pass(data, vb, q);
+                rejected = !(at_trial >= at_b);
+                if (!rejected) done = record(at_trial, at_a, true);
+            }
+            if (alpha >= -1.0 || rejected) {  // the plain step c (after a rejection, an uncounted pass)
+                vb.total = c[0];
+                vb.h_total = c[1];
+                set_parameters(data, vb);
+                done = record(item_pass(data, vb, q), at_a, true);
+            }
+            // The bound grows while steps reach it and shrinks when a step at the bound was
+            // discarded (the SQUAREM package's step.max rule).
+            if (at_bound) alpha_max = rejected ? std::max(1.0, alpha_max / 4.0) : alpha_max * 4.0;
+        }
     }
     // The parameters are those of the last item pass (its counts wait for an update
     // that does not come), so posteriors and parameters belong together.
