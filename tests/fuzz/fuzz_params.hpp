@@ -120,4 +120,24 @@ inline void copy_params(const cs_model *from, cs_model *to) {
     }
 }
 
+/// What a points or graph target sets on a fresh handle, in this order (the input's
+/// bytes are consumed in it): the method, `n_random` random parameters (in.in(0, 4)),
+/// the class count k0, the cost caps, then 1-3 threads. Returns {k after the caps,
+/// threads}.
+struct Setup {
+    int32_t k;
+    int32_t threads;
+};
+inline Setup set_up_model(cs_model *m, Input &in, const char *method, int32_t k0) {
+    if (cs_set_param_string(m, "method", method) != CS_OK) fail("setting the method failed");
+    set_random_params(m, in, in.in(0, 4));
+    cs_set_int(m, CS_PARAM_CLASSES, k0);
+    cap_costs(m);
+    int64_t k64 = 0;
+    cs_get_int(m, CS_PARAM_CLASSES, &k64);  // after the caps
+    const int32_t threads = in.in(1, 3);
+    cs_set_int(m, CS_PARAM_THREADS, threads);
+    return {static_cast<int32_t>(k64), threads};
+}
+
 }  // namespace fuzz

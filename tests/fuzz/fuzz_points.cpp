@@ -78,15 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     test::Model model(cs_create());
     cs_model *m = model.get();
-    if (cs_set_param_string(m, "method", method) != CS_OK) fuzz::fail("setting the method failed");
-    fuzz::set_random_params(m, in, in.in(0, 4));
-    cs_set_int(m, CS_PARAM_CLASSES, k0);
-    fuzz::cap_costs(m);
-    int64_t k64 = 0;
-    cs_get_int(m, CS_PARAM_CLASSES, &k64);  // after the caps
-    const int32_t k = static_cast<int32_t>(k64);
-    const int32_t threads = in.in(1, 3);
-    cs_set_int(m, CS_PARAM_THREADS, threads);
+    const fuzz::Setup setup = fuzz::set_up_model(m, in, method, k0);
+    const int32_t k = setup.k, threads = setup.threads;
 
     const Result a = run(m, x, n, d, ld, cancel_at);
     const bool points_method = std::strcmp(method, "ds") != 0;
