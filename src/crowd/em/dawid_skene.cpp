@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "crowd/voting/majority_vote.hpp"
 #include "data/crowd_shard.hpp"
 #include "data/item_partitions.hpp"
+#include "util/aligned.hpp"
 #include "util/parallel.hpp"
 #include "util/per_class.hpp"
 
@@ -37,6 +39,19 @@ void prior_fallback(const double *prior, const uint8_t *allowed, int32_t k, doub
         qj[l] = mass > 0.0 ? qj[l] / mass : (allowed == nullptr || allowed[l]) ? 1.0 / n_allowed : 0.0;
 }
 
+// Tables of 1 MiB or more go on transparent huge pages: with many workers every label
+// reads a random row of log pi and adds into a random row of a count table, and with
+// 4 KiB pages nearly each of those also missed the TLB (10^7 labels from 10^5 workers,
+// k = 2: 14.8 -> 11.7 ns per label-iteration). AlignedAllocator (util/aligned.hpp) asks
+// for huge pages from 8 MiB on, so a table between 1 and 8 MiB reserves 8 MiB of
+// address space (only the pages it uses are ever touched).
+template <class V>
+void allocate_table(V &v, std::size_t n) {
+    constexpr std::size_t kHuge = V::allocator_type::kHugeThreshold / sizeof(double);
+    if (n * sizeof(double) >= (std::size_t(1) << 20)) v.reserve(std::max(n, kHuge));
+    v.resize(n);
+}
+
 // Tables an EM fit reuses every round. An EM round is one pass over the labels by
 // item: the E-step (Z-4) of item j needs only j's labels, and the M-step (Z-5)
 // counts are sums over labels of the new posteriors, so both happen in the same
@@ -47,17 +62,23 @@ struct Workspace {
     int32_t k = 0;
     int64_t table = 0;                  // m x k x k: doubles in one count table
     std::vector<ItemRange> parts;       // fixed item partitions (item_partitions.hpp)
-    std::vector<double> counts;         // per partition: m x k (observed) x k (true)
+    // Cache-line aligned, and on huge pages when large (util/aligned.hpp): with many
+    // workers every label's row is a random line of these tables, and with 4 KiB pages
+    // nearly every one of them also missed the TLB.
+    using Table = std::vector<double, AlignedAllocator<double>>;
+    Table counts;                       // per partition: m x k (observed) x k (true)
     std::vector<double> total;          // the partitions' counts summed, then the class mass (finish_m_step)
     std::vector<double> pooled;         // k x k pseudo-counts of smoothing_center = pooled
     std::vector<double> prior_sums;     // per partition: k, sum of q_jl over its items
-    std::vector<double> log_pi;         // m x k (observed) x k (true): log pi_i[l][c]
+    Table log_pi;                       // m x k (observed) x k (true): log pi_i[l][c]
     std::vector<double> log_prior;      // k
     std::vector<double> part_ll;        // per partition
     std::vector<int64_t> part_impossible;
     std::vector<uint8_t> own_allowed;   // the answer sets, when no caller shares theirs
     const uint8_t *allowed = nullptr;   // n x k answer-set support, null = every class
     int threads = 1;
+    Team team;                          // the fit's threads (util/parallel.hpp)
+    int64_t worker_block = 1;           // workers per task of the M-step
 
     // `scatter` = false for a lone E-step, which needs no count tables; `support` =
     // false for a lone M-step, which needs no answer sets. `shared` are the answer sets
@@ -67,14 +88,20 @@ struct Workspace {
         : k(data.k),
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table)),
-          counts(scatter ? parts.size() * static_cast<std::size_t>(table) : 0),
           total(scatter ? static_cast<std::size_t>(table + data.k) : 0),
           prior_sums(parts.size() * static_cast<std::size_t>(data.k)),
-          log_pi(static_cast<std::size_t>(table)),
+
           log_prior(static_cast<std::size_t>(data.k)),
           part_ll(parts.size()),
           part_impossible(parts.size()),
-          threads(threads_for(options.threads, static_cast<int64_t>(data.n_labels()))) {
+          threads(threads_for(options.threads, static_cast<int64_t>(data.n_labels()))),
+          team(threads) {
+        // About 32,768 table entries read per M-step task (every partition's copy of
+        // the block's rows), so that the sum of the copies spreads over the team.
+        const int64_t kk = static_cast<int64_t>(data.k) * data.k;
+        worker_block = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, kk * n_parts()));
+        allocate_table(log_pi, static_cast<std::size_t>(table));
+        if (scatter) allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
         if (!support || !restricts_support(data, options)) return;
         if (shared == nullptr) {
             own_allowed = answer_sets(data);
@@ -84,7 +111,113 @@ struct Workspace {
     }
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
+    int64_t n_worker_blocks(int32_t n_workers) const { return chunk_count(n_workers, worker_block); }
 };
+
+#if defined(__GNUC__)
+// Two doubles in one SSE2 register (GCC/Clang vector extension): the kernels below add
+// the k values of a label's row lane by lane, in the same order as a scalar loop over
+// the classes, so the results are bit-identical to it.
+typedef double Pair __attribute__((vector_size(16)));
+inline Pair load_pair(const double *p) {
+    Pair v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store_pair(double *p, Pair v) { std::memcpy(p, &v, sizeof v); }
+
+// K doubles held in registers: K / 2 pairs and, for odd K, one more double.
+template <int K>
+struct Lanes {
+    static constexpr int kPairs = K / 2;
+    Pair pair[kPairs > 0 ? kPairs : 1] = {};
+    double last = 0.0;
+
+    static Lanes load(const double *p) {
+        Lanes x;
+        for (int i = 0; i < kPairs; ++i) x.pair[i] = load_pair(p + 2 * i);
+        if (K & 1) x.last = p[K - 1];
+        return x;
+    }
+    void add(const double *p) {
+        for (int i = 0; i < kPairs; ++i) pair[i] += load_pair(p + 2 * i);
+        if (K & 1) last += p[K - 1];
+    }
+    void add(const Lanes &o) {
+        for (int i = 0; i < kPairs; ++i) pair[i] += o.pair[i];
+        if (K & 1) last += o.last;
+    }
+    void divide(double x) {
+        for (int i = 0; i < kPairs; ++i) pair[i] /= x;
+        if (K & 1) last /= x;
+    }
+    void store(double *p) const {
+        for (int i = 0; i < kPairs; ++i) store_pair(p + 2 * i, pair[i]);
+        if (K & 1) p[K - 1] = last;
+    }
+    // p[l] += this[l] for every class.
+    void add_to(double *p) const {
+        for (int i = 0; i < kPairs; ++i) store_pair(p + 2 * i, load_pair(p + 2 * i) + pair[i]);
+        if (K & 1) p[K - 1] += last;
+    }
+};
+
+typedef long long PairBits __attribute__((vector_size(16)));
+
+// exp(x) of both lanes, for x <= 0 (-inf included), inlined and two at a time: the
+// E-step takes k - 1 exponentials per item, and libm's exp, a call that also forces
+// the kernel's registers to the stack, was a third of the E-step's time (profile of
+// issue 19). x = n ln 2 + r with n = round(x / ln 2) and |r| <= ln 2 / 2 (ln 2 in two
+// parts, the first with trailing zero bits so that n ln2_hi is exact); exp(r) by its
+// Taylor polynomial of degree 13 (truncation below 5e-18 relative), then scaled by 2^n
+// built in the exponent bits. exp(0) = 1 exactly. Error within 2 ulp of the true
+// value (libm: within 1); below x = -708, where 2^n would leave the normal range, each
+// lane is std::exp(x) (0 for -inf).
+inline Pair exp_nonpositive(Pair x) {
+    constexpr double kLog2e = 1.4426950408889634;   // 1 / ln 2
+    constexpr double kLn2Hi = 6.93147180369123816490e-01;  // ln 2, upper bits (low 32 bits zero)
+    constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kLn2Hi
+    constexpr double kShift = 6755399441055744.0;   // 1.5 * 2^52: adding it rounds to an integer
+    constexpr double kLowest = -708.0;
+    const Pair t = x * kLog2e + kShift;  // n in the low bits of t
+    const Pair n = t - kShift;
+    const Pair r = (x - n * kLn2Hi) - n * kLn2Lo;
+    // Taylor coefficients 1/13!, ..., 1/2!, 1, 1 (Horner).
+    Pair y = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
+    y = y * r + 1.0 / 39916800.0;
+    y = y * r + 1.0 / 3628800.0;
+    y = y * r + 1.0 / 362880.0;
+    y = y * r + 1.0 / 40320.0;
+    y = y * r + 1.0 / 5040.0;
+    y = y * r + 1.0 / 720.0;
+    y = y * r + 1.0 / 120.0;
+    y = y * r + 1.0 / 24.0;
+    y = y * r + 1.0 / 6.0;
+    y = y * r + 0.5;
+    y = y * r + 1.0;
+    y = y * r + 1.0;
+    PairBits bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits + 1023) << 52;  // 2^n: the shift drops the bits of kShift
+    Pair scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    y *= scale;
+    if (x[0] < kLowest || x[1] < kLowest) {  // exp(x) rounds to 0 below -746 (and at -inf)
+        if (x[0] < kLowest) y[0] = x[0] < -746.0 ? 0.0 : std::exp(x[0]);
+        if (x[1] < kLowest) y[1] = x[1] < -746.0 ? 0.0 : std::exp(x[1]);
+    }
+    return y;
+}
+
+// exp(x[l] - top) of every class, x[l] <= top.
+template <int K>
+Lanes<K> exp_minus(const Lanes<K> &x, double top) {
+    Lanes<K> e;
+    for (int i = 0; i < Lanes<K>::kPairs; ++i) e.pair[i] = exp_nonpositive(x.pair[i] - top);
+    if (K & 1) e.last = exp_nonpositive(Pair{x.last - top, 0.0})[0];
+    return e;
+}
+#endif
 
 // Add one item's posterior into the count rows of its labels and the prior sums.
 template <int K>
@@ -112,6 +245,97 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
         scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, sum);
     for (int32_t l = 0; l < k; ++l) prior_sum[l] = sum[l];
 }
+
+#if defined(__GNUC__)
+// e_step_range (below) for a class count fixed at compile time, K = 2..5: the same
+// operations in the same order, with the per-item sums and posteriors kept in registers
+// (Lanes) instead of arrays in memory. Measured at 10^6 labels, k = 2 (bench/README.md,
+// issue 19): the generic kernel stored every partial sum back to the stack and reloaded
+// the posterior for every label it scattered.
+//
+// With kPrefetch (tables larger than the caches: many workers), the rows that the item
+// kPrefetchItems ahead reads and writes are requested in advance: each label's row is a
+// random line of log pi and one of the count table, and the scatter into a count table
+// that no longer fits in L2 otherwise waits for each of its lines in turn.
+constexpr int64_t kPrefetchItems = 4;
+
+template <int K, bool kPrefetch>
+void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
+                        const double *prior, const uint8_t *allowed, double *q, double *counts,
+                        double *prior_sum, double &ll_out, int64_t &impossible_out) {
+    const int64_t *start = d.item_start.data();
+    const uint32_t *code = d.item_code.data();
+    const int32_t *gold = d.gold.empty() ? nullptr : d.gold.data();
+    const Lanes<K> base = Lanes<K>::load(log_prior);
+    Lanes<K> prior_local;  // stored once at the end (see scatter_range)
+    double ll = 0.0, product = 1.0;
+    constexpr double kFlush = 1e250;
+    int64_t impossible = 0;
+    for (int64_t j = r.first; j < r.last; ++j) {
+        const int64_t p0 = start[j], p1 = start[j + 1];
+        if (kPrefetch && j + kPrefetchItems < r.last) {
+            const int64_t a0 = start[j + kPrefetchItems], a1 = start[j + kPrefetchItems + 1];
+            for (int64_t p = a0; p < a1; ++p) {
+                const int64_t row = static_cast<int64_t>(code[p]) * K;
+                __builtin_prefetch(log_pi + row);
+                if (K * sizeof(double) > 16) __builtin_prefetch(log_pi + row + K - 1);
+                if (counts != nullptr) {
+                    __builtin_prefetch(counts + row, 1);
+                    if (K * sizeof(double) > 16) __builtin_prefetch(counts + row + K - 1, 1);
+                }
+            }
+        }
+        Lanes<K> acc = base;
+        for (int64_t p = p0; p < p1; ++p) acc.add(log_pi + static_cast<int64_t>(code[p]) * K);
+        double s[K];
+        acc.store(s);
+        const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
+        if (allowed_j != nullptr)
+            for (int32_t l = 0; l < K; ++l)
+                if (!allowed_j[l]) s[l] = kMinusInf;
+        double qj[K];
+        const int32_t g = gold != nullptr ? gold[j] : -1;
+        if (g >= 0) {
+            for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
+            qj[g] = 1.0;
+            if (s[g] == kMinusInf) ++impossible;
+            else ll += s[g];
+        } else {
+            int32_t best = 0;
+            for (int32_t l = 1; l < K; ++l)
+                if (s[l] > s[best]) best = l;
+            const double top = s[best];
+            if (top == kMinusInf) {
+                prior_fallback(prior, allowed_j, K, qj);
+                ++impossible;
+            } else {
+                // exp(s_l - top): exactly 1 for the top class (and any tied with it).
+                Lanes<K> v = exp_minus(Lanes<K>::load(s), top);
+                v.store(qj);
+                double sum = 0.0;
+                for (int32_t l = 0; l < K; ++l) sum += qj[l];
+                v.divide(sum);
+                v.store(qj);
+                ll += top;
+                if (product > kFlush / sum) {
+                    ll += std::log(product);
+                    product = 1.0;
+                }
+                product *= sum;
+            }
+        }
+        const Lanes<K> v = Lanes<K>::load(qj);
+        v.store(q + j * K);
+        if (counts != nullptr) {
+            for (int64_t p = p0; p < p1; ++p) v.add_to(counts + static_cast<int64_t>(code[p]) * K);
+            prior_local.add(v);
+        }
+    }
+    if (prior_sum != nullptr) prior_local.store(prior_sum);
+    ll_out = ll + std::log(product);
+    impossible_out = impossible;
+}
+#endif
 
 // The E-step (Z-4) of one partition in log space, optionally adding the new
 // posteriors into the partition's count table. K > 0 fixes k at compile time (the
@@ -185,10 +409,11 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
     impossible_out = impossible;
 }
 
+// f(p) for every partition p, spread over the fit's team (whichever thread is free
+// takes the next partition).
 template <class F>
-void for_each_part(const Workspace &ws, F &&f) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(ws.threads) if (ws.n_parts() > 1)
-    for (int64_t p = 0; p < ws.n_parts(); ++p) f(p);
+void for_each_part(Workspace &ws, F &&f) {
+    ws.team.run(ws.n_parts(), f);
 }
 
 // Counts of the posteriors q in every partition (the M-step of a posterior start).
@@ -210,69 +435,115 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
         for_each_part(ws, [&](int64_t p) {
             double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
+            double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
+#if defined(__GNUC__)
+            if constexpr (K > 0) {
+                // Prefetch when log pi and a count table together exceed about 1 MiB.
+                const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_fixed<K, true>
+                                                                       : e_step_range_fixed<K, false>;
+                kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
+                       prior_sum, ws.part_ll[p], ws.part_impossible[p]);
+                return;
+            }
+#endif
             e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
-                            scatter ? ws.prior_sums.data() + p * d.k : nullptr, ws.part_ll[p],
-                            ws.part_impossible[p]);
+                            prior_sum, ws.part_ll[p], ws.part_impossible[p]);
         });
     });
 }
 
+// log pi of worker i, transposed to observed x true (so that one label adds k
+// contiguous values): out[c * k + l] = log pi[l * k + c].
+inline void log_transposed(const double *pi, int32_t k, double *out) {
+    for (int32_t l = 0; l < k; ++l)
+        for (int32_t c = 0; c < k; ++c) out[c * k + l] = std::log(pi[l * k + c]);
+}
+
 // The M-step (Z-5) from the counts of the last pass: sum the partitions' tables,
 // add the smoothing pseudo-count, apply the confusion model and normalise each true
-// class; the prior, when estimated, is the mean posterior. Also fills log pi (with
-// log 0 = -inf marking impossible classes) for the next E-step.
-void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options, DsParams &params) {
+// class; the prior, when estimated, is the mean posterior. With `logs`, also log pi
+// (log 0 = -inf marks impossible classes) and log w for the next E-step, so that it
+// needs no pass of its own (run_e_step with logs_ready).
+//
+// One pass over blocks of workers does it all: each task sums the partitions' copies
+// of its workers' rows (in partition order, so the sums never depend on the thread
+// count) and turns them into confusion matrices and their logs.
+void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options, DsParams &params,
+                   bool logs = true) {
     const int32_t k = d.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     std::vector<double> &total = ws.total;  // reused every round: no allocation in the EM loop
-    sum_tables(ws.counts.data(), ws.table, ws.n_parts(), total.data(), ws.threads);
+    params.confusion.resize(static_cast<std::size_t>(ws.table));
+    const bool pooled = options.smoothing_center == CS_SMOOTHING_CENTER_POOLED;
+    const int64_t parts = ws.n_parts(), blocks = ws.n_worker_blocks(d.n_workers);
+    const auto sum_block = [&](int64_t b) {
+        const int64_t first = b * ws.worker_block * kk;
+        const int64_t last = std::min<int64_t>(d.n_workers, (b + 1) * ws.worker_block) * kk;
+        const double *tables = ws.counts.data();
+        for (int64_t e = first; e < last; ++e) {
+            double sum = tables[e];
+            for (int64_t p = 1; p < parts; ++p) sum += tables[p * ws.table + e];
+            total[e] = sum;
+        }
+    };
     double *class_mass = total.data() + ws.table;  // sum of q_jl over the items, per class l
     for (int32_t l = 0; l < k; ++l) {
         double sum = 0.0;
         for (int64_t p = 0; p < ws.n_parts(); ++p) sum += ws.prior_sums[p * k + l];
         class_mass[l] = sum;
     }
-    // A distributed fit: the counts and class mass of all processes' items.
-    sum_over_shards(d, total.data(), total.size());
-    params.confusion.resize(static_cast<std::size_t>(ws.table));
-    // smoothing_center = pooled: every row also gets s P[l][o], P this round's pooled
-    // confusion matrix (crowd/em/pooled_prior.hpp).
-    const bool pooled = options.smoothing_center == CS_SMOOTHING_CENTER_POOLED;
-    if (pooled) pooled_pseudo_counts(total.data(), d.n_workers, k, options, ws.pooled);
-#pragma omp parallel for schedule(static) num_threads(ws.threads) if (d.n_workers > 256)
-    for (int32_t i = 0; i < d.n_workers; ++i) {
-        double *pi = params.confusion.data() + i * kk;
-        const double *c = total.data() + i * kk;  // observed x true
-        for (int32_t l = 0; l < k; ++l)
-            for (int32_t o = 0; o < k; ++o)
-                pi[l * k + o] = options.smoothing + c[o * k + l] + (pooled ? ws.pooled[l * k + o] : 0.0);
-        apply_confusion_model(pi, k, options.confusion);
+    // The sums are a pass of their own when something needs all of them before the
+    // confusion matrices: a distributed fit (the counts and class mass of all processes'
+    // items, sum_over_shards) or smoothing_center = pooled (every row also gets s P[l][o],
+    // P this round's pooled confusion matrix, crowd/em/pooled_prior.hpp).
+    const bool sums_first = pooled || d.shard != nullptr;
+    if (sums_first) {
+        ws.team.run(blocks, sum_block);
+        sum_over_shards(d, total.data(), total.size());
+        if (pooled) pooled_pseudo_counts(total.data(), d.n_workers, k, options, ws.pooled);
     }
+    ws.team.run(blocks, [&](int64_t b) {
+        if (!sums_first) sum_block(b);
+        const int32_t first = static_cast<int32_t>(b * ws.worker_block);
+        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * ws.worker_block));
+        for (int32_t i = first; i < last; ++i) {
+            double *pi = params.confusion.data() + i * kk;
+            const double *c = total.data() + i * kk;  // observed x true
+            for (int32_t l = 0; l < k; ++l)
+                for (int32_t o = 0; o < k; ++o)
+                    pi[l * k + o] = options.smoothing + c[o * k + l] + (pooled ? ws.pooled[l * k + o] : 0.0);
+            apply_confusion_model(pi, k, options.confusion);
+            if (logs) log_transposed(pi, k, ws.log_pi.data() + i * kk);
+        }
+    });
     params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
     const int64_t n_items = total_items(d);
     if (options.prior == CS_PRIOR_ESTIMATED && n_items > 0)
         for (int32_t l = 0; l < k; ++l) params.prior[l] = class_mass[l] / static_cast<double>(n_items);
+    if (logs)
+        for (int32_t l = 0; l < k; ++l) ws.log_prior[l] = std::log(params.prior[l]);
 }
 
-// log pi transposed to worker x observed x true, so that one label adds k contiguous
-// values, and log w.
+// log pi (log_transposed) and log w of given parameters, for an E-step at parameters
+// that did not come from finish_m_step (a start, an extrapolated SQUAREM point).
 void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws) {
     const int32_t k = d.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
-#pragma omp parallel for schedule(static) num_threads(ws.threads) if (d.n_workers > 256)
-    for (int32_t i = 0; i < d.n_workers; ++i) {
-        const double *pi = params.confusion.data() + i * kk;
-        double *out = ws.log_pi.data() + i * kk;
-        for (int32_t l = 0; l < k; ++l)
-            for (int32_t c = 0; c < k; ++c) out[c * k + l] = std::log(pi[l * k + c]);
-    }
+    const int64_t block = std::max<int64_t>(1, 4096 / kk);
+    ws.team.run(chunk_count(d.n_workers, block), [&](int64_t b) {
+        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * block));
+        for (int32_t i = static_cast<int32_t>(b * block); i < last; ++i)
+            log_transposed(params.confusion.data() + i * kk, k, ws.log_pi.data() + i * kk);
+    });
     for (int32_t l = 0; l < k; ++l) ws.log_prior[l] = std::log(params.prior[l]);
 }
 
+// The E-step at `params`; `logs_ready` when the finish_m_step that produced them has
+// already filled the logs.
 EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std::vector<double> &q,
-                 bool scatter) {
+                 bool scatter, bool logs_ready = false) {
     q.resize(static_cast<std::size_t>(d.n_items) * d.k);
-    prepare_logs(d, params, ws);
+    if (!logs_ready) prepare_logs(d, params, ws);
     e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
     EStep result;
     for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic
@@ -335,7 +606,7 @@ bool identify_by_vote(const CrowdData &data, const std::vector<double> &q, DsPar
 EStep first_round(const CrowdData &data, const FitOptions &options, bool from_params, bool identify,
                   Workspace &ws, DsParams &params, std::vector<double> &q, RoundLog &log) {
     if (!from_params) finish_m_step(data, ws, options, params);
-    EStep first = run_e_step(data, params, ws, q, true);
+    EStep first = run_e_step(data, params, ws, q, true, !from_params);
     if (from_params && identify && identify_by_vote(data, q, params))
         first = run_e_step(data, params, ws, q, true);
     log.record(first.log_likelihood);
@@ -347,7 +618,7 @@ EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, 
                std::vector<double> &q, RoundLog &log, EStep last) {
     while (!log.done()) {
         finish_m_step(data, ws, options, params);
-        last = run_e_step(data, params, ws, q, true);
+        last = run_e_step(data, params, ws, q, true, true);
         log.record(last.log_likelihood);
     }
     return last;
@@ -434,13 +705,13 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
         // stopping there would end short of plain EM's fixed point.
         const double at_a = last.log_likelihood;
         finish_m_step(data, ws, options, b);
-        const EStep at_b = run_e_step(data, b, ws, q, true);
+        const EStep at_b = run_e_step(data, b, ws, q, true, true);
         log.record(at_b.log_likelihood);  // a plain EM step from a: plain EM's rule
         if (log.done()) {
             params = std::move(b);
             return at_b;
         }
-        finish_m_step(data, ws, options, c);
+        finish_m_step(data, ws, options, c, false);  // its E-step, if any, follows an extrapolation
         const LogSteps steps(params, b, c);
         // SqS3: alpha = -||r|| / ||v||, at most alpha_max in size and at least 1 (alpha
         // = -1 is exactly c, the plain step).
@@ -502,7 +773,7 @@ void m_step(const CrowdData &data, const std::vector<double> &q, const FitOption
             DsParams &params) {
     Workspace ws(data, options, true, false);
     scatter_posteriors(data, ws, q.data());
-    finish_m_step(data, ws, options, params);
+    finish_m_step(data, ws, options, params, false);
 }
 
 EStep e_step(const CrowdData &data, const DsParams &params, const FitOptions &options,
@@ -545,7 +816,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
             if (start.identify_classes && identify_by_vote(data, q, params))
                 last = run_e_step(data, params, ws, q, false);
         } else {
-            finish_m_step(data, ws, options, params);
+            finish_m_step(data, ws, options, params, false);
         }
     } else {
         last = first_round(data, options, from_params, start.identify_classes, ws, params, q, log);
@@ -554,7 +825,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     }
     // The next M-step, for a caller that continues this EM later (its counts are those
     // of the last E-step, which scattered whenever a round ran).
-    if (next != nullptr && log.rounds > 0) finish_m_step(data, ws, options, *next);
+    if (next != nullptr && log.rounds > 0) finish_m_step(data, ws, options, *next, false);
 
     out.iterations = log.rounds;
     out.converged = log.converged;
