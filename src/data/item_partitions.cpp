@@ -5,10 +5,13 @@
 
 namespace cs {
 
-std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size) {
-    constexpr int64_t kMaxParts = 64;
+std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size, int64_t labels_per_entry) {
+    constexpr int64_t kMaxParts = 64, kBalancedParts = 16;
     const int64_t labels = static_cast<int64_t>(data.n_labels());
-    return split_items(data, std::min<int64_t>(kMaxParts, labels / std::max<int64_t>(table_size, 1)));
+    const int64_t table = std::max<int64_t>(table_size, 1);
+    const int64_t by_cost = labels / (table * std::max<int64_t>(labels_per_entry, 1));
+    const int64_t balanced = std::min<int64_t>(kBalancedParts, labels / table);
+    return split_items(data, std::min<int64_t>(kMaxParts, std::max(by_cost, balanced)));
 }
 
 std::vector<ItemRange> split_items(const CrowdData &data, int64_t parts) {

@@ -22,9 +22,13 @@ struct ItemRange {
 };
 
 /// Split the items into consecutive ranges of about equal label counts. The number
-/// of ranges is at most 64 and at most n_labels / table_size (so that the copies of
-/// a table of `table_size` doubles cost at most 8 bytes per label), at least 1.
-std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size);
+/// of ranges is at most 64 and at most n_labels / (table_size * labels_per_entry), so
+/// that the copies of a table of `table_size` doubles cost at most 8 / labels_per_entry
+/// bytes per label to clear and as much to sum; but never fewer than min(16, n_labels /
+/// table_size), so that a few threads still share the passes evenly; at least 1.
+/// labels_per_entry = 1 is the rule of the Bayesian methods and CrowdLloyd; Dawid-Skene
+/// EM, which clears and sums its tables every round, uses 4 (issue 19).
+std::vector<ItemRange> partition_items(const CrowdData &data, int64_t table_size, int64_t labels_per_entry = 1);
 
 /// Split the items into `parts` consecutive ranges of about equal label counts (fewer
 /// when there are fewer items). partition_items() uses it; passes whose sums are exact

@@ -30,16 +30,26 @@ inline int resolve_threads(int32_t requested) {
 #endif
 }
 
-/// Labels below which a fit runs on one thread: waking and synchronising threads
-/// every round costs more than it saves there, and on a busy machine a descheduled
-/// helper thread can stall every round's barrier.
+/// Labels below which a fit runs on one thread whatever is asked: waking and
+/// synchronising threads every round costs more than it saves there, and on a busy
+/// machine a descheduled helper thread can stall every round's barrier.
 constexpr int64_t kMinParallelLabels = 100000;
 
-/// Threads for a fit over `labels` labels: the requested count (0 = all cores), or 1
-/// for small inputs. The result never changes a fit's output (work is split into
-/// fixed partitions whatever the thread count).
+/// Labels per thread when the count is automatic (threads = 0): a thread joins for every
+/// further 250,000 labels, up to the cores. Measured with one busy process pinned to
+/// each core (bench/README.md, issue 19): two threads were 1.14x slower than one at 10^5
+/// labels (a round there lasts about a scheduler time slice, so a helper that loses its
+/// core stalls the round) and on par at 10^6; 10^7 labels ran 0.64x.
+constexpr int64_t kLabelsPerThread = 250000;
+
+/// Threads for a fit over `labels` labels: 1 below kMinParallelLabels; else the
+/// requested count, or for 0 (automatic) one per kLabelsPerThread labels, at least 1 and
+/// at most the cores. The result never changes a fit's output (work is split into fixed
+/// partitions whatever the thread count).
 inline int threads_for(int32_t requested, int64_t labels) {
-    return labels < kMinParallelLabels ? 1 : resolve_threads(requested);
+    if (labels < kMinParallelLabels) return 1;
+    if (requested > 0) return requested;
+    return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(resolve_threads(0), labels / kLabelsPerThread)));
 }
 
 /// The calling thread's number within the current parallel team (0 outside one, or

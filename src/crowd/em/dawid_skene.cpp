@@ -16,6 +16,7 @@
 #include "util/aligned.hpp"
 #include "util/parallel.hpp"
 #include "util/per_class.hpp"
+#include "util/simd_pair.hpp"
 
 namespace cs {
 
@@ -87,10 +88,9 @@ struct Workspace {
               const std::vector<uint8_t> *shared = nullptr)
         : k(data.k),
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
-          parts(partition_items(data, table)),
+          parts(partition_items(data, table, 4)),
           total(scatter ? static_cast<std::size_t>(table + data.k) : 0),
           prior_sums(parts.size() * static_cast<std::size_t>(data.k)),
-
           log_prior(static_cast<std::size_t>(data.k)),
           part_ll(parts.size()),
           part_impossible(parts.size()),
@@ -114,18 +114,7 @@ struct Workspace {
     int64_t n_worker_blocks(int32_t n_workers) const { return chunk_count(n_workers, worker_block); }
 };
 
-#if defined(__GNUC__)
-// Two doubles in one SSE2 register (GCC/Clang vector extension): the kernels below add
-// the k values of a label's row lane by lane, in the same order as a scalar loop over
-// the classes, so the results are bit-identical to it.
-typedef double Pair __attribute__((vector_size(16)));
-inline Pair load_pair(const double *p) {
-    Pair v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-inline void store_pair(double *p, Pair v) { std::memcpy(p, &v, sizeof v); }
-
+#if defined(CS_HAVE_PAIR)
 // K doubles held in registers: K / 2 pairs and, for odd K, one more double.
 template <int K>
 struct Lanes {
@@ -161,53 +150,6 @@ struct Lanes {
         if (K & 1) p[K - 1] += last;
     }
 };
-
-typedef long long PairBits __attribute__((vector_size(16)));
-
-// exp(x) of both lanes, for x <= 0 (-inf included), inlined and two at a time: the
-// E-step takes k - 1 exponentials per item, and libm's exp, a call that also forces
-// the kernel's registers to the stack, was a third of the E-step's time (profile of
-// issue 19). x = n ln 2 + r with n = round(x / ln 2) and |r| <= ln 2 / 2 (ln 2 in two
-// parts, the first with trailing zero bits so that n ln2_hi is exact); exp(r) by its
-// Taylor polynomial of degree 13 (truncation below 5e-18 relative), then scaled by 2^n
-// built in the exponent bits. exp(0) = 1 exactly. Error within 2 ulp of the true
-// value (libm: within 1); below x = -708, where 2^n would leave the normal range, each
-// lane is std::exp(x) (0 for -inf).
-inline Pair exp_nonpositive(Pair x) {
-    constexpr double kLog2e = 1.4426950408889634;   // 1 / ln 2
-    constexpr double kLn2Hi = 6.93147180369123816490e-01;  // ln 2, upper bits (low 32 bits zero)
-    constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kLn2Hi
-    constexpr double kShift = 6755399441055744.0;   // 1.5 * 2^52: adding it rounds to an integer
-    constexpr double kLowest = -708.0;
-    const Pair t = x * kLog2e + kShift;  // n in the low bits of t
-    const Pair n = t - kShift;
-    const Pair r = (x - n * kLn2Hi) - n * kLn2Lo;
-    // Taylor coefficients 1/13!, ..., 1/2!, 1, 1 (Horner).
-    Pair y = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
-    y = y * r + 1.0 / 39916800.0;
-    y = y * r + 1.0 / 3628800.0;
-    y = y * r + 1.0 / 362880.0;
-    y = y * r + 1.0 / 40320.0;
-    y = y * r + 1.0 / 5040.0;
-    y = y * r + 1.0 / 720.0;
-    y = y * r + 1.0 / 120.0;
-    y = y * r + 1.0 / 24.0;
-    y = y * r + 1.0 / 6.0;
-    y = y * r + 0.5;
-    y = y * r + 1.0;
-    y = y * r + 1.0;
-    PairBits bits;
-    std::memcpy(&bits, &t, sizeof bits);
-    bits = (bits + 1023) << 52;  // 2^n: the shift drops the bits of kShift
-    Pair scale;
-    std::memcpy(&scale, &bits, sizeof scale);
-    y *= scale;
-    if (x[0] < kLowest || x[1] < kLowest) {  // exp(x) rounds to 0 below -746 (and at -inf)
-        if (x[0] < kLowest) y[0] = x[0] < -746.0 ? 0.0 : std::exp(x[0]);
-        if (x[1] < kLowest) y[1] = x[1] < -746.0 ? 0.0 : std::exp(x[1]);
-    }
-    return y;
-}
 
 // exp(x[l] - top) of every class, x[l] <= top.
 template <int K>
@@ -246,7 +188,7 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
     for (int32_t l = 0; l < k; ++l) prior_sum[l] = sum[l];
 }
 
-#if defined(__GNUC__)
+#if defined(CS_HAVE_PAIR)
 // e_step_range (below) for a class count fixed at compile time, K = 2..5: the same
 // operations in the same order, with the per-item sums and posteriors kept in registers
 // (Lanes) instead of arrays in memory. Measured at 10^6 labels, k = 2 (bench/README.md,
@@ -436,7 +378,7 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
             double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
             double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
-#if defined(__GNUC__)
+#if defined(CS_HAVE_PAIR)
             if constexpr (K > 0) {
                 // Prefetch when log pi and a count table together exceed about 1 MiB.
                 const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_fixed<K, true>

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Two doubles in one SSE2 register (the GCC/Clang vector extension), for kernels that
+// work on the k values of a class-indexed row two at a time, and an inlined exp of
+// both lanes. CS_HAVE_PAIR is defined where the extension exists; callers keep a
+// scalar path for other compilers.
+#pragma once
+
+#if defined(__GNUC__)
+#define CS_HAVE_PAIR 1
+
+#include <cmath>
+#include <cstring>
+
+namespace cs {
+
+/// Two doubles; + - * / act lane by lane with IEEE rounding, so a loop over classes
+/// done in pairs gives bit for bit the results of the scalar loop.
+typedef double Pair __attribute__((vector_size(16)));
+/// The bits of a Pair, as two 64-bit unsigned integers.
+typedef unsigned long long PairBits __attribute__((vector_size(16)));
+
+/// p[0], p[1] (any alignment).
+inline Pair load_pair(const double *p) {
+    Pair v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/// p[0], p[1] = v (any alignment).
+inline void store_pair(double *p, Pair v) { std::memcpy(p, &v, sizeof v); }
+
+/// exp(x) of both lanes, for x <= 0 (-inf included), inlined and two at a time. The
+/// Dawid-Skene E-step takes k - 1 exponentials per item, and libm's exp (a call, which
+/// also forces the kernel's registers to the stack) was a third of its time (profile of
+/// issue 19, bench/README.md).
+///
+/// x = n ln 2 + r with n = round(x / ln 2) and |r| <= ln 2 / 2 (ln 2 in two parts, the
+/// first with 32 trailing zero bits so that n ln2_hi is exact); exp(r) by its Taylor
+/// polynomial of degree 13 (truncation error below 5e-18 relative), times 2^n built
+/// in the exponent bits. exp(0) = 1 exactly. Relative error within 2 ulp (libm's: 1).
+/// Below x = -708, where 2^n would leave the normal range, a lane is std::exp(x), or 0
+/// below -746 (where exp rounds to 0) and at -inf. Arguments above 0 are not handled.
+inline Pair exp_nonpositive(Pair x) {
+    constexpr double kLog2e = 1.4426950408889634;          // 1 / ln 2
+    constexpr double kLn2Hi = 6.93147180369123816490e-01;  // ln 2, upper bits
+    constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kLn2Hi
+    constexpr double kShift = 6755399441055744.0;          // 1.5 * 2^52: rounds to an integer
+    constexpr double kLowest = -708.0;
+    const Pair t = x * kLog2e + kShift;  // n in the low bits of t
+    const Pair n = t - kShift;
+    const Pair r = (x - n * kLn2Hi) - n * kLn2Lo;
+    // 1/13!, ..., 1/2!, 1, 1 by Horner's rule.
+    Pair y = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
+    y = y * r + 1.0 / 39916800.0;
+    y = y * r + 1.0 / 3628800.0;
+    y = y * r + 1.0 / 362880.0;
+    y = y * r + 1.0 / 40320.0;
+    y = y * r + 1.0 / 5040.0;
+    y = y * r + 1.0 / 720.0;
+    y = y * r + 1.0 / 120.0;
+    y = y * r + 1.0 / 24.0;
+    y = y * r + 1.0 / 6.0;
+    y = y * r + 0.5;
+    y = y * r + 1.0;
+    y = y * r + 1.0;
+    PairBits bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits + 1023u) << 52;  // 2^n: the shift drops the bits of kShift
+    Pair scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    y *= scale;
+    if (x[0] < kLowest || x[1] < kLowest) {
+        if (x[0] < kLowest) y[0] = x[0] < -746.0 ? 0.0 : std::exp(x[0]);
+        if (x[1] < kLowest) y[1] = x[1] < -746.0 ? 0.0 : std::exp(x[1]);
+    }
+    return y;
+}
+
+}  // namespace cs
+
+#endif
