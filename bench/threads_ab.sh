@@ -32,17 +32,20 @@ seconds() {
     t=$1
     shift
     "$bench" --labels "$labels" --threads "$t" --methods "$method" --max-iter "$rounds" --tol 0 "$@" 2>/dev/null |
-        sed -n 's/.*"seconds_total":\([0-9.]*\).*/\1/p'
+        sed -n 's/.*"seconds_em":\([0-9.]*\),"seconds_total":\([0-9.]*\).*/\2 \1/p'
 }
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.3f (min %.3f, max %.3f)", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'; }
 ratios=""
+em_ratios=""
 i=0
 while [ "$i" -lt "$pairs" ]; do
-    a=$(seconds 0 "$@")
-    b=$(seconds 1 "$@")
-    r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')
-    echo "pair $i: default threads $a s, one thread $b s, ratio $r"
+    set -- $(seconds 0 "$@") $(seconds 1 "$@") "$@"
+    r=$(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.3f", a / b }')
+    e=$(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.3f", a / b }')
+    echo "pair $i: default threads $1 s (EM $2 s), one thread $3 s (EM $4 s), ratio $r (EM $e)"
+    shift 4
     ratios="$ratios $r"
+    em_ratios="$em_ratios $e"
     i=$((i + 1))
 done
-echo "$ratios" | tr ' ' '\n' | grep . | sort -n | awk -v l="$labels" -v busy="${BUSY:-0}" \
-    '{ v[NR] = $1 } END { printf "labels %s busy %s: median default/one %.3f (min %.3f, max %.3f) over %d pairs\n", l, busy, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR], NR }'
+echo "labels $labels busy ${BUSY:-0}: median default/one over $pairs pairs: fit $(echo "$ratios" | tr ' ' '\n' | grep . | median), EM $(echo "$em_ratios" | tr ' ' '\n' | grep . | median)"
