@@ -20,7 +20,7 @@ const char kUsage[] =
     "Usage: bench_points [options]\n"
     "  --n N --d D --k K --delta X --sigma S --seed S   the mixture (default 10000 50 5 5 1 1)\n"
     "  --methods LIST     comma-separated: lloyd,kmeans++ (default lloyd)\n"
-    "  --threads T        CS_PARAM_THREADS (default 0 = all cores)\n"
+    "  --threads T        CS_PARAM_THREADS (default 0 = automatic)\n"
     "  --reps R           fits per method; the best time is reported (default 1)\n"
     "  --n-init M         CS_PARAM_N_INIT (default 1)\n"
     "  --max-iter M       CS_PARAM_MAX_ITER (default: the library's)\n"

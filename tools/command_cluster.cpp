@@ -67,7 +67,7 @@ std::string cluster_help() {
                "      --seed N          seed of every random choice (default 0)\n"
                "      --max-iter N      maximum Lloyd iterations (default 1000)\n"
                "      --n-init N        k-means++ restarts (default 1)\n"
-               "      --threads N       threads used inside the fit; 0 = all cores (default)\n"
+               "      --threads N       threads used inside the fit; 0 = automatic (default)\n"
                "  -h, --help            show this help\n\n") +
            kExitCodesHelp;
 }

@@ -31,7 +31,7 @@ std::string demo_help() {
            "      --workers N         workers (default 100)\n"
            "      --classes K         classes (default 3)\n"
            "      --labels-per-item N distinct workers per item (default 5)\n"
-           "      --threads N         threads used inside a fit; 0 = all cores (default)\n"
+           "      --threads N         threads used inside a fit; 0 = automatic (default)\n"
            "  -h, --help              show this help\n"
            "\n" +
            std::string(kExitCodesHelp);

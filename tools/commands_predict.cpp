@@ -38,7 +38,7 @@ std::string predict_help() {
                "                          format of the items, as for `crowdspec fit` (default: by\n"
                "                          the extension of --output, else csv)\n"
                "      --duplicates reject|first|last   a worker labelling an item twice\n"
-               "      --threads N         threads; 0 = all cores\n"
+               "      --threads N         threads; 0 = automatic\n"
                "      --param NAME=VALUE  another library parameter of the E-step, e.g.\n"
                "                          support=all (every class possible for every item; the\n"
                "                          default auto allows only the classes the item was given)\n"

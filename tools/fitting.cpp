@@ -62,7 +62,7 @@ std::string fit_options_help() {
            "      --prior uniform|estimated        class prior (default " + library_default("prior") + ")\n"
            "      --confusion full|one-coin|class-one-coin   confusion model (default " + library_default("confusion") + ")\n"
            "      --duplicates reject|first|last   a worker labelling an item twice (default " + library_default("duplicates") + ")\n"
-           "      --threads N         threads used inside a fit; 0 = all cores (default " + library_default("threads") + ")\n"
+           "      --threads N         threads used inside a fit; 0 = automatic (default " + library_default("threads") + ")\n"
            "      --param NAME=VALUE  set any other library parameter (e.g. smoothing=0.5,\n"
            "                          delta=1e-6, power_starts=100); repeatable\n"
            "  -q, --quiet             no progress line and no notes on stderr (errors still are)\n"

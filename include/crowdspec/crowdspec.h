@@ -484,8 +484,11 @@ enum cs_param {
     CS_PARAM_WORKERS = 4,
     /** int, "seed": seed of every random choice, 0..2^63-1. Default 0. */
     CS_PARAM_SEED = 5,
-    /** int, "threads": threads a fit may use internally, 0..1024; 0 (default) = all
-     *  available cores. Results do not depend on it. */
+    /** int, "threads": threads a fit may use internally, 0..1024. 0 (default) =
+     *  automatic: a crowd fit takes one thread per 250,000 labels, points and graphs
+     *  every available core, never more than the cores. Fits under 100,000 labels
+     *  (16,384 points or nodes) run on one thread whatever is asked. Results do not
+     *  depend on it (docs/defaults.md gives the measurements behind the rule). */
     CS_PARAM_THREADS = 6,
     /** int, "duplicates": what to do when a worker labels an item more than once, a
      *  ::cs_duplicates value. Default ::CS_DUPLICATES_REJECT. */

@@ -16,7 +16,7 @@ struct FitOptions {
     int32_t items = 0;          // 0 = infer
     int32_t workers = 0;        // 0 = infer
     uint64_t seed = 0;
-    int32_t threads = 0;        // 0 = all cores
+    int32_t threads = 0;        // 0 = automatic (threads_for in util/parallel.hpp)
     int32_t duplicates = CS_DUPLICATES_REJECT;
     int32_t max_iter = 1000;
     double tol = 1e-10;

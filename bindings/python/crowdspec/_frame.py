@@ -64,7 +64,7 @@ def _library_params(kwargs):
         if params.get(name) is not None:
             raise TypeError("give %s or %s, not both" % (alias, name))
         if alias == "n_jobs" and isinstance(value, numbers.Integral) and value < 0:
-            value = 0  # scikit-learn's -1: every core, the library's threads = 0
+            value = 0  # scikit-learn's -1: the library's automatic count (threads = 0)
         params[name] = value
     return {name: value for name, value in params.items() if value is not None}
 
@@ -422,7 +422,7 @@ class Aggregator(_Params):
     The named classes (DawidSkene, MajorityVote, ...) are this with the method fixed.
 
     Keyword arguments: crowd-kit's ``n_iter`` (the library's max_iter) and ``tol``,
-    scikit-learn's ``n_jobs`` (threads; -1 = every core) and ``random_state`` (seed),
+    scikit-learn's ``n_jobs`` (threads; -1 = the library's automatic count, up to every core) and ``random_state`` (seed),
     and any library parameter by its name (prior="uniform", confusion="one-coin",
     support=..., seed=..., threads=..., smoothing=...). None leaves the library's
     default. Unknown names and out-of-range values raise CrowdspecError at once.

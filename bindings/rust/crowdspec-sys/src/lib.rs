@@ -149,7 +149,7 @@ pub const CS_PARAM_ITEMS: cs_param = 3;
 pub const CS_PARAM_WORKERS: cs_param = 4;
 /// int `"seed"`: seed of every random choice.
 pub const CS_PARAM_SEED: cs_param = 5;
-/// int `"threads"`: threads a fit may use; 0 = all cores.
+/// int `"threads"`: threads a fit may use; 0 = automatic (up to all cores, chosen from the work size).
 pub const CS_PARAM_THREADS: cs_param = 6;
 /// int `"duplicates"`: a [`cs_duplicates`] value.
 pub const CS_PARAM_DUPLICATES: cs_param = 7;

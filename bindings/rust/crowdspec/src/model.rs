@@ -272,7 +272,7 @@ impl Model {
         self.set_id(sys::CS_PARAM_SEED, seed)
     }
 
-    /// Sets the number of threads a fit may use (`"threads"`; 0 = all cores). Results
+    /// Sets the number of threads a fit may use (`"threads"`; 0 = automatic, up to all cores). Results
     /// do not depend on it.
     pub fn threads(&mut self, n: usize) -> Result<&mut Model, Error> {
         self.set_count(sys::CS_PARAM_THREADS, n)
