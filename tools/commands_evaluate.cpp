@@ -3,6 +3,7 @@
 // one JSON object per method per line on stdout.
 #include <cstdio>
 
+#include "binary_labels.hpp"
 #include "commands.hpp"
 #include "fitting.hpp"
 #include "interrupt.hpp"
@@ -180,7 +181,10 @@ int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
     std::vector<ModelPtr> models;
     for (int32_t m : methods) models.push_back(make_model(m, settings));
 
-    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
+    // A binary label file (`crowdspec convert`) stays mapped and is fitted in place.
+    const CrowdTable table = is_binary_label_file(parsed.positionals[0])
+                                 ? read_binary_crowd_file(parsed.positionals[0], settings.classes)
+                                 : read_crowd_file(parsed.positionals[0], settings.classes, input);
     if (!settings.quiet) {
         const std::string note = crowd_read_note(table);
         if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());

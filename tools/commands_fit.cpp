@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "binary_labels.hpp"
 #include "commands.hpp"
 #include "fitting.hpp"
 #include "interrupt.hpp"
@@ -168,8 +169,12 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (parsed.has("workers")) workers_out.emplace(workers_path);
     // With --init-workers and no --classes, the classes are the workers file's.
     const bool classes_from_init = init && settings.classes.kind == ClassSpec::Kind::Infer;
-    const CrowdTable table =
-        read_crowd_file(parsed.positionals[0], classes_from_init ? worker_file_classes(*init) : settings.classes, input);
+    const ClassSpec classes = classes_from_init ? worker_file_classes(*init) : settings.classes;
+    // A binary label file (`crowdspec convert`) stays mapped and is fitted in place; its
+    // item names are read only when needed (for --gold now, else after the fit).
+    CrowdTable table = is_binary_label_file(parsed.positionals[0])
+                           ? read_binary_crowd_file(parsed.positionals[0], classes, gold_path.has_value())
+                           : read_crowd_file(parsed.positionals[0], classes, input);
     if (classes_from_init)
         check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(table.class_names.size())),
                      "classes");
@@ -188,6 +193,12 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     FitMonitor monitor(settings.quiet);
     timed_fit(model.get(), table, settings.method, &monitor);
     if (!settings.quiet) report_fit_notes(model.get(), settings.method);
+    std::vector<std::size_t> worker_labels;
+    if (workers_out) worker_labels = labels_per_worker(table);
+    if (table.binary) {  // the codes are done with: let their pages go before the results are copied
+        table.binary->release_codes();
+        fill_item_names(table);
+    }
     const FitOutcome fit = fetch_outcome(model.get(), table);
     model.reset();  // the results are copied; free the library's before writing
 
@@ -196,7 +207,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         WorkerReport report;
         report.worker_names = &table.worker_names;
         report.class_names = &table.class_names;
-        report.labels = labels_per_worker(table);
+        report.labels = std::move(worker_labels);
         report.confusion = &fit.confusion;
         report.prior = &fit.prior;
         report.method = settings.method;

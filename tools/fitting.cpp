@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "binary_labels.hpp"
 #include "interrupt.hpp"
 
 #if defined(_WIN32)
@@ -291,7 +292,11 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
 double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name, FitMonitor *monitor) {
     if (monitor != nullptr) monitor->begin(model, method_name);
     const auto start = std::chrono::steady_clock::now();
-    const cs_status status = cs_fit(model, table.item.data(), table.worker.data(), table.label.data(), table.item.size());
+    // A binary label file's codes are passed in place (mapped), without triples.
+    const cs_status status =
+        table.binary ? cs_fit_csr(model, static_cast<std::size_t>(table.binary->n_items()), table.binary->item_start(),
+                                  table.binary->codes(), static_cast<int32_t>(table.binary->k()))
+                     : cs_fit(model, table.item.data(), table.worker.data(), table.label.data(), table.item.size());
     const auto stop = std::chrono::steady_clock::now();
     if (monitor != nullptr) {
         monitor->end();
@@ -302,7 +307,7 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
         std::string message = cs_last_error(model);
         if (status == CS_ERR_DUPLICATE) {
             // A problem of the file, so it is reported like the reader's: FILE:LINE: what.
-            const std::string located = duplicate_message(table);
+            const std::string located = table.binary ? binary_duplicate_message(table) : duplicate_message(table);
             if (!located.empty()) throw CliError(kExitFit, located);
         } else if (status == CS_ERR_TOO_FEW_CLASSES && table.class_names.size() == 1) {
             message += "; the input's only label is " + quote_field(table.class_names[0]) +
@@ -464,6 +469,7 @@ std::vector<double> worker_accuracy(const std::vector<double> &confusion, const 
 }
 
 std::vector<std::size_t> labels_per_worker(const CrowdTable &table) {
+    if (table.binary) return table.binary->labels_per_worker();
     std::vector<std::size_t> count(table.worker_names.size(), 0);
     for (int32_t w : table.worker) ++count[static_cast<std::size_t>(w)];
     return count;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "binary_labels.hpp"
 #include "cli.hpp"
 
 namespace cli {
@@ -605,6 +606,11 @@ ClassSpec parse_class_spec(const std::string &text) {
 }
 
 CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, const InputOptions &input) {
+    if (is_binary_label_file(path)) {  // `crowdspec convert` output: its triples, in item order
+        CrowdTable binary = read_binary_crowd_file(path, classes);
+        expand_binary_triples(binary, classes);
+        return binary;
+    }
     return read_crowd_text(read_whole_file(path), path, classes, input);
 }
 

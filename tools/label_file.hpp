@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,6 +43,8 @@
 #include "table_reader.hpp"
 
 namespace cli {
+
+class BinaryLabels;  // binary_labels.hpp
 
 /// How the set of classes is chosen (the --classes option).
 struct ClassSpec {
@@ -94,13 +97,18 @@ struct CrowdTable {
     TruthTable file_gold;                      ///< in-file gold labels (no entries when none)
     std::size_t skipped_rejected = 0;          ///< rejected assignments skipped
     std::size_t skipped_no_answer = 0;         ///< rows without an answer skipped (status, empty choice)
+    /// A binary label file (binary_labels.hpp) whose labels are used in place: then
+    /// item, worker, label and line are empty and fits go through cs_fit_csr.
+    std::shared_ptr<const BinaryLabels> binary;
 };
 
 /// One line for stderr saying how a platform export was read (the preset, its columns,
 /// the in-file gold and the rows skipped), or "" for a generic file with nothing skipped.
 std::string crowd_read_note(const CrowdTable &table);
 
-/// Reads a crowd file ("-" = stdin). Throws CliError(kExitInput) naming the file and
+/// Reads a crowd file ("-" = stdin). A binary label file (`crowdspec convert`) is
+/// recognised by its magic bytes and read into triples (commands that fit it in place
+/// call read_binary_crowd_file instead). Throws CliError(kExitInput) naming the file and
 /// line of the first problem (unreadable file, wrong field count, unknown column,
 /// label outside --classes, no labels at all).
 CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes,

@@ -954,6 +954,43 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
                         const int32_t *label, size_t n_labels);
 
 /**
+ * @brief Fit the model's method to crowd labels already grouped by item, as compressed
+ *        sparse rows of packed codes (the layout the library works in).
+ *
+ * Item j's labels are code[item_start[j]] .. code[item_start[j + 1] - 1]; a code packs a
+ * worker id and a label as worker * k + label (so worker = code / k, label = code % k).
+ * This is the same fit as cs_fit() on the triples (item, code / k, code % k) listed item
+ * by item in this order, bit for bit, but for large inputs it needs far less memory:
+ * 4 bytes per label in the caller's array instead of 12, and the library uses the
+ * codes in place instead of copying them (it copies them only when the duplicate
+ * policy drops labels). The arrays are only read, and only during the call; they may
+ * be freed (or unmapped) afterwards. A read-only memory-mapped file is fine.
+ *
+ * The number of workers is ::CS_PARAM_WORKERS, or the largest code / k + 1 when that
+ * is 0; the number of items is n_items, or ::CS_PARAM_ITEMS when that is set (it must
+ * then be >= n_items; the items beyond the rows have no labels). ::CS_PARAM_CLASSES
+ * must be 0 or equal k. Gold labels (cs_set_gold()), initial matrices and the other
+ * parameters apply as for cs_fit().
+ *
+ * @param model The handle.
+ * @param n_items Number of rows (items), 1 .. 2^31 - 1.
+ * @param item_start n_items + 1 offsets: item_start[0] = 0, non-decreasing; the number of
+ *        labels is item_start[n_items] (> 0).
+ * @param code item_start[n_items] codes worker * k + label, with 0 <= label < k
+ *        (guaranteed by the packing) and n_workers x k < 2^32.
+ * @param k Number of classes (>= 2).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (an array is NULL);
+ *         ::CS_ERR_EMPTY_INPUT (n_items == 0 or no labels); ::CS_ERR_INVALID_ARGUMENT
+ *         (item_start not starting at 0 or decreasing, k not the 'classes' parameter,
+ *         n_workers x k >= 2^32); ::CS_ERR_INVALID_ID (a worker >= ::CS_PARAM_WORKERS,
+ *         more rows than ::CS_PARAM_ITEMS); ::CS_ERR_TOO_FEW_CLASSES (k < 2);
+ *         ::CS_ERR_DUPLICATE (positions named); ::CS_ERR_WRONG_INPUT_KIND;
+ *         ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY, as cs_fit().
+ */
+CS_API cs_status cs_fit_csr(cs_model *model, size_t n_items, const int64_t *item_start,
+                            const uint32_t *code, int32_t k);
+
+/**
  * @brief Cluster n points of R^d into k clusters (methods 100-199: ::CS_METHOD_LLOYD,
  *        ::CS_METHOD_KMEANS_PP).
  *

@@ -70,6 +70,26 @@ void copy_out(const std::vector<T> &values, T *out, std::size_t capacity, const 
     if (!values.empty()) std::memcpy(out, values.data(), values.size() * sizeof(T));
 }
 
+
+// Initial matrices are only for the EM methods.
+void check_initial_method(const cs_model *model, const cs::FitOptions &options, const cs::MethodInfo &method) {
+    if (!model->initial.empty() && !cs::takes_initial_params(options.method))
+        throw Error(CS_ERR_INVALID_ARGUMENT,
+                    std::string("method '") + method.name +
+                        "' cannot start from initial confusion matrices (only ds, opt-ds, one-coin-ds and "
+                        "class-one-coin-ds can); clear them with cs_set_initial_confusion(model, NULL, 0)");
+}
+
+// Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result.
+void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOptions &options,
+                   const cs::MethodInfo &method) {
+    auto fit = std::make_unique<cs::FitResult>();
+    const bool cancelled =
+        model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
+                               : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
+    keep_fit(model, std::move(fit), cancelled);
+}
+
 }  // namespace
 
 extern "C" {
@@ -236,19 +256,25 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
-        if (!model->initial.empty() && !cs::takes_initial_params(options.method))
-            throw Error(CS_ERR_INVALID_ARGUMENT,
-                        std::string("method '") + method.name +
-                            "' cannot start from initial confusion matrices (only ds, opt-ds, one-coin-ds and "
-                            "class-one-coin-ds can); clear them with cs_set_initial_confusion(model, NULL, 0)");
+        check_initial_method(model, options, method);
         const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options,
                                                         model->gold_item, model->gold_label);
-        auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled =
-            model->initial.empty()
-                ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
-                : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
-        keep_fit(model, std::move(fit), cancelled);
+        run_crowd_fit(model, data, options, method);
+    });
+}
+
+CS_API cs_status cs_fit_csr(cs_model *model, size_t n_items, const int64_t *item_start,
+                            const uint32_t *code, int32_t k) {
+    if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    model->fit.reset();
+    model->message.clear();
+    return cs::guard(model, [&] {
+        const cs::FitOptions options = model->params.fit_options();
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
+        check_initial_method(model, options, method);
+        const cs::CrowdData data = cs::CrowdData::build_csr(n_items, item_start, code, k, options,
+                                                            model->gold_item, model->gold_label);
+        run_crowd_fit(model, data, options, method);
     });
 }
 

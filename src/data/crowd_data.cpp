@@ -54,6 +54,89 @@ int32_t check_id_range(const int32_t *ids, std::size_t n, int32_t declared, cons
     return hi + 1;
 }
 
+namespace {
+
+// The first worker who labels an item twice, as (item, worker), or item -1 when there
+// is none: one read-only pass, so that codes used in place (build_csr) are copied only
+// when a duplicate must be dropped.
+struct Duplicate {
+    int32_t item = -1, worker = -1;
+};
+
+Duplicate first_duplicate(const CrowdData &d) {
+    const uint32_t k32 = static_cast<uint32_t>(d.k);
+    std::vector<int32_t> seen_item(static_cast<std::size_t>(d.n_workers), -1);
+    for (int32_t j = 0; j < d.n_items; ++j)
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+            const int32_t w = static_cast<int32_t>(d.item_code[p] / k32);
+            if (seen_item[w] == j) return {j, w};
+            seen_item[w] = j;
+        }
+    return {};
+}
+
+// The duplicate policy: nothing to do without duplicates; 'reject' throws, naming the
+// labels by `where(item, worker)`; 'first'/'last' drop the others (the codes become
+// owned when they were a view).
+template <class Where>
+void resolve_duplicates(CrowdData &d, const FitOptions &options, Where where) {
+    const Duplicate dup = first_duplicate(d);
+    if (dup.item < 0) return;
+    if (options.duplicates != CS_DUPLICATES_KEEP_FIRST && options.duplicates != CS_DUPLICATES_KEEP_LAST)
+        throw Error(CS_ERR_DUPLICATE, "worker " + std::to_string(dup.worker) + " labelled item " +
+                                          std::to_string(dup.item) + " twice (" + where(dup.item, dup.worker) +
+                                          "); set 'duplicates' to 'first' or 'last' to keep one");
+    d.item_code.resize(d.item_code.size());  // owned from here on
+    const uint32_t k32 = static_cast<uint32_t>(d.k);
+
+    // Duplicates: a worker seen twice on the same item. seen_pos[w] is the position of
+    // worker w's label on the current item, valid when seen_item[w] == j. Dropped
+    // labels are marked with the code UINT32_MAX (never a valid code, since
+    // n_workers x k <= UINT32_MAX) and compacted away below.
+    constexpr uint32_t kDropped = UINT32_MAX;
+    std::vector<int32_t> seen_item(static_cast<std::size_t>(d.n_workers), -1);
+    std::vector<int64_t> seen_pos(static_cast<std::size_t>(d.n_workers), 0);
+    std::size_t dropped = 0;
+    for (int32_t j = 0; j < d.n_items; ++j) {
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+            const int32_t w = static_cast<int32_t>(d.item_code[p] / k32);
+            if (seen_item[w] != j) {
+                seen_item[w] = j;
+                seen_pos[w] = p;
+                continue;
+            }
+            if (options.duplicates == CS_DUPLICATES_KEEP_FIRST) {
+                d.item_code[p] = kDropped;
+            } else {
+                d.item_code[seen_pos[w]] = kDropped;
+                seen_pos[w] = p;
+            }
+            ++dropped;
+        }
+    }
+    if (dropped > 0) {
+        std::size_t out = 0;
+        for (int32_t j = 0; j < d.n_items; ++j) {
+            const int64_t begin = d.item_start[j], end = d.item_start[j + 1];
+            d.item_start[j] = static_cast<int64_t>(out);
+            for (int64_t p = begin; p < end; ++p)
+                if (d.item_code[p] != kDropped) d.item_code[out++] = d.item_code[p];
+        }
+        d.item_start[d.n_items] = static_cast<int64_t>(out);
+        d.item_code.resize(out);
+        d.item_code.shrink_to_fit();
+    }
+}
+
+void set_gold(CrowdData &d, const std::vector<int32_t> &gold_item, const std::vector<int32_t> &gold_label) {
+    if (!gold_item.empty()) {
+        d.gold.assign(static_cast<std::size_t>(d.n_items), -1);
+        for (std::size_t g = 0; g < gold_item.size(); ++g) d.gold[gold_item[g]] = gold_label[g];
+    }
+}
+
+}  // namespace
+
 int32_t CrowdData::unlabeled_items() const {
     int32_t count = 0;
     for (int32_t j = 0; j < n_items; ++j)
@@ -176,62 +259,106 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
         for (std::size_t t = 0; t < n_labels; ++t) d.item_code[next[item[t]]++] = code(t);
     }
 
-    // Duplicates: a worker seen twice on the same item. seen_pos[w] is the position of
-    // worker w's label on the current item, valid when seen_item[w] == j. Dropped
-    // labels are marked with the code UINT32_MAX (never a valid code, since
-    // n_workers x k <= UINT32_MAX) and compacted away below.
-    constexpr uint32_t kDropped = UINT32_MAX;
-    std::vector<int32_t> seen_item(static_cast<std::size_t>(d.n_workers), -1);
-    std::vector<int64_t> seen_pos(static_cast<std::size_t>(d.n_workers), 0);
-    std::size_t dropped = 0;
-    for (int32_t j = 0; j < d.n_items; ++j) {
-        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-            const int32_t w = static_cast<int32_t>(d.item_code[p] / k32);
-            if (seen_item[w] != j) {
-                seen_item[w] = j;
-                seen_pos[w] = p;
-                continue;
-            }
-            switch (options.duplicates) {
-                case CS_DUPLICATES_KEEP_FIRST:
-                    d.item_code[p] = kDropped;
-                    break;
-                case CS_DUPLICATES_KEEP_LAST:
-                    d.item_code[seen_pos[w]] = kDropped;
-                    seen_pos[w] = p;
-                    break;
-                default: {
-                    // Rare: find the two input indices for the message.
-                    std::vector<std::size_t> where;
-                    for (std::size_t t = 0; t < n_labels && where.size() < 2; ++t)
-                        if (item[t] == j && worker[t] == w) where.push_back(t);
-                    throw Error(CS_ERR_DUPLICATE,
-                                "worker " + std::to_string(w) + " labelled item " + std::to_string(j) +
-                                    " twice (label indices " + std::to_string(where[0]) + " and " +
-                                    std::to_string(where[1]) +
-                                    "); set 'duplicates' to 'first' or 'last' to keep one");
-                }
-            }
-            ++dropped;
-        }
-    }
-    if (dropped > 0) {
-        std::size_t out = 0;
-        for (int32_t j = 0; j < d.n_items; ++j) {
-            const int64_t begin = d.item_start[j], end = d.item_start[j + 1];
-            d.item_start[j] = static_cast<int64_t>(out);
-            for (int64_t p = begin; p < end; ++p)
-                if (d.item_code[p] != kDropped) d.item_code[out++] = d.item_code[p];
-        }
-        d.item_start[d.n_items] = static_cast<int64_t>(out);
-        d.item_code.resize(out);
-        d.item_code.shrink_to_fit();
-    }
+    resolve_duplicates(d, options, [&](int32_t j, int32_t w) {
+        // Rare: find the two input indices for the message.
+        std::vector<std::size_t> where;
+        for (std::size_t t = 0; t < n_labels && where.size() < 2; ++t)
+            if (item[t] == j && worker[t] == w) where.push_back(t);
+        return "label indices " + std::to_string(where[0]) + " and " + std::to_string(where[1]);
+    });
+    set_gold(d, gold_item, gold_label);
+    return d;
+}
 
-    if (!gold_item.empty()) {
-        d.gold.assign(static_cast<std::size_t>(d.n_items), -1);
-        for (std::size_t g = 0; g < gold_item.size(); ++g) d.gold[gold_item[g]] = gold_label[g];
+CrowdData CrowdData::build_csr(std::size_t n_items, const int64_t *item_start, const uint32_t *code, int32_t k,
+                               const FitOptions &options, const std::vector<int32_t> &gold_item,
+                               const std::vector<int32_t> &gold_label) {
+    if (item_start == nullptr) throw Error(CS_ERR_NULL_POINTER, "cs_fit_csr: the item_start array is NULL");
+    if (n_items == 0) throw Error(CS_ERR_EMPTY_INPUT, "cs_fit_csr: no items (n_items = 0)");
+    if (n_items > static_cast<std::size_t>(INT32_MAX))
+        throw Error(CS_ERR_INVALID_ARGUMENT,
+                    "cs_fit_csr: n_items = " + std::to_string(n_items) + " exceeds 2^31 - 1 (item ids are int32)");
+    if (item_start[0] != 0)
+        throw Error(CS_ERR_INVALID_ARGUMENT,
+                    "cs_fit_csr: item_start[0] = " + std::to_string(item_start[0]) + ", expected 0");
+    for (std::size_t j = 0; j < n_items; ++j)
+        if (item_start[j + 1] < item_start[j])
+            throw Error(CS_ERR_INVALID_ARGUMENT,
+                        "cs_fit_csr: item_start[" + std::to_string(j + 1) + "] = " + std::to_string(item_start[j + 1]) +
+                            " is less than item_start[" + std::to_string(j) + "] = " + std::to_string(item_start[j]) +
+                            " (the offsets must not decrease)");
+    const int64_t n_labels = item_start[n_items];
+    if (n_labels == 0) throw Error(CS_ERR_EMPTY_INPUT, "cs_fit_csr: no labels (item_start[n_items] = 0)");
+    if (n_labels > INT64_MAX / 4) throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit_csr: n_labels is too large");
+    if (code == nullptr) throw Error(CS_ERR_NULL_POINTER, "cs_fit_csr: the code array is NULL");
+
+    if (k < 2)
+        throw Error(CS_ERR_TOO_FEW_CLASSES,
+                    "cs_fit_csr: k = " + std::to_string(k) + "; at least 2 classes are needed");
+    if (options.classes > 0 && options.classes != k)
+        throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit_csr: k = " + std::to_string(k) +
+                                                 " but the 'classes' parameter is " +
+                                                 std::to_string(options.classes));
+    if (static_cast<int64_t>(k) * k > 100000000)
+        throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(k) + " is too large");
+
+    CrowdData d;
+    d.k = k;
+    const uint32_t k32 = static_cast<uint32_t>(k);
+    // Workers: the largest code's worker + 1, or the declared count.
+    uint32_t highest = 0;
+    for (int64_t p = 0; p < n_labels; ++p) highest = std::max(highest, code[p]);
+    const int64_t largest_worker = highest / k32;
+    if (options.workers > 0 && largest_worker >= options.workers) {
+        int64_t p = 0;
+        while (code[p] / k32 < static_cast<uint32_t>(options.workers)) ++p;
+        throw Error(CS_ERR_INVALID_ID, "worker id " + std::to_string(code[p] / k32) + " (code " +
+                                           std::to_string(code[p]) + " at position " + std::to_string(p) +
+                                           ") is >= n_workers (" + std::to_string(options.workers) + ")");
     }
+    const int64_t workers = options.workers > 0 ? options.workers : largest_worker + 1;
+    if (workers > INT32_MAX)
+        throw Error(CS_ERR_INVALID_ID, "worker id " + std::to_string(largest_worker) + " is too large");
+    d.n_workers = static_cast<int32_t>(workers);
+    if (static_cast<uint64_t>(d.n_workers) * k32 > UINT32_MAX)
+        throw Error(CS_ERR_INVALID_ARGUMENT,
+                    "n_workers x k = " + std::to_string(static_cast<uint64_t>(d.n_workers) * k32) +
+                        " exceeds 2^32 - 1, the limit of the label codes");
+
+    // Items: the rows, or the declared count (items beyond the rows have no labels).
+    int64_t items = static_cast<int64_t>(n_items);
+    if (options.items > 0) {
+        if (items > options.items)
+            throw Error(CS_ERR_INVALID_ID, "cs_fit_csr: n_items = " + std::to_string(n_items) +
+                                               " rows, more than the 'items' parameter (" +
+                                               std::to_string(options.items) + ")");
+        items = options.items;
+    }
+    for (std::size_t g = 0; g < gold_item.size(); ++g) {
+        if (options.items > 0 && gold_item[g] >= options.items)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) +
+                                               " at gold index " + std::to_string(g) +
+                                               " is >= n_items (" + std::to_string(options.items) + ")");
+        if (gold_item[g] == INT32_MAX)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
+        items = std::max<int64_t>(items, gold_item[g] + 1);
+        if (gold_label[g] >= k)
+            throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) + " at gold index " +
+                                                  std::to_string(g) + " is >= k (" + std::to_string(k) + ")");
+    }
+    d.n_items = static_cast<int32_t>(items);
+    d.item_start.resize(static_cast<std::size_t>(d.n_items) + 1);
+    std::copy(item_start, item_start + n_items + 1, d.item_start.begin());
+    std::fill(d.item_start.begin() + static_cast<std::ptrdiff_t>(n_items) + 1, d.item_start.end(), n_labels);
+    d.item_code.view(code, static_cast<std::size_t>(n_labels));
+
+    resolve_duplicates(d, options, [&](int32_t j, int32_t w) {
+        std::vector<int64_t> where;
+        for (int64_t p = item_start[j]; p < item_start[j + 1] && where.size() < 2; ++p)
+            if (code[p] / k32 == static_cast<uint32_t>(w)) where.push_back(p);
+        return "positions " + std::to_string(where[0]) + " and " + std::to_string(where[1]) + " of the code array";
+    });
+    set_gold(d, gold_item, gold_label);
     return d;
 }
 

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/fit_options.hpp"
@@ -15,6 +17,76 @@
 namespace cs {
 
 struct Shard;  // data/crowd_shard.hpp
+
+/// The label codes of CrowdData: either an array the library owns or a read-only view
+/// of the caller's array (cs_fit_csr, whose codes already have the library's layout:
+/// they are used in place for the length of the call, no copy). Reading is the same
+/// either way (one pointer, like a std::vector); writing (operator[] on a non-const
+/// object, resize) is only for owned codes, and resize() drops a view.
+class LabelCodes {
+public:
+    LabelCodes() = default;
+    LabelCodes(const LabelCodes &other) { *this = other; }
+    LabelCodes(LabelCodes &&other) noexcept { *this = std::move(other); }
+    LabelCodes &operator=(const LabelCodes &other) {
+        if (this == &other) return *this;
+        own_ = other.own_;
+        ptr_ = other.is_view() ? other.ptr_ : own_.data();
+        size_ = other.size_;
+        return *this;
+    }
+    LabelCodes &operator=(LabelCodes &&other) noexcept {
+        if (this == &other) return *this;
+        const bool view = other.is_view();
+        own_ = std::move(other.own_);
+        ptr_ = view ? other.ptr_ : own_.data();
+        size_ = other.size_;
+        other.own_.clear();
+        other.ptr_ = nullptr;
+        other.size_ = 0;
+        return *this;
+    }
+
+    /// Use `n` codes at `codes` in place (the array must outlive every use).
+    void view(const uint32_t *codes, std::size_t n) {
+        own_.clear();
+        own_.shrink_to_fit();
+        ptr_ = codes;
+        size_ = n;
+    }
+    /// Owned storage of `n` codes (a view is dropped; owned values are kept).
+    void resize(std::size_t n) {
+        if (is_view()) {
+            const uint32_t *src = ptr_;
+            const std::size_t keep = std::min(n, size_);
+            own_.assign(src, src + keep);
+        }
+        own_.resize(n);
+        ptr_ = own_.data();
+        size_ = n;
+    }
+    void shrink_to_fit() {
+        if (is_view()) return;
+        own_.shrink_to_fit();
+        ptr_ = own_.data();
+    }
+    /// True when the codes are the caller's (a view).
+    bool is_view() const { return ptr_ != nullptr && ptr_ != own_.data(); }
+
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const uint32_t *data() const { return ptr_; }
+    const uint32_t &operator[](std::size_t p) const { return ptr_[p]; }
+    /// Owned codes only.
+    uint32_t &operator[](std::size_t p) { return own_[p]; }
+    const uint32_t *begin() const { return ptr_; }
+    const uint32_t *end() const { return ptr_ + size_; }
+
+private:
+    std::vector<uint32_t> own_;
+    const uint32_t *ptr_ = nullptr;
+    std::size_t size_ = 0;
+};
 
 struct CrowdData {
     int32_t n_items = 0;
@@ -24,9 +96,11 @@ struct CrowdData {
     // By item: the labels of item j are positions item_start[j] .. item_start[j+1]-1
     // of item_code, in input order. A label is stored as one code, worker * k + label:
     // half the memory of two ids, and the code indexes every per-worker table laid
-    // out worker x observed label (log pi, M-step counts) directly.
+    // out worker x observed label (log pi, M-step counts) directly. The codes are the
+    // caller's own array when it gave them in this layout (build_csr) and no duplicate
+    // had to be dropped: then the by-item layout costs no copy of the labels.
     std::vector<int64_t> item_start;
-    std::vector<uint32_t> item_code;
+    LabelCodes item_code;
 
     int32_t worker_of(int64_t p) const { return static_cast<int32_t>(item_code[p] / static_cast<uint32_t>(k)); }
     int32_t label_of(int64_t p) const { return static_cast<int32_t>(item_code[p] % static_cast<uint32_t>(k)); }
@@ -56,6 +130,19 @@ struct CrowdData {
                            std::size_t n_labels, const FitOptions &options,
                            const std::vector<int32_t> &gold_item = {},
                            const std::vector<int32_t> &gold_label = {});
+
+    /// The same from labels already grouped by item (cs_fit_csr): item j's labels are
+    /// code[item_start[j]] .. code[item_start[j + 1] - 1], each code worker * k + label.
+    /// Checks item_start (0 first, non-decreasing, at least one label), k (>= 2, equal to
+    /// the 'classes' parameter when that is set), the codes (their worker against the
+    /// 'workers' parameter) and the duplicates. The codes are used in place, without a
+    /// copy, unless duplicates are dropped: `code` must then stay valid and unchanged
+    /// for as long as the CrowdData is used. Gives exactly the CrowdData of build() on
+    /// the same labels as triples in this order. Throws cs::Error naming the position.
+    static CrowdData build_csr(std::size_t n_items, const int64_t *item_start, const uint32_t *code,
+                               int32_t k, const FitOptions &options,
+                               const std::vector<int32_t> &gold_item = {},
+                               const std::vector<int32_t> &gold_label = {});
 };
 
 /// Check the ids of one array against a declared count (0 = infer) and return the
