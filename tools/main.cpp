@@ -29,10 +29,10 @@ const Command kCommands[] = {
     {"fit", cli::run_fit, cli::fit_help, "infer labels: crowd labels in (CSV/TSV/text), labels + posteriors out"},
     {"predict", cli::run_predict, cli::predict_help, "label a new batch with the workers of a fit (-w file), no refit"},
     {"evaluate", cli::run_evaluate, cli::evaluate_help, "fit and score against a truth file; one JSON line per method"},
-    {"convert", cli::run_convert, cli::convert_help, "write crowd labels as a binary label file (memory-mapped by fit)"},
     {"simulate", cli::run_simulate, cli::simulate_help, "generate Dawid-Skene crowd labels with known truth"},
     {"report", cli::run_report, cli::report_help, "fit and write a self-contained HTML report with charts"},
     {"demo", cli::run_demo, cli::demo_help, "simulate a crowd and compare mv, ds and opt-ds to the oracle"},
+    {"convert", cli::run_convert, cli::convert_help, "write crowd labels as a binary label file (memory-mapped by fit)"},
     {"cluster", cli::run_cluster, cli::cluster_help, "cluster numeric points into K clusters (lloyd, kmeans++)"},
     {"communities", cli::run_communities, cli::communities_help, "find K communities of a graph (commu-lloyd, spec, spec-mle)"},
 };

@@ -408,6 +408,16 @@ extern "C" {
         label: *const i32,
         n_labels: usize,
     ) -> cs_status;
+    /// Fit the method to labels grouped by item: item j's labels are
+    /// `code[item_start[j]..item_start[j + 1]]`, each code `worker * k + label`; the
+    /// arrays are read in place during the call (not copied).
+    pub fn cs_fit_csr(
+        model: *mut cs_model,
+        n_items: usize,
+        item_start: *const i64,
+        code: *const u32,
+        k: i32,
+    ) -> cs_status;
     /// Label a new batch of items by known workers without refitting: one E-step with the
     /// confusion matrices and prior of the last crowd fit (or the initial ones).
     pub fn cs_predict(
