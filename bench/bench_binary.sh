@@ -37,7 +37,7 @@ for n in "$@"; do
         sys=$(sed -n 's/.*System time (seconds): //p' "$DIR/time.txt")
         awk -v n="$n" -v m="$m" -v rss="$rss_kb" -v wall="$wall" -v user="$user" -v sys="$sys" -v bytes="$bytes" \
             'BEGIN { k = split(wall, p, ":"); s = 0; for (i = 1; i <= k; i++) s = s * 60 + p[i];
-                     printf "{\"labels\":%d,\"method\":\"%s\",\"file_bytes\":%d,\"wall_s\":%.2f,\"user_s\":%s,\"sys_s\":%s,\"peak_rss_mb\":%.1f,\"peak_bytes_per_label\":%.2f}\n",
+                     printf "{\"labels\":%s,\"method\":\"%s\",\"file_bytes\":%s,\"wall_s\":%.2f,\"user_s\":%s,\"sys_s\":%s,\"peak_rss_mb\":%.1f,\"peak_bytes_per_label\":%.2f}\n",
                             n, m, bytes, s, user, sys, rss / 1024, rss * 1024 / n }'
         rm -f "$DIR/items.csv"
     done
