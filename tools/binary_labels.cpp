@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "cli.hpp"
+#include "interrupt.hpp"
 #include "label_file.hpp"
 #include "table_reader.hpp"
 
@@ -601,8 +602,11 @@ uint64_t write_binary_labels(const std::string &path, const CrowdTable &table) {
     if (table.binary) {
         const BinaryLabels &b = *table.binary;
         const int64_t *start = b.item_start();
-        for (uint64_t j = 0; j < b.n_items(); ++j)
+        for (uint64_t j = 0; j < b.n_items(); ++j) {
+            if ((j & 0xFFFFF) == 0) throw_if_interrupted();  // Ctrl-C: the temporary file goes
             writer.add_item(b.codes() + start[j], static_cast<std::size_t>(start[j + 1] - start[j]));
+        }
+        throw_if_interrupted();
         return writer.commit();
     }
     // A stable counting sort by item.
@@ -618,8 +622,11 @@ uint64_t write_binary_labels(const std::string &path, const CrowdTable &table) {
             code[static_cast<std::size_t>(next[static_cast<std::size_t>(table.item[t])]++)] =
                 static_cast<uint32_t>(table.worker[t]) * k32 + static_cast<uint32_t>(table.label[t]);
     }
-    for (std::size_t j = 0; j < n_items; ++j)
+    for (std::size_t j = 0; j < n_items; ++j) {
+        if ((j & 0xFFFFF) == 0) throw_if_interrupted();
         writer.add_item(code.data() + start[j], static_cast<std::size_t>(start[j + 1] - start[j]));
+    }
+    throw_if_interrupted();
     return writer.commit();
 }
 

@@ -292,7 +292,12 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
 double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name, FitMonitor *monitor) {
     if (monitor != nullptr) monitor->begin(model, method_name);
     const auto start = std::chrono::steady_clock::now();
-    // A binary label file's codes are passed in place (mapped), without triples.
+    // A binary label file's codes are passed in place (mapped), without triples. Its
+    // worker dictionary is the worker count (a worker without labels still has a row).
+    int64_t declared_workers = 0;
+    if (table.binary && cs_get_int(model, CS_PARAM_WORKERS, &declared_workers) == CS_OK && declared_workers == 0)
+        check_status(model, cs_set_int(model, CS_PARAM_WORKERS, static_cast<int32_t>(table.binary->n_workers())),
+                     "workers");
     const cs_status status =
         table.binary ? cs_fit_csr(model, static_cast<std::size_t>(table.binary->n_items()), table.binary->item_start(),
                                   table.binary->codes(), static_cast<int32_t>(table.binary->k()))

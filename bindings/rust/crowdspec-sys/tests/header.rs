@@ -72,6 +72,7 @@ fn rust_type(c: &str) -> String {
     let base = match name[0] {
         "int32_t" => "i32",
         "int64_t" => "i64",
+        "uint32_t" => "u32",
         "size_t" => "usize",
         "double" => "f64",
         "char" => "c_char",
