@@ -257,6 +257,15 @@ static void invalid_arguments(void **state) {
     CS_ASSERT_FAIL(m, cs_fit_csr(m, 3, decreasing, code, 2), CS_ERR_INVALID_ARGUMENT, "item_start[2] = 2",
                    "item_start[1] = 3");
     CS_ASSERT_FAIL(m, cs_fit_csr(m, 4, tiny_start, tiny_code, 1), CS_ERR_TOO_FEW_CLASSES, "k = 1");
+    CS_ASSERT_FAIL(m, cs_fit_csr(m, 4, tiny_start, tiny_code, CS_MAX_CROWD_CLASSES + 1), CS_ERR_TOO_MANY_CLASSES,
+                   "k = 10001");
+    /* n_workers x k = 2^31 x 2 >= 2^32: code 2^32 - 1 is worker 2^31 - 1 with k = 2. */
+    {
+        const int64_t one[2] = {0, 1};
+        const uint32_t big[1] = {UINT32_MAX};
+        CS_ASSERT_FAIL(m, cs_fit_csr(m, 1, one, big, 2), CS_ERR_TOO_LARGE, "n_workers x k = 2147483648 x 2",
+                       "2^32");
+    }
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 3));
     CS_ASSERT_FAIL(m, cs_fit_csr(m, 4, tiny_start, tiny_code, 2), CS_ERR_INVALID_ARGUMENT, "k = 2",
                    "'classes' parameter is 3");

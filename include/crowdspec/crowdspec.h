@@ -981,11 +981,12 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
  * @param k Number of classes (>= 2).
  * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (an array is NULL);
  *         ::CS_ERR_EMPTY_INPUT (n_items == 0 or no labels); ::CS_ERR_INVALID_ARGUMENT
- *         (item_start not starting at 0 or decreasing, k not the 'classes' parameter,
- *         n_workers x k >= 2^32); ::CS_ERR_INVALID_ID (a worker >= ::CS_PARAM_WORKERS,
- *         more rows than ::CS_PARAM_ITEMS); ::CS_ERR_TOO_FEW_CLASSES (k < 2);
- *         ::CS_ERR_DUPLICATE (positions named); ::CS_ERR_WRONG_INPUT_KIND;
- *         ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY, as cs_fit().
+ *         (item_start not starting at 0 or decreasing, k not the 'classes' parameter);
+ *         ::CS_ERR_INVALID_ID (a worker >= ::CS_PARAM_WORKERS, more rows than
+ *         ::CS_PARAM_ITEMS); ::CS_ERR_TOO_FEW_CLASSES (k < 2); ::CS_ERR_TOO_MANY_CLASSES
+ *         (k > ::CS_MAX_CROWD_CLASSES); ::CS_ERR_TOO_LARGE (n_workers x k >= 2^32,
+ *         n_items >= 2^31, n_labels >= 2^61); ::CS_ERR_DUPLICATE (positions named);
+ *         ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY, as cs_fit().
  */
 CS_API cs_status cs_fit_csr(cs_model *model, size_t n_items, const int64_t *item_start,
                             const uint32_t *code, int32_t k);

@@ -276,7 +276,7 @@ CrowdData CrowdData::build_csr(std::size_t n_items, const int64_t *item_start, c
     if (item_start == nullptr) throw Error(CS_ERR_NULL_POINTER, "cs_fit_csr: the item_start array is NULL");
     if (n_items == 0) throw Error(CS_ERR_EMPTY_INPUT, "cs_fit_csr: no items (n_items = 0)");
     if (n_items > static_cast<std::size_t>(INT32_MAX))
-        throw Error(CS_ERR_INVALID_ARGUMENT,
+        throw Error(CS_ERR_TOO_LARGE,
                     "cs_fit_csr: n_items = " + std::to_string(n_items) + " exceeds 2^31 - 1 (item ids are int32)");
     if (item_start[0] != 0)
         throw Error(CS_ERR_INVALID_ARGUMENT,
@@ -289,7 +289,9 @@ CrowdData CrowdData::build_csr(std::size_t n_items, const int64_t *item_start, c
                             " (the offsets must not decrease)");
     const int64_t n_labels = item_start[n_items];
     if (n_labels == 0) throw Error(CS_ERR_EMPTY_INPUT, "cs_fit_csr: no labels (item_start[n_items] = 0)");
-    if (n_labels > INT64_MAX / 4) throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit_csr: n_labels is too large");
+    if (n_labels > INT64_MAX / 4)
+        throw Error(CS_ERR_TOO_LARGE, "cs_fit_csr: n_labels = " + std::to_string(n_labels) +
+                                          " is >= 2^61, the limit of the label index");
     if (code == nullptr) throw Error(CS_ERR_NULL_POINTER, "cs_fit_csr: the code array is NULL");
 
     if (k < 2)
@@ -299,8 +301,11 @@ CrowdData CrowdData::build_csr(std::size_t n_items, const int64_t *item_start, c
         throw Error(CS_ERR_INVALID_ARGUMENT, "cs_fit_csr: k = " + std::to_string(k) +
                                                  " but the 'classes' parameter is " +
                                                  std::to_string(options.classes));
-    if (static_cast<int64_t>(k) * k > 100000000)
-        throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(k) + " is too large");
+    if (k > CS_MAX_CROWD_CLASSES)
+        throw Error(CS_ERR_TOO_MANY_CLASSES, "cs_fit_csr: k = " + std::to_string(k) +
+                                                 " classes; cs_fit_csr supports at most " +
+                                                 std::to_string(CS_MAX_CROWD_CLASSES) +
+                                                 " (a k x k confusion matrix per worker)");
 
     CrowdData d;
     d.k = k;
@@ -316,14 +321,15 @@ CrowdData CrowdData::build_csr(std::size_t n_items, const int64_t *item_start, c
                                            std::to_string(code[p]) + " at position " + std::to_string(p) +
                                            ") is >= n_workers (" + std::to_string(options.workers) + ")");
     }
+    // n_workers x k < 2^32 also keeps n_workers below 2^31 (k >= 2).
     const int64_t workers = options.workers > 0 ? options.workers : largest_worker + 1;
-    if (workers > INT32_MAX)
-        throw Error(CS_ERR_INVALID_ID, "worker id " + std::to_string(largest_worker) + " is too large");
+    const uint64_t codes = static_cast<uint64_t>(workers) * k32;
+    if (codes > UINT32_MAX)
+        throw Error(CS_ERR_TOO_LARGE,
+                    "n_workers x k = " + std::to_string(workers) + " x " + std::to_string(k) + " = " +
+                        std::to_string(codes) + " is >= 2^32, the limit of the 32-bit label codes (n_workers from " +
+                        (options.workers > 0 ? "the 'workers' parameter" : "the largest code") + ")");
     d.n_workers = static_cast<int32_t>(workers);
-    if (static_cast<uint64_t>(d.n_workers) * k32 > UINT32_MAX)
-        throw Error(CS_ERR_INVALID_ARGUMENT,
-                    "n_workers x k = " + std::to_string(static_cast<uint64_t>(d.n_workers) * k32) +
-                        " exceeds 2^32 - 1, the limit of the label codes");
 
     // Items: the rows, or the declared count (items beyond the rows have no labels).
     int64_t items = static_cast<int64_t>(n_items);
