@@ -8,6 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <deque>
+#include <memory>
+
+#include "parallel_reader.hpp"
 
 #include "binary_labels.hpp"
 #include "cli.hpp"
@@ -97,61 +101,159 @@ bool parse_number(std::string_view s, double &value) {
 // String -> index in order of first appearance; the final order is applied afterwards
 // as a permutation, once every distinct string is known.
 
+// The value of a canonical decimal integer below 2^24 ("0", "17", not "017" or "+17"),
+// or -1 for any other string. Such ids are looked up by value in a plain array: no
+// hashing, and most exports number their items and workers. A string has one
+// canonical form, so the array and the hash index never hold the same string twice.
+int64_t small_integer(std::string_view s) {
+    if (s.empty() || s.size() > 8 || (s[0] == '0' && s.size() > 1)) return -1;
+    int64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return -1;
+        v = v * 10 + (c - '0');
+    }
+    return v < (int64_t{1} << 24) ? v : -1;
+}
+
+// Copies of strings that stay where they are (views of them stay valid).
+class Arena {
+public:
+    std::string_view store(std::string_view s) {
+        if (s.empty()) return std::string_view();
+        if (s.size() > kBlock / 4) {  // a long id gets a block of its own
+            blocks_.emplace_back(new char[s.size()]);
+            std::memcpy(blocks_.back().get(), s.data(), s.size());
+            return std::string_view(blocks_.back().get(), s.size());
+        }
+        if (s.size() > left_) {
+            blocks_.emplace_back(new char[kBlock]);
+            cur_ = blocks_.back().get();
+            left_ = kBlock;
+        }
+        std::memcpy(cur_, s.data(), s.size());
+        const std::string_view out(cur_, s.size());
+        cur_ += s.size();
+        left_ -= s.size();
+        return out;
+    }
+
+private:
+    static constexpr std::size_t kBlock = std::size_t{1} << 20;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char *cur_ = nullptr;
+    std::size_t left_ = 0;
+};
+
+// The ids of a whole file: every distinct string once, numbered in order of first
+// appearance, with its first line. Keeps its own copy of each string.
 class Interner {
 public:
-    int32_t intern(std::string_view s, std::size_t line) {
-        // Exports list labels task by task, so the same id often repeats on
-        // consecutive lines: one comparison instead of a lookup.
-        if (last_id_ >= 0 && s == last_) return last_id_;
-        last_ = s;
-        // Canonical non-negative integers ("0", "17", not "017" or "+17") are looked up
-        // by value in a plain array: no hashing, and most exports number their items
-        // and workers. A string has one canonical form, so the two paths never hold
-        // the same string twice.
+    int32_t intern(std::string_view s, std::size_t line) { return intern(s, line, 0, false); }
+    /// The same with the string's hash_bytes() already known.
+    int32_t intern_hashed(std::string_view s, std::size_t line, uint64_t hash) { return intern(s, line, hash, true); }
+    int32_t intern(std::string_view s, std::size_t line, uint64_t hash, bool hashed) {
         const int64_t value = small_integer(s);
         if (value >= 0) {
             const std::size_t v = static_cast<std::size_t>(value);
             if (v >= by_value_.size()) by_value_.resize(std::max(v + 1, 2 * by_value_.size()), -1);
-            if (by_value_[v] < 0) by_value_[v] = add(s, line);
-            return last_id_ = by_value_[v];
+            if (by_value_[v] < 0) {
+                by_value_[v] = add(s, line);
+                ++canonical_;
+            }
+            return by_value_[v];
         }
-        auto it = index_.find(s);
-        if (it != index_.end()) return last_id_ = it->second;
-        const int32_t id = add(s, line);
-        index_.emplace(s, id);
-        return last_id_ = id;
+        const uint64_t h = hashed ? hash : hash_bytes(s);
+        const int32_t id = static_cast<int32_t>(names_.size());
+        const int32_t seen = index_.insert(s, h, id, names_);
+        if (seen >= 0) return seen;
+        return add(s, line);
     }
     const std::vector<std::string_view> &names() const { return names_; }
     std::size_t first_line(int32_t id) const { return first_line_[static_cast<std::size_t>(id)]; }
+    /// Whether every id is a canonical integer below 2^24 (then by_value() orders them).
+    bool all_small_integers() const { return canonical_ == names_.size(); }
+    const std::vector<int32_t> &by_value() const { return by_value_; }
 
 private:
-    // The value of a canonical decimal integer below 2^24 (the array stays <= 64 MB),
-    // or -1 for any other string.
-    static int64_t small_integer(std::string_view s) {
-        if (s.empty() || s.size() > 8 || (s[0] == '0' && s.size() > 1)) return -1;
-        int64_t v = 0;
-        for (char c : s) {
-            if (c < '0' || c > '9') return -1;
-            v = v * 10 + (c - '0');
-        }
-        return v < (int64_t{1} << 24) ? v : -1;
-    }
-
     int32_t add(std::string_view s, std::size_t line) {
         if (names_.size() >= static_cast<std::size_t>(INT32_MAX))
             throw CliError(kExitInput, "more than 2^31-1 distinct ids (the library's ids are int32)");
-        names_.push_back(s);
+        names_.push_back(arena_.store(s));
         first_line_.push_back(line);
         return static_cast<int32_t>(names_.size() - 1);
     }
 
-    std::unordered_map<std::string_view, int32_t> index_;
+    Arena arena_;
+    FlatIndex index_;
     std::vector<int32_t> by_value_;  // canonical integer -> id, -1 = not seen
     std::vector<std::string_view> names_;
     std::vector<std::size_t> first_line_;
-    std::string_view last_;
-    int32_t last_id_ = -1;
+    std::size_t canonical_ = 0;
 };
+
+// The ids of one chunk, numbered in order of first appearance within it: views into
+// the input, and the chunk-local line of each.
+struct LocalIds {
+    std::vector<std::string_view> names;
+    std::vector<std::size_t> lines;
+    std::vector<uint64_t> hashes;  // hash_bytes() of each name (0 for canonical integers)
+    std::string_view last;
+    int32_t last_id = -1;
+    void clear() {
+        names.clear();
+        lines.clear();
+        hashes.clear();
+        last = std::string_view();
+        last_id = -1;
+    }
+};
+
+// A thread's tables for one role (items, workers or labels), reused chunk after chunk:
+// canonical integers by value (an entry counts only when stamped with the current
+// chunk's generation, so nothing is cleared between chunks), other strings hashed.
+struct RoleScratch {
+    std::vector<uint32_t> stamp;
+    std::vector<int32_t> id;
+    FlatIndex index;
+};
+
+int32_t intern_local(LocalIds &ids, RoleScratch &scratch, uint32_t generation, std::string_view s,
+                     std::size_t line) {
+    // Exports list labels task by task, so the same id often repeats on consecutive
+    // lines: one comparison instead of a lookup.
+    if (ids.last_id >= 0 && same_bytes(s, ids.last)) return ids.last_id;
+    ids.last = s;
+    const int32_t fresh = static_cast<int32_t>(ids.names.size());
+    const int64_t value = small_integer(s);
+    if (value >= 0) {
+        const std::size_t v = static_cast<std::size_t>(value);
+        if (v >= scratch.stamp.size()) {
+            const std::size_t n = std::max(v + 1, 2 * scratch.stamp.size());
+            scratch.stamp.resize(n, 0);
+            scratch.id.resize(n, -1);
+        }
+        if (scratch.stamp[v] == generation) return ids.last_id = scratch.id[v];
+        scratch.stamp[v] = generation;
+        scratch.id[v] = fresh;
+        ids.hashes.push_back(0);
+    } else {
+        const uint64_t h = hash_bytes(s);
+        const int32_t seen = scratch.index.insert(s, h, fresh, ids.names);
+        if (seen >= 0) return ids.last_id = seen;
+        ids.hashes.push_back(h);
+    }
+    ids.names.push_back(s);
+    ids.lines.push_back(line);
+    return ids.last_id = fresh;
+}
+
+// Global ids for a chunk's local ones, in the chunk's order of first appearance: the
+// file's order of first appearance is kept exactly.
+void translate(Interner &global, const LocalIds &local, std::size_t line_offset, std::vector<int32_t> &map) {
+    map.resize(local.names.size());
+    for (std::size_t k = 0; k < map.size(); ++k)
+        map[k] = global.intern_hashed(local.names[k], local.lines[k] + line_offset, local.hashes[k]);
+}
 
 // Ranks `keys` (one per first-appearance index) by (key, name bytes): rank[old] = new.
 // The byte tie-break makes "7" and "07" (both 7) land in a fixed order.
@@ -181,6 +283,23 @@ std::vector<int32_t> id_order(const std::vector<std::string_view> &names) {
         }
     }
     return rank_by(values, names);
+}
+
+// The same for a whole file's ids: when all are canonical small integers, ranks come
+// from one pass over the by-value table instead of a sort.
+std::vector<int32_t> id_order(const Interner &ids) {
+    if (!ids.all_small_integers()) return id_order(ids.names());
+    std::vector<int32_t> rank(ids.names().size());
+    int32_t r = 0;
+    for (int32_t id : ids.by_value())
+        if (id >= 0) rank[static_cast<std::size_t>(id)] = r++;
+    return rank;
+}
+
+bool is_identity(const std::vector<int32_t> &map) {
+    for (std::size_t i = 0; i < map.size(); ++i)
+        if (map[i] != static_cast<int32_t>(i)) return false;
+    return true;
 }
 
 // Class order without --classes: numeric when every label is a number, else bytes.
@@ -245,11 +364,6 @@ std::vector<int32_t> listed_class_map(const Interner &labels, const ClassSpec &s
         map[i] = it->second;
     }
     return map;
-}
-
-// Applies a permutation/map old index -> new index to a column of triples.
-void remap(std::vector<int32_t> &column, const std::vector<int32_t> &map) {
-    for (int32_t &v : column) v = map[static_cast<std::size_t>(v)];
 }
 
 // Names in final index order, copied out of the file buffer (which is then freed).
@@ -529,6 +643,197 @@ void check_field_count(const std::vector<std::string_view> &fields, const Layout
                 std::to_string(fields.size()) + hint);
 }
 
+// The first record of a file, read before its layout is known: the window grows until
+// the record is whole (a stream), a problem is reported with its line. `fields` may
+// point into `escapes`.
+struct FirstRecord {
+    std::size_t begin = 0;       // where records start (after a BOM)
+    std::size_t after = 0;       // offset after the first record
+    std::size_t after_line = 1;  // line there
+    bool found = false;
+};
+
+// The window of a stream grows until it holds a whole first non-blank line (or all of
+// the input), so that sniffing the format sees that line entirely.
+void complete_first_line(InputBytes &in) {
+    while (!in.at_eof()) {
+        const std::string_view text(in.data(), in.size());
+        std::size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n' ||
+                                   text[i] == '\v' || text[i] == '\f'))
+            ++i;
+        if (i < text.size() && text.find('\n', i) != std::string_view::npos) return;
+        in.advance(0);
+    }
+}
+
+template <class Plan>
+FirstRecord read_first_record(InputBytes &in, TextFormat format, const std::string &source,
+                              std::deque<std::string> &escapes, std::vector<std::string_view> &fields,
+                              std::size_t first_line, Plan plan) {
+    for (;;) {
+        FirstRecord first;
+        if (in.size() >= 3 && std::memcmp(in.data(), "\xEF\xBB\xBF", 3) == 0) first.begin = 3;
+        escapes.clear();
+        RecordReader reader(in.data(), in.size(), first.begin, in.size(), in.at_eof(), first_line, format, source,
+                            &escapes);
+        try {
+            first.found = reader.next(fields);
+            if (first.found) plan(reader);
+            first.after = reader.position();
+            first.after_line = reader.next_line();
+            if (!first.found && !in.at_eof()) {  // only blank lines so far
+                in.advance(0);
+                continue;
+            }
+            return first;
+        } catch (const IncompleteRecord &) {
+            in.advance(0);
+        } catch (const RecordError &e) {
+            throw CliError(kExitInput, source + ":" + std::to_string(e.line) + ": " + e.what);
+        }
+    }
+}
+
+// Reading the records of a crowd file (parallel_reader.hpp's Job).
+struct CrowdJob {
+    const Layout &layout;
+    const InputOptions &input;
+    CrowdTable &table;
+    std::size_t c_item, c_worker, c_label;
+    bool skip_empty_label;
+    Interner items, workers, labels;
+    std::unordered_map<std::string, std::size_t> gold_seen;  // in-file gold: item -> entry
+    std::size_t records = 0;                                 // records after the header
+    std::size_t estimate;                                    // bytes of input, to reserve
+
+    CrowdJob(const Layout &l, const InputOptions &in, CrowdTable &t, std::size_t bytes)
+        : layout(l), input(in), table(t), c_item(l.columns[0]), c_worker(l.columns[1]), c_label(l.columns[2]),
+          skip_empty_label(l.preset == Preset::LabelStudio), estimate(bytes) {}
+
+    struct Local {
+        RoleScratch items, workers, labels;
+        uint32_t generation = 0;
+        std::vector<std::string_view> fields;
+    };
+    struct Run {
+        std::size_t index, line;
+    };
+    struct Chunk {
+        LocalIds items, workers, labels;
+        std::vector<int32_t> item, worker, label;
+        std::vector<Run> runs;  // consecutive lines, as in LineMap
+        std::size_t records = 0, skipped_rejected = 0, skipped_no_answer = 0;
+        std::size_t bytes = 0;
+        void clear() {
+            items.clear();
+            workers.clear();
+            labels.clear();
+            item.clear();
+            worker.clear();
+            label.clear();
+            runs.clear();
+            records = skipped_rejected = skipped_no_answer = bytes = 0;
+        }
+    };
+    std::vector<int32_t> ti, tw, tl;  // merge(): local -> global ids of a chunk
+
+    // The in-file gold column: one gold label per item, across the file, so the job
+    // is serial when there is one.
+    bool serial() const { return layout.gold != kNoColumn; }
+
+    void parse(RecordReader &reader, Chunk &c, Local &local) {
+        ++local.generation;
+        local.items.index.clear();
+        local.workers.index.clear();
+        local.labels.index.clear();
+        std::vector<std::string_view> &fields = local.fields;
+        const std::size_t begin = reader.position();
+        std::size_t last_line = 0;
+        while (reader.next(fields)) {
+            ++c.records;
+            check_field_count(fields, layout, reader);
+            const std::string_view item = fields[c_item], worker = fields[c_worker], label = fields[c_label];
+            if (layout.gold != kNoColumn && !fields[layout.gold].empty() && !item.empty()) {
+                // The task's gold label, whatever happens to this row's answer (serial:
+                // reader.line() is the file's line).
+                const std::string_view gold = fields[layout.gold];
+                auto [it, added] = gold_seen.emplace(std::string(item), table.file_gold.entries.size());
+                if (added) {
+                    table.file_gold.entries.emplace_back(std::string(item), std::string(gold));
+                    table.file_gold.line.push_back(reader.line());
+                } else if (table.file_gold.entries[it->second].second != gold) {
+                    reader.fail("item " + quoted(item) + " has gold label " + quoted(gold) + " in column " +
+                                quoted(layout.gold_name) + " here but " +
+                                quoted(table.file_gold.entries[it->second].second) + " on line " +
+                                std::to_string(table.file_gold.line[it->second]) + " (expected one gold label per item)");
+                }
+            }
+            if (layout.status != kNoColumn) {
+                const RowStatus status = classify_status(layout.preset, fields[layout.status]);
+                if (status == RowStatus::NoAnswer) {
+                    ++c.skipped_no_answer;
+                    continue;
+                }
+                if (status == RowStatus::Rejected && !input.keep_rejected) {
+                    ++c.skipped_rejected;
+                    continue;
+                }
+            }
+            if (skip_empty_label && label.empty()) {
+                ++c.skipped_no_answer;
+                continue;
+            }
+            if (item.empty() || worker.empty() || label.empty())
+                reader.fail(std::string("empty ") + (item.empty() ? "item id" : worker.empty() ? "worker id" : "label") +
+                            " (expected a value in column " +
+                            std::to_string((item.empty() ? c_item : worker.empty() ? c_worker : c_label) + 1) + ")");
+            const std::size_t line = reader.line();
+            if (c.item.empty() || line != last_line + 1) c.runs.push_back({c.item.size(), line});
+            last_line = line;
+            c.item.push_back(intern_local(c.items, local.items, local.generation, item, line));
+            c.worker.push_back(intern_local(c.workers, local.workers, local.generation, worker, line));
+            c.label.push_back(intern_local(c.labels, local.labels, local.generation, label, line));
+        }
+        c.bytes = reader.position() - begin;
+    }
+
+    void merge(Chunk &c, std::size_t offset) {
+        records += c.records;
+        table.skipped_rejected += c.skipped_rejected;
+        table.skipped_no_answer += c.skipped_no_answer;
+        const std::size_t n = c.item.size();
+        if (n == 0) return;
+        translate(items, c.items, offset, ti);
+        translate(workers, c.workers, offset, tw);
+        translate(labels, c.labels, offset, tl);
+        const std::size_t base = table.item.size();
+        if (base == 0 && c.bytes > 0) {
+            // Room for the whole file at this chunk's bytes per label, plus a little.
+            const double per_byte = static_cast<double>(n) / static_cast<double>(c.bytes);
+            const std::size_t guess = static_cast<std::size_t>(per_byte * static_cast<double>(estimate) * 1.05) + 16;
+            table.item.reserve(guess);
+            table.worker.reserve(guess);
+            table.label.reserve(guess);
+        }
+        table.item.resize(base + n);
+        table.worker.resize(base + n);
+        table.label.resize(base + n);
+        int32_t *const item = table.item.data() + base;
+        int32_t *const worker = table.worker.data() + base;
+        int32_t *const label = table.label.data() + base;
+        for (std::size_t r = 0; r < n; ++r) {
+            item[r] = ti[static_cast<std::size_t>(c.item[r])];
+            worker[r] = tw[static_cast<std::size_t>(c.worker[r])];
+            label[r] = tl[static_cast<std::size_t>(c.label[r])];
+        }
+        for (std::size_t k = 0; k < c.runs.size(); ++k) {
+            const std::size_t end = k + 1 < c.runs.size() ? c.runs[k + 1].index : n;
+            table.line.push_run(c.runs[k].line + offset, end - c.runs[k].index);
+        }
+    }
+};
+
 std::vector<Role> crowd_roles(const InputOptions &in) {
     return {{"item", "--item-col", in.item_col, &kItemWords, 0, false},
             {"worker", "--worker-col", in.worker_col, &kWorkerWords, 1, false},
@@ -570,6 +875,12 @@ InputOptions input_options_from(const ParsedArgs &args) {
     column("gold-label-col", in.gold_label_col);
     if (auto v = args.last("preset")) in.preset = parse_preset(*v);
     in.keep_rejected = args.has("keep-rejected");
+    // --threads (a fitting option where a command has one) also sets how many threads
+    // parse; the library validates the value itself, so a bad one is left to it.
+    if (auto v = args.last("threads")) {
+        int64_t n = 0;
+        if (parse_int64(*v, n) && n >= 0 && n <= 1024) in.threads = static_cast<std::size_t>(n);
+    }
     return in;
 }
 
@@ -605,110 +916,56 @@ ClassSpec parse_class_spec(const std::string &text) {
     return spec;
 }
 
-CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, const InputOptions &input) {
-    if (is_binary_label_file(path)) {  // `crowdspec convert` output: its triples, in item order
-        CrowdTable binary = read_binary_crowd_file(path, classes);
-        expand_binary_triples(binary, classes);
-        return binary;
-    }
-    return read_crowd_text(read_whole_file(path), path, classes, input);
-}
+namespace {
 
-CrowdTable read_crowd_text(std::string text, const std::string &path, const ClassSpec &classes,
-                           const InputOptions &input, std::size_t first_line, bool part_of_file) {
+// read_crowd_file and read_crowd_text: the records of `in`, whose first line is
+// `first_line` of the file named `path`.
+CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const std::string &path,
+                            const ClassSpec &classes, const InputOptions &input, std::size_t first_line,
+                            bool part_of_file) {
     CrowdTable table;
     table.source = display_name(path);
-    Interner items, workers, labels;
-    {
+    try {
+        complete_first_line(in);
         const std::vector<Role> roles = crowd_roles(input);
         const TextFormat format = resolve_text_format(
-            input.format, path, text, input.header,
+            input.format, path, std::string_view(in.data(), in.size()), input.header,
             [&](const std::vector<std::string_view> &fields) { return names_columns(fields, roles); });
         table.format = text_format_name(format);
-        RecordReader reader(text, format, table.source, first_line);
+        std::deque<std::string> escapes;
         std::vector<std::string_view> fields;
-        if (!reader.next(fields))
+        Layout layout;
+        const FirstRecord first = read_first_record(in, format, table.source, escapes, fields, first_line,
+                                                    [&](const RecordReader &r) {
+            layout = plan_layout(fields, roles, input.header, r, input.preset, &input.gold_col);
+        });
+        if (!first.found)
             throw CliError(kExitInput, table.source + ": the file is empty (expected `item worker label` lines, "
                                                       "or a header line naming the columns and then records)");
-        const Layout layout = plan_layout(fields, roles, input.header, reader, input.preset, &input.gold_col);
         table.preset = layout.preset;
         table.columns = layout.columns_note;
-        bool have = layout.header ? reader.next(fields) : true;
-        if (!have)
+        if (layout.gold != kNoColumn) table.file_gold.source = table.source + " column " + quoted(layout.gold_name);
+        // Without a header the first record is a label: start over at the top.
+        const std::size_t start = layout.header ? first.after : first.begin;
+        CrowdJob job(layout, input, table, in.size() - start);
+        read_chunks(in, start, layout.header ? first.after_line : first_line, format, table.source, settings, job);
+        if (layout.header && job.records == 0)
             input_error(table.source, layout.header_line,
                         "the file has a header line but no labels after it (expected one record per label)");
-        const std::size_t c_item = layout.columns[0], c_worker = layout.columns[1], c_label = layout.columns[2];
-        // In-file gold: item -> position in file_gold.entries, to find conflicts.
-        std::unordered_map<std::string, std::size_t> gold_seen;
-        if (layout.gold != kNoColumn) table.file_gold.source = table.source + " column " + quoted(layout.gold_name);
-        // Label Studio writes tasks without an annotation (and cancelled ones) with an empty choice.
-        const bool skip_empty_label = layout.preset == Preset::LabelStudio;
-        try {
-            // A rough record count: avoids repeated regrowth of the triple arrays.
-            const std::size_t estimate = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
-            table.item.reserve(estimate);
-            table.worker.reserve(estimate);
-            table.label.reserve(estimate);
-            table.line.reserve(estimate);
-            for (; have; have = reader.next(fields)) {
-                check_field_count(fields, layout, reader);
-                const std::string_view item = fields[c_item], worker = fields[c_worker], label = fields[c_label];
-                if (layout.gold != kNoColumn && !fields[layout.gold].empty() && !item.empty()) {
-                    // The task's gold label, whatever happens to this row's answer.
-                    const std::string_view gold = fields[layout.gold];
-                    auto [it, added] = gold_seen.emplace(std::string(item), table.file_gold.entries.size());
-                    if (added) {
-                        table.file_gold.entries.emplace_back(std::string(item), std::string(gold));
-                        table.file_gold.line.push_back(reader.line());
-                    } else if (table.file_gold.entries[it->second].second != gold) {
-                        reader.fail("item " + quoted(item) + " has gold label " + quoted(gold) + " in column " +
-                                    quoted(layout.gold_name) + " here but " +
-                                    quoted(table.file_gold.entries[it->second].second) + " on line " +
-                                    std::to_string(table.file_gold.line[it->second]) +
-                                    " (expected one gold label per item)");
-                    }
-                }
-                if (layout.status != kNoColumn) {
-                    const RowStatus status = classify_status(layout.preset, fields[layout.status]);
-                    if (status == RowStatus::NoAnswer) {
-                        ++table.skipped_no_answer;
-                        continue;
-                    }
-                    if (status == RowStatus::Rejected && !input.keep_rejected) {
-                        ++table.skipped_rejected;
-                        continue;
-                    }
-                }
-                if (skip_empty_label && label.empty()) {
-                    ++table.skipped_no_answer;
-                    continue;
-                }
-                if (item.empty() || worker.empty() || label.empty())
-                    reader.fail(std::string("empty ") + (item.empty() ? "item id" : worker.empty() ? "worker id" : "label") +
-                                " (expected a value in column " +
-                                std::to_string((item.empty() ? c_item : worker.empty() ? c_worker : c_label) + 1) + ")");
-                table.item.push_back(items.intern(item, reader.line()));
-                table.worker.push_back(workers.intern(worker, reader.line()));
-                table.label.push_back(labels.intern(label, reader.line()));
-                table.line.push_back(reader.line());
-            }
-        } catch (const std::bad_alloc &) {
-            throw CliError(kExitInput, table.source + ": out of memory while reading the labels");
-        }
 
-        const std::vector<int32_t> item_rank = id_order(items.names());
-        const std::vector<int32_t> worker_rank = id_order(workers.names());
+        const std::vector<int32_t> item_rank = id_order(job.items);
+        const std::vector<int32_t> worker_rank = id_order(job.workers);
         std::vector<int32_t> label_map;
         switch (classes.kind) {
             case ClassSpec::Kind::Infer:
-                label_map = inferred_class_order(labels.names());
-                table.class_names = ordered_names(labels.names(), label_map);
+                label_map = inferred_class_order(job.labels.names());
+                table.class_names = ordered_names(job.labels.names(), label_map);
                 break;
             case ClassSpec::Kind::Count:
-                label_map = counted_class_map(labels, classes, table.source, table.class_names);
+                label_map = counted_class_map(job.labels, classes, table.source, table.class_names);
                 break;
             case ClassSpec::Kind::List:
-                label_map = listed_class_map(labels, classes, table.source);
+                label_map = listed_class_map(job.labels, classes, table.source);
                 table.class_names = classes.names;
                 break;
         }
@@ -718,14 +975,41 @@ CrowdTable read_crowd_text(std::string text, const std::string &path, const Clas
                                            " rows (" + std::to_string(table.skipped_rejected) + " rejected, " +
                                            std::to_string(table.skipped_no_answer) + " without an answer)" +
                                            (table.skipped_rejected > 0 ? "; --keep-rejected uses rejected ones" : ""));
-        remap(table.item, item_rank);
-        remap(table.worker, worker_rank);
-        remap(table.label, label_map);
-        table.item_names = ordered_names(items.names(), item_rank);
-        table.worker_names = ordered_names(workers.names(), worker_rank);
-    }  // the interners (views into the buffer) end here
-    std::string().swap(text);
+        // The final numbering, in one parallel pass (string ids keep theirs).
+        const bool items_same = is_identity(item_rank), workers_same = is_identity(worker_rank),
+                   labels_same = is_identity(label_map);
+        parallel_for(table.item.size(), settings.threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t t = lo; t < hi; ++t) {
+                if (!items_same) table.item[t] = item_rank[static_cast<std::size_t>(table.item[t])];
+                if (!workers_same) table.worker[t] = worker_rank[static_cast<std::size_t>(table.worker[t])];
+                if (!labels_same) table.label[t] = label_map[static_cast<std::size_t>(table.label[t])];
+            }
+        });
+        table.item_names = ordered_names(job.items.names(), item_rank);
+        table.worker_names = ordered_names(job.workers.names(), worker_rank);
+    } catch (const std::bad_alloc &) {
+        throw CliError(kExitInput, table.source + ": out of memory while reading the labels");
+    }  // the interners end here
     return table;
+}
+
+}  // namespace
+
+CrowdTable read_crowd_file(const std::string &path, const ClassSpec &classes, const InputOptions &input) {
+    if (is_binary_label_file(path)) {  // `crowdspec convert` output: its triples, in item order
+        CrowdTable binary = read_binary_crowd_file(path, classes);
+        expand_binary_triples(binary, classes);
+        return binary;
+    }
+    const ParseSettings settings = parse_settings(input.threads);
+    InputBytes in(path, settings.chunk_bytes * (2 * settings.threads + 2));
+    return read_crowd_input(in, settings, path, classes, input, 1, false);
+}
+
+CrowdTable read_crowd_text(std::string text, const std::string &path, const ClassSpec &classes,
+                           const InputOptions &input, std::size_t first_line, bool part_of_file) {
+    InputBytes in(std::move(text));
+    return read_crowd_input(in, parse_settings(input.threads), path, classes, input, first_line, part_of_file);
 }
 
 std::string crowd_read_note(const CrowdTable &t) {
@@ -742,70 +1026,119 @@ std::string crowd_read_note(const CrowdTable &t) {
     return note;
 }
 
+namespace {
+
+// Reading the records of a truth or gold file: one label per item, identical repeats
+// allowed. Serial, since a repeat names the line of the item's first entry.
+struct TruthJob {
+    const Layout &layout;
+    TruthTable &truth;
+    Interner seen;  // item -> its entry (ids are numbered in entry order)
+    std::size_t records = 0;
+
+    struct Local {
+        std::vector<std::string_view> fields;
+    };
+    struct Chunk {
+        void clear() {}
+    };
+    bool serial() const { return true; }
+
+    void parse(RecordReader &reader, Chunk &, Local &local) {
+        std::vector<std::string_view> &fields = local.fields;
+        while (reader.next(fields)) {
+            ++records;
+            check_field_count(fields, layout, reader);
+            const std::string_view item = fields[layout.columns[0]], label = fields[layout.columns[1]];
+            if (item.empty() || label.empty())
+                reader.fail(std::string("empty ") + (item.empty() ? "item id" : "label") + " (expected a value in column " +
+                            std::to_string(layout.columns[item.empty() ? 0 : 1] + 1) + ")");
+            const std::size_t e = static_cast<std::size_t>(seen.intern(item, reader.line()));
+            if (e < truth.entries.size()) {
+                const std::string &before = truth.entries[e].second;
+                if (before != label)
+                    reader.fail("item " + quoted(item) + " has label " + quoted(label) + " here but " + quoted(before) +
+                                " on line " + std::to_string(truth.line[e]) + " (expected one label per item)");
+                continue;  // an identical repeat (dog_truth.txt repeats every line)
+            }
+            truth.entries.emplace_back(std::string(item), std::string(label));
+            truth.line.push_back(reader.line());
+        }
+    }
+    void merge(Chunk &, std::size_t) {}
+};
+
+}  // namespace
+
 TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
     TruthTable truth;
     truth.source = display_name(path);
-    std::string text = read_whole_file(path);
+    ParseSettings settings = parse_settings(input.threads);
+    settings.threads = 1;
+    InputBytes in(path, settings.chunk_bytes * 4);
+    complete_first_line(in);
     const std::vector<Role> roles = truth_roles(input);
     const TextFormat format =
-        resolve_text_format(input.format, path, text, input.header,
+        resolve_text_format(input.format, path, std::string_view(in.data(), in.size()), input.header,
                             [&](const std::vector<std::string_view> &fields) { return names_columns(fields, roles); });
-    RecordReader reader(text, format, truth.source);
+    std::deque<std::string> escapes;
     std::vector<std::string_view> fields;
-    if (!reader.next(fields))
+    Layout layout;
+    const FirstRecord first = read_first_record(in, format, truth.source, escapes, fields, 1, [&](const RecordReader &r) {
+        layout = plan_layout(fields, roles, input.header, r);
+    });
+    if (!first.found)
         throw CliError(kExitInput, truth.source + ": the file is empty (expected `item label` lines, or a header "
                                                   "line naming the columns and then records)");
-    const Layout layout = plan_layout(fields, roles, input.header, reader);
-    bool have = layout.header ? reader.next(fields) : true;
-    if (!have)
+    TruthJob job{layout, truth, Interner(), 0};
+    read_chunks(in, layout.header ? first.after : first.begin, layout.header ? first.after_line : 1, format,
+                truth.source, settings, job);
+    if (layout.header && job.records == 0)
         input_error(truth.source, layout.header_line, "the file has a header line but no labels after it");
-    // item -> position in entries, to detect conflicts.
-    std::unordered_map<std::string, std::size_t> seen;
-    for (; have; have = reader.next(fields)) {
-        check_field_count(fields, layout, reader);
-        const std::string_view item = fields[layout.columns[0]], label = fields[layout.columns[1]];
-        if (item.empty() || label.empty())
-            reader.fail(std::string("empty ") + (item.empty() ? "item id" : "label") + " (expected a value in column " +
-                        std::to_string(layout.columns[item.empty() ? 0 : 1] + 1) + ")");
-        std::string key(item);
-        auto it = seen.find(key);
-        if (it != seen.end()) {
-            const std::string &before = truth.entries[it->second].second;
-            if (before != label)
-                reader.fail("item " + quoted(key) + " has label " + quoted(label) + " here but " + quoted(before) +
-                            " on line " + std::to_string(truth.line[it->second]) + " (expected one label per item)");
-            continue;  // an identical repeat (dog_truth.txt repeats every line)
-        }
-        seen.emplace(key, truth.entries.size());
-        truth.entries.emplace_back(std::move(key), std::string(label));
-        truth.line.push_back(reader.line());
-    }
     return truth;
 }
 
-NameIndex::NameIndex(const std::vector<std::string> &names, bool numeric_fallback) {
-    exact_.reserve(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) exact_.emplace(names[i], static_cast<int32_t>(i));
-    if (!numeric_fallback) return;
-    std::vector<std::pair<double, int32_t>> values;
-    values.reserve(names.size());
+struct NameIndex::Exact {
+    FlatIndex index;
+    std::vector<std::string_view> views;
+};
+
+NameIndex::NameIndex(const std::vector<std::string> &names, bool numeric_fallback)
+    : exact_(new Exact()), names_(names), numeric_fallback_(numeric_fallback) {
+    exact_->views.reserve(names.size());
     for (std::size_t i = 0; i < names.size(); ++i) {
-        double v = 0.0;
-        if (!parse_number(names[i], v)) return;  // not all numeric: exact matches only
-        values.emplace_back(v, static_cast<int32_t>(i));
-    }
-    std::sort(values.begin(), values.end());
-    // A value shared by two names ("7" and "07") is ambiguous; keep only unique ones.
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const bool dup_prev = i > 0 && values[i - 1].first == values[i].first;
-        const bool dup_next = i + 1 < values.size() && values[i + 1].first == values[i].first;
-        if (!dup_prev && !dup_next) by_value_.push_back(values[i]);
+        const std::string_view v(names[i]);
+        // A repeated name keeps its first index, as the map it replaces did.
+        if (exact_->index.insert(v, hash_bytes(v), static_cast<int32_t>(exact_->views.size()), exact_->views) < 0)
+            exact_->views.push_back(v);
+        else
+            exact_->views.push_back(std::string_view());
     }
 }
 
+NameIndex::~NameIndex() = default;
+
 int32_t NameIndex::find(std::string_view name) const {
-    auto it = exact_.find(name);
-    if (it != exact_.end()) return it->second;
+    const int32_t hit = exact_->index.find(name, hash_bytes(name), exact_->views);
+    if (hit >= 0) return hit;
+    if (!numeric_fallback_) return -1;
+    if (!by_value_built_) {
+        by_value_built_ = true;
+        std::vector<std::pair<double, int32_t>> values;
+        values.reserve(names_.size());
+        for (std::size_t i = 0; i < names_.size(); ++i) {
+            double v = 0.0;
+            if (!parse_number(names_[i], v)) return -1;  // not all numeric: exact matches only
+            values.emplace_back(v, static_cast<int32_t>(i));
+        }
+        std::sort(values.begin(), values.end());
+        // A value shared by two names ("7" and "07") is ambiguous; keep only unique ones.
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const bool dup_prev = i > 0 && values[i - 1].first == values[i].first;
+            const bool dup_next = i + 1 < values.size() && values[i + 1].first == values[i].first;
+            if (!dup_prev && !dup_next) by_value_.push_back(values[i]);
+        }
+    }
     double v = 0.0;
     if (by_value_.empty() || !parse_number(name, v)) return -1;
     auto pos = std::lower_bound(by_value_.begin(), by_value_.end(), std::make_pair(v, INT32_MIN));
@@ -836,6 +1169,19 @@ std::vector<int32_t> map_label_strings(const std::vector<std::string> &labels,
 std::vector<int32_t> order_ids(const std::vector<std::string> &ids) {
     std::vector<std::string_view> names(ids.begin(), ids.end());
     return id_order(names);
+}
+
+void LineMap::push_run(std::size_t first, std::size_t count) {
+    if (count == 0) return;
+    const bool continues = !runs_.empty() && runs_.back().line + (size_ - runs_.back().index) == first;
+    if (!continues) runs_.push_back({size_, first});
+    size_ += count;
+}
+
+std::size_t LineMap::operator[](std::size_t t) const {
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), t, [](std::size_t v, const Run &r) { return v < r.index; });
+    --it;  // runs_[0].index == 0 <= t
+    return it->line + (t - it->index);
 }
 
 }  // namespace cli

@@ -69,6 +69,7 @@ struct InputOptions {
     std::string gold_col;                         ///< --gold-col: in-file gold column, "none", "" = by preset
     std::string gold_item_col, gold_label_col;    ///< --gold-item-col/--gold-label-col (gold and truth files)
     bool keep_rejected = false;                   ///< --keep-rejected: use rejected assignments too
+    std::size_t threads = 0;                      ///< parsing threads (--threads; 0 = every core)
 };
 
 /// The input options, their help text and parsing from the command line.
@@ -83,6 +84,29 @@ struct TruthTable {
     std::vector<std::size_t> line;                             ///< line of each entry
 };
 
+/// The source line of every triple, stored as runs of consecutive lines (a file of
+/// one record per line is one run), so that it costs almost nothing per label.
+class LineMap {
+public:
+    /// The next triple is on `line`.
+    void push_back(std::size_t line) { push_run(line, 1); }
+    /// The next `count` triples are on lines first, first + 1, ...
+    void push_run(std::size_t first, std::size_t count);
+    /// Number of triples.
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    /// Line of triple t (t < size()).
+    std::size_t operator[](std::size_t t) const;
+    void reserve(std::size_t) {}  ///< nothing to reserve (kept for vector-like use)
+
+private:
+    struct Run {
+        std::size_t index, line;  // the run's first triple and its line
+    };
+    std::vector<Run> runs_;
+    std::size_t size_ = 0;
+};
+
 /// Crowd labels with every id mapped to a 0-based index.
 struct CrowdTable {
     std::string source;                     ///< file name for messages ("<stdin>" for -)
@@ -91,7 +115,7 @@ struct CrowdTable {
     std::vector<std::string> worker_names;  ///< index -> original worker id
     std::vector<std::string> class_names;   ///< index -> label string
     std::vector<int32_t> item, worker, label;  ///< the triples, in file order
-    std::vector<std::size_t> line;             ///< 1-based source line of each triple
+    LineMap line;                              ///< 1-based source line of each triple
     Preset preset = Preset::Generic;           ///< the rules the file was read by
     std::string columns;                       ///< "item 'INPUT:image', worker ..." ("" without a header)
     TruthTable file_gold;                      ///< in-file gold labels (no entries when none)
@@ -152,12 +176,21 @@ class NameIndex {
 public:
     /// The names must outlive the index (it keeps views of them).
     explicit NameIndex(const std::vector<std::string> &names, bool numeric_fallback);
+    ~NameIndex();
+    NameIndex(const NameIndex &) = delete;
+    NameIndex &operator=(const NameIndex &) = delete;
     /// Index of the name, or -1 when it is not there.
     int32_t find(std::string_view name) const;
 
 private:
-    std::unordered_map<std::string_view, int32_t> exact_;
-    std::vector<std::pair<double, int32_t>> by_value_;  // sorted; empty when not numeric
+    struct Exact;
+    std::unique_ptr<Exact> exact_;  // a FlatIndex over views of the names
+    const std::vector<std::string> &names_;
+    bool numeric_fallback_;
+    // The numeric values, sorted, built at the first exact miss (a truth file whose
+    // ids match exactly never pays for parsing millions of numbers).
+    mutable bool by_value_built_ = false;
+    mutable std::vector<std::pair<double, int32_t>> by_value_;  // empty when not numeric
 };
 
 }  // namespace cli

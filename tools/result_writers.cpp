@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <thread>
 #include <utility>
 
 #include "cli.hpp"
@@ -19,6 +21,48 @@ void flush_if_full(OutputFile &out, std::string &buf) {
     if (buf.size() < kChunk) return;
     out.write(buf);
     buf.clear();
+}
+
+// Formats rows [0, n) in blocks, `threads` blocks at a time in parallel (each into its
+// own string by format(text, lo, hi)), and hands the blocks to emit(text, lo, hi) in
+// order.
+template <class Format, class Emit>
+void blocks_in_order(std::size_t n, std::size_t threads, Format format, Emit emit) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    constexpr std::size_t kRows = 8192;  // rows per block: about a megabyte of text
+    const std::size_t blocks = (n + kRows - 1) / kRows;
+    const std::size_t batch = threads > 1 ? 2 * threads : 1;
+    std::vector<std::string> text(batch);
+    for (std::size_t b0 = 0; b0 < blocks; b0 += batch) {
+        const std::size_t nb = std::min(batch, blocks - b0);
+        const auto one = [&](std::size_t b) {
+            text[b].clear();
+            format(text[b], (b0 + b) * kRows, std::min(n, (b0 + b + 1) * kRows));
+        };
+        if (threads <= 1 || nb == 1) {
+            for (std::size_t b = 0; b < nb; ++b) one(b);
+        } else {
+            std::vector<std::thread> pool;
+            std::vector<std::exception_ptr> errors(nb);
+            for (std::size_t b = 1; b < nb; ++b)
+                pool.emplace_back([&, b] {
+                    try {
+                        one(b);
+                    } catch (...) {
+                        errors[b] = std::current_exception();
+                    }
+                });
+            try {
+                one(0);
+            } catch (...) {
+                errors[0] = std::current_exception();
+            }
+            for (std::thread &t : pool) t.join();
+            for (const std::exception_ptr &e : errors)
+                if (e) std::rethrow_exception(e);
+        }
+        for (std::size_t b = 0; b < nb; ++b) emit(text[b], (b0 + b) * kRows, std::min(n, (b0 + b + 1) * kRows));
+    }
 }
 
 void json_string_array(std::string &buf, const std::vector<std::string> &names) {
@@ -54,8 +98,31 @@ ResultFormat result_format(const std::optional<std::string> &value, const std::s
     return ResultFormat::Csv;
 }
 
+RecordWriter::RecordWriter(ResultFormat format, std::vector<std::string> columns, std::size_t first_row)
+    : out_(nullptr), format_(format), columns_(std::move(columns)), rows_(first_row) {
+    if (format_ == ResultFormat::JsonNested)
+        throw CliError(kExitUsage, "internal error: json-nested is not a record layout");
+}
+
+std::string RecordWriter::take() {
+    std::string out;
+    out.swap(buf_);
+    return out;
+}
+
+void RecordWriter::write_raw(std::string_view text, std::size_t rows) {
+    rows_ += rows;
+    if (buf_.size() + text.size() >= kChunk) {
+        out_->write(buf_);
+        buf_.clear();
+        out_->write(text);
+        return;
+    }
+    buf_.append(text);
+}
+
 RecordWriter::RecordWriter(OutputFile &out, ResultFormat format, std::vector<std::string> columns)
-    : out_(out), format_(format), columns_(std::move(columns)) {
+    : out_(&out), format_(format), columns_(std::move(columns)) {
     if (format_ == ResultFormat::JsonNested)
         throw CliError(kExitUsage, "internal error: json-nested is not a record layout");
     if (format_ == ResultFormat::Csv || format_ == ResultFormat::Tsv) {
@@ -113,17 +180,17 @@ void RecordWriter::end_row() {
     else buf_.push_back('\n');
     field_ = 0;
     ++rows_;
-    flush_if_full(out_, buf_);
+    if (out_ != nullptr) flush_if_full(*out_, buf_);
 }
 
 void RecordWriter::finish() {
     if (format_ == ResultFormat::Json) buf_ += rows_ ? "\n]\n" : "]\n";
-    out_.write(buf_);
+    if (out_ != nullptr) out_->write(buf_);
     buf_.clear();
 }
 
 void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &table, const FitOutcome &fit,
-                        const std::string &method) {
+                        const std::string &method, std::size_t threads) {
     const std::size_t k = fit.k;
     std::string buf;
     if (format == ResultFormat::JsonNested) {
@@ -132,43 +199,54 @@ void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &
         buf += ",\"classes\":";
         json_string_array(buf, table.class_names);
         buf += ",\"items\":[";
-        for (std::size_t j = 0; j < fit.n_items; ++j) {
-            const double *p = fit.posteriors.data() + j * k;
-            buf += j ? ",\n{\"item\":" : "\n{\"item\":";
-            append_json_string(buf, table.item_names[j]);
-            buf += ",\"label\":";
-            append_json_string(buf, table.class_names[static_cast<std::size_t>(fit.labels[j])]);
-            buf += ",\"confidence\":";
-            append_number(buf, "%.10g", *std::max_element(p, p + k));
-            buf += ",\"posterior\":{";
-            for (std::size_t l = 0; l < k; ++l) {
-                if (l) buf.push_back(',');
-                append_json_string(buf, table.class_names[l]);
-                buf.push_back(':');
-                append_number(buf, "%.10g", p[l]);
-            }
-            buf += "}}";
-            flush_if_full(out, buf);
-        }
-        buf += "\n]}\n";
         out.write(buf);
+        blocks_in_order(
+            fit.n_items, threads,
+            [&](std::string &text, std::size_t lo, std::size_t hi) {
+                for (std::size_t j = lo; j < hi; ++j) {
+                    const double *p = fit.posteriors.data() + j * k;
+                    text += j ? ",\n{\"item\":" : "\n{\"item\":";
+                    append_json_string(text, table.item_names[j]);
+                    text += ",\"label\":";
+                    append_json_string(text, table.class_names[static_cast<std::size_t>(fit.labels[j])]);
+                    text += ",\"confidence\":";
+                    append_number(text, "%.10g", *std::max_element(p, p + k));
+                    text += ",\"posterior\":{";
+                    for (std::size_t l = 0; l < k; ++l) {
+                        if (l) text.push_back(',');
+                        append_json_string(text, table.class_names[l]);
+                        text.push_back(':');
+                        append_number(text, "%.10g", p[l]);
+                    }
+                    text += "}}";
+                }
+            },
+            [&](const std::string &text, std::size_t, std::size_t) { out.write(text); });
+        out.write("\n]}\n");
         return;
     }
     std::vector<std::string> columns = {"item", "label", "confidence"};
     for (const std::string &c : table.class_names) columns.push_back("p_" + c);
-    RecordWriter w(out, format, std::move(columns));
-    for (std::size_t j = 0; j < fit.n_items; ++j) {
-        const double *p = fit.posteriors.data() + j * k;
-        w.text(table.item_names[j]);
-        w.text(table.class_names[static_cast<std::size_t>(fit.labels[j])]);
-        w.number(*std::max_element(p, p + k));
-        for (std::size_t l = 0; l < k; ++l) w.number(p[l]);
-        w.end_row();
-    }
+    RecordWriter w(out, format, columns);
+    blocks_in_order(
+        fit.n_items, threads,
+        [&](std::string &text, std::size_t lo, std::size_t hi) {
+            RecordWriter part(format, columns, lo);
+            for (std::size_t j = lo; j < hi; ++j) {
+                const double *p = fit.posteriors.data() + j * k;
+                part.text(table.item_names[j]);
+                part.text(table.class_names[static_cast<std::size_t>(fit.labels[j])]);
+                part.number(*std::max_element(p, p + k));
+                for (std::size_t l = 0; l < k; ++l) part.number(p[l]);
+                part.end_row();
+            }
+            text = part.take();
+        },
+        [&](const std::string &text, std::size_t lo, std::size_t hi) { w.write_raw(text, hi - lo); });
     w.finish();
 }
 
-void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &r) {
+void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &r, std::size_t threads) {
     const std::vector<std::string> &workers = *r.worker_names;
     const std::vector<std::string> &classes = *r.class_names;
     const std::vector<double> &pi = *r.confusion;
@@ -225,16 +303,23 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
     // The class prior, the same on every row, so that `predict --workers` and
     // `fit --init-workers` can read it back (and a record stays self-contained).
     for (std::size_t l = 0; l < k; ++l) columns.push_back("prior_" + classes[l]);
-    RecordWriter w(out, format, std::move(columns));
-    for (std::size_t i = 0; i < m; ++i) {
-        w.text(workers[i]);
-        w.integer(static_cast<long long>(r.labels[i]));
-        w.number(accuracy[i]);
-        if (r.types != nullptr) w.text((*r.types)[i]);
-        for (std::size_t e = 0; e < k * k; ++e) w.number(pi[i * k * k + e]);
-        for (std::size_t l = 0; l < k; ++l) w.number((*r.prior)[l]);
-        w.end_row();
-    }
+    RecordWriter w(out, format, columns);
+    blocks_in_order(
+        m, threads,
+        [&](std::string &text, std::size_t lo, std::size_t hi) {
+            RecordWriter part(format, columns, lo);
+            for (std::size_t i = lo; i < hi; ++i) {
+                part.text(workers[i]);
+                part.integer(static_cast<long long>(r.labels[i]));
+                part.number(accuracy[i]);
+                if (r.types != nullptr) part.text((*r.types)[i]);
+                for (std::size_t e = 0; e < k * k; ++e) part.number(pi[i * k * k + e]);
+                for (std::size_t l = 0; l < k; ++l) part.number((*r.prior)[l]);
+                part.end_row();
+            }
+            text = part.take();
+        },
+        [&](const std::string &text, std::size_t lo, std::size_t hi) { w.write_raw(text, hi - lo); });
     w.finish();
 }
 

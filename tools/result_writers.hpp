@@ -33,6 +33,10 @@ ResultFormat result_format(const std::optional<std::string> &value, const std::s
 class RecordWriter {
 public:
     RecordWriter(OutputFile &out, ResultFormat format, std::vector<std::string> columns);
+    /// A writer of rows first_row, first_row + 1, ... into memory only (no header, no
+    /// JSON brackets): take() hands the text over. Several of these format the parts
+    /// of one file in parallel, to be written in order.
+    RecordWriter(ResultFormat format, std::vector<std::string> columns, std::size_t first_row);
     RecordWriter(const RecordWriter &) = delete;
     RecordWriter &operator=(const RecordWriter &) = delete;
 
@@ -46,11 +50,16 @@ public:
     void end_row();
     /// Writes what is left (for JSON, the closing bracket). Call once, after the last row.
     void finish();
+    /// The memory-only writer's text so far (it is emptied).
+    std::string take();
+    /// Writes text formatted elsewhere (`rows` rows of a memory-only writer whose
+    /// first_row was the number of rows so far) at this point.
+    void write_raw(std::string_view text, std::size_t rows);
 
 private:
     void begin_field();
 
-    OutputFile &out_;
+    OutputFile *out_;
     ResultFormat format_;
     std::vector<std::string> columns_;
     std::string buf_;
@@ -60,9 +69,10 @@ private:
 /// One row per item: item, label, confidence (the largest posterior), then p_<class>
 /// for every class (CSV/TSV, and the keys of the JSON records); JsonNested: {"method",
 /// "classes", "items": [{"item", "label", "confidence", "posterior": {class: p}}]}.
-/// Original ids and label strings.
+/// Original ids and label strings. Rows are formatted by `threads` threads (0 = every
+/// core) in blocks and written in order: the file is the same for any thread count.
 void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &table, const FitOutcome &fit,
-                        const std::string &method);
+                        const std::string &method, std::size_t threads = 0);
 
 /// What the per-worker file shows.
 struct WorkerReport {
@@ -81,6 +91,8 @@ struct WorkerReport {
 /// records; read back by read_worker_file()); JsonNested: {"method", "classes", "class_prior",
 /// "accuracy_definition", "workers": [{"worker", "labels", "accuracy", ["type",]
 /// "confusion": [[row of true class 0], ...]}]}.
-void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &report);
+/// Formatted in parallel like write_item_results.
+void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &report,
+                          std::size_t threads = 0);
 
 }  // namespace cli

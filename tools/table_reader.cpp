@@ -168,31 +168,59 @@ TextFormat resolve_text_format(TextFormat requested, const std::string &path, st
 }
 
 RecordReader::RecordReader(std::string &buffer, TextFormat format, std::string source, std::size_t first_line)
-    : buffer_(buffer), format_(format), source_(std::move(source)), next_line_(first_line) {
-    if (buffer_.compare(0, kBom.size(), kBom) == 0) pos_ = kBom.size();
+    : data_(&buffer[0]), size_(buffer.size()), stop_(buffer.size()), format_(format), source_(std::move(source)),
+      next_line_(first_line) {
+    if (buffer.compare(0, kBom.size(), kBom) == 0) pos_ = kBom.size();
 }
 
+RecordReader::RecordReader(const char *data, std::size_t size, std::size_t begin, std::size_t stop, bool at_eof,
+                           std::size_t first_line, TextFormat format, std::string source,
+                           std::deque<std::string> *escapes)
+    : data_(const_cast<char *>(data)), escapes_(escapes), size_(size), stop_(stop), at_eof_(at_eof), chunk_mode_(true),
+      format_(format), source_(std::move(source)), pos_(begin), next_line_(first_line) {}
+
 void RecordReader::fail(const std::string &what) const {
+    if (chunk_mode_) throw RecordError{line_, what};
     throw CliError(kExitInput, source_ + ":" + std::to_string(line_) + ": " + what);
 }
 
+void RecordReader::incomplete() const { throw IncompleteRecord{record_start_, line_}; }
+
 std::string_view RecordReader::quoted_field() {
-    char *const b = &buffer_[0];
-    const std::size_t end = buffer_.size();
+    char *const b = data_;
+    const std::size_t end = size_;
     const std::size_t start = pos_ + 1;
     std::size_t read = start, write = start;
+    std::string *copy = nullptr;  // chunk mode: the unescaped text, once a "" is met
     for (;;) {
-        const void *q = std::memchr(b + read, '"', end - read);
-        if (q == nullptr)
+        const void *q = read < end ? std::memchr(b + read, '"', end - read) : nullptr;
+        if (q == nullptr) {
+            if (!at_eof_) incomplete();
             fail("unterminated quoted field: the \" opened on this line is never closed (a quote inside a "
                  "quoted field is written \"\")");
+        }
         const std::size_t at = static_cast<std::size_t>(static_cast<const char *>(q) - b);
+        if (at + 1 >= end && !at_eof_) incomplete();  // is it "" or the closing quote?
         saw_quote_ = true;
         next_line_ += static_cast<std::size_t>(std::count(b + read, b + at, '\n'));
+        const bool escaped = at + 1 < end && b[at + 1] == '"';
+        if (escapes_ != nullptr) {
+            // Never write the input (another thread may be reading it): "" escapes are
+            // resolved into a string of our own.
+            if (escaped && copy == nullptr) copy = &escapes_->emplace_back();
+            if (copy != nullptr) copy->append(b + read, at - read);
+            if (escaped) {
+                copy->push_back('"');
+                read = at + 2;
+                continue;
+            }
+            pos_ = at + 1;
+            return copy != nullptr ? std::string_view(*copy) : std::string_view(b + start, at - start);
+        }
         // Unescape in place: the text only ever moves left, over the dropped quotes.
         if (write != read) std::memmove(b + write, b + read, at - read);
         write += at - read;
-        if (at + 1 < end && b[at + 1] == '"') {
+        if (escaped) {
             b[write++] = '"';
             read = at + 2;
             continue;
@@ -203,8 +231,8 @@ std::string_view RecordReader::quoted_field() {
 }
 
 void RecordReader::parse_delimited(std::vector<std::string_view> &fields, char delimiter) {
-    const char *const b = buffer_.data();
-    const std::size_t end = buffer_.size();
+    const char *const b = data_;
+    const std::size_t end = size_;
     // Blanks trimmed around fields: for TSV a tab is the delimiter, not a blank.
     const auto trimmable = [delimiter](char c) { return c != delimiter && is_blank(c); };
     for (;;) {
@@ -219,11 +247,19 @@ void RecordReader::parse_delimited(std::vector<std::string_view> &fields, char d
                      (delimiter == ',' ? "a comma" : "a tab") + " or the end of the line)");
         } else {
             const std::size_t start = pos_;
-            while (pos_ < end && b[pos_] != delimiter && b[pos_] != '\n') ++pos_;
+            // The field runs to the delimiter or the line's end: look for both at once.
+            std::size_t i = pos_;
+            while (i < end) {
+                const char c = b[i];
+                if (c == delimiter || c == '\n') break;
+                ++i;
+            }
+            pos_ = i;
             std::size_t stop = pos_;
             while (stop > start && trimmable(b[stop - 1])) --stop;
             field = std::string_view(b + start, stop - start);
         }
+        if (pos_ >= end && !at_eof_) incomplete();
         fields.push_back(field);
         if (pos_ < end && b[pos_] == delimiter) {
             ++pos_;
@@ -238,11 +274,14 @@ void RecordReader::parse_delimited(std::vector<std::string_view> &fields, char d
 }
 
 void RecordReader::parse_whitespace(std::vector<std::string_view> &fields) {
-    const char *const b = buffer_.data();
-    const std::size_t end = buffer_.size();
+    const char *const b = data_;
+    const std::size_t end = size_;
     for (;;) {
         while (pos_ < end && is_blank(b[pos_])) ++pos_;
-        if (pos_ >= end) return;
+        if (pos_ >= end) {
+            if (!at_eof_) incomplete();
+            return;
+        }
         if (b[pos_] == '\n') {
             ++pos_;
             ++next_line_;
@@ -265,8 +304,9 @@ bool RecordReader::next(std::vector<std::string_view> &fields) {
         // Poll for Ctrl-C now and then: cheap, and a 10^8-line read stays cancellable.
         if ((++records_ & 0xFFFF) == 0) throw_if_interrupted();
         fields.clear();
-        if (pos_ >= buffer_.size()) return false;
+        if (pos_ >= stop_) return false;
         line_ = next_line_;
+        record_start_ = pos_;
         saw_quote_ = false;
         switch (format_) {
             case TextFormat::Csv: parse_delimited(fields, ','); break;
