@@ -1118,6 +1118,17 @@ NameIndex::NameIndex(const std::vector<std::string> &names, bool numeric_fallbac
 
 NameIndex::~NameIndex() = default;
 
+namespace {
+// Digits only, no leading zero (but "0"), at most 15 of them (exact as a double): the
+// one spelling of its value among such strings.
+bool canonical_integer(std::string_view s) {
+    if (s.empty() || s.size() > 15 || (s[0] == '0' && s.size() > 1)) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+}  // namespace
+
 int32_t NameIndex::find(std::string_view name) const {
     const int32_t hit = exact_->index.find(name, hash_bytes(name), exact_->views);
     if (hit >= 0) return hit;
@@ -1126,10 +1137,12 @@ int32_t NameIndex::find(std::string_view name) const {
         by_value_built_ = true;
         std::vector<std::pair<double, int32_t>> values;
         values.reserve(names_.size());
+        canonical_names_ = true;
         for (std::size_t i = 0; i < names_.size(); ++i) {
             double v = 0.0;
             if (!parse_number(names_[i], v)) return -1;  // not all numeric: exact matches only
             values.emplace_back(v, static_cast<int32_t>(i));
+            canonical_names_ = canonical_names_ && canonical_integer(names_[i]);
         }
         std::sort(values.begin(), values.end());
         // A value shared by two names ("7" and "07") is ambiguous; keep only unique ones.
@@ -1139,6 +1152,9 @@ int32_t NameIndex::find(std::string_view name) const {
             if (!dup_prev && !dup_next) by_value_.push_back(values[i]);
         }
     }
+    // Among canonical integers, equal values are equal strings: the exact miss was
+    // final (a truth file of millions of items absent from the crowd costs no search).
+    if (canonical_names_ && canonical_integer(name)) return -1;
     double v = 0.0;
     if (by_value_.empty() || !parse_number(name, v)) return -1;
     auto pos = std::lower_bound(by_value_.begin(), by_value_.end(), std::make_pair(v, INT32_MIN));

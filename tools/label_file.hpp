@@ -190,6 +190,7 @@ private:
     // The numeric values, sorted, built at the first exact miss (a truth file whose
     // ids match exactly never pays for parsing millions of numbers).
     mutable bool by_value_built_ = false;
+    mutable bool canonical_names_ = false;  // every name is a canonical integer
     mutable std::vector<std::pair<double, int32_t>> by_value_;  // empty when not numeric
 };
 
