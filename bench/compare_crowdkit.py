@@ -89,6 +89,9 @@ def compare(record, sides, reps):
             w, c, _ = timed(fn)
             walls[name].append(w)
             cpus[name].append(c)
+            # Progress on stderr: a 10^7-label crowd-kit run takes minutes a repetition.
+            print("compare_crowdkit: %s %s %s labels: %.3f s (%.3f s CPU)"
+                  % (record["compare"], record["method"], record.get("labels"), w, c), file=sys.stderr, flush=True)
     for name in sides:
         record[name + "_s"] = round(min(walls[name]), 4)
         record[name + "_median_s"] = round(statistics.median(walls[name]), 4)
