@@ -48,7 +48,9 @@ void check_error(const cli::CliError &e, const std::string &path) {
         fuzz::fail("reader error does not name the file: %s", what.c_str());
 }
 
-void check_lines(const std::vector<std::size_t> &line) {
+// Line numbers as a vector (truth, points) or a cli::LineMap (crowds: runs of lines).
+template <class Lines>
+void check_lines(const Lines &line) {
     for (std::size_t t = 0; t < line.size(); ++t)
         if (line[t] == 0 || (t > 0 && line[t] <= line[t - 1])) fuzz::fail("line numbers not increasing at %zu", t);
 }
