@@ -243,7 +243,7 @@ std::vector<std::pair<std::string, uint64_t>> global_dictionary(const World &w, 
 }
 
 // Each local index's first line in the table (triples are in file order).
-std::vector<uint64_t> first_lines(const std::vector<int32_t> &ids, const std::vector<std::size_t> &line, std::size_t n) {
+std::vector<uint64_t> first_lines(const std::vector<int32_t> &ids, const LineMap &line, std::size_t n) {
     std::vector<uint64_t> first(n, UINT64_MAX);
     for (std::size_t t = ids.size(); t-- > 0;) first[static_cast<std::size_t>(ids[t])] = line[t];
     return first;
