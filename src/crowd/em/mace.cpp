@@ -73,29 +73,6 @@ struct Weights {
     std::vector<double> log_spam, log_gain, know_share;  // n_workers x k
 };
 
-Weights weights_of(const Globals &G, int32_t k) {
-    const std::size_t m = G.a.size();
-    Weights w;
-    w.log_spam.resize(m * k);
-    w.log_gain.resize(m * k);
-    w.know_share.resize(m * k);
-    for (std::size_t i = 0; i < m; ++i) {
-        const double ab = digamma(G.a[i] + G.b[i]);
-        const double log_know = digamma(G.a[i]) - ab, log_spam = digamma(G.b[i]) - ab;
-        double total = 0.0;
-        for (int32_t c = 0; c < k; ++c) total += G.g[i * k + c];
-        const double dt = digamma(total);
-        for (int32_t c = 0; c < k; ++c) {
-            const double ls = log_spam + digamma(G.g[i * k + c]) - dt;  // log(S X_ic)
-            const double ratio = std::exp(log_know - ls);               // K / (S X_ic)
-            w.log_spam[i * k + c] = ls;
-            w.log_gain[i * k + c] = std::log1p(ratio);
-            w.know_share[i * k + c] = ratio / (1.0 + ratio);
-        }
-    }
-    return w;
-}
-
 // log Gamma without the global state: std::lgamma writes glibc's global `signgam`, a
 // data race when several handles fit at once (found by the ThreadSanitizer run of
 // tests/test_threads.cpp). lgamma_r is the same function with the sign returned instead,
@@ -113,22 +90,40 @@ double lgamma_(double x) {
 // log B(a, b) and log of the multivariate Beta function, for the KL terms.
 double log_beta(double a, double b) { return lgamma_(a) + lgamma_(b) - lgamma_(a + b); }
 
-double kl_terms(const Globals &G, int32_t k) {
+// The weights of G into w, and the KL terms of the bound, sum_i KL(q(theta_i) || prior) +
+// KL(q(xi_i) || prior), returned. Both need the same digammas of a_i, b_i, a_i + b_i, g_ic
+// and sum_c g_ic; one pass per worker takes each once (before, the weights and the KL terms
+// took them separately: the same values, so the same bits, at half the digammas).
+double weights_and_kl(const Globals &G, int32_t k, Weights &w, std::vector<double> &dg) {
+    const std::size_t m = G.a.size();
+    w.log_spam.resize(m * k);
+    w.log_gain.resize(m * k);
+    w.know_share.resize(m * k);
+    dg.resize(static_cast<std::size_t>(k));
     double kl = 0.0;
     const double a0 = kThetaPrior, g0 = kStrategyPrior;
     const double log_b0 = log_beta(a0, a0);
     const double log_dir0 = k * lgamma_(g0) - lgamma_(k * g0);
-    for (std::size_t i = 0; i < G.a.size(); ++i) {
-        const double a = G.a[i], b = G.b[i], dab = digamma(a + b);
-        kl += log_b0 - log_beta(a, b) + (a - a0) * (digamma(a) - dab) + (b - a0) * (digamma(b) - dab);
-        double total = 0.0, sum_lg = 0.0;
-        for (int32_t c = 0; c < k; ++c) {
-            total += G.g[i * k + c];
-            sum_lg += lgamma_(G.g[i * k + c]);
-        }
+    for (std::size_t i = 0; i < m; ++i) {
+        const double a = G.a[i], b = G.b[i];
+        const double dab = digamma(a + b), da = digamma(a), db = digamma(b);
+        const double log_know = da - dab, log_spam = db - dab;
+        double total = 0.0;
+        for (int32_t c = 0; c < k; ++c) total += G.g[i * k + c];
         const double dt = digamma(total);
+        for (int32_t c = 0; c < k; ++c) {
+            dg[c] = digamma(G.g[i * k + c]);
+            const double ls = log_spam + dg[c] - dt;      // log(S X_ic)
+            const double ratio = std::exp(log_know - ls);  // K / (S X_ic)
+            w.log_spam[i * k + c] = ls;
+            w.log_gain[i * k + c] = std::log1p(ratio);
+            w.know_share[i * k + c] = ratio / (1.0 + ratio);
+        }
+        kl += log_b0 - log_beta(a, b) + (a - a0) * (da - dab) + (b - a0) * (db - dab);
+        double sum_lg = 0.0;
+        for (int32_t c = 0; c < k; ++c) sum_lg += lgamma_(G.g[i * k + c]);
         double cross = 0.0;
-        for (int32_t c = 0; c < k; ++c) cross += (G.g[i * k + c] - g0) * (digamma(G.g[i * k + c]) - dt);
+        for (int32_t c = 0; c < k; ++c) cross += (G.g[i * k + c] - g0) * (dg[c] - dt);
         kl += lgamma_(total) - sum_lg + log_dir0 + cross;
     }
     return kl;
@@ -137,11 +132,18 @@ double kl_terms(const Globals &G, int32_t k) {
 // The fixed item partitions of one fit and their tables (item_partitions.hpp): each
 // partition scatters sum_{labels e with code (i, c)} q(T_j = c) into its own copy of an
 // n_workers x k table, and the copies are summed in partition order, so every sum is the
-// same for any thread count.
+// same for any thread count. A partition only ever writes the codes of its own labels
+// (`codes`, each once, ascending), so only those entries are summed and then cleared: the
+// other entries of every copy stay 0 and adding them would change no bit (the sums are
+// non-negative), so the totals are those of summing whole copies, without clearing and
+// reading whole copies every round (14 % of a round on trec, whose partitions touch few
+// of the table's entries).
 struct Pass {
     std::vector<ItemRange> parts;
     int64_t table = 0;              // n_workers x k
-    std::vector<double> copies;     // per partition: table
+    std::vector<double> copies;     // per partition: table, 0 outside the partition's codes
+    std::vector<int64_t> code_start;  // per partition: its first entry in `codes`
+    std::vector<uint32_t> codes;    // per partition: the distinct codes of its labels
     std::vector<double> part_sum;   // per partition: its share of sum_j log(...)
     std::vector<double> count;      // table: labels with code (i, c) (exact integers)
     int threads = 1;
@@ -169,10 +171,23 @@ double local_range(const CrowdData &data, const Weights &w, const ItemRange &ran
         const int64_t first = data.item_start[j], last = data.item_start[j + 1];
         double base = 0.0;
         for (int32_t l = 0; l < k; ++l) add[l] = 0.0;
-        for (int64_t p = first; p < last; ++p) {
-            const uint32_t code = data.item_code[p];  // worker * k + label
-            base += log_spam[code];
-            add[code % static_cast<uint32_t>(k)] += log_gain[code];
+        if (KC > 0) {
+            // Every class's sum in a register: adding 0.0 to the classes the label is not
+            // leaves them bit for bit as they were (they are never -0), so these are the
+            // sums of the general loop below, without its store-to-load chain through add[].
+            for (int64_t p = first; p < last; ++p) {
+                const uint32_t code = data.item_code[p];  // worker * k + label
+                base += log_spam[code];
+                const double gain = log_gain[code];
+                const uint32_t c = code % static_cast<uint32_t>(k);
+                for (int32_t l = 0; l < k; ++l) add[l] += c == static_cast<uint32_t>(l) ? gain : 0.0;
+            }
+        } else {
+            for (int64_t p = first; p < last; ++p) {
+                const uint32_t code = data.item_code[p];  // worker * k + label
+                base += log_spam[code];
+                add[code % static_cast<uint32_t>(k)] += log_gain[code];
+            }
         }
         const int32_t gold = data.gold_of(j);
         if (gold >= 0) {
@@ -209,8 +224,7 @@ double local_update(const CrowdData &data, const Weights &w, Pass &pass, std::ve
     const int64_t n_parts = static_cast<int64_t>(pass.parts.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(pass.threads) if (n_parts > 1)
     for (int64_t p = 0; p < n_parts; ++p) {
-        double *table = pass.copies.data() + p * pass.table;
-        std::fill(table, table + pass.table, 0.0);
+        double *table = pass.copies.data() + p * pass.table;  // 0 outside its codes
         const ItemRange &r = pass.parts[p];
         double s;
         switch (data.k) {
@@ -222,7 +236,18 @@ double local_update(const CrowdData &data, const Weights &w, Pass &pass, std::ve
         }
         pass.part_sum[p] = s;
     }
-    sum_tables(pass.copies.data(), pass.table, n_parts, sums.data(), pass.threads);
+    // sums = the copies summed in partition order, over the entries each one wrote; the
+    // entries read are cleared for the next pass.
+    std::fill(sums.begin(), sums.end(), 0.0);
+    for (int64_t p = 0; p < n_parts; ++p) {
+        double *table = pass.copies.data() + p * pass.table;
+        const uint32_t *code = pass.codes.data() + pass.code_start[p];
+        const uint32_t *end = pass.codes.data() + pass.code_start[p + 1];
+        for (; code < end; ++code) {
+            sums[*code] += table[*code];
+            table[*code] = 0.0;
+        }
+    }
     double total = 0.0;
     for (double v : pass.part_sum) total += v;
     return total;
@@ -284,11 +309,18 @@ double parameter(const Globals &G, std::size_t e) { return parameter(const_cast<
 // theta(alpha) = log a - 2 alpha r + alpha^2 v per parameter (r = log b - log a, v = log c
 // - 2 log b + log a), into out; alpha from ||r|| / ||v|| (SqS3), in [-alpha_max, -1].
 // Returns alpha; alpha = -1 means c itself (no extrapolation).
-double extrapolate(const Globals &a, const Globals &b, const Globals &c, double alpha_max, Globals &out) {
+double extrapolate(const Globals &a, const Globals &b, const Globals &c, double alpha_max, Globals &out,
+                   std::vector<double> &logs) {
+    // The logarithms of a, b and c are taken once (3 per parameter, kept in `logs` for the
+    // step itself) instead of once for the step length and again for the step.
     const std::size_t n = parameter_count(a);
+    logs.resize(3 * n);
     double r2 = 0.0, v2 = 0.0;
     for (std::size_t e = 0; e < n; ++e) {
         const double la = std::log(parameter(a, e)), lb = std::log(parameter(b, e)), lc = std::log(parameter(c, e));
+        logs[3 * e] = la;
+        logs[3 * e + 1] = lb;
+        logs[3 * e + 2] = lc;
         const double r = lb - la, v = lc - 2.0 * lb + la;
         r2 += r * r;
         v2 += v * v;
@@ -298,7 +330,7 @@ double extrapolate(const Globals &a, const Globals &b, const Globals &c, double 
     if (!(alpha < -1.0)) return -1.0;
     out = c;
     for (std::size_t e = 0; e < n; ++e) {
-        const double la = std::log(parameter(a, e)), lb = std::log(parameter(b, e)), lc = std::log(parameter(c, e));
+        const double la = logs[3 * e], lb = logs[3 * e + 1], lc = logs[3 * e + 2];
         const double x = std::exp(la - 2.0 * alpha * (lb - la) + alpha * alpha * (lc - 2.0 * lb + la));
         if (x > 0.0 && std::isfinite(x)) parameter(out, e) = x;
     }
@@ -330,6 +362,24 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
     pass.part_sum.assign(pass.parts.size(), 0.0);
     pass.count.assign(static_cast<std::size_t>(pass.table), 0.0);
     for (uint32_t code : data.item_code) pass.count[code] += 1.0;
+    {
+        // Each partition's distinct codes, ascending (a mark per code, cleared as read).
+        std::vector<char> seen(static_cast<std::size_t>(pass.table), 0);
+        pass.code_start.assign(pass.parts.size() + 1, 0);
+        for (std::size_t p = 0; p < pass.parts.size(); ++p) {
+            const int64_t first = pass.code_start[p];
+            for (int64_t e = data.item_start[pass.parts[p].first]; e < data.item_start[pass.parts[p].last]; ++e) {
+                const uint32_t code = data.item_code[e];
+                if (!seen[code]) {
+                    seen[code] = 1;
+                    pass.codes.push_back(code);
+                }
+            }
+            std::sort(pass.codes.begin() + first, pass.codes.end());
+            for (auto it = pass.codes.begin() + first; it != pass.codes.end(); ++it) seen[*it] = 0;
+            pass.code_start[p + 1] = static_cast<int64_t>(pass.codes.size());
+        }
+    }
     pass.threads = threads;
     // Starts: CS_PARAM_STARTS, 0 = 10 (the MACE software's default number of restarts).
     const int32_t starts = options.starts > 0 ? options.starts : 10;
@@ -342,10 +392,11 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
     int32_t done = 0;  // rounds reported to the progress callback so far
     bool cancelled = false;
     std::vector<Run> runs(static_cast<std::size_t>(starts));
+    std::vector<double> digammas, logs;  // weights_and_kl's and extrapolate's scratch
     // The local update at G into the run's q and sums; returns the bound L(G).
     auto evaluate = [&](Run &run) {
-        run.w = weights_of(run.G, k);
-        return local_update(data, run.w, pass, run.q, run.sums) - kl_terms(run.G, k);
+        const double kl = weights_and_kl(run.G, k, run.w, digammas);
+        return local_update(data, run.w, pass, run.q, run.sums) - kl;
     };
     // Records a kept round with bound `next`, tested for convergence against `against`.
     auto record = [&](Run &run, double next, double against) {
@@ -373,7 +424,7 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
             if (!squarem || run.rounds >= limit || run.converged || cancelled) continue;
             next_c = run.G;
             global_update(pass, run.w, run.sums, k, next_c);  // c = F(b)
-            const double alpha = extrapolate(from, run.G, next_c, run.alpha_max, trial);
+            const double alpha = extrapolate(from, run.G, next_c, run.alpha_max, trial, logs);
             const bool at_bound = alpha <= -run.alpha_max;
             bool rejected = false;
             if (alpha < -1.0) {
