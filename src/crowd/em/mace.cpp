@@ -171,23 +171,10 @@ double local_range(const CrowdData &data, const Weights &w, const ItemRange &ran
         const int64_t first = data.item_start[j], last = data.item_start[j + 1];
         double base = 0.0;
         for (int32_t l = 0; l < k; ++l) add[l] = 0.0;
-        if (KC > 0) {
-            // Every class's sum in a register: adding 0.0 to the classes the label is not
-            // leaves them bit for bit as they were (they are never -0), so these are the
-            // sums of the general loop below, without its store-to-load chain through add[].
-            for (int64_t p = first; p < last; ++p) {
-                const uint32_t code = data.item_code[p];  // worker * k + label
-                base += log_spam[code];
-                const double gain = log_gain[code];
-                const uint32_t c = code % static_cast<uint32_t>(k);
-                for (int32_t l = 0; l < k; ++l) add[l] += c == static_cast<uint32_t>(l) ? gain : 0.0;
-            }
-        } else {
-            for (int64_t p = first; p < last; ++p) {
-                const uint32_t code = data.item_code[p];  // worker * k + label
-                base += log_spam[code];
-                add[code % static_cast<uint32_t>(k)] += log_gain[code];
-            }
+        for (int64_t p = first; p < last; ++p) {
+            const uint32_t code = data.item_code[p];  // worker * k + label
+            base += log_spam[code];
+            add[code % static_cast<uint32_t>(k)] += log_gain[code];
         }
         const int32_t gold = data.gold_of(j);
         if (gold >= 0) {
