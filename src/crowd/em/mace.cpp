@@ -190,11 +190,15 @@ double local_range(const CrowdData &data, const Weights &w, const ItemRange &ran
             const double inv = 1.0 / z;
             for (int32_t l = 0; l < k; ++l) qj[l] *= inv;
             sum += base + top - log_k;
-            if (product > kFlush / z) {
+            // Flush before the product would pass kFlush (tested by multiplying: a second
+            // division per item, kFlush / z, was a tenth of the pass on trec).
+            const double grown = product * z;
+            if (grown > kFlush) {
                 sum += std::log(product);
-                product = 1.0;
+                product = z;
+            } else {
+                product = grown;
             }
-            product *= z;
         }
         for (int64_t p = first; p < last; ++p) {
             const uint32_t code = data.item_code[p];
