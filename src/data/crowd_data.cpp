@@ -128,6 +128,23 @@ void resolve_duplicates(CrowdData &d, const FitOptions &options, Where where) {
     }
 }
 
+// Items the gold ids need (largest id + 1, 0 without gold), after checking each id
+// against the declared item count (`declared` > 0) and the int32 range; cs_fit and
+// cs_fit_csr check gold items alike.
+int32_t gold_item_count(const std::vector<int32_t> &gold_item, int32_t declared) {
+    int32_t count = 0;
+    for (std::size_t g = 0; g < gold_item.size(); ++g) {
+        if (declared > 0 && gold_item[g] >= declared)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " at gold index " +
+                                               std::to_string(g) + " is >= n_items (" + std::to_string(declared) +
+                                               ")");
+        if (gold_item[g] == INT32_MAX)
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
+        count = std::max(count, gold_item[g] + 1);
+    }
+    return count;
+}
+
 void set_gold(CrowdData &d, const std::vector<int32_t> &gold_item, const std::vector<int32_t> &gold_label) {
     if (!gold_item.empty()) {
         d.gold.assign(static_cast<std::size_t>(d.n_items), -1);
@@ -185,15 +202,7 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
 
     CrowdData d;
     d.n_items = check_id_range(item, n_labels, options.items, "item", "n_items");
-    for (std::size_t g = 0; g < gold_item.size(); ++g) {
-        if (options.items > 0 && gold_item[g] >= options.items)
-            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) +
-                                               " at gold index " + std::to_string(g) +
-                                               " is >= n_items (" + std::to_string(options.items) + ")");
-        if (gold_item[g] == INT32_MAX)
-            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
-        d.n_items = std::max(d.n_items, gold_item[g] + 1);
-    }
+    d.n_items = std::max(d.n_items, gold_item_count(gold_item, options.items));
     d.n_workers = check_id_range(worker, n_labels, options.workers, "worker", "n_workers");
 
     // Labels: in [0, k) with k declared, or k inferred as the largest label + 1.
@@ -340,14 +349,8 @@ CrowdData CrowdData::build_csr(std::size_t n_items, const int64_t *item_start, c
                                                std::to_string(options.items) + ")");
         items = options.items;
     }
-    for (std::size_t g = 0; g < gold_item.size(); ++g) {
-        if (options.items > 0 && gold_item[g] >= options.items)
-            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) +
-                                               " at gold index " + std::to_string(g) +
-                                               " is >= n_items (" + std::to_string(options.items) + ")");
-        if (gold_item[g] == INT32_MAX)
-            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
-        items = std::max<int64_t>(items, gold_item[g] + 1);
+    items = std::max<int64_t>(items, gold_item_count(gold_item, options.items));
+    for (std::size_t g = 0; g < gold_label.size(); ++g) {
         if (gold_label[g] >= k)
             throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) + " at gold index " +
                                                   std::to_string(g) + " is >= k (" + std::to_string(k) + ")");
