@@ -292,7 +292,9 @@ bool fit_m_msr(const CrowdData &data, const FitOptions &options, const Progress 
         for (int32_t l = 0; l < k; ++l) qj[l] /= total;
     }
     out.labels = argmax_labels(out.posteriors, n, k);
-    out.confusion = one_coin_confusion(accuracy, by_worker, k);
+    std::vector<int64_t> labels_per_worker(static_cast<std::size_t>(m));
+    for (int32_t i = 0; i < m; ++i) labels_per_worker[static_cast<std::size_t>(i)] = by_worker.count(i);
+    out.confusion = one_coin_confusion(accuracy, labels_per_worker, k);
     out.prior = posterior_mean_prior(out.posteriors, n, k, options);
     out.has_log_likelihood = false;
     return cancelled;

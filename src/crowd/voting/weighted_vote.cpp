@@ -2,7 +2,7 @@
 // Wawa and Zero-Based Skill (ALGORITHMS-style specification in docs/defaults.md,
 // "Voting methods"): both weigh each worker's vote by the worker's agreement with the
 // aggregate, Wawa once, ZBS by damped steps towards a fixed point. Cost per round:
-// one pass over the labels by item (the vote) and one by worker (the agreement).
+// two passes over the labels in item order (the vote, then the agreement).
 #include "crowd/voting/weighted_vote.hpp"
 
 #include <algorithm>
@@ -36,27 +36,44 @@ std::vector<double> weighted_vote(const CrowdData &data, const std::vector<doubl
     return q;
 }
 
-std::vector<double> agreement(const CrowdData &data, const WorkerIndex &by_worker,
-                              const std::vector<int32_t> &labels, int threads) {
-    const int32_t m = data.n_workers;
-    std::vector<double> acc(static_cast<std::size_t>(m), 0.0);
-#pragma omp parallel for schedule(static, 256) num_threads(threads)
-    for (int32_t i = 0; i < m; ++i) {
-        int64_t agree = 0;
-        for (int64_t e = by_worker.start[i]; e < by_worker.start[i + 1]; ++e)
-            agree += data.label_of(by_worker.position[e]) == labels[by_worker.item[e]];
-        const int64_t n = by_worker.count(i);
-        acc[i] = n > 0 ? static_cast<double>(agree) / static_cast<double>(n) : 0.0;
+WorkerAgreement agreement(const CrowdData &data, const std::vector<int32_t> &labels, int threads) {
+    const std::size_t m = static_cast<std::size_t>(data.n_workers);
+    // One pass in item order, integer counts per worker: each thread counts its items
+    // into its own tables, added afterwards. Integer sums do not depend on the order, so
+    // the result is the same for any thread count, and no by-worker index is needed.
+    std::vector<int64_t> agree(m, 0), count(m, 0);
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<int64_t> my_agree(m, 0), my_count(m, 0);
+#pragma omp for schedule(static, 4096) nowait
+        for (int32_t j = 0; j < data.n_items; ++j) {
+            const int32_t lj = labels[j];
+            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+                const std::size_t w = static_cast<std::size_t>(data.worker_of(p));
+                ++my_count[w];
+                my_agree[w] += data.label_of(p) == lj;
+            }
+        }
+#pragma omp critical(cs_agreement_sum)
+        for (std::size_t i = 0; i < m; ++i) {
+            agree[i] += my_agree[i];
+            count[i] += my_count[i];
+        }
     }
-    return acc;
+    WorkerAgreement out;
+    out.rate.assign(m, 0.0);
+    for (std::size_t i = 0; i < m; ++i)
+        out.rate[i] = count[i] > 0 ? static_cast<double>(agree[i]) / static_cast<double>(count[i]) : 0.0;
+    out.labels = std::move(count);
+    return out;
 }
 
-std::vector<double> one_coin_confusion(const std::vector<double> &accuracy, const WorkerIndex &by_worker,
+std::vector<double> one_coin_confusion(const std::vector<double> &accuracy, const std::vector<int64_t> &labels,
                                        int32_t k) {
     const std::size_t m = accuracy.size(), kk = static_cast<std::size_t>(k) * k;
     std::vector<double> confusion(m * kk);
     for (std::size_t i = 0; i < m; ++i) {
-        const bool known = by_worker.count(static_cast<int32_t>(i)) > 0;
+        const bool known = labels[i] > 0;
         const double p = known ? std::min(1.0, std::max(0.0, accuracy[i])) : 1.0 / k;
         const double off = (1.0 - p) / (k - 1);
         for (int32_t l = 0; l < k; ++l)
@@ -85,7 +102,6 @@ bool fit_agreement_vote(const CrowdData &data, const FitOptions &options, const 
                         int32_t max_rounds, bool decay, FitResult &out) {
     const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_labels()));
     const int32_t k = data.k;
-    const WorkerIndex by_worker = WorkerIndex::build(data);
     std::vector<double> skill(static_cast<std::size_t>(data.n_workers), 1.0);
     out.posteriors = weighted_vote(data, skill, threads);
     out.labels = argmax_labels(out.posteriors, data.n_items, k);
@@ -94,9 +110,12 @@ bool fit_agreement_vote(const CrowdData &data, const FitOptions &options, const 
     bool cancelled = progress.cancelled(0, 0.0);
     if (!cancelled && max_rounds == 0) out.converged = true;
     double lr = 1.0;
+    std::vector<int64_t> labels_per_worker;  // from the first agreement pass
     for (int32_t r = 1; r <= max_rounds && !cancelled; ++r) {
         if (decay && r % 20 == 0) lr *= 0.5;
-        const std::vector<double> acc = agreement(data, by_worker, out.labels, threads);
+        const WorkerAgreement with_vote = agreement(data, out.labels, threads);
+        const std::vector<double> &acc = with_vote.rate;
+        if (r == 1) labels_per_worker = with_vote.labels;
         double moved = 0.0;
         for (std::size_t i = 0; i < skill.size(); ++i) {
             // The first round sets every skill to its agreement (lr = 1; the equal start
@@ -129,9 +148,12 @@ bool fit_agreement_vote(const CrowdData &data, const FitOptions &options, const 
     // A worker's weight is its skill; its one-coin matrix says so. Before any round the
     // skills are the equal start, i.e. unknown: the agreement with the majority vote
     // describes the workers better.
-    const std::vector<double> accuracy =
-        out.iterations == 0 ? agreement(data, by_worker, out.labels, threads) : skill;
-    out.confusion = one_coin_confusion(accuracy, by_worker, k);
+    if (out.iterations == 0) {
+        WorkerAgreement with_vote = agreement(data, out.labels, threads);
+        skill = std::move(with_vote.rate);
+        labels_per_worker = std::move(with_vote.labels);
+    }
+    out.confusion = one_coin_confusion(skill, labels_per_worker, k);
     out.prior = posterior_mean_prior(out.posteriors, data.n_items, k, options);
     out.has_log_likelihood = false;
     return cancelled;

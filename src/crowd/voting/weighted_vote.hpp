@@ -11,7 +11,6 @@
 #include "core/fit_options.hpp"
 #include "core/fit_result.hpp"
 #include "data/crowd_data.hpp"
-#include "data/worker_index.hpp"
 #include "util/progress.hpp"
 
 namespace cs {
@@ -21,14 +20,18 @@ namespace cs {
 /// 0, gets the uniform distribution; a gold item its one-hot class. Weights must be >= 0.
 std::vector<double> weighted_vote(const CrowdData &data, const std::vector<double> &weight, int threads);
 
-/// Each worker's agreement with hard labels: the fraction of the worker's labels equal to
-/// the item's label (0 for a worker without labels).
-std::vector<double> agreement(const CrowdData &data, const WorkerIndex &by_worker,
-                              const std::vector<int32_t> &labels, int threads);
+/// Each worker's agreement with hard labels (one per item): `rate` is the fraction of
+/// the worker's labels equal to the item's label (0 for a worker without labels),
+/// `labels` the worker's number of labels.
+struct WorkerAgreement {
+    std::vector<double> rate;
+    std::vector<int64_t> labels;
+};
+WorkerAgreement agreement(const CrowdData &data, const std::vector<int32_t> &labels, int threads);
 
 /// One-coin confusion matrices (n_workers x k x k) from accuracies p: p on the diagonal,
-/// (1 - p) / (k - 1) elsewhere; uniform rows for a worker without labels.
-std::vector<double> one_coin_confusion(const std::vector<double> &accuracy, const WorkerIndex &by_worker,
+/// (1 - p) / (k - 1) elsewhere; uniform rows for a worker without labels (labels[i] = 0).
+std::vector<double> one_coin_confusion(const std::vector<double> &accuracy, const std::vector<int64_t> &labels,
                                        int32_t k);
 
 /// The class prior of a method without one in its model: the mean posterior
