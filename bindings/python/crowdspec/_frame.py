@@ -13,6 +13,7 @@ import numpy as np
 from . import _fit
 from ._fit import (as_int32, fit_graph, fit_labels, fit_points, predict_labels, validate_params,
                    warn_notes)
+from ._lib import CrowdspecError
 
 __all__ = [
     "MajorityVote",
@@ -202,6 +203,122 @@ def _factorize_sorted(a):
     return codes, a[new]
 
 
+# Tables indexed by address: the addresses of the objects of a column cluster where
+# the allocator placed them (pymalloc packs objects of one size in pools, so 100,000
+# names made in a loop span a few MB). A table of one slot per possible address in
+# such a window codes rows with one scatter and one gather into a table that stays in
+# cache, where hashing 10^6 addresses into a table of 100,000 entries misses the cache
+# on most rows. The window is the stretch of memory holding most of a subsample of the
+# prefix's objects (a long-running process reuses memory here and there, so a column's
+# objects may lie in several places); the objects outside it are hashed. The table has
+# at most _DENSE_SPAN_PER_ROW slots per row plus _DENSE_SPAN_EXTRA, as for integer ids.
+_WINDOW_SUBSAMPLE = 4096  # addresses of the prefix looked at to place the window
+_WINDOW_SLACK = 8  # the window reaches 1/8 of its width beyond them each side
+_WINDOW_OUTSIDE = 2  # give up on the table when more than 1 row in 2 falls outside
+# below this many distinct objects in the prefix, pandas' hash table of addresses is
+# small enough to stay in cache and beats the table (500 worker ids: 5 ms against 8)
+_WINDOW_MIN_DISTINCT = 4096
+_MIN_ALIGNMENT = 16  # CPython aligns objects to 16 bytes on 64-bit machines (8 on 32-bit)
+
+
+def _address_window(keys, sample):
+    """Table slots of object addresses: (slot of each key, number of slots, the
+    positions of the keys outside the window or None). The slot of a key outside
+    the window is the extra slot ``span``. None when the addresses do not cluster."""
+    m = keys.size
+    limit = _DENSE_SPAN_PER_ROW * m + _DENSE_SPAN_EXTRA
+    sub = np.sort(sample[::max(1, sample.size // _WINDOW_SUBSAMPLE)]).astype(np.uint64)
+    # the widest window the table can cover (at the least alignment CPython gives),
+    # placed where it holds most of the subsample
+    reach = (limit - 1) * (_MIN_ALIGNMENT if ctypes.sizeof(ctypes.c_void_p) == 8 else 8)
+    top = np.minimum(sub, np.uint64(2 ** 64 - 1 - reach)) + np.uint64(reach)
+    ends = np.searchsorted(sub, top, side="right")
+    best = int(np.argmax(ends - np.arange(sub.size)))
+    a, b = int(sub[best]), int(sub[ends[best] - 1])
+    # some slack for objects the subsample missed, a multiple of 4096 (keeps alignment)
+    slack = max(min((b - a) // _WINDOW_SLACK + 4096, (reach - (b - a)) // 2), 0) & ~4095
+    low = max(a - slack, 0)
+    width = b + slack - low
+    rel = keys - keys.dtype.type(low)  # wraps around for keys below the window
+    inside = rel <= keys.dtype.type(width)
+    n_out = m - int(np.count_nonzero(inside))
+    if _WINDOW_OUTSIDE * n_out > m:
+        return None
+    # every offset in the window is a multiple of 2**shift, so offset >> shift is
+    # one-to-one there (objects outside, such as the interpreter's static one-character
+    # strings, may be aligned otherwise)
+    bits = int(np.bitwise_or.reduce(rel, where=inside, initial=0))
+    shift = (bits & -bits).bit_length() - 1 if bits else 0
+    span = (width >> shift) + 1
+    if span > limit:
+        return None
+    np.right_shift(rel, shift, out=rel)
+    outside = None
+    if n_out:
+        outside = np.flatnonzero(~inside)
+        rel[outside] = span
+    return rel.view(np.int64) if rel.itemsize == 8 else rel.astype(np.intp), span, outside
+
+
+def _code_strings(objects):
+    """Codes of distinct str objects in sorted order (objects holding equal strings get
+    the same code) and the distinct strings, sorted; None unless every object is a str.
+
+    Python's list sort (timsort with its string comparison) is the fastest sort of
+    Python strings here: about half of numpy's argsort on objects, and linear when the
+    strings arrive in order, as they do in address order when they were made in order.
+    Equal strings are adjacent once sorted, so they are merged by one comparison pass
+    instead of hashing every string."""
+    pd = _pd()
+    if pd.api.types.infer_dtype(objects, skipna=False) != "string":
+        return None
+    values = objects.tolist()
+    order = np.fromiter(sorted(range(len(values)), key=values.__getitem__), dtype=np.intp,
+                        count=len(values))
+    ordered = objects.take(order)
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    rank = np.cumsum(new, dtype=np.int32)
+    rank -= 1
+    codes = np.empty(ordered.size, dtype=np.int32)
+    codes[order] = rank
+    return codes, ordered[new]
+
+
+def _factorize_strings_by_address(a, keys, heads, sample):
+    """Sorted codes (int32) and distinct values of a column of str objects, its keys
+    (the addresses of the objects of ``a``'s rows, or of the rows in ``heads``) coded
+    through a table indexed by address; None when the addresses do not cluster or the
+    objects are not all str (the caller then hashes)."""
+    pd = _pd()
+    if pd.api.types.infer_dtype(a[:256], skipna=False) != "string":
+        return None  # not str objects (the check on the distinct objects decides)
+    window = _address_window(keys, sample)
+    if window is None:
+        return None
+    slot_of, span, outside = window
+    table = np.full(span + 1, -1, dtype=np.int32)
+    table[slot_of] = np.arange(keys.size, dtype=np.int32)  # a key holding each object
+    table[span] = -1
+    present = np.flatnonzero(table >= 0)  # the distinct objects in the window
+    where = table[present]
+    if outside is not None:  # objects elsewhere in memory: hashed, they are few
+        outside_codes, outside_keys = pd.factorize(keys[outside], sort=False)
+        outside_where = np.empty(outside_keys.size, dtype=np.intp)
+        outside_where[outside_codes] = outside
+        where = np.concatenate([where, outside_where])
+    coded = _code_strings(a[where if heads is None else heads[where]])
+    if coded is None:
+        return None
+    value_codes, uniques = coded
+    table[present] = value_codes[:present.size]
+    codes = table.take(slot_of)
+    if outside is not None:
+        codes[outside] = value_codes[present.size:].take(outside_codes)
+    return codes, uniques
+
+
 def _factorize_objects(a, sort=True):
     """_factorize_values(a, sort) for a 1-D numpy object array, coding each distinct
     object (not each row) by value; int32 codes."""
@@ -217,12 +334,15 @@ def _factorize_objects(a, sort=True):
     # prefix says whether there are runs before the whole column is scanned.
     head = address[:_OBJECT_SAMPLE]
     grouped = _RUN_LENGTH * np.count_nonzero(head[1:] != head[:-1]) < head.size
+    heads = None
     if grouped:
         boundary = np.empty(n, dtype=bool)
         boundary[0] = True
         np.not_equal(address[1:], address[:-1], out=boundary[1:])
         heads = np.flatnonzero(boundary)
         grouped = _RUN_LENGTH * heads.size <= n
+        if not grouped:
+            heads = None
     keys = address[heads] if grouped else address
     sample = keys[:_OBJECT_SAMPLE]
     in_sample = pd.unique(sample).size
@@ -234,17 +354,26 @@ def _factorize_objects(a, sort=True):
         codes, uniques = in_order if in_order is not None else _factorize_values(objects, sort)
         codes = codes.astype(np.int32, copy=False)
     else:
-        object_codes, distinct = pd.factorize(keys, sort=False)
-        # a row holding each distinct object: codes number objects in order of first
-        # appearance, so when the prefix saw them all, the prefix's rows have them all
-        where = np.empty(distinct.size, dtype=np.intp)
-        seen = sample.size if distinct.size == in_sample else keys.size
-        where[object_codes[:seen]] = np.arange(seen, dtype=np.intp)
-        if grouped:
-            where = heads[where]
-        value_codes, uniques = _factorize_values(a[where], sort)
-        # (-1, a missing value, stays -1 in int32)
-        codes = value_codes.astype(np.int32).take(object_codes)
+        # str objects in sorted order: a table indexed by address, then the distinct
+        # strings sorted and merged
+        by_address = None
+        if sort and in_sample >= _WINDOW_MIN_DISTINCT:
+            by_address = _factorize_strings_by_address(a, keys, heads, sample)
+        if by_address is not None:
+            codes, uniques = by_address
+        else:
+            object_codes, distinct = pd.factorize(keys, sort=False)
+            # a row holding each distinct object: codes number objects in order of
+            # first appearance, so when the prefix saw them all, the prefix's rows
+            # have them all
+            where = np.empty(distinct.size, dtype=np.intp)
+            seen = sample.size if distinct.size == in_sample else keys.size
+            where[object_codes[:seen]] = np.arange(seen, dtype=np.intp)
+            if grouped:
+                where = heads[where]
+            value_codes, uniques = _factorize_values(a[where], sort)
+            # (-1, a missing value, stays -1 in int32)
+            codes = value_codes.astype(np.int32).take(object_codes)
     if grouped:
         codes = np.repeat(codes, np.diff(np.append(heads, n)))
     return codes, uniques
@@ -264,6 +393,84 @@ def _factorize(values, sort=True):
     if values.dtype == np.dtype(object):
         return _factorize_objects(values.to_numpy(), sort)
     return _factorize_values(values, sort)
+
+
+# The library's fit depends on the order of the labels within an item (it keeps
+# their input order; sums of logs in another order differ in the last bits), so the
+# rows are handed to it in one order that does not depend on the frame's: stable by
+# worker code. The library groups them by item with a stable sort, so each item's
+# labels come in worker order (duplicates of a worker on an item in input order).
+_ORDER_PREFIX = 4096
+# rows grouped by item whose workers are out of order on a few items are sorted on
+# those items only, when they hold at most 1 row in this many
+_LOCAL_FIX = 8
+
+
+def _is_nondecreasing(x):
+    return bool(np.all(x[1:] >= x[:-1]))
+
+
+def _fix_items_locally(item, worker, label):
+    """Rows grouped by increasing item: (worker, label) with each item's rows sorted
+    by worker (stable), or None when that would touch too many rows. The rows of an
+    item stay where they are, so the library still sees them grouped."""
+    n = item.size
+    down = np.flatnonzero(worker[1:] < worker[:-1])
+    down = down[item[down + 1] == item[down]]  # a worker after a larger one, same item
+    if down.size == 0:
+        return worker, label
+    items = np.unique(item[down])
+    start = np.searchsorted(item, items, side="left")
+    length = np.searchsorted(item, items, side="right") - start
+    total = int(length.sum())
+    if _LOCAL_FIX * total > n:
+        return None
+    # the rows of those items, and a key sorting them by item, then worker
+    first = np.repeat(start - (np.cumsum(length) - length), length)
+    rows = np.arange(total, dtype=np.intp) + first
+    key = np.repeat(np.arange(items.size, dtype=np.int64), length) * (int(worker.max()) + 1)
+    key += worker[rows]
+    order = rows[np.argsort(key, kind="stable")]
+    worker, label = worker.copy(), label.copy()  # (the codes may be the caller's column)
+    worker[rows] = worker[order]
+    label[rows] = label[order]
+    return worker, label
+
+
+def _stable_order_by(codes, n_groups):
+    """The stable ordering permutation of codes in [0, n_groups) and the count of each
+    code: a counting sort (pandas' groupsort_indexer, one pass), else numpy's stable
+    argsort (a radix sort for 16-bit codes)."""
+    try:
+        from pandas._libs.algos import groupsort_indexer
+        order, counts = groupsort_indexer(codes.astype(np.intp), n_groups)
+        return order, counts[1:]  # counts[0] counts the code -1, which is absent
+    except (ImportError, AttributeError, TypeError, ValueError):  # pragma: no cover
+        return _stable_order_numpy(codes, n_groups)
+
+
+def _stable_order_numpy(codes, n_groups):
+    narrow = codes.astype(np.uint16) if n_groups <= 1 << 16 else codes
+    return np.argsort(narrow, kind="stable"), np.bincount(codes, minlength=n_groups)
+
+
+def _library_order(item, worker, label, n_workers):
+    """(item, worker, label) int32 rows in the order handed to the library: each item's
+    labels in worker order. Rows sorted by worker are that already; rows grouped by
+    item are sorted on the items whose workers are out of order; anything else is
+    sorted by worker (stable), and the library's stable grouping by item does the rest."""
+    n = item.size
+    if n < 2:
+        return item, worker, label
+    if _is_nondecreasing(item[:_ORDER_PREFIX]) and _is_nondecreasing(item):
+        fixed = _fix_items_locally(item, worker, label)  # grouped by item (exports)
+        if fixed is not None:
+            return (item,) + fixed
+    elif _is_nondecreasing(worker[:_ORDER_PREFIX]) and _is_nondecreasing(worker):
+        return item, worker, label
+    order, counts = _stable_order_by(worker, n_workers)
+    worker = np.repeat(np.arange(n_workers, dtype=np.int32), counts)
+    return item.take(order), worker, label.take(order)
 
 
 def _sort_classes(values):
@@ -300,6 +507,26 @@ def _confusion_from_errors(errors, workers, classes):
     values = np.nan_to_num(values, nan=0.0)
     out[known] = values[known].transpose(0, 2, 1)
     return out
+
+
+def _in_frame_terms(err, data):
+    """A library error about the labels, restated in the frame's terms where its
+    indices would mislead: the library names label indices and 0-based codes, but it
+    gets the rows in worker order (_library_order), so a duplicate (a worker labelling
+    a task twice) is named by the frame's rows, task and worker instead."""
+    if err.status_name != "CS_ERR_DUPLICATE":
+        return err
+    twice = data.duplicated(["task", "worker"], keep=False).to_numpy()
+    if not twice.any():
+        return err  # (gold labels with two classes: the message is right as it is)
+    first = int(np.argmax(twice))
+    task, worker = data["task"].iloc[first], data["worker"].iloc[first]
+    same = np.flatnonzero(twice & (data["task"] == task).to_numpy()
+                          & (data["worker"] == worker).to_numpy())
+    return CrowdspecError(
+        err.status, err.status_name,
+        "worker %r labelled task %r twice (rows %r and %r); set 'duplicates' to 'first' or "
+        "'last' to keep one" % (worker, task, data.index[same[0]], data.index[same[1]]))
 
 
 class _Encoded:
@@ -378,9 +605,9 @@ class _Encoded:
             raise ValueError("data['label'] has a missing value (row %r)"
                              % _missing_row(labels, label_codes < 0))
 
-        self.item = task_codes.astype(np.int32, copy=False)
-        self.worker = worker_codes.astype(np.int32, copy=False)
-        self.label = label_codes.astype(np.int32, copy=False)
+        self.item, self.worker, self.label = _library_order(
+            task_codes.astype(np.int32, copy=False), worker_codes.astype(np.int32, copy=False),
+            label_codes.astype(np.int32, copy=False), len(workers))
         self.tasks = list(tasks) if gold_tasks is not None else tasks
         self.gold_item = self.gold_label = None
         if gold_tasks is not None:
@@ -459,11 +686,14 @@ class Aggregator(_Params):
         if initial_error is not None:
             initial = _confusion_from_errors(initial_error, enc.worker_index(),
                                              enc.class_index())
-        result = fit_labels(enc.item, enc.worker, enc.label, method=self._method,
-                            n_items=enc.n_items, n_workers=enc.n_workers,
-                            n_classes=enc.n_classes, gold_item=enc.gold_item,
-                            gold_label=enc.gold_label, initial_confusion=initial,
-                            warn=False, **self._params)
+        try:
+            result = fit_labels(enc.item, enc.worker, enc.label, method=self._method,
+                                n_items=enc.n_items, n_workers=enc.n_workers,
+                                n_classes=enc.n_classes, gold_item=enc.gold_item,
+                                gold_label=enc.gold_label, initial_confusion=initial,
+                                warn=False, **self._params)
+        except CrowdspecError as err:
+            raise _in_frame_terms(err, data) from None
         warn_notes(result, stacklevel=3)
         tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
         k = enc.n_classes
@@ -531,10 +761,17 @@ class Aggregator(_Params):
             row = _missing_row(data["label"], label_codes < 0)
             raise ValueError("data['label'] has a value the fit has no class for (row %r: %r)"
                              % (row, data["label"].loc[row]))
-        result = predict_labels(task_codes, worker_codes, label_codes,
-                                self.result_.confusion, self.result_.prior, warn=False,
-                                **{k: v for k, v in self._params.items()
-                                   if k in ("support", "threads")})
+        n_workers = len(known) + int(np.count_nonzero(new))
+        task_codes, worker_codes, label_codes = _library_order(
+            task_codes.astype(np.int32, copy=False), worker_codes.astype(np.int32, copy=False),
+            label_codes.astype(np.int32, copy=False), n_workers)
+        try:
+            result = predict_labels(task_codes, worker_codes, label_codes,
+                                    self.result_.confusion, self.result_.prior, warn=False,
+                                    **{k: v for k, v in self._params.items()
+                                       if k in ("support", "threads")})
+        except CrowdspecError as err:
+            raise _in_frame_terms(err, data) from None
         warn_notes(result, stacklevel=3)
         index = pd.Index(tasks, name="task")
         return pd.DataFrame(result.posteriors, index=index, columns=self.classes_)

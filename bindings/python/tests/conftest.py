@@ -40,6 +40,14 @@ def simulate(n_items=300, n_workers=20, k=3, labels_per_item=6, seed=1, accuracy
             np.array(labels, np.int32), truth)
 
 
+def by_item_then_worker(item, worker, label):
+    """The rows sorted by item, then worker (numpy's stable lexsort): the library keeps
+    each item's labels in the order given, and the DataFrame classes give them in
+    worker order, so a frame's fit is fit_labels on these rows bit for bit."""
+    order = np.lexsort((worker, item))
+    return item[order], worker[order], label[order]
+
+
 @pytest.fixture(scope="session")
 def crowd():
     return simulate()

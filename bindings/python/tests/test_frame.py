@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import crowdspec
-from conftest import simulate
+from conftest import by_item_then_worker, simulate
 
 
 def crowd_frame(k=3, seed=2, n_items=150, labels=None):
@@ -262,7 +262,8 @@ def test_mixed_type_ids_fit_as_their_values():
     order = {7: 0, 7.5: 1, 8: 2, "": 3, "7": 4, "seven": 5}
     assert list(ds.skills_.index) == list(order)
     renumbered = np.array([order[x] for x in ids])[worker]
-    r = crowdspec.fit_labels(item, renumbered, label, method="ds", threads=1, warn=False)
+    r = crowdspec.fit_labels(*by_item_then_worker(item, renumbered, label), method="ds",
+                             threads=1, warn=False)
     np.testing.assert_array_equal(ds.probas_.to_numpy(), r.posteriors)
     np.testing.assert_array_equal(ds.errors_.to_numpy(),
                                   r.confusion.transpose(0, 2, 1).reshape(-1, 2))
@@ -284,8 +285,8 @@ def test_categorical_ids_with_unused_categories():
     ds = crowdspec.DawidSkene(n_jobs=1).fit(df)
     assert list(ds.labels_.index) == task_names[::-1]  # category order, used only
     assert list(ds.skills_.index) == list("fedcba")
-    r = crowdspec.fit_labels(79 - item, 5 - worker, label, method="ds", threads=1,
-                             warn=False)
+    r = crowdspec.fit_labels(*by_item_then_worker(79 - item, 5 - worker, label), method="ds",
+                             threads=1, warn=False)
     np.testing.assert_array_equal(ds.probas_.to_numpy(), r.posteriors)
 
 
