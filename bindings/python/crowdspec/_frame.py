@@ -149,6 +149,12 @@ def _factorize_values(values, sort=True):
     codes, uniques = pd.factorize(values, sort=False)
     if not sort or len(uniques) < 2:
         return codes, uniques
+    if (isinstance(uniques, np.ndarray) and uniques.dtype == object
+            and pd.api.types.infer_dtype(uniques, skipna=False) == "string"):
+        rank, ordered = _sort_strings(uniques, merge=False)  # Python's sort: faster
+        if np.array_equal(rank, np.arange(rank.size)):
+            return codes, uniques
+        return np.append(rank, np.int32(-1)).take(codes), ordered  # -1 (missing) stays
     try:
         order = np.asarray(uniques.argsort(kind="stable"), dtype=np.intp)
     except TypeError:  # mixed types: pandas' own rules (numbers before strings, ...)
@@ -208,11 +214,12 @@ def _factorize_sorted(a):
 # names made in a loop span a few MB). A table of one slot per possible address in
 # such a window codes rows with one scatter and one gather into a table that stays in
 # cache, where hashing 10^6 addresses into a table of 100,000 entries misses the cache
-# on most rows. The window is the stretch of memory holding most of a subsample of the
-# prefix's objects (a long-running process reuses memory here and there, so a column's
-# objects may lie in several places); the objects outside it are hashed. The table has
+# on most rows. The window is the stretch of memory holding most of an even subsample
+# of the keys (a long-running process reuses memory here and there, and read_csv makes
+# each chunk's strings apart, so a column's objects may lie in several places); the
+# objects outside it are hashed. The table has
 # at most _DENSE_SPAN_PER_ROW slots per row plus _DENSE_SPAN_EXTRA, as for integer ids.
-_WINDOW_SUBSAMPLE = 4096  # addresses of the prefix looked at to place the window
+_WINDOW_SUBSAMPLE = 4096  # addresses looked at to place the window
 _WINDOW_SLACK = 8  # the window reaches 1/8 of its width beyond them each side
 _WINDOW_OUTSIDE = 2  # give up on the table when more than 1 row in 2 falls outside
 # below this many distinct objects in the prefix, pandas' hash table of addresses is
@@ -221,16 +228,18 @@ _WINDOW_MIN_DISTINCT = 4096
 _MIN_ALIGNMENT = 16  # CPython aligns objects to 16 bytes on 64-bit machines (8 on 32-bit)
 
 
-def _address_window(keys, sample):
+def _address_window(keys):
     """Table slots of object addresses: (slot of each key, number of slots, the
     positions of the keys outside the window or None). The slot of a key outside
     the window is the extra slot ``span``. None when the addresses do not cluster."""
     m = keys.size
     limit = _DENSE_SPAN_PER_ROW * m + _DENSE_SPAN_EXTRA
-    sub = np.sort(sample[::max(1, sample.size // _WINDOW_SUBSAMPLE)]).astype(np.uint64)
-    # the widest window the table can cover (at the least alignment CPython gives),
-    # placed where it holds most of the subsample
-    reach = (limit - 1) * (_MIN_ALIGNMENT if ctypes.sizeof(ctypes.c_void_p) == 8 else 8)
+    sub = np.sort(keys[::max(1, m // _WINDOW_SUBSAMPLE)]).astype(np.uint64)  # all over
+    # the widest window the table can cover at the subsample's alignment (pymalloc
+    # places objects of one size class at multiples of it, e.g. 64 bytes for short
+    # strings; checked on every key below), placed where it holds most of the subsample
+    bits = int(np.bitwise_or.reduce(sub - sub[0]))
+    reach = (limit - 1) * ((bits & -bits) if bits else _MIN_ALIGNMENT)
     top = np.minimum(sub, np.uint64(2 ** 64 - 1 - reach)) + np.uint64(reach)
     ends = np.searchsorted(sub, top, side="right")
     best = int(np.argmax(ends - np.arange(sub.size)))
@@ -260,6 +269,9 @@ def _address_window(keys, sample):
     return rel.view(np.int64) if rel.itemsize == 8 else rel.astype(np.intp), span, outside
 
 
+_REPEAT_SAMPLE = 8192  # distinct objects looked at to tell whether values repeat
+
+
 def _code_strings(objects):
     """Codes of distinct str objects in sorted order (objects holding equal strings get
     the same code) and the distinct strings, sorted; None unless every object is a str.
@@ -267,26 +279,48 @@ def _code_strings(objects):
     Python's list sort (timsort with its string comparison) is the fastest sort of
     Python strings here: about half of numpy's argsort on objects, and linear when the
     strings arrive in order, as they do in address order when they were made in order.
-    Equal strings are adjacent once sorted, so they are merged by one comparison pass
-    instead of hashing every string."""
+    Equal strings are adjacent once sorted, so they are merged by one comparison pass.
+    When many objects hold the same strings (pandas.read_csv shares strings only within
+    a chunk of rows), they are first merged by hashing, so that only distinct strings
+    are sorted."""
     pd = _pd()
     if pd.api.types.infer_dtype(objects, skipna=False) != "string":
         return None
+    d = objects.size
+    if d >= 2 * _REPEAT_SAMPLE:
+        # Equal strings in an even sample of s of the d objects: about s^2 (r - 1) / 2d
+        # pairs when each string is held by r objects on average.
+        sample = objects[::d // _REPEAT_SAMPLE]
+        s = sample.size
+        repeats = s - pd.unique(sample).size
+        if 8 * repeats * d > s * s:  # r > 1.25 or so
+            object_codes, distinct = pd.factorize(objects, sort=False)
+            codes, uniques = _sort_strings(distinct, merge=False)
+            return codes.take(object_codes), uniques
+    return _sort_strings(objects, merge=True)
+
+
+def _sort_strings(objects, merge):
+    """Codes of str objects in Python's sorted order and the sorted distinct strings;
+    merge: some objects may hold equal strings."""
     values = objects.tolist()
     order = np.fromiter(sorted(range(len(values)), key=values.__getitem__), dtype=np.intp,
                         count=len(values))
     ordered = objects.take(order)
+    codes = np.empty(ordered.size, dtype=np.int32)
+    if not merge:
+        codes[order] = np.arange(ordered.size, dtype=np.int32)
+        return codes, ordered
     new = np.empty(ordered.size, dtype=bool)
     new[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     rank = np.cumsum(new, dtype=np.int32)
     rank -= 1
-    codes = np.empty(ordered.size, dtype=np.int32)
     codes[order] = rank
     return codes, ordered[new]
 
 
-def _factorize_strings_by_address(a, keys, heads, sample):
+def _factorize_strings_by_address(a, keys, heads):
     """Sorted codes (int32) and distinct values of a column of str objects, its keys
     (the addresses of the objects of ``a``'s rows, or of the rows in ``heads``) coded
     through a table indexed by address; None when the addresses do not cluster or the
@@ -294,7 +328,7 @@ def _factorize_strings_by_address(a, keys, heads, sample):
     pd = _pd()
     if pd.api.types.infer_dtype(a[:256], skipna=False) != "string":
         return None  # not str objects (the check on the distinct objects decides)
-    window = _address_window(keys, sample)
+    window = _address_window(keys)
     if window is None:
         return None
     slot_of, span, outside = window
@@ -358,7 +392,7 @@ def _factorize_objects(a, sort=True):
         # strings sorted and merged
         by_address = None
         if sort and in_sample >= _WINDOW_MIN_DISTINCT:
-            by_address = _factorize_strings_by_address(a, keys, heads, sample)
+            by_address = _factorize_strings_by_address(a, keys, heads)
         if by_address is not None:
             codes, uniques = by_address
         else:

@@ -157,9 +157,12 @@ def test_address_table_with_objects_outside_the_window(monkeypatch):
     distinct = np.sort(np.unique(keys))
     spread = int(distinct[int(0.95 * distinct.size)] - distinct[int(0.05 * distinct.size)])
     monkeypatch.setattr(_frame, "_DENSE_SPAN_PER_ROW", 0)
-    monkeypatch.setattr(_frame, "_DENSE_SPAN_EXTRA", spread // 2 // _frame._MIN_ALIGNMENT)
+    # the alignment the window assumes: that of its subsample of the keys
+    sub = keys[::keys.size // _frame._WINDOW_SUBSAMPLE]
+    bits = int(np.bitwise_or.reduce(sub - sub.min()))
+    monkeypatch.setattr(_frame, "_DENSE_SPAN_EXTRA", spread // 2 // (bits & -bits))
     monkeypatch.setattr(_frame, "_WINDOW_OUTSIDE", 1)
-    window = _frame._address_window(keys, keys[:_frame._OBJECT_SAMPLE])
+    window = _frame._address_window(keys)
     assert window is not None and window[2] is not None
     assert 0.05 < window[2].size / keys.size < 0.95
     by_address = _spy(monkeypatch, "_factorize_strings_by_address")
@@ -181,7 +184,7 @@ def test_address_window_slots():
     keys = np.concatenate([distinct[rng.integers(0, distinct.size, 400_000)],
                            far[rng.integers(0, 2, 30)]])
     rng.shuffle(keys)
-    slot, span, outside = _frame._address_window(keys, keys[:_frame._OBJECT_SAMPLE])
+    slot, span, outside = _frame._address_window(keys)
     assert span <= (1 << 20) * 1.5
     np.testing.assert_array_equal(np.sort(outside), np.flatnonzero(np.isin(keys, far)))
     assert (slot[outside] == span).all()
@@ -191,7 +194,7 @@ def test_address_window_slots():
     assert pairs.shape[1] == np.unique(keys[inside]).size == np.unique(slot[inside]).size
     assert (slot[inside] < span).all() and (slot[inside] >= 0).all()
     spread = rng.integers(0, 1 << 60, 100_000).astype(np.uint64) * 16
-    assert _frame._address_window(spread, spread[:_frame._OBJECT_SAMPLE]) is None
+    assert _frame._address_window(spread) is None
 
 
 def test_mixed_types_among_many_strings():
