@@ -6,25 +6,31 @@ A crowd of 100,000 tasks x 10 labels from 500 workers, k = 2, is aggregated end 
 (coding the DataFrame's ids and labels, the fit, building labels_, probas_, errors_
 ...) by DawidSkene() as a user calls it (the library's defaults: max_iter 1000, tol
 1e-10, every core), and the same fit is timed at the C level alone: fit_labels on
-int32 arrays that are already 0-based (conversion is a no-op, so this is cs_fit plus
-copying the results out). The frame comes in several shapes:
+int32 arrays that are already 0-based and sorted by item, then worker (conversion is a
+no-op, so this is cs_fit plus copying the results out). The frame comes in several shapes:
 
   int ids           int64 task and worker ids, int64 labels
   string ids        str task ids ("task000123") and worker ids ("worker042"), rows
                     grouped by task (as exports usually are); int64 labels
   string, shuffled  the same rows in random order
   string, from CSV  the string frame written to CSV and read back by pandas.read_csv
-                    (one string object per distinct value, as the reader makes them)
+                    (one string object per distinct value and chunk of rows, as the
+                    reader makes them)
+  shuffled CSV      the shuffled frame written to CSV and read back: ids first seen
+                    in random order, so their objects lie in memory in random order
+                    (3.8 objects per task id, made chunk by chunk)
   categorical ids   task and worker as pandas categoricals
   object labels     string ids and str labels ("no", "yes")
   categorical labels string ids and a categorical label column
 
 For each: the median of --repeat runs of the C fit, end to end and the frame's
-coding alone (_Encoded), run in turn, and the medians of the per-run ratios.
+coding alone (_Encoded), run in turn, and the medians of the per-run ratios. Every
+frame must give labels_ and probas_ bit for bit equal to the C fit's (the ids sort
+alike in all of them, and the fit does not depend on the row order).
 
 usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so.0 PYTHONPATH=bindings/python \\
        /usr/bin/python3 bench/bench_python.py [--repeat 5] [--threads T] [--clock cpu]
-       [--stat best]
+       [--stat best] [--only SUBSTRING]
 """
 
 import argparse
@@ -73,6 +79,10 @@ def frames(item, worker, label):
     strings.to_csv(text, index=False)
     text.seek(0)
     from_csv = pd.read_csv(text)
+    text = io.StringIO()
+    shuffled.to_csv(text, index=False)
+    text.seek(0)
+    shuffled_csv = pd.read_csv(text)
     categorical = strings.assign(task=strings["task"].astype("category"),
                                  worker=strings["worker"].astype("category"))
     object_labels = strings.assign(
@@ -83,6 +93,7 @@ def frames(item, worker, label):
             ("string ids", strings, None),
             ("string, shuffled", shuffled, shuffle),
             ("string, from CSV", from_csv, None),
+            ("shuffled CSV", shuffled_csv, shuffle),
             ("categorical ids", categorical, None),
             ("object labels", object_labels, None),
             ("categorical labels", categorical_labels, None)]
@@ -109,6 +120,8 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall: elapsed time; cpu: this process's CPU time (steadier "
                         "on a busy machine, meaningful with --threads 1)")
+    parser.add_argument("--only", default=None,
+                        help="time only the frames whose name contains this text")
     args = parser.parse_args()
     global CLOCK
     CLOCK = time.perf_counter if args.clock == "wall" else time.process_time
@@ -119,7 +132,12 @@ def main():
     params = {} if args.threads is None else {"threads": args.threads}
     ds = crowdspec.DawidSkene(**params)  # as a user calls it: the library's defaults
 
-    c_fit = lambda: crowdspec.fit_labels(item, worker, label, method="ds",  # noqa: E731
+    # The C fit gets the rows sorted by item, then worker: the order the DataFrame
+    # classes hand them over in (the frames below keep the generated order, where
+    # each task's workers are consecutive ids modulo 500, so a few are out of order).
+    by_item = np.lexsort((worker, item))
+    c_rows = item[by_item], worker[by_item], label[by_item]
+    c_fit = lambda: crowdspec.fit_labels(*c_rows, method="ds",  # noqa: E731
                                          warn=False, **params)
     _, r = timed(c_fit)
     print("crowdspec %s, library %s" % (crowdspec.version(), crowdspec.library_path()))
@@ -137,21 +155,21 @@ def main():
           "| coding / C fit |")
     print("|---|---|---|---|---|---|")
     for name, df, order in frames(item, worker, label):
+        if args.only is not None and args.only not in name:
+            continue
         runs = []
         for _ in range(repeat):  # interleaved, so that a busy moment hits both
             c_time, _ = timed(c_fit)
             e2e, labels = timed(lambda: ds.fit_predict(df))
             enc, _ = timed(lambda: _Encoded(df))
             runs.append((c_time, e2e, e2e / c_time, enc, enc / c_time))
-        # The same answer as the C fit: tasks sort as their numbers (or their names),
-        # so labels_ lines up with the items; classes sort as 0 < 1 (or "no" < "yes").
         got = labels.to_numpy()
         if got.dtype == object or str(labels.dtype) == "category":
             got = (np.asarray(labels.astype(str)) == "yes").astype(np.int32)
-        if order is None:
-            assert np.array_equal(got, r.labels), name
-        else:  # other row order, other summation order: equal up to exact ties
-            assert np.mean(got == r.labels) > 0.9999, name
+        # bit for bit the C fit of the rows by item, then worker, whatever the frame's
+        # row order (tasks sort as the items, classes as 0 < 1 or "no" < "yes")
+        assert np.array_equal(got, r.labels), name
+        assert np.array_equal(ds.probas_.to_numpy(), r.posteriors), name
         if args.stat == "median":
             row = [statistics.median(column) for column in zip(*runs)]
         else:
