@@ -239,7 +239,7 @@ def _address_window(keys):
     # places objects of one size class at multiples of it, e.g. 64 bytes for short
     # strings; checked on every key below), placed where it holds most of the subsample
     bits = int(np.bitwise_or.reduce(sub - sub[0]))
-    reach = (limit - 1) * ((bits & -bits) if bits else _MIN_ALIGNMENT)
+    reach = min((limit - 1) * ((bits & -bits) if bits else _MIN_ALIGNMENT), 1 << 62)
     top = np.minimum(sub, np.uint64(2 ** 64 - 1 - reach)) + np.uint64(reach)
     ends = np.searchsorted(sub, top, side="right")
     best = int(np.argmax(ends - np.arange(sub.size)))
