@@ -120,6 +120,9 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall: elapsed time; cpu: this process's CPU time (steadier "
                         "on a busy machine, meaningful with --threads 1)")
+    parser.add_argument("--loose", action="store_true",
+                        help="check labels_ only up to exact ties, not probas_ bit for bit "
+                        "(to time a package from before the fit ignored the row order)")
     parser.add_argument("--only", default=None,
                         help="time only the frames whose name contains this text")
     args = parser.parse_args()
@@ -168,8 +171,11 @@ def main():
             got = (np.asarray(labels.astype(str)) == "yes").astype(np.int32)
         # bit for bit the C fit of the rows by item, then worker, whatever the frame's
         # row order (tasks sort as the items, classes as 0 < 1 or "no" < "yes")
-        assert np.array_equal(got, r.labels), name
-        assert np.array_equal(ds.probas_.to_numpy(), r.posteriors), name
+        if args.loose:
+            assert np.mean(got == r.labels) > 0.9999, name
+        else:
+            assert np.array_equal(got, r.labels), name
+            assert np.array_equal(ds.probas_.to_numpy(), r.posteriors), name
         if args.stat == "median":
             row = [statistics.median(column) for column in zip(*runs)]
         else:

@@ -490,11 +490,12 @@ def _stable_order_numpy(codes, n_groups):
     return np.argsort(narrow, kind="stable"), np.bincount(codes, minlength=n_groups)
 
 
-def _library_order(item, worker, label, n_workers):
+def _library_order(item, worker, label, n_items, n_workers, n_classes):
     """(item, worker, label) int32 rows in the order handed to the library: each item's
     labels in worker order. Rows sorted by worker are that already; rows grouped by
     item are sorted on the items whose workers are out of order; anything else is
-    sorted by worker (stable), and the library's stable grouping by item does the rest."""
+    sorted by worker (stable), and the library's stable grouping by item does the rest.
+    Codes are in [0, n_items), [0, n_workers), [0, n_classes)."""
     n = item.size
     if n < 2:
         return item, worker, label
@@ -506,6 +507,14 @@ def _library_order(item, worker, label, n_workers):
         return item, worker, label
     order, counts = _stable_order_by(worker, n_workers)
     worker = np.repeat(np.arange(n_workers, dtype=np.int32), counts)
+    bits = max(n_classes - 1, 1).bit_length()
+    if n_items <= 1 << (31 - bits):
+        # item and label packed in one int32: one gather instead of two (3.6 ms
+        # against 8.4 for 10^6 rows, with the packing and unpacking)
+        packed = np.left_shift(item, bits)
+        np.bitwise_or(packed, label, out=packed)
+        packed = packed.take(order, mode="clip")
+        return packed >> bits, worker, packed & np.int32((1 << bits) - 1)
     return item.take(order, mode="clip"), worker, label.take(order, mode="clip")
 
 
@@ -643,7 +652,7 @@ class _Encoded:
 
         self.item, self.worker, self.label = _library_order(
             task_codes.astype(np.int32, copy=False), worker_codes.astype(np.int32, copy=False),
-            label_codes.astype(np.int32, copy=False), len(workers))
+            label_codes.astype(np.int32, copy=False), len(tasks), len(workers), len(classes))
         self.tasks = list(tasks) if gold_tasks is not None else tasks
         self.gold_item = self.gold_label = None
         if gold_tasks is not None:
@@ -800,7 +809,8 @@ class Aggregator(_Params):
         n_workers = len(known) + int(np.count_nonzero(new))
         task_codes, worker_codes, label_codes = _library_order(
             task_codes.astype(np.int32, copy=False), worker_codes.astype(np.int32, copy=False),
-            label_codes.astype(np.int32, copy=False), n_workers)
+            label_codes.astype(np.int32, copy=False), len(tasks), n_workers,
+            len(self.classes_))
         try:
             result = predict_labels(task_codes, worker_codes, label_codes,
                                     self.result_.confusion, self.result_.prior, warn=False,

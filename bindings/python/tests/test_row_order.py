@@ -255,9 +255,10 @@ def test_library_order_on_every_path():
                                   for x in (item, worker, label)),
         "shuffled": (item[shuffle], every[shuffle], label[shuffle]),
     }
-    for name, (i, w, l) in cases.items():
+    # (n_items 2^30 with 3 classes: too many to pack item and label in one int32)
+    for (name, (i, w, l)), count in [(c, n) for c in cases.items() for n in (n_items, 2 ** 30)]:
         kept = (i.copy(), w.copy(), l.copy())
-        got = _library_sequence(*_frame._library_order(i, w, l, 300))
+        got = _library_sequence(*_frame._library_order(i, w, l, count, 300, 3))
         want = by_item_then_worker(i, w, l)
         for g, x in zip(got, want):
             np.testing.assert_array_equal(g, x, err_msg=name)
