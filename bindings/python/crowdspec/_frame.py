@@ -357,7 +357,7 @@ def _factorize_strings_by_address(a, keys, heads):
 
 def _factorize_objects(a, sort=True):
     """_factorize_values(a, sort) for a 1-D numpy object array, coding each distinct
-    object (not each row) by value; int32 codes."""
+    object (not each row) by value; int32 or intp codes."""
     n = a.size
     if n < 2 or n > _INT32_MAX:
         return _factorize_values(a, sort)
@@ -408,8 +408,9 @@ def _factorize_objects(a, sort=True):
             if grouped:
                 where = heads[where]
             value_codes, uniques = _factorize_values(a[where], sort)
-            # (-1, a missing value, stays -1 in int32)
-            codes = value_codes.astype(np.int32).take(object_codes, mode="clip")
+            # intp codes (-1 for a missing value): what the counting sort of the rows
+            # by worker takes (_library_order), so no conversion there
+            codes = np.asarray(value_codes, dtype=np.intp).take(object_codes, mode="clip")
     if grouped:
         codes = np.repeat(codes, np.diff(np.append(heads, n)))
     return codes, uniques
@@ -454,7 +455,7 @@ def _fix_items_locally(item, worker, label):
     down = np.flatnonzero(worker[1:] < worker[:-1])
     down = down[item[down + 1] == item[down]]  # a worker after a larger one, same item
     if down.size == 0:
-        return worker, label
+        return worker.astype(np.int32, copy=False), label
     items = np.unique(item[down])
     start = np.searchsorted(item, items, side="left")
     length = np.searchsorted(item, items, side="right") - start
@@ -467,7 +468,8 @@ def _fix_items_locally(item, worker, label):
     key = np.repeat(np.arange(items.size, dtype=np.int64), length) * (int(worker.max()) + 1)
     key += worker[rows]
     order = rows[np.argsort(key, kind="stable")]
-    worker, label = worker.copy(), label.copy()  # (the codes may be the caller's column)
+    # copies: the codes may be the caller's column (a categorical's codes)
+    worker, label = worker.astype(np.int32), label.copy()
     worker[rows] = worker[order]
     label[rows] = label[order]
     return worker, label
@@ -479,7 +481,7 @@ def _stable_order_by(codes, n_groups):
     argsort (a radix sort for 16-bit codes)."""
     try:
         from pandas._libs.algos import groupsort_indexer
-        order, counts = groupsort_indexer(codes.astype(np.intp), n_groups)
+        order, counts = groupsort_indexer(codes.astype(np.intp, copy=False), n_groups)
         return order, counts[1:]  # counts[0] counts the code -1, which is absent
     except (ImportError, AttributeError, TypeError, ValueError):  # pragma: no cover
         return _stable_order_numpy(codes, n_groups)
@@ -495,16 +497,15 @@ def _library_order(item, worker, label, n_items, n_workers, n_classes):
     labels in worker order. Rows sorted by worker are that already; rows grouped by
     item are sorted on the items whose workers are out of order; anything else is
     sorted by worker (stable), and the library's stable grouping by item does the rest.
-    Codes are in [0, n_items), [0, n_workers), [0, n_classes)."""
+    Codes are in [0, n_items), [0, n_workers), [0, n_classes); item and label int32,
+    worker any integer type (the counting sort takes intp)."""
     n = item.size
-    if n < 2:
-        return item, worker, label
-    if _is_nondecreasing(item[:_ORDER_PREFIX]) and _is_nondecreasing(item):
+    if n >= 2 and _is_nondecreasing(item[:_ORDER_PREFIX]) and _is_nondecreasing(item):
         fixed = _fix_items_locally(item, worker, label)  # grouped by item (exports)
         if fixed is not None:
             return (item,) + fixed
-    elif _is_nondecreasing(worker[:_ORDER_PREFIX]) and _is_nondecreasing(worker):
-        return item, worker, label
+    elif n < 2 or (_is_nondecreasing(worker[:_ORDER_PREFIX]) and _is_nondecreasing(worker)):
+        return item, worker.astype(np.int32, copy=False), label
     order, counts = _stable_order_by(worker, n_workers)
     worker = np.repeat(np.arange(n_workers, dtype=np.int32), counts)
     bits = max(n_classes - 1, 1).bit_length()
@@ -651,7 +652,7 @@ class _Encoded:
                              % _missing_row(labels, label_codes < 0))
 
         self.item, self.worker, self.label = _library_order(
-            task_codes.astype(np.int32, copy=False), worker_codes.astype(np.int32, copy=False),
+            task_codes.astype(np.int32, copy=False), worker_codes,
             label_codes.astype(np.int32, copy=False), len(tasks), len(workers), len(classes))
         self.tasks = list(tasks) if gold_tasks is not None else tasks
         self.gold_item = self.gold_label = None
@@ -808,7 +809,7 @@ class Aggregator(_Params):
                              % (row, data["label"].loc[row]))
         n_workers = len(known) + int(np.count_nonzero(new))
         task_codes, worker_codes, label_codes = _library_order(
-            task_codes.astype(np.int32, copy=False), worker_codes.astype(np.int32, copy=False),
+            task_codes.astype(np.int32, copy=False), worker_codes,
             label_codes.astype(np.int32, copy=False), len(tasks), n_workers,
             len(self.classes_))
         try:
