@@ -447,15 +447,17 @@ def _is_nondecreasing(x):
     return bool(np.all(x[1:] >= x[:-1]))
 
 
-def _fix_items_locally(item, worker, label):
-    """Rows grouped by increasing item: (worker, label) with each item's rows sorted
-    by worker (stable), or None when that would touch too many rows. The rows of an
-    item stay where they are, so the library still sees them grouped."""
+def _fix_items_locally(item, worker, label, own_worker=False, own_label=False):
+    """Rows grouped by increasing item (int32 codes): (worker, label) with each item's
+    rows sorted by worker (stable), or None when that would touch too many rows. The
+    rows of an item stay where they are, so the library still sees them grouped.
+    own_worker, own_label: that array is a copy made here, which may be changed in
+    place (else it may be the caller's column, a categorical's codes)."""
     n = item.size
     down = np.flatnonzero(worker[1:] < worker[:-1])
     down = down[item[down + 1] == item[down]]  # a worker after a larger one, same item
     if down.size == 0:
-        return worker.astype(np.int32, copy=False), label
+        return worker, label
     items = np.unique(item[down])
     start = np.searchsorted(item, items, side="left")
     length = np.searchsorted(item, items, side="right") - start
@@ -468,8 +470,8 @@ def _fix_items_locally(item, worker, label):
     key = np.repeat(np.arange(items.size, dtype=np.int64), length) * (int(worker.max()) + 1)
     key += worker[rows]
     order = rows[np.argsort(key, kind="stable")]
-    # copies: the codes may be the caller's column (a categorical's codes)
-    worker, label = worker.astype(np.int32), label.copy()
+    worker = worker if own_worker else worker.copy()
+    label = label if own_label else label.copy()
     worker[rows] = worker[order]
     label[rows] = label[order]
     return worker, label
@@ -497,16 +499,20 @@ def _library_order(item, worker, label, n_items, n_workers, n_classes):
     labels in worker order. Rows sorted by worker are that already; rows grouped by
     item are sorted on the items whose workers are out of order; anything else is
     sorted by worker (stable), and the library's stable grouping by item does the rest.
-    Codes are in [0, n_items), [0, n_workers), [0, n_classes); item and label int32,
-    worker any integer type (the counting sort takes intp)."""
+    Codes are in [0, n_items), [0, n_workers), [0, n_classes); item int32, worker and
+    label any integer type (the counting sort takes intp); int32 arrays come back."""
     n = item.size
     if n >= 2 and _is_nondecreasing(item[:_ORDER_PREFIX]) and _is_nondecreasing(item):
-        fixed = _fix_items_locally(item, worker, label)  # grouped by item (exports)
+        # grouped by item (exports); int32 first: the scans read half as much
+        narrow, label32 = worker.astype(np.int32, copy=False), label.astype(np.int32, copy=False)
+        fixed = _fix_items_locally(item, narrow, label32, own_worker=narrow is not worker,
+                                   own_label=label32 is not label)
         if fixed is not None:
             return (item,) + fixed
     elif n < 2 or (_is_nondecreasing(worker[:_ORDER_PREFIX]) and _is_nondecreasing(worker)):
-        return item, worker.astype(np.int32, copy=False), label
+        return item, worker.astype(np.int32, copy=False), label.astype(np.int32, copy=False)
     order, counts = _stable_order_by(worker, n_workers)
+    label = label.astype(np.int32, copy=False)
     worker = np.repeat(np.arange(n_workers, dtype=np.int32), counts)
     bits = max(n_classes - 1, 1).bit_length()
     if n_items <= 1 << (31 - bits):
@@ -653,7 +659,7 @@ class _Encoded:
 
         self.item, self.worker, self.label = _library_order(
             task_codes.astype(np.int32, copy=False), worker_codes,
-            label_codes.astype(np.int32, copy=False), len(tasks), len(workers), len(classes))
+            label_codes, len(tasks), len(workers), len(classes))
         self.tasks = list(tasks) if gold_tasks is not None else tasks
         self.gold_item = self.gold_label = None
         if gold_tasks is not None:
@@ -810,7 +816,7 @@ class Aggregator(_Params):
         n_workers = len(known) + int(np.count_nonzero(new))
         task_codes, worker_codes, label_codes = _library_order(
             task_codes.astype(np.int32, copy=False), worker_codes,
-            label_codes.astype(np.int32, copy=False), len(tasks), n_workers,
+            label_codes, len(tasks), n_workers,
             len(self.classes_))
         try:
             result = predict_labels(task_codes, worker_codes, label_codes,
