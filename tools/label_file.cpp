@@ -105,12 +105,14 @@ bool parse_number(std::string_view s, double &value) {
 // or -1 for any other string. Such ids are looked up by value in a plain array: no
 // hashing, and most exports number their items and workers. A string has one
 // canonical form, so the array and the hash index never hold the same string twice.
-int64_t small_integer(std::string_view s) {
-    if (s.empty() || s.size() > 8 || (s[0] == '0' && s.size() > 1)) return -1;
+inline int64_t small_integer(std::string_view s) {
+    const std::size_t n = s.size();
+    if (n - 1 >= 8 || (s[0] == '0' && n > 1)) return -1;  // empty (n - 1 wraps), too long, leading zero
     int64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return -1;
-        v = v * 10 + (c - '0');
+    for (std::size_t i = 0; i < n; ++i) {
+        const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(s[i])) - '0';
+        if (d > 9) return -1;
+        v = v * 10 + d;
     }
     return v < (int64_t{1} << 24) ? v : -1;
 }
@@ -212,39 +214,54 @@ struct LocalIds {
 // canonical integers by value (an entry counts only when stamped with the current
 // chunk's generation, so nothing is cleared between chunks), other strings hashed.
 struct RoleScratch {
-    std::vector<uint32_t> stamp;
-    std::vector<int32_t> id;
+    struct Entry {
+        uint32_t stamp;
+        int32_t id;
+    };
+    std::vector<Entry> by_value;  // stamp and id side by side: one cache line per lookup
     FlatIndex index;
 };
 
-int32_t intern_local(LocalIds &ids, RoleScratch &scratch, uint32_t generation, std::string_view s,
-                     std::size_t line) {
-    // Exports list labels task by task, so the same id often repeats on consecutive
-    // lines: one comparison instead of a lookup.
-    if (ids.last_id >= 0 && same_bytes(s, ids.last)) return ids.last_id;
-    ids.last = s;
+// intern_local for an id the chunk has not seen (or a string that is not a canonical
+// integer and not the previous one): out of line, the fast paths stay small.
+int32_t intern_local_slow(LocalIds &ids, RoleScratch &scratch, uint32_t generation, std::string_view s, int64_t value,
+                          std::size_t line) {
     const int32_t fresh = static_cast<int32_t>(ids.names.size());
-    const int64_t value = small_integer(s);
     if (value >= 0) {
         const std::size_t v = static_cast<std::size_t>(value);
-        if (v >= scratch.stamp.size()) {
-            const std::size_t n = std::max(v + 1, 2 * scratch.stamp.size());
-            scratch.stamp.resize(n, 0);
-            scratch.id.resize(n, -1);
-        }
-        if (scratch.stamp[v] == generation) return ids.last_id = scratch.id[v];
-        scratch.stamp[v] = generation;
-        scratch.id[v] = fresh;
+        if (v >= scratch.by_value.size()) scratch.by_value.resize(std::max(v + 1, 2 * scratch.by_value.size()), {0, -1});
+        RoleScratch::Entry &e = scratch.by_value[v];
+        if (e.stamp == generation) return e.id;
+        e.stamp = generation;
+        e.id = fresh;
         ids.hashes.push_back(0);
     } else {
+        ids.last = s;
         const uint64_t h = hash_bytes(s);
         const int32_t seen = scratch.index.insert(s, h, fresh, ids.names);
         if (seen >= 0) return ids.last_id = seen;
         ids.hashes.push_back(h);
+        ids.last_id = fresh;
     }
     ids.names.push_back(s);
     ids.lines.push_back(line);
-    return ids.last_id = fresh;
+    return fresh;
+}
+
+// The chunk-local id of `s` (first seen on chunk line `line`). Canonical integers
+// are looked up by value; other strings are compared with the previous one (exports
+// list labels task by task, so the same id often repeats on consecutive lines), then
+// hashed.
+inline int32_t intern_local(LocalIds &ids, RoleScratch &scratch, uint32_t generation, std::string_view s,
+                            std::size_t line) {
+    const int64_t value = small_integer(s);
+    if (value >= 0) {
+        const std::size_t v = static_cast<std::size_t>(value);
+        if (v < scratch.by_value.size() && scratch.by_value[v].stamp == generation) return scratch.by_value[v].id;
+    } else if (ids.last_id >= 0 && same_bytes(s, ids.last)) {
+        return ids.last_id;
+    }
+    return intern_local_slow(ids, scratch, generation, s, value, line);
 }
 
 // Global ids for a chunk's local ones, in the chunk's order of first appearance: the
@@ -714,14 +731,17 @@ struct CrowdJob {
     struct Local {
         RoleScratch items, workers, labels;
         uint32_t generation = 0;
-        std::vector<std::string_view> fields;
+        std::vector<std::string_view> fields, plain;
     };
     struct Run {
         std::size_t index, line;
     };
     struct Chunk {
         LocalIds items, workers, labels;
+        // The chunk's triples are item[0, n) etc.: the arrays only grow (chunks are
+        // reused), so that adding a triple is a store, not a vector's push_back.
         std::vector<int32_t> item, worker, label;
+        std::size_t n = 0;
         std::vector<Run> runs;  // consecutive lines, as in LineMap
         std::size_t records = 0, skipped_rejected = 0, skipped_no_answer = 0;
         std::size_t bytes = 0;
@@ -729,11 +749,15 @@ struct CrowdJob {
             items.clear();
             workers.clear();
             labels.clear();
-            item.clear();
-            worker.clear();
-            label.clear();
+            n = 0;
             runs.clear();
             records = skipped_rejected = skipped_no_answer = bytes = 0;
+        }
+        void grow() {
+            const std::size_t size = std::max<std::size_t>(4096, 2 * item.size());
+            item.resize(size);
+            worker.resize(size);
+            label.resize(size);
         }
     };
     std::vector<int32_t> ti, tw, tl;  // merge(): local -> global ids of a chunk
@@ -741,6 +765,23 @@ struct CrowdJob {
     // The in-file gold column: one gold label per item, across the file, so the job
     // is serial when there is one.
     bool serial() const { return layout.gold != kNoColumn; }
+
+    // The records' triples are added by add(); `last_line` tracks the runs of lines.
+    inline void add(Chunk &c, Local &local, RecordReader &reader, std::string_view item, std::string_view worker,
+                    std::string_view label, std::size_t &last_line) {
+        if (item.empty() || worker.empty() || label.empty())
+            reader.fail(std::string("empty ") + (item.empty() ? "item id" : worker.empty() ? "worker id" : "label") +
+                        " (expected a value in column " +
+                        std::to_string((item.empty() ? c_item : worker.empty() ? c_worker : c_label) + 1) + ")");
+        const std::size_t line = reader.line();
+        if (c.n == 0 || line != last_line + 1) c.runs.push_back({c.n, line});
+        last_line = line;
+        if (c.n == c.item.size()) c.grow();
+        c.item[c.n] = intern_local(c.items, local.items, local.generation, item, line);
+        c.worker[c.n] = intern_local(c.workers, local.workers, local.generation, worker, line);
+        c.label[c.n] = intern_local(c.labels, local.labels, local.generation, label, line);
+        ++c.n;
+    }
 
     void parse(RecordReader &reader, Chunk &c, Local &local) {
         ++local.generation;
@@ -750,7 +791,24 @@ struct CrowdJob {
         std::vector<std::string_view> &fields = local.fields;
         const std::size_t begin = reader.position();
         std::size_t last_line = 0;
-        while (reader.next(fields)) {
+        // Plain lines (no quotes, the right field count) take the reader's fast path
+        // when nothing but the three columns matters; any other line, and every line
+        // of a file with gold or status columns, the general one.
+        const bool plain_ok = layout.gold == kNoColumn && layout.status == kNoColumn && !skip_empty_label &&
+                              layout.n_fields >= 2;
+        local.plain.resize(layout.n_fields);
+        std::string_view *const plain = local.plain.data();
+        for (;;) {
+            if (plain_ok) {
+                const RecordReader::Plain got = reader.next_plain(plain, layout.n_fields);
+                if (got == RecordReader::Plain::End) break;
+                if (got == RecordReader::Plain::Record) {
+                    ++c.records;
+                    add(c, local, reader, plain[c_item], plain[c_worker], plain[c_label], last_line);
+                    continue;
+                }
+            }
+            if (!reader.next(fields)) break;
             ++c.records;
             check_field_count(fields, layout, reader);
             const std::string_view item = fields[c_item], worker = fields[c_worker], label = fields[c_label];
@@ -784,16 +842,7 @@ struct CrowdJob {
                 ++c.skipped_no_answer;
                 continue;
             }
-            if (item.empty() || worker.empty() || label.empty())
-                reader.fail(std::string("empty ") + (item.empty() ? "item id" : worker.empty() ? "worker id" : "label") +
-                            " (expected a value in column " +
-                            std::to_string((item.empty() ? c_item : worker.empty() ? c_worker : c_label) + 1) + ")");
-            const std::size_t line = reader.line();
-            if (c.item.empty() || line != last_line + 1) c.runs.push_back({c.item.size(), line});
-            last_line = line;
-            c.item.push_back(intern_local(c.items, local.items, local.generation, item, line));
-            c.worker.push_back(intern_local(c.workers, local.workers, local.generation, worker, line));
-            c.label.push_back(intern_local(c.labels, local.labels, local.generation, label, line));
+            add(c, local, reader, item, worker, label, last_line);
         }
         c.bytes = reader.position() - begin;
     }
@@ -802,7 +851,7 @@ struct CrowdJob {
         records += c.records;
         table.skipped_rejected += c.skipped_rejected;
         table.skipped_no_answer += c.skipped_no_answer;
-        const std::size_t n = c.item.size();
+        const std::size_t n = c.n;
         if (n == 0) return;
         translate(items, c.items, offset, ti);
         translate(workers, c.workers, offset, tw);

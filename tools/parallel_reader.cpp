@@ -127,64 +127,6 @@ void InputBytes::advance(std::size_t consumed) {
     fill();
 }
 
-uint64_t hash_bytes(std::string_view s) noexcept {
-    constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
-    uint64_t h = 0x243F6A8885A308D3ull ^ (static_cast<uint64_t>(s.size()) * kMul);
-    const char *p = s.data();
-    std::size_t n = s.size();
-    while (n >= 8) {
-        uint64_t w;
-        std::memcpy(&w, p, 8);
-        h = (h ^ w) * kMul;
-        h ^= h >> 29;
-        p += 8;
-        n -= 8;
-    }
-    if (n > 0) {
-        uint64_t w = 0;
-        std::memcpy(&w, p, n);
-        h = (h ^ w) * kMul;
-        h ^= h >> 29;
-    }
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-    return h;
-}
-
-namespace {
-// The 32 bits a slot keeps: they choose the slot (low bits) and tell most strings
-// apart without looking at them (the bits above the table's size).
-uint32_t slot_tag(uint64_t hash) { return static_cast<uint32_t>(hash ^ (hash >> 32)); }
-}  // namespace
-
-int32_t FlatIndex::find(std::string_view s, uint64_t hash, const std::vector<std::string_view> &names) const {
-    if (slots_.empty()) return -1;
-    const std::size_t mask = slots_.size() - 1;
-    const uint32_t tag = slot_tag(hash);
-    for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
-        const Slot &slot = slots_[i];
-        if (slot.id < 0) return -1;
-        if (slot.tag == tag && same_bytes(names[static_cast<std::size_t>(slot.id)], s)) return slot.id;
-    }
-}
-
-int32_t FlatIndex::insert(std::string_view s, uint64_t hash, int32_t id, const std::vector<std::string_view> &names) {
-    if (2 * (count_ + 1) > slots_.size()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    const uint32_t tag = slot_tag(hash);
-    for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
-        Slot &slot = slots_[i];
-        if (slot.id < 0) {
-            slot.tag = tag;
-            slot.id = id;
-            ++count_;
-            used_.push_back(static_cast<uint32_t>(i));
-            return -1;
-        }
-        if (slot.tag == tag && same_bytes(names[static_cast<std::size_t>(slot.id)], s)) return slot.id;
-    }
-}
-
 void FlatIndex::grow() {
     if (slots_.size() >= (std::size_t{1} << 32)) throw std::bad_alloc();  // the tags choose among 2^32 slots
     std::vector<Slot> old;

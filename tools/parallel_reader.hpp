@@ -97,8 +97,44 @@ inline bool same_bytes(std::string_view a, std::string_view b) noexcept {
     return true;
 }
 
-/// A 64-bit hash of a byte string (multiply-mix over 8-byte words), for FlatIndex.
-uint64_t hash_bytes(std::string_view s) noexcept;
+namespace detail {
+inline uint64_t load8(const char *p) noexcept {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+}
+inline uint64_t load4(const char *p) noexcept {
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+}
+inline uint64_t mix_word(uint64_t h, uint64_t w) noexcept {
+    h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+}  // namespace detail
+
+/// A 64-bit hash of a byte string, for FlatIndex: inline, and for the short strings
+/// ids are (up to 16 bytes) two loads that cover every byte (overlapping when the
+/// length is not 8 or 16) instead of a loop; longer ones are mixed 8 bytes at a time.
+inline uint64_t hash_bytes(std::string_view s) noexcept {
+    const char *p = s.data();
+    const std::size_t n = s.size();
+    uint64_t h = 0x243F6A8885A308D3ull ^ (static_cast<uint64_t>(n) * 0xD6E8FEB86659FD93ull);
+    if (n >= 8) {
+        std::size_t i = 0;
+        for (; i + 16 <= n; i += 8) h = detail::mix_word(h, detail::load8(p + i));
+        h = detail::mix_word(h, detail::load8(p + i));
+        h = detail::mix_word(h, detail::load8(p + n - 8));
+    } else if (n >= 4) {
+        h = detail::mix_word(h, detail::load4(p) | (detail::load4(p + n - 4) << 32));
+    } else if (n > 0) {
+        const auto byte = [&](std::size_t i) { return static_cast<uint64_t>(static_cast<unsigned char>(p[i])); };
+        h = detail::mix_word(h, byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16));
+    }
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+}
 
 /// An open-addressing hash index from strings to int32 ids, for interning millions of
 /// ids: 8 bytes a slot (32 hash bits and the id), the strings themselves kept by the
@@ -107,10 +143,34 @@ uint64_t hash_bytes(std::string_view s) noexcept;
 class FlatIndex {
 public:
     /// The id of `s`, or -1.
-    int32_t find(std::string_view s, uint64_t hash, const std::vector<std::string_view> &names) const;
+    int32_t find(std::string_view s, uint64_t hash, const std::vector<std::string_view> &names) const {
+        if (slots_.empty()) return -1;
+        const std::size_t mask = slots_.size() - 1;
+        const uint32_t tag = slot_tag(hash);
+        for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
+            const Slot &slot = slots_[i];
+            if (slot.id < 0) return -1;
+            if (slot.tag == tag && same_bytes(names[static_cast<std::size_t>(slot.id)], s)) return slot.id;
+        }
+    }
     /// The id of `s` if present; otherwise records `id` for it (names[id] must then be
     /// `s`, pushed by the caller right after) and returns -1.
-    int32_t insert(std::string_view s, uint64_t hash, int32_t id, const std::vector<std::string_view> &names);
+    int32_t insert(std::string_view s, uint64_t hash, int32_t id, const std::vector<std::string_view> &names) {
+        if (2 * (count_ + 1) > slots_.size()) grow();
+        const std::size_t mask = slots_.size() - 1;
+        const uint32_t tag = slot_tag(hash);
+        for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
+            Slot &slot = slots_[i];
+            if (slot.id < 0) {
+                slot.tag = tag;
+                slot.id = id;
+                ++count_;
+                used_.push_back(static_cast<uint32_t>(i));
+                return -1;
+            }
+            if (slot.tag == tag && same_bytes(names[static_cast<std::size_t>(slot.id)], s)) return slot.id;
+        }
+    }
     /// Empties the index (in time proportional to its size), keeping its memory unless
     /// it is large.
     void clear();
@@ -121,6 +181,9 @@ private:
         uint32_t tag;
         int32_t id;  // -1 = empty
     };
+    // The 32 bits a slot keeps: they choose the slot (low bits) and tell most strings
+    // apart without looking at them (the bits above the table's size).
+    static uint32_t slot_tag(uint64_t hash) noexcept { return static_cast<uint32_t>(hash ^ (hash >> 32)); }
     void grow();
 
     std::vector<Slot> slots_;

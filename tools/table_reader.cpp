@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -185,6 +186,8 @@ void RecordReader::fail(const std::string &what) const {
 }
 
 void RecordReader::incomplete() const { throw IncompleteRecord{record_start_, line_}; }
+
+void RecordReader::poll_interrupt() { throw_if_interrupted(); }
 
 std::string_view RecordReader::quoted_field() {
     char *const b = data_;

@@ -5,7 +5,10 @@
 // gold), so that all of them accept the same formats and report problems alike.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <string>
@@ -106,11 +109,26 @@ public:
     /// mode RecordError).
     [[noreturn]] void fail(const std::string &what) const;
 
+    /// What next_plain() found.
+    enum class Plain {
+        Record,  ///< a plain record: its fields are filled in and the reader is past it
+        Other,   ///< anything else: nothing was consumed, call next() for this record
+        End      ///< no record starts before the range's end (next() would return false)
+    };
+    /// The fast path of next() for the common line: exactly `n` fields (n >= 2), none
+    /// of them starting with a quote, ending at a line break (or at the end of the
+    /// input). For such a line it gives the same fields, line() and position() as
+    /// next() and skips the general parser; for every other line (blank, quoted, a
+    /// different field count, cut off at the end of a stream window) it returns Other
+    /// without moving, so that next() reads (or reports) it as always.
+    Plain next_plain(std::string_view *fields, std::size_t n);
+
 private:
     std::string_view quoted_field();  // at an opening quote; advances past the closing one
     void parse_delimited(std::vector<std::string_view> &fields, char delimiter);
     void parse_whitespace(std::vector<std::string_view> &fields);
     [[noreturn]] void incomplete() const;  // the record needs bytes beyond size_
+    static void poll_interrupt();            // throw_if_interrupted() (interrupt.hpp)
 
     char *data_;  // written only by the whole-buffer constructor's in-place unescaping
     std::deque<std::string> *escapes_ = nullptr;
@@ -126,6 +144,111 @@ private:
     std::size_t record_start_ = 0;
     std::size_t records_ = 0;
     bool saw_quote_ = false;  // the current record had a quoted field ("" is not blank)
+    std::size_t plain_end_ = 0;  // next_plain(): one past a line break, the scans' bound
 };
+
+// next_plain() is inline: it runs once per record of a large file.
+namespace detail {
+
+// Word-at-a-time byte search: bit 7 of byte i of the result is set when byte i of `w`
+// is zero; bits above the lowest set one may be wrong (a borrow), so only
+// the lowest is used. Little-endian loads make the lowest byte the first in memory.
+inline constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+inline uint64_t zero_bytes(uint64_t w) { return (w - kOnes) & ~w & kHighs; }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
+inline constexpr bool kWordSearch = true;
+inline std::size_t first_flagged(uint64_t m) { return static_cast<std::size_t>(__builtin_ctzll(m)) / 8; }
+#else
+inline constexpr bool kWordSearch = false;
+inline std::size_t first_flagged(uint64_t) { return 0; }
+#endif
+
+// Byte classes for next_plain(): 0 part of a field, 1 a quote, 2 a blank (trimmed),
+// 3 the delimiter, 4 a line break. The whitespace format has no delimiter (blanks
+// separate fields); for TSV the tab is the delimiter, not a blank.
+struct ByteClasses {
+    unsigned char of[256];
+    constexpr explicit ByteClasses(char delimiter) : of() {
+        for (char c : {' ', '\t', '\r', '\v', '\f'}) of[static_cast<unsigned char>(c)] = 2;
+        of[static_cast<unsigned char>('"')] = 1;
+        if (delimiter != '\0') of[static_cast<unsigned char>(delimiter)] = 3;
+        of[static_cast<unsigned char>('\n')] = 4;
+    }
+};
+inline constexpr ByteClasses kWhitespaceClasses('\0'), kCsvClasses(','), kTsvClasses('\t');
+
+}  // namespace detail
+
+inline RecordReader::Plain RecordReader::next_plain(std::string_view *fields, std::size_t n) {
+    if (pos_ >= stop_) return Plain::End;
+    // The scans below stop at a line break without looking at the end of the data:
+    // they never pass the last line break of a block of up to 64 KB that plain_end_
+    // marks. A line with no line break in its 64 KB (a long record, or the input's
+    // last line without one) goes to next().
+    if (pos_ >= plain_end_) {
+        const std::size_t hi = std::min(size_, pos_ + (std::size_t{1} << 16));
+        std::size_t i = hi;
+        while (i > pos_ && data_[i - 1] != '\n') --i;
+        if (i == pos_) return Plain::Other;
+        plain_end_ = i;
+    }
+    if (pos_ >= plain_end_ || n < 2) return Plain::Other;
+    const char *const b = data_;
+    const unsigned char *const u = reinterpret_cast<const unsigned char *>(b);
+    std::size_t p = pos_;
+    std::size_t count = 0;
+    if (format_ == TextFormat::Whitespace) {
+        // Fields are short (ids of a few digits): a byte at a time through the table.
+        const unsigned char *const cls = detail::kWhitespaceClasses.of;
+        for (;;) {
+            unsigned c;
+            while ((c = cls[u[p]]) == 2) ++p;
+            if (c == 4) {
+                ++p;
+                break;
+            }
+            if (c == 1 || count == n) return Plain::Other;  // a quoted field, or too many
+            const std::size_t start = p;
+            while (cls[u[++p]] < 2) {
+            }
+            fields[count++] = std::string_view(b + start, p - start);
+        }
+    } else {
+        const char d = format_ == TextFormat::Tsv ? '\t' : ',';
+        const unsigned char *const cls = (format_ == TextFormat::Tsv ? detail::kTsvClasses : detail::kCsvClasses).of;
+        const uint64_t wd = detail::kOnes * static_cast<unsigned char>(d), wn = detail::kOnes * static_cast<unsigned char>('\n');
+        for (;;) {
+            unsigned c;
+            while ((c = cls[u[p]]) == 2) ++p;
+            if (c == 1 || count == n) return Plain::Other;  // a quoted field, or too many
+            const std::size_t start = p;
+            // To the delimiter or the line break, 8 bytes at a time while 8 are left.
+            if (detail::kWordSearch) {
+                for (; p + 8 <= size_; p += 8) {
+                    uint64_t w;
+                    std::memcpy(&w, b + p, 8);
+                    const uint64_t m = detail::zero_bytes(w ^ wd) | detail::zero_bytes(w ^ wn);
+                    if (m != 0) {
+                        p += detail::first_flagged(m);
+                        break;
+                    }
+                }
+            }
+            while ((c = cls[u[p]]) < 3) ++p;
+            std::size_t stop = p;
+            while (stop > start && cls[u[stop - 1]] == 2) --stop;
+            fields[count++] = std::string_view(b + start, stop - start);
+            ++p;
+            if (c == 4) break;
+        }
+    }
+    if (count != n) return Plain::Other;
+    if ((++records_ & 0xFFFF) == 0) poll_interrupt();
+    line_ = next_line_;
+    record_start_ = pos_;
+    ++next_line_;
+    pos_ = p;
+    return Plain::Record;
+}
 
 }  // namespace cli
