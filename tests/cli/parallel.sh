@@ -156,4 +156,51 @@ done
 } >toloka.tsv
 sweep toloka file fit --method mv toloka.tsv
 
+# 7. The fast path for plain lines (RecordReader::next_plain) against what the mapping
+# rules say, and lines it hands to the general parser. items FILE: the item column of
+# `fit --method mv` (the ids in index order), one line.
+items() { "$CS" fit $T1 --method mv "$@" 2>err.txt | tail -n +2 | cut -d, -f1 | tr '\n' ' '; }
+# "07", "7" and "+7" are three ids, all the integer 7: ranked by value, then by bytes.
+printf '07 w1 a\n7 w1 b\n+7 w2 a\n7 w2 a\n' >signs.txt
+check "leading zero and + are other ids" test "$(items signs.txt)" = "+7 07 7 "
+# 2^24 and beyond are no longer looked up by value, but still integers (ranked).
+printf '16777216 w1 a\n99999999 w1 a\n16777215 w1 b\n5 w1 a\n16777216 w2 b\n' >big.txt
+check "ids around 2^24 ranked by value" test "$(items big.txt)" = "5 16777215 16777216 99999999 "
+# An id beyond int64 is no integer: order of first appearance for every item.
+printf '3 w1 a\n99999999999999999999 w1 a\n1 w1 b\n3 w2 b\n' >overflow.txt
+check "an int64 overflow is a string id" test "$(items overflow.txt)" = "3 99999999999999999999 1 "
+# BOM, CRLF, blanks around CSV fields (trimmed), a last line without a line break.
+printf '\357\273\277task,worker,label\r\n b , w1 ,x\r\n\r\na,w1,y\r\nb,w2, y \r\nc,w2,x' >crlf.csv
+check "BOM, CRLF, trimmed fields, no final line break" test "$(items crlf.csv)" = "b a c "
+run 0 "$CS" fit $T1 --method mv crlf.csv && check "crlf: classes x and y" grep -q '^item,label,confidence,p_x,p_y$' out.txt
+printf 'b\tw1\tx\r\nc\tw1\ty\r\n' >crlf.tsv
+check "TSV with CRLF" test "$(items --input-format tsv crlf.tsv)" = "b c "
+# Blanks of every kind between whitespace fields; a control character inside a field.
+printf 'p\tw1 \v a\f\nq\001r  w1\ta \r\np w2 b' >blanks.txt
+run 0 "$CS" fit $T1 --method mv blanks.txt
+check "blanks: items p and q<01>r" test "$(tail -n +2 out.txt | cut -d, -f1 | od -An -c | tr -s ' ' | tr -d '\n')" \
+    = " p \n q 001 r \n"
+check "blanks: classes a and b" grep -q '^item,label,confidence,p_a,p_b$' out.txt
+# Quoted fields (the general parser), a quote inside an unquoted field (literal), and
+# plain lines around them.
+printf 'task,worker,label\nx,w1,a\n"y,z",w1,b\nd"e,w2,a\nx,w2,"b"\n' >quotes.csv
+run 0 "$CS" fit $T1 --method mv quotes.csv
+check "quotes: item ids" test "$(tail -n +2 out.txt | cut -c1-5 | tr '\n' '|')" = 'x,a,0|"y,z"|"d""e|'
+printf 'i1 w1 a\n"i 2" w1 b\ni1 w2 "a"\n' >quotes.txt
+check "whitespace quotes" test "$(items quotes.txt)" = 'i1 i 2 '
+# Field counts and empty fields: the general parser's messages and lines.
+printf 'a w1 x\nb w1 y\nc w1 x extra\n' >count.txt
+run 2 "$CS" fit $T1 count.txt &&
+    stderr_is '^crowdspec: count\.txt:3: expected 3 fields \(item worker label\), found 4; a field with blanks must be "quoted"$'
+printf 'task,worker,label\na,w1,x\nb,,y\n' >empty.csv
+run 2 "$CS" fit $T1 empty.csv && stderr_is '^crowdspec: empty\.csv:3: empty worker id \(expected a value in column 2\)$'
+# A line longer than the fast path's 64 KB block.
+awk 'BEGIN { s = "L"; while (length(s) < 70000) s = s s; print "short w1 a"; print s " w1 b"; print "short w2 b" }' \
+    >long_line.txt
+check "a 128 KB id" test "$("$CS" fit $T1 --method mv long_line.txt | tail -n +2 | cut -d, -f1 | awk '{ print length($0) }' | tr '\n' ' ')" = "5 131072 "
+for f in signs.txt big.txt overflow.txt crlf.csv blanks.txt quotes.csv quotes.txt count.txt empty.csv long_line.txt; do
+    sweep "plain_$f" file fit --method mv "$f"
+done
+sweep plain_pipe pipe fit --method mv --input-format csv crlf.csv
+
 finish
