@@ -90,6 +90,22 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
     keep_fit(model, std::move(fit), cancelled);
 }
 
+// cs_fit and cs_fit_csr: the same fit of a crowd, from the CrowdData that `build`
+// makes (triples or item-grouped codes) with the model's options and gold.
+template <class Build>
+cs_status fit_crowd(cs_model *model, Build build) {
+    if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    model->fit.reset();
+    model->message.clear();
+    return cs::guard(model, [&] {
+        const cs::FitOptions options = model->params.fit_options();
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
+        check_initial_method(model, options, method);
+        const cs::CrowdData data = build(options);
+        run_crowd_fit(model, data, options, method);
+    });
+}
+
 }  // namespace
 
 extern "C" {
@@ -250,31 +266,16 @@ CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size
 
 CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
                         const int32_t *label, size_t n_labels) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
-    return cs::guard(model, [&] {
-        const cs::FitOptions options = model->params.fit_options();
-        const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
-        check_initial_method(model, options, method);
-        const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options,
-                                                        model->gold_item, model->gold_label);
-        run_crowd_fit(model, data, options, method);
+    return fit_crowd(model, [&](const cs::FitOptions &options) {
+        return cs::CrowdData::build(item, worker, label, n_labels, options, model->gold_item, model->gold_label);
     });
 }
 
 CS_API cs_status cs_fit_csr(cs_model *model, size_t n_items, const int64_t *item_start,
                             const uint32_t *code, int32_t k) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
-    return cs::guard(model, [&] {
-        const cs::FitOptions options = model->params.fit_options();
-        const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
-        check_initial_method(model, options, method);
-        const cs::CrowdData data = cs::CrowdData::build_csr(n_items, item_start, code, k, options,
-                                                            model->gold_item, model->gold_label);
-        run_crowd_fit(model, data, options, method);
+    return fit_crowd(model, [&](const cs::FitOptions &options) {
+        return cs::CrowdData::build_csr(n_items, item_start, code, k, options, model->gold_item,
+                                        model->gold_label);
     });
 }
 

@@ -12,6 +12,7 @@
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
+#include "util/squarem.hpp"
 #include "util/special.hpp"
 
 namespace cs {
@@ -260,38 +261,46 @@ void update_parameters(const CrowdData &d, Vb &vb) {
 // logarithms of the Dirichlet parameters they define (beta_l[c] + count for each V row,
 // a_pi / M + count for each subtype weight), so every extrapolated point is a valid
 // q(V) q(pi) q(tau). For the counts a, b = F(a), c = F(b): alpha from ||r|| / ||v|| in
-// [-alpha_max, -1] (-1: c itself); returns alpha and the point in out_total, out_h.
+// [-alpha_max, -1] (-1: c itself); returns alpha and the point in out_total, out_h
+// (`logs` is scratch space kept by the caller between cycles).
 double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std::vector<double> *b,
                           const std::vector<double> *c, double alpha_max, std::vector<double> &out_total,
-                          std::vector<double> &out_h) {
+                          std::vector<double> &out_h, std::vector<double> &logs) {
     const int32_t k = vb.k, H = vb.H;
     // The prior parameter under entry e of the table ([worker][c][h], l = h / M) or of h.
     auto prior_of = [&](int64_t e) {
         const int64_t h = e % H, cls = (e / H) % k, l = h / vb.M;
         return vb.beta[static_cast<std::size_t>(l * k + cls)];
     };
+    // The logarithms of a, b and c are taken once per cycle (kept in `logs`, 3 per
+    // parameter, table entries first), for the step length and for the step.
+    logs.resize(3 * static_cast<std::size_t>(vb.table + H));
     double r2 = 0.0, v2 = 0.0;
+    std::size_t at = 0;
     for (int part = 0; part < 2; ++part) {
         const int64_t n = part == 0 ? vb.table : H;
-        for (int64_t e = 0; e < n; ++e) {
+        for (int64_t e = 0; e < n; ++e, at += 3) {
             const double p0 = part == 0 ? prior_of(e) : vb.eta0;
             const double la = std::log(p0 + a[part][e]), lb = std::log(p0 + b[part][e]), lc = std::log(p0 + c[part][e]);
+            logs[at] = la;
+            logs[at + 1] = lb;
+            logs[at + 2] = lc;
             const double r = lb - la, v = lc - 2.0 * lb + la;
             r2 += r * r;
             v2 += v * v;
         }
     }
-    double alpha = v2 > 0.0 ? -std::sqrt(r2 / v2) : -1.0;
-    alpha = std::max(-alpha_max, std::min(-1.0, alpha));
+    const double alpha = squarem_step_length(r2, v2, alpha_max);
     if (!(alpha < -1.0)) return -1.0;
+    at = 0;
     for (int part = 0; part < 2; ++part) {
         std::vector<double> &out = part == 0 ? out_total : out_h;
         out = c[part];
         const int64_t n = part == 0 ? vb.table : H;
-        for (int64_t e = 0; e < n; ++e) {
+        for (int64_t e = 0; e < n; ++e, at += 3) {
             const double p0 = part == 0 ? prior_of(e) : vb.eta0;
-            const double la = std::log(p0 + a[part][e]), lb = std::log(p0 + b[part][e]), lc = std::log(p0 + c[part][e]);
-            const double x = std::exp(la - 2.0 * alpha * (lb - la) + alpha * alpha * (lc - 2.0 * lb + la));
+            const double la = logs[at], lb = logs[at + 1], lc = logs[at + 2];
+            const double x = std::exp(squarem_log_point(la, lb - la, lc - 2.0 * lb + la, alpha));
             if (x > 0.0 && std::isfinite(x)) out[e] = x - p0;
         }
     }
@@ -446,7 +455,7 @@ bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Prog
     if (!cancelled && options.max_iter > 0) {
         bool done = record(item_pass(data, vb, q), 0.0, false);  // the first round, from the start
         const bool squarem = options.accel == CS_ACCEL_SQUAREM;
-        std::vector<double> a[2], b[2], c[2], trial_total, trial_h;
+        std::vector<double> a[2], b[2], c[2], trial_total, trial_h, logs;
         double alpha_max = 1.0;  // the SQUAREM package's step.max0
         while (!done) {
             const double at_a = out.trace.back();
@@ -463,8 +472,7 @@ bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Prog
             sum_counts(vb);  // c = F(b)
             c[0] = vb.total;
             c[1] = vb.h_total;
-            const double alpha = extrapolate_counts(vb, a, b, c, alpha_max, trial_total, trial_h);
-            const bool at_bound = alpha <= -alpha_max;
+            const double alpha = extrapolate_counts(vb, a, b, c, alpha_max, trial_total, trial_h, logs);
             bool rejected = false;
             if (alpha < -1.0) {
                 vb.total.swap(trial_total);
@@ -480,9 +488,7 @@ bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Prog
                 set_parameters(data, vb);
                 done = record(item_pass(data, vb, q), at_a, true);
             }
-            // The bound grows while steps reach it and shrinks when a step at the bound was
-            // discarded (the SQUAREM package's step.max rule).
-            if (at_bound) alpha_max = rejected ? std::max(1.0, alpha_max / 4.0) : alpha_max * 4.0;
+            alpha_max = squarem_next_bound(alpha_max, alpha, rejected);
         }
     }
     // The parameters are those of the last item pass (its counts wait for an update

@@ -15,6 +15,7 @@
 #include "data/item_partitions.hpp"
 #include "util/aligned.hpp"
 #include "util/parallel.hpp"
+#include "util/squarem.hpp"
 #include "util/per_class.hpp"
 #include "util/simd_pair.hpp"
 
@@ -614,7 +615,7 @@ void extrapolate(const LogSteps &steps, const DsParams &c, double alpha, int32_t
     out = c;
     for (std::size_t e = 0; e < steps.used.size(); ++e) {
         if (!steps.used[e]) continue;
-        const double x = std::exp(steps.log_a[e] - 2.0 * alpha * steps.r[e] + alpha * alpha * steps.v[e]);
+        const double x = std::exp(squarem_log_point(steps.log_a[e], steps.r[e], steps.v[e], alpha));
         if (x > 0.0 && std::isfinite(x)) entry(out, e) = x;
     }
     const std::size_t rows = out.confusion.size() / static_cast<std::size_t>(k);
@@ -638,8 +639,7 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
                  std::vector<double> &q, RoundLog &log, EStep last) {
     const int32_t k = data.k;
     // The first round (plain, before this) made `params` a point whose E-step is done.
-    double alpha_max = 1.0;  // the SQUAREM package's step.max0; x4 after a full step
-    constexpr double kGrow = 4.0;
+    double alpha_max = 1.0;  // the SQUAREM package's step.max0 (util/squarem.hpp)
     DsParams b, c, trial;
     while (!log.done()) {
         // The extrapolated point is tested against a, the start of its cycle: the change
@@ -657,9 +657,7 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
         const LogSteps steps(params, b, c);
         // SqS3: alpha = -||r|| / ||v||, at most alpha_max in size and at least 1 (alpha
         // = -1 is exactly c, the plain step).
-        double alpha = steps.v2 > 0.0 ? -std::sqrt(steps.r2 / steps.v2) : -1.0;
-        alpha = std::max(-alpha_max, std::min(-1.0, alpha));
-        const bool at_bound = alpha <= -alpha_max;
+        const double alpha = squarem_step_length(steps.r2, steps.v2, alpha_max);
         bool accepted = false, rejected = false;
         if (alpha < -1.0) {
             extrapolate(steps, c, alpha, k, trial);
@@ -676,9 +674,7 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
             params = std::move(c);
             last = run_e_step(data, params, ws, q, true);
         }
-        // The bound on the step grows while steps reach it, and shrinks when a step at
-        // the bound had to be discarded (the SQUAREM package's step.max rule).
-        if (at_bound) alpha_max = rejected ? std::max(1.0, alpha_max / kGrow) : alpha_max * kGrow;
+        alpha_max = squarem_next_bound(alpha_max, alpha, rejected);
         log.record_tested_against(last.log_likelihood, at_a);
     }
     return last;

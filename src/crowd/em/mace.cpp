@@ -39,6 +39,7 @@
 #include "data/item_partitions.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
+#include "util/squarem.hpp"
 
 namespace cs {
 
@@ -316,13 +317,12 @@ double extrapolate(const Globals &a, const Globals &b, const Globals &c, double 
         r2 += r * r;
         v2 += v * v;
     }
-    double alpha = v2 > 0.0 ? -std::sqrt(r2 / v2) : -1.0;
-    alpha = std::max(-alpha_max, std::min(-1.0, alpha));
+    const double alpha = squarem_step_length(r2, v2, alpha_max);
     if (!(alpha < -1.0)) return -1.0;
     out = c;
     for (std::size_t e = 0; e < n; ++e) {
         const double la = logs[3 * e], lb = logs[3 * e + 1], lc = logs[3 * e + 2];
-        const double x = std::exp(la - 2.0 * alpha * (lb - la) + alpha * alpha * (lc - 2.0 * lb + la));
+        const double x = std::exp(squarem_log_point(la, lb - la, lc - 2.0 * lb + la, alpha));
         if (x > 0.0 && std::isfinite(x)) parameter(out, e) = x;
     }
     return alpha;
@@ -416,7 +416,6 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
             next_c = run.G;
             global_update(pass, run.w, run.sums, k, next_c);  // c = F(b)
             const double alpha = extrapolate(from, run.G, next_c, run.alpha_max, trial, logs);
-            const bool at_bound = alpha <= -run.alpha_max;
             bool rejected = false;
             if (alpha < -1.0) {
                 std::swap(run.G, trial);  // run.G: the extrapolated point; trial: b
@@ -432,9 +431,7 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
                 run.G = next_c;
                 record(run, evaluate(run), at_a);
             }
-            // The bound grows while steps reach it and shrinks when a step at the bound was
-            // discarded (the SQUAREM package's step.max rule).
-            if (at_bound) run.alpha_max = rejected ? std::max(1.0, run.alpha_max / 4.0) : run.alpha_max * 4.0;
+            run.alpha_max = squarem_next_bound(run.alpha_max, alpha, rejected);
         }
     };
     for (int32_t s = 0; s < starts; ++s) {
