@@ -932,6 +932,11 @@ CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size
  * ::CS_PARAM_ITEMS, ::CS_PARAM_WORKERS and ::CS_PARAM_CLASSES, or inferred from the
  * largest id (label) + 1 when those are 0.
  *
+ * The order of the triples does not matter: the library takes each item's labels in
+ * increasing worker order, so any permutation of the same triples gives bit-identical
+ * results. The one exception is the duplicate policy (::CS_PARAM_DUPLICATES 'first' /
+ * 'last'), which keeps a worker's first or last label of an item in the order given.
+ *
  * On success the results below are available until the next fit or cs_destroy().
  * A failed fit (other than ::CS_ERR_CANCELLED) leaves the handle without results.
  *
@@ -959,12 +964,15 @@ CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *wor
  *
  * Item j's labels are code[item_start[j]] .. code[item_start[j + 1] - 1]; a code packs a
  * worker id and a label as worker * k + label (so worker = code / k, label = code % k).
- * This is the same fit as cs_fit() on the triples (item, code / k, code % k) listed item
- * by item in this order, bit for bit, but for large inputs it needs far less memory:
- * 4 bytes per label in the caller's array instead of 12, and the library uses the
- * codes in place instead of copying them (it copies them only when the duplicate
- * policy drops labels). The arrays are only read, and only during the call; they may
- * be freed (or unmapped) afterwards. A read-only memory-mapped file is fine.
+ * This is the same fit as cs_fit() on the triples (item, code / k, code % k), bit for
+ * bit, but for large inputs it needs far less memory: 4 bytes per label in the caller's
+ * array instead of 12, and the library uses the codes in place instead of copying them
+ * when each item's codes are in increasing worker order, each worker once (the order
+ * the library works in, and the one `crowdspec convert` writes). Otherwise it copies
+ * them (4 bytes per label) to sort each item's labels by worker, and to drop labels
+ * under the duplicate policy ('first' and 'last' refer to the order within the item
+ * given here). The arrays are only read, and only during the call; they may be freed
+ * (or unmapped) afterwards. A read-only memory-mapped file is fine.
  *
  * The number of workers is ::CS_PARAM_WORKERS, or the largest code / k + 1 when that
  * is 0; the number of items is n_items, or ::CS_PARAM_ITEMS when that is set (it must

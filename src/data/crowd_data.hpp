@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,11 +81,33 @@ public:
     const uint32_t &operator[](std::size_t p) const { return ptr_[p]; }
     /// Owned codes only.
     uint32_t &operator[](std::size_t p) { return own_[p]; }
+    /// The owned codes, for writing (null for a view).
+    uint32_t *owned_data() { return is_view() ? nullptr : own_.data(); }
     const uint32_t *begin() const { return ptr_; }
     const uint32_t *end() const { return ptr_ + size_; }
 
 private:
-    std::vector<uint32_t> own_;
+    // Owned codes are written by the build's parallel passes right after resize():
+    // not zero-filled first, so each page is first touched by the thread that fills it.
+    template <class T>
+    struct NoFill : std::allocator<T> {
+        template <class U>
+        struct rebind {
+            using other = NoFill<U>;
+        };
+        NoFill() noexcept = default;
+        template <class U>
+        NoFill(const NoFill<U> &) noexcept {}
+        template <class U>
+        void construct(U *p) noexcept {
+            ::new (static_cast<void *>(p)) U;  // default-initialised: no write
+        }
+        template <class U, class... A>
+        void construct(U *p, A &&...args) {
+            ::new (static_cast<void *>(p)) U(std::forward<A>(args)...);
+        }
+    };
+    std::vector<uint32_t, NoFill<uint32_t>> own_;
     const uint32_t *ptr_ = nullptr;
     std::size_t size_ = 0;
 };
@@ -94,11 +118,13 @@ struct CrowdData {
     int32_t k = 0;
 
     // By item: the labels of item j are positions item_start[j] .. item_start[j+1]-1
-    // of item_code, in input order. A label is stored as one code, worker * k + label:
+    // of item_code, in increasing worker order (each worker once), whatever the order
+    // of the input: every sum over an item's labels is formed in this one order, so no
+    // fit depends on how the labels were listed. A label is stored as one code, worker * k + label:
     // half the memory of two ids, and the code indexes every per-worker table laid
     // out worker x observed label (log pi, M-step counts) directly. The codes are the
-    // caller's own array when it gave them in this layout (build_csr) and no duplicate
-    // had to be dropped: then the by-item layout costs no copy of the labels.
+    // caller's own array when it gave them in this layout and order (build_csr): then
+    // the by-item layout costs no copy of the labels.
     std::vector<int64_t> item_start;
     LabelCodes item_code;
 
@@ -124,7 +150,9 @@ struct CrowdData {
     int32_t unlabeled_items() const;
 
     /// Validate triples against the options (ids, labels, k, duplicates) and build
-    /// the by-item layout. Throws cs::Error with the status and a message naming the
+    /// the by-item layout, each item's labels in worker order (the duplicate policy's
+    /// 'first' and 'last' refer to the input order). Runs on threads_for(options.threads,
+    /// n_labels) threads; the result is the same for any count. Throws cs::Error with the status and a message naming the
     /// offending label index on invalid input. The caller's arrays are only read.
     static CrowdData build(const int32_t *item, const int32_t *worker, const int32_t *label,
                            std::size_t n_labels, const FitOptions &options,
@@ -136,9 +164,11 @@ struct CrowdData {
     /// Checks item_start (0 first, non-decreasing, at least one label), k (>= 2, equal to
     /// the 'classes' parameter when that is set), the codes (their worker against the
     /// 'workers' parameter) and the duplicates. The codes are used in place, without a
-    /// copy, unless duplicates are dropped: `code` must then stay valid and unchanged
-    /// for as long as the CrowdData is used. Gives exactly the CrowdData of build() on
-    /// the same labels as triples in this order. Throws cs::Error naming the position.
+    /// copy, when each item's codes are in worker order already: `code` must then stay
+    /// valid and unchanged for as long as the CrowdData is used; otherwise they are
+    /// copied and sorted (duplicates resolved in the given order). Gives exactly the
+    /// CrowdData of build() on the same labels as triples in this order. Throws
+    /// cs::Error naming the position.
     static CrowdData build_csr(std::size_t n_items, const int64_t *item_start, const uint32_t *code,
                                int32_t k, const FitOptions &options,
                                const std::vector<int32_t> &gold_item = {},
