@@ -280,6 +280,17 @@ void BinaryLabelWriter::add_item(const uint32_t *codes, std::size_t n) {
             throw CliError(kExitOutput, path_ + ": code " + std::to_string(codes[t]) + " of item " +
                                             std::to_string(item_start_.size() - 1) + " is >= n_workers x k (" +
                                             std::to_string(code_limit_) + ")");
+    // Each item's labels in worker order, as the library keeps them (a stable sort: a
+    // worker's repeated labels keep their input order, which --duplicates first/last
+    // refer to), so that fitting the file uses its codes in place, without a copy.
+    const uint32_t k32 = static_cast<uint32_t>(k_);
+    bool in_order = true;
+    for (std::size_t t = 1; t < n && in_order; ++t) in_order = codes[t] / k32 > codes[t - 1] / k32;
+    if (!in_order) {
+        sorted_.assign(codes, codes + n);
+        std::stable_sort(sorted_.begin(), sorted_.end(), [k32](uint32_t a, uint32_t b) { return a / k32 < b / k32; });
+        codes = sorted_.data();
+    }
     // Little-endian host (checked): the codes' bytes are already in file order.
     codes_check_.update(codes, n * 4);
     write(codes, n * 4);

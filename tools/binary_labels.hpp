@@ -77,7 +77,8 @@ public:
     BinaryLabelWriter(const BinaryLabelWriter &) = delete;
     BinaryLabelWriter &operator=(const BinaryLabelWriter &) = delete;
 
-    /// The next item's labels, as codes worker * k + label (checked).
+    /// The next item's labels, as codes worker * k + label (checked); stored in worker
+    /// order (stable), the order the library keeps.
     void add_item(const uint32_t *codes, std::size_t n);
     /// Completes the file. Returns its size in bytes.
     uint64_t commit();
@@ -94,6 +95,7 @@ private:
     uint64_t position_ = 0;  // bytes written so far (buffered ones included)
     std::string buffer_;
     uint64_t n_items_ = 0, n_workers_ = 0, k_ = 0, n_labels_ = 0, code_limit_ = 0;
+    std::vector<uint32_t> sorted_;  // an item's codes put in worker order (add_item)
     std::vector<int64_t> item_start_;
     struct Section {
         uint64_t offset = 0, size = 0, check = 0;

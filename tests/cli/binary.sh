@@ -45,10 +45,11 @@ done
 is "class names" "$(dd if=tiny.cslab bs=1 skip=232 count=2 2>/dev/null)" ab
 is "item names" "$(dd if=tiny.cslab bs=1 skip=296 count=4 2>/dev/null)" i1i0
 is "worker names" "$(dd if=tiny.cslab bs=1 skip=368 count=6 2>/dev/null)" w2w0w1
-# Codes worker * 2 + label, item by item, each item's labels in file order:
-# i1: (w2,b) 1, (w0,a) 2; i0: (w0,a) 2, (w1,b) 5, (w2,b) 1. Offsets 0, 2, 5.
+# Codes worker * 2 + label, item by item, each item's labels by worker index:
+# i1: (w2 = 0, b) 1, (w0 = 1, a) 2; i0: (w2 = 0, b) 1, (w0 = 1, a) 2, (w1 = 2, b) 5
+# (in the file i0's labels come w0, w1, w2). Offsets 0, 2, 5.
 words() { od -An "$@" --endian=little tiny.cslab | tr -s ' \n' '  ' | sed -e 's/^ //' -e 's/ $//'; }
-is "codes" "$(words -tu4 -j384 -N20)" "1 2 2 5 1"
+is "codes" "$(words -tu4 -j384 -N20)" "1 2 1 2 5"
 is "item offsets" "$(words -tu8 -j448 -N24)" "0 2 5"
 # A file of integer ids 1..n stores them as a range (24 bytes, no names).
 printf '1 1 1\n1 2 2\n2 1 2\n2 2 2\n3 2 1\n' >ints.txt
