@@ -408,8 +408,7 @@ def _factorize_objects(a, sort=True):
             if grouped:
                 where = heads[where]
             value_codes, uniques = _factorize_values(a[where], sort)
-            # intp codes (-1 for a missing value): what the counting sort of the rows
-            # by worker takes (_library_order), so no conversion there
+            # intp codes (-1 for a missing value)
             codes = np.asarray(value_codes, dtype=np.intp).take(object_codes, mode="clip")
     if grouped:
         codes = np.repeat(codes, np.diff(np.append(heads, n)))
@@ -432,97 +431,9 @@ def _factorize(values, sort=True):
     return _factorize_values(values, sort)
 
 
-# The library's fit depends on the order of the labels within an item (it keeps
-# their input order; sums of logs in another order differ in the last bits), so the
-# rows are handed to it in one order that does not depend on the frame's: stable by
-# worker code. The library groups them by item with a stable sort, so each item's
-# labels come in worker order (duplicates of a worker on an item in input order).
-_ORDER_PREFIX = 4096
-# rows grouped by item whose workers are out of order on a few items are sorted on
-# those items only, when they hold at most 1 row in this many
-_LOCAL_FIX = 8
-
-
-def _is_nondecreasing(x):
-    return bool(np.all(x[1:] >= x[:-1]))
-
-
-def _fix_items_locally(item, worker, label, own_worker=False, own_label=False):
-    """Rows grouped by increasing item (int32 codes): (worker, label) with each item's
-    rows sorted by worker (stable), or None when that would touch too many rows. The
-    rows of an item stay where they are, so the library still sees them grouped.
-    own_worker, own_label: that array is a copy made here, which may be changed in
-    place (else it may be the caller's column, a categorical's codes)."""
-    n = item.size
-    down = np.flatnonzero(worker[1:] < worker[:-1])
-    down = down[item[down + 1] == item[down]]  # a worker after a larger one, same item
-    if down.size == 0:
-        return worker, label
-    items = np.unique(item[down])
-    start = np.searchsorted(item, items, side="left")
-    length = np.searchsorted(item, items, side="right") - start
-    total = int(length.sum())
-    if _LOCAL_FIX * total > n:
-        return None
-    # the rows of those items, and a key sorting them by item, then worker
-    first = np.repeat(start - (np.cumsum(length) - length), length)
-    rows = np.arange(total, dtype=np.intp) + first
-    key = np.repeat(np.arange(items.size, dtype=np.int64), length) * (int(worker.max()) + 1)
-    key += worker[rows]
-    order = rows[np.argsort(key, kind="stable")]
-    worker = worker if own_worker else worker.copy()
-    label = label if own_label else label.copy()
-    worker[rows] = worker[order]
-    label[rows] = label[order]
-    return worker, label
-
-
-def _stable_order_by(codes, n_groups):
-    """The stable ordering permutation of codes in [0, n_groups) and the count of each
-    code: a counting sort (pandas' groupsort_indexer, one pass), else numpy's stable
-    argsort (a radix sort for 16-bit codes)."""
-    try:
-        from pandas._libs.algos import groupsort_indexer
-        order, counts = groupsort_indexer(codes.astype(np.intp, copy=False), n_groups)
-        return order, counts[1:]  # counts[0] counts the code -1, which is absent
-    except (ImportError, AttributeError, TypeError, ValueError):  # pragma: no cover
-        return _stable_order_numpy(codes, n_groups)
-
-
-def _stable_order_numpy(codes, n_groups):
-    narrow = codes.astype(np.uint16) if n_groups <= 1 << 16 else codes
-    return np.argsort(narrow, kind="stable"), np.bincount(codes, minlength=n_groups)
-
-
-def _library_order(item, worker, label, n_items, n_workers, n_classes):
-    """(item, worker, label) int32 rows in the order handed to the library: each item's
-    labels in worker order. Rows sorted by worker are that already; rows grouped by
-    item are sorted on the items whose workers are out of order; anything else is
-    sorted by worker (stable), and the library's stable grouping by item does the rest.
-    Codes are in [0, n_items), [0, n_workers), [0, n_classes); item int32, worker and
-    label any integer type (the counting sort takes intp); int32 arrays come back."""
-    n = item.size
-    if n >= 2 and _is_nondecreasing(item[:_ORDER_PREFIX]) and _is_nondecreasing(item):
-        # grouped by item (exports); int32 first: the scans read half as much
-        narrow, label32 = worker.astype(np.int32, copy=False), label.astype(np.int32, copy=False)
-        fixed = _fix_items_locally(item, narrow, label32, own_worker=narrow is not worker,
-                                   own_label=label32 is not label)
-        if fixed is not None:
-            return (item,) + fixed
-    elif n < 2 or (_is_nondecreasing(worker[:_ORDER_PREFIX]) and _is_nondecreasing(worker)):
-        return item, worker.astype(np.int32, copy=False), label.astype(np.int32, copy=False)
-    order, counts = _stable_order_by(worker, n_workers)
-    label = label.astype(np.int32, copy=False)
-    worker = np.repeat(np.arange(n_workers, dtype=np.int32), counts)
-    bits = max(n_classes - 1, 1).bit_length()
-    if n_items <= 1 << (31 - bits):
-        # item and label packed in one int32: one gather instead of two (3.6 ms
-        # against 8.4 for 10^6 rows, with the packing and unpacking)
-        packed = np.left_shift(item, bits)
-        np.bitwise_or(packed, label, out=packed)
-        packed = packed.take(order, mode="clip")
-        return packed >> bits, worker, packed & np.int32((1 << bits) - 1)
-    return item.take(order, mode="clip"), worker, label.take(order, mode="clip")
+def _int32(codes):
+    """Codes (0-based, each below 2^31) as int32, without a copy when they are already."""
+    return np.asarray(codes).astype(np.int32, copy=False)
 
 
 def _sort_classes(values):
@@ -563,9 +474,9 @@ def _confusion_from_errors(errors, workers, classes):
 
 def _in_frame_terms(err, data):
     """A library error about the labels, restated in the frame's terms where its
-    indices would mislead: the library names label indices and 0-based codes, but it
-    gets the rows in worker order (_library_order), so a duplicate (a worker labelling
-    a task twice) is named by the frame's rows, task and worker instead."""
+    indices would mislead: the library names label indices (positions, not the frame's
+    index) and 0-based codes, so a duplicate (a worker labelling a task twice) is named
+    by the frame's rows, task and worker instead."""
     if err.status_name != "CS_ERR_DUPLICATE":
         return err
     twice = data.duplicated(["task", "worker"], keep=False).to_numpy()
@@ -657,9 +568,9 @@ class _Encoded:
             raise ValueError("data['label'] has a missing value (row %r)"
                              % _missing_row(labels, label_codes < 0))
 
-        self.item, self.worker, self.label = _library_order(
-            task_codes.astype(np.int32, copy=False), worker_codes,
-            label_codes, len(tasks), len(workers), len(classes))
+        # The rows go in the frame's order: the library takes each task's labels in
+        # worker order itself, so no row order changes the fit.
+        self.item, self.worker, self.label = _int32(task_codes), _int32(worker_codes), _int32(label_codes)
         self.tasks = list(tasks) if gold_tasks is not None else tasks
         self.gold_item = self.gold_label = None
         if gold_tasks is not None:
@@ -813,11 +724,7 @@ class Aggregator(_Params):
             row = _missing_row(data["label"], label_codes < 0)
             raise ValueError("data['label'] has a value the fit has no class for (row %r: %r)"
                              % (row, data["label"].loc[row]))
-        n_workers = len(known) + int(np.count_nonzero(new))
-        task_codes, worker_codes, label_codes = _library_order(
-            task_codes.astype(np.int32, copy=False), worker_codes,
-            label_codes, len(tasks), n_workers,
-            len(self.classes_))
+        task_codes, worker_codes, label_codes = _int32(task_codes), _int32(worker_codes), _int32(label_codes)
         try:
             result = predict_labels(task_codes, worker_codes, label_codes,
                                     self.result_.confusion, self.result_.prior, warn=False,

@@ -41,9 +41,9 @@ def simulate(n_items=300, n_workers=20, k=3, labels_per_item=6, seed=1, accuracy
 
 
 def by_item_then_worker(item, worker, label):
-    """The rows sorted by item, then worker (numpy's stable lexsort): the library keeps
-    each item's labels in the order given, and the DataFrame classes give them in
-    worker order, so a frame's fit is fit_labels on these rows bit for bit."""
+    """The rows sorted by item, then worker (numpy's stable lexsort): the order the
+    library puts each item's labels in, so a frame's fit is fit_labels on these rows
+    (or on the same rows in any order) bit for bit."""
     order = np.lexsort((worker, item))
     return item[order], worker[order], label[order]
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Row order: a frame's fit does not depend on the order of its rows (bit for bit), and
 the codings used for rows in random order (a table indexed by object address, the
-strings sorted by Python's sort, the rows handed to the library in worker order) give
-exactly what pandas' factorize and numpy's lexsort give."""
+strings sorted by Python's sort) give exactly what pandas' factorize gives. The row
+order itself is the library's concern (it takes each item's labels in worker order);
+these tests check that nothing in the package breaks that."""
 
 import io
 
@@ -222,67 +223,10 @@ def test_missing_among_many_shuffled_strings(missing):
         crowdspec.MajorityVote().fit(df.assign(task=column))
 
 
-def _library_sequence(item, worker, label):
-    """What the library makes of the rows: a stable grouping by item."""
-    order = np.argsort(item, kind="stable")
-    return item[order], worker[order], label[order]
-
-
-def test_library_order_on_every_path():
-    """Rows grouped by item with a few items out of worker order (sorted in place),
-    grouped with every item out of order, sorted by worker, and shuffled: the library
-    gets each item's labels in worker order, i.e. the lexsort by (item, worker). The
-    caller's arrays are left alone."""
-    rng = np.random.default_rng(9)
-    n_items, per = 20_000, 6
-    item = np.repeat(np.arange(n_items, dtype=np.int32), per)
-    worker = np.empty(item.size, dtype=np.int32)
-    for j in range(n_items):  # six distinct workers per item, in increasing order
-        worker[j * per:(j + 1) * per] = np.sort(rng.choice(300, per, replace=False))
-    label = rng.integers(0, 3, item.size).astype(np.int32)
-    few = worker.copy()
-    for j in rng.choice(n_items, 50, replace=False):
-        few[j * per:(j + 1) * per] = few[j * per:(j + 1) * per][::-1]
-    every = worker.copy()
-    for j in range(n_items):
-        every[j * per:(j + 1) * per] = rng.permutation(every[j * per:(j + 1) * per])
-    shuffle = rng.permutation(item.size)
-    cases = {
-        "in order": (item, worker, label),
-        "a few items out of order": (item, few, label),
-        "every item out of order": (item, every, label),
-        "sorted by worker": tuple(x[np.argsort(worker, kind="stable")]
-                                  for x in (item, worker, label)),
-        "shuffled": (item[shuffle], every[shuffle], label[shuffle]),
-    }
-    # (n_items 2^30 with 3 classes: too many to pack item and label in one int32)
-    for (name, (i, w, l)), count in [(c, n) for c in cases.items() for n in (n_items, 2 ** 30)]:
-        kept = (i.copy(), w.copy(), l.copy())
-        got = _library_sequence(*_frame._library_order(i, w, l, count, 300, 3))
-        want = by_item_then_worker(i, w, l)
-        for g, x in zip(got, want):
-            np.testing.assert_array_equal(g, x, err_msg=name)
-            assert g.dtype == np.int32, name
-        for before, after in zip(kept, (i, w, l)):
-            np.testing.assert_array_equal(before, after, err_msg=name)
-
-
-def test_stable_order_fallback_equals_counting_sort():
-    """pandas' counting sort and numpy's stable argsort (the fallback when pandas lacks
-    groupsort_indexer) give the same permutation and counts."""
-    rng = np.random.default_rng(4)
-    for n_groups in (7, 500, 70_000):
-        codes = rng.integers(0, n_groups, 200_000).astype(np.int32)
-        order, counts = _frame._stable_order_by(codes, n_groups)
-        order2, counts2 = _frame._stable_order_numpy(codes, n_groups)
-        np.testing.assert_array_equal(order, order2)
-        np.testing.assert_array_equal(counts, counts2)
-        np.testing.assert_array_equal(order, np.argsort(codes, kind="stable"))
-
-
 def test_duplicates_keep_their_row_order():
     """duplicates = first / last keep the frame's first / last label of a worker on a
-    task even though the rows reach the library in worker order; without the
+    task (the library puts each task's labels in worker order after applying the
+    policy in row order); without the
     parameter the error names the frame's rows and ids."""
     df, _ = _crowd()
     df = df.iloc[np.random.default_rng(2).permutation(len(df))].reset_index(drop=True)
