@@ -80,7 +80,7 @@ bool fit_crowd_lloyd(const CrowdData &data, const FitOptions &options, const Pro
     const std::vector<ItemRange> parts = partition_items(data, table);
     const int64_t n_parts = static_cast<int64_t>(parts.size());
 
-    std::vector<int32_t> z = argmax_labels(soft_majority_vote(data), n, k);
+    std::vector<int32_t> z = argmax_labels(soft_majority_vote(data, options.threads), n, k);
     // Centres pi_i[g][h]; a worker with no item of current class g keeps its previous
     // row g, uniform at the start.
     std::vector<double> pi(static_cast<std::size_t>(table), 1.0 / k);

@@ -788,7 +788,7 @@ namespace {
 
 bool fit_ds_with(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     EmStart start;
-    start.posteriors = soft_majority_vote(data);
+    start.posteriors = soft_majority_vote(data, options.threads);
     return run_em(data, options, progress, std::move(start), out);
 }
 

@@ -51,7 +51,7 @@ struct Start {
 // spectral stage cannot estimate).
 DsParams majority_vote_params(const CrowdData &data, const FitOptions &options) {
     DsParams mv;
-    m_step(data, soft_majority_vote(data), options, mv);
+    m_step(data, soft_majority_vote(data, options.threads), options, mv);
     return mv;
 }
 
@@ -183,7 +183,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
             start = spectral_start(data, options, s, shared);
         } else {
             start.name = "majority-vote start";
-            start.em.posteriors = soft_majority_vote(data);
+            start.em.posteriors = soft_majority_vote(data, options.threads);
             start.em.answer_sets = shared.support();
         }
         FitResult fit;

@@ -13,7 +13,9 @@ namespace cs {
 
 /// Soft majority vote: each item's normalised vote counts (n_items x k); an item
 /// with no labels gets the uniform distribution, a gold item its one-hot class.
-std::vector<double> soft_majority_vote(const CrowdData &data);
+/// `threads`: a fit's requested count (FitOptions::threads, 0 = automatic), resolved
+/// by threads_for from the labels; the result is the same for any count.
+std::vector<double> soft_majority_vote(const CrowdData &data, int32_t threads = 1);
 
 /// The mv method: hard labels = most voted class (ties to the lowest index),
 /// posteriors = vote shares, confusion (and estimated prior) = one M-step from the
