@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace cs {
 
@@ -28,6 +31,24 @@ inline Pair load_pair(const double *p) {
 
 /// p[0], p[1] = v (any alignment).
 inline void store_pair(double *p, Pair v) { std::memcpy(p, &v, sizeof v); }
+
+/// Whether any lane of a comparison result is set (all bits of a lane set or clear).
+inline bool any_lane(PairBits m) {
+#if defined(__SSE2__)
+    __m128d v;
+    std::memcpy(&v, &m, sizeof v);
+    return _mm_movemask_pd(v) != 0;  // one instruction, the lanes stay in the register
+#else
+    return (m[0] | m[1]) != 0;
+#endif
+}
+
+/// The lanes of exp_nonpositive whose result is subnormal, by libm (rare: out of line, so
+/// that the inlined exp keeps its argument in a register).
+__attribute__((noinline, cold)) inline void exp_subnormal_lanes(Pair x, PairBits lanes, Pair &y) {
+    if (lanes[0]) y[0] = std::exp(x[0]);
+    if (lanes[1]) y[1] = std::exp(x[1]);
+}
 
 /// exp(x) of both lanes, for x <= 0 (-inf included), inlined and two at a time. The
 /// Dawid-Skene E-step takes k - 1 exponentials per item, and libm's exp (a call, which
@@ -69,10 +90,17 @@ inline Pair exp_nonpositive(Pair x) {
     Pair scale;
     std::memcpy(&scale, &bits, sizeof scale);
     y *= scale;
-    if (x[0] < kLowest || x[1] < kLowest) {
-        if (x[0] < kLowest) y[0] = x[0] < -746.0 ? 0.0 : std::exp(x[0]);
-        if (x[1] < kLowest) y[1] = x[1] < -746.0 ? 0.0 : std::exp(x[1]);
-    }
+    // Lanes below kLowest become 0 by a mask, not a branch: -inf lanes (classes outside
+    // an item's answer set) are common and fall at random, and a branch on them was
+    // mispredicted about as often as taken. The rare lanes in [-746, -708), whose exp is
+    // subnormal, take std::exp.
+    const PairBits low = x < kLowest;
+    PairBits ybits;
+    std::memcpy(&ybits, &y, sizeof ybits);
+    ybits &= ~low;
+    std::memcpy(&y, &ybits, sizeof y);
+    const PairBits subnormal = low & (x >= -746.0);
+    if (any_lane(subnormal)) exp_subnormal_lanes(x, subnormal, y);
     return y;
 }
 

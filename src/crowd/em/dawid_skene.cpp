@@ -82,6 +82,20 @@ struct Workspace {
     Team team;                          // the fit's threads (util/parallel.hpp)
     int64_t worker_block = 1;           // workers per task of the M-step
 
+    // k = 2 (e_step_range_ratio): per code c, ratio[c] = log pi[c][0] - log pi[c][1],
+    // the one number an item's posterior needs from each of its labels; code_labels[c]
+    // = the number of labels with code c, so that the part of the log-likelihood that
+    // is a sum over labels of log pi[c][1] is sum_c code_labels[c] log pi[c][1], taken
+    // per round over the codes instead of per label (ratio_ll, with the items' log w_1).
+    // block_ll / block_finite: that sum and whether every log of a block of workers is
+    // finite (a zero confusion entry makes the kernel of any k take over).
+    Table ratio;
+    std::vector<double> code_labels;
+    std::vector<double> block_ll;
+    std::vector<uint8_t> block_finite;
+    double ratio_ll = 0.0;
+    bool ratio_ready = false;           // ratio and ratio_ll are those of the current logs
+
     // `scatter` = false for a lone E-step, which needs no count tables; `support` =
     // false for a lone M-step, which needs no answer sets. `shared` are the answer sets
     // computed once by the caller (null: computed here when the support restricts).
@@ -103,6 +117,14 @@ struct Workspace {
         worker_block = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, kk * n_parts()));
         allocate_table(log_pi, static_cast<std::size_t>(table));
         if (scatter) allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
+        if (data.k == 2) {
+            const std::size_t codes = static_cast<std::size_t>(data.n_workers) * 2;
+            allocate_table(ratio, codes);
+            code_labels.assign(codes, 0.0);  // exact: counts below 2^53
+            for (const uint32_t c : data.item_code) code_labels[c] += 1.0;
+            block_ll.assign(static_cast<std::size_t>(n_worker_blocks(data.n_workers)), 0.0);
+            block_finite.assign(block_ll.size(), 0);
+        }
         if (!support || !restricts_support(data, options)) return;
         if (shared == nullptr) {
             own_allowed = answer_sets(data);
@@ -144,6 +166,25 @@ struct Lanes {
     void store(double *p) const {
         for (int i = 0; i < kPairs; ++i) store_pair(p + 2 * i, pair[i]);
         if (K & 1) p[K - 1] = last;
+    }
+    // this[l] = -inf where allowed_j[l] = 0, else unchanged (answer sets are bytes 0 or
+    // 1): adds -inf or 0 looked up by the byte, no branch (which classes an item lacks is
+    // close to random, and branches on them were mispredicted often).
+    void restrict_to(const uint8_t *allowed_j) {
+        static constexpr double kAdd[2] = {kMinusInf, 0.0};
+        for (int i = 0; i < kPairs; ++i) pair[i] += Pair{kAdd[allowed_j[2 * i]], kAdd[allowed_j[2 * i + 1]]};
+        if (K & 1) last += kAdd[allowed_j[K - 1]];
+    }
+    // The largest of the K values: the value argmax selects (ties have one value),
+    // without the branches of an argmax loop (the top class is close to random).
+    double top() const {
+        double t = kPairs > 0 ? pair[0][0] : last;
+        for (int i = 0; i < kPairs; ++i) {
+            t = pair[i][0] > t ? pair[i][0] : t;
+            t = pair[i][1] > t ? pair[i][1] : t;
+        }
+        if (K & 1) t = last > t ? last : t;
+        return t;
     }
     // p[l] += this[l] for every class.
     void add_to(double *p) const {
@@ -190,20 +231,29 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
 }
 
 #if defined(CS_HAVE_PAIR)
-// e_step_range (below) for a class count fixed at compile time, K = 2..5: the same
-// operations in the same order, with the per-item sums and posteriors kept in registers
-// (Lanes) instead of arrays in memory. Measured at 10^6 labels, k = 2 (bench/README.md,
-// issue 19): the generic kernel stored every partial sum back to the stack and reloaded
-// the posterior for every label it scattered.
-//
-// With kPrefetch (tables larger than the caches: many workers), the rows that the item
-// kPrefetchItems ahead reads and writes are requested in advance: each label's row is a
-// random line of log pi and one of the count table, and the scatter into a count table
-// that no longer fits in L2 otherwise waits for each of its lines in turn.
+// Kernels of e_step_range (below) for a class count fixed at compile time, K = 2..5,
+// with the per-item sums and posteriors in registers (Lanes) instead of arrays in memory
+// (the generic kernel stored every partial sum back to the stack and reloaded the
+// posterior for every label it scattered; bench/README.md, issue 19).
+
+// Whether the running product of the items' sums (the batched logs of the
+// log-likelihood, see e_step_range) may grow further: each sum is at most k, so a
+// product below kFlush / k stays below kFlush after one more.
+constexpr double kFlush = 1e250;
+
+// Items of one batch (e_step_range_batched, e_step_range_ratio).
+constexpr int64_t kBatch = 16;
+
+// e_step_range_items: how far ahead (in items) the rows are prefetched.
 constexpr int64_t kPrefetchItems = 4;
 
-template <int K, bool kPrefetch>
-void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
+// For tables larger than the caches (many workers): one item at a time, and the rows
+// that the item kPrefetchItems ahead reads and writes requested in advance: each label's
+// row is a random line of log pi and one of the count table, and the scatter into a
+// count table that no longer fits in L2 otherwise waits for each of its lines in turn.
+// (The batched kernel below was 20 % slower here: 10^7 labels, 10^5 workers, k = 2.)
+template <int K>
+void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                         const double *prior, const uint8_t *allowed, double *q, double *counts,
                         double *prior_sum, double &ll_out, int64_t &impossible_out) {
     const int64_t *start = d.item_start.data();
@@ -212,11 +262,10 @@ void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, c
     const Lanes<K> base = Lanes<K>::load(log_prior);
     Lanes<K> prior_local;  // stored once at the end (see scatter_range)
     double ll = 0.0, product = 1.0;
-    constexpr double kFlush = 1e250;
     int64_t impossible = 0;
     for (int64_t j = r.first; j < r.last; ++j) {
         const int64_t p0 = start[j], p1 = start[j + 1];
-        if (kPrefetch && j + kPrefetchItems < r.last) {
+        if (j + kPrefetchItems < r.last) {
             const int64_t a0 = start[j + kPrefetchItems], a1 = start[j + kPrefetchItems + 1];
             for (int64_t p = a0; p < a1; ++p) {
                 const int64_t row = static_cast<int64_t>(code[p]) * K;
@@ -230,12 +279,10 @@ void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, c
         }
         Lanes<K> acc = base;
         for (int64_t p = p0; p < p1; ++p) acc.add(log_pi + static_cast<int64_t>(code[p]) * K);
+        const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
+        if (allowed_j != nullptr) acc.restrict_to(allowed_j);
         double s[K];
         acc.store(s);
-        const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
-        if (allowed_j != nullptr)
-            for (int32_t l = 0; l < K; ++l)
-                if (!allowed_j[l]) s[l] = kMinusInf;
         double qj[K];
         const int32_t g = gold != nullptr ? gold[j] : -1;
         if (g >= 0) {
@@ -244,10 +291,7 @@ void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, c
             if (s[g] == kMinusInf) ++impossible;
             else ll += s[g];
         } else {
-            int32_t best = 0;
-            for (int32_t l = 1; l < K; ++l)
-                if (s[l] > s[best]) best = l;
-            const double top = s[best];
+            const double top = acc.top();
             if (top == kMinusInf) {
                 prior_fallback(prior, allowed_j, K, qj);
                 ++impossible;
@@ -260,7 +304,7 @@ void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, c
                 v.divide(sum);
                 v.store(qj);
                 ll += top;
-                if (product > kFlush / sum) {
+                if (product > kFlush / K) {
                     ll += std::log(product);
                     product = 1.0;
                 }
@@ -277,6 +321,222 @@ void e_step_range_fixed(const CrowdData &d, ItemRange r, const double *log_pi, c
     if (prior_sum != nullptr) prior_local.store(prior_sum);
     ll_out = ll + std::log(product);
     impossible_out = impossible;
+}
+
+// For tables that fit in the caches: the same operations on each item in the same
+// order as e_step_range_items (the same posteriors bit for bit), but the items taken
+// in batches of kBatch, each in four passes: the sums of every item, then s_l - top of
+// every item into one array, then the exponentials of that whole array two at a time
+// (k = 5: 2.5 calls per item instead of 3, and the constants of exp_nonpositive stay in
+// registers for the batch), then the posteriors, then their scatter into the counts.
+template <int K>
+void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
+                          const double *prior, const uint8_t *allowed, double *q, double *counts,
+                          double *prior_sum, double &ll_out, int64_t &impossible_out) {
+    const int64_t *start = d.item_start.data();
+    const uint32_t *code = d.item_code.data();
+    const int32_t *gold = d.gold.empty() ? nullptr : d.gold.data();
+    const Lanes<K> base = Lanes<K>::load(log_prior);
+    Lanes<K> prior_local;  // stored once at the end (see scatter_range)
+    double ll = 0.0, product = 1.0;
+    int64_t impossible = 0;
+    constexpr int64_t KP = K + (K & 1);
+    double sums[kBatch * K], x[kBatch * KP + 1], tops[kBatch];
+    bool special[kBatch];  // a gold item or one impossible under every class
+    x[kBatch * KP] = 0.0;
+    for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
+        const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
+        // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
+        for (int64_t b = 0; b < n; ++b) {
+            Lanes<K> acc = base;
+            const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
+            for (; c + 1 < c_end; c += 2) {  // the same order of additions, two per step
+                acc.add(log_pi + static_cast<int64_t>(c[0]) * K);
+                acc.add(log_pi + static_cast<int64_t>(c[1]) * K);
+            }
+            if (c < c_end) acc.add(log_pi + static_cast<int64_t>(*c) * K);
+            acc.store(sums + b * K);
+        }
+        // The top class of each item and s_l - top.
+        for (int64_t b = 0; b < n; ++b) {
+            const int64_t j = j0 + b;
+            // In registers, stored as pairs where later passes load pairs (a pair loaded
+            // from two scalar stores waits for them to reach the cache).
+            double *s = sums + b * K;
+            Lanes<K> xv = Lanes<K>::load(s);
+            if (allowed != nullptr) {
+                xv.restrict_to(allowed + j * K);
+                xv.store(s);
+            }
+            const double top = xv.top();
+            tops[b] = top;
+            special[b] = (gold != nullptr && gold[j] >= 0) || top == kMinusInf;
+            for (int i = 0; i < Lanes<K>::kPairs; ++i) xv.pair[i] = special[b] ? Pair{0.0, 0.0} : xv.pair[i] - top;
+            xv.last = special[b] ? 0.0 : xv.last - top;
+            for (int i = 0; i < Lanes<K>::kPairs; ++i) store_pair(x + b * KP + 2 * i, xv.pair[i]);
+            if (K & 1) store_pair(x + b * KP + K - 1, Pair{xv.last, 0.0});
+        }
+        // exp(s_l - top): exactly 1 for the top class (and any tied with it).
+        for (int64_t i = 0; i < n * KP; i += 2) store_pair(x + i, exp_nonpositive(load_pair(x + i)));
+        // The posteriors.
+        for (int64_t b = 0; b < n; ++b) {
+            const int64_t j = j0 + b;
+            double *qj = q + j * K;
+            if (special[b]) {
+                const double *s = sums + b * K;
+                const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
+                const int32_t g = gold != nullptr ? gold[j] : -1;
+                if (g >= 0) {
+                    for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
+                    qj[g] = 1.0;
+                    if (s[g] == kMinusInf) ++impossible;
+                    else ll += s[g];
+                } else {
+                    prior_fallback(prior, allowed_j, K, qj);
+                    ++impossible;
+                }
+                continue;
+            }
+            const double *e = x + b * KP;
+            double sum = 0.0;
+            for (int32_t l = 0; l < K; ++l) sum += e[l];
+            Lanes<K> v = Lanes<K>::load(e);
+            v.divide(sum);
+            v.store(qj);
+            ll += tops[b];
+            if (product > kFlush / K) {
+                ll += std::log(product);
+                product = 1.0;
+            }
+            product *= sum;
+        }
+        if (counts == nullptr) continue;
+        // The next M-step's counts. (As far as the compiler knows the stores into
+        // counts may alias start and code: the bounds are read once.)
+        for (int64_t b = 0; b < n; ++b) {
+            const Lanes<K> v = Lanes<K>::load(q + (j0 + b) * K);
+            const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
+            for (; c + 1 < c_end; c += 2) {
+                v.add_to(counts + static_cast<int64_t>(c[0]) * K);
+                v.add_to(counts + static_cast<int64_t>(c[1]) * K);
+            }
+            if (c < c_end) v.add_to(counts + static_cast<int64_t>(*c) * K);
+            prior_local.add(v);
+        }
+    }
+    if (prior_sum != nullptr) prior_local.store(prior_sum);
+    ll_out = ll + std::log(product);
+    impossible_out = impossible;
+}
+
+// The E-step of k = 2 from one number per label. With d_j = log w_0 - log w_1 + the sum
+// over j's labels of ratio[c] (= s_j0 - s_j1 of the kernels above), the posterior is
+// q_top = 1 / (1 + e), q_other = e / (1 + e), e = exp(-|d_j|), the top class 0 when
+// d_j >= 0 (ties to class 0, as in argmax); and log(exp s_j0 + exp s_j1) = s_j1 +
+// max(d_j, 0) + log(1 + e). The s_j1 of all items add up to sum_c n_c log pi[c][1] +
+// n_items log w_1 (ratio_ll, per round over the codes), so the kernel adds only the rest.
+// Used when every log that a label reads is finite (no class is ever impossible) and no
+// answer set restricts: one 8-byte load and one add per label in the sums instead of a
+// 16-byte row, the exponentials of two items in one register, no branch on the top
+// class. Posteriors differ from the two-sum kernels by the rounding of d_j (about
+// 1e-15); the counts are scattered exactly as there. Batches as e_step_range_batched;
+// with kPrefetch (tables beyond the caches), the rows of the item kPrefetchItems ahead
+// are requested in the sums' and the scatter's passes.
+template <bool kPrefetch>
+void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, double base, double *q,
+                        double *counts, double *prior_sum, double &ll_out) {
+    const int64_t *start = d.item_start.data();
+    const uint32_t *code = d.item_code.data();
+    const int32_t *gold = d.gold.empty() ? nullptr : d.gold.data();
+    Pair prior_local = {0.0, 0.0};
+    // Two lanes, items alternating: the sums of max(d, 0) and the products of 1 + e.
+    Pair gains = {0.0, 0.0}, products = {1.0, 1.0};
+    double ll = 0.0;
+    double dsum[kBatch + 1];
+    const PairBits sign = {0x8000000000000000ull, 0x8000000000000000ull};
+    for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
+        const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
+        for (int64_t b = 0; b < n; ++b) {
+            const int64_t j = j0 + b;
+            if (kPrefetch && j + kPrefetchItems < r.last)
+                for (int64_t p = start[j + kPrefetchItems]; p < start[j + kPrefetchItems + 1]; ++p)
+                    __builtin_prefetch(ratio + code[p]);
+            double x = base;
+            int64_t p = start[j];
+            const int64_t end = start[j + 1];
+            for (; p + 1 < end; p += 2) {  // the same order of additions, two per step
+                x += ratio[code[p]];
+                x += ratio[code[p + 1]];
+            }
+            if (p < end) x += ratio[code[p]];
+            dsum[b] = x;
+        }
+        // The second lane of an odd last pair: -inf gives e = 0, sum = 1, max(d, 0) = 0.
+        dsum[n] = kMinusInf;
+        for (int64_t b = 0; b < n; b += 2) {
+            const Pair x = load_pair(dsum + b);
+            PairBits bits;
+            std::memcpy(&bits, &x, sizeof bits);
+            bits |= sign;
+            Pair minus_abs;  // -|d|
+            std::memcpy(&minus_abs, &bits, sizeof minus_abs);
+            const Pair e = exp_nonpositive(minus_abs);
+            Pair sum = 1.0 + e;
+            const Pair top = 1.0 / sum, other = e / sum;
+            // Class 0 on top where d >= 0: selected by masks, not branches (the top class
+            // of random items is a coin flip for the branch predictor).
+            const PairBits zero_top = x >= 0.0;
+            PairBits tb, ob;
+            std::memcpy(&tb, &top, sizeof tb);
+            std::memcpy(&ob, &other, sizeof ob);
+            const PairBits q0b = (tb & zero_top) | (ob & ~zero_top), q1b = (ob & zero_top) | (tb & ~zero_top);
+            Pair q0, q1;
+            std::memcpy(&q0, &q0b, sizeof q0);
+            std::memcpy(&q1, &q1b, sizeof q1);
+            Pair gain = x > 0.0 ? x : Pair{0.0, 0.0};  // max(d, 0)
+            if (gold != nullptr)
+                for (int64_t i = 0; i < 2 && b + i < n; ++i) {
+                    const int32_t g = gold[j0 + b + i];
+                    if (g < 0) continue;
+                    // Pinned to g: adds s_g = s_1 + (g == 0 ? d : 0), no log(sum).
+                    q0[i] = g == 0 ? 1.0 : 0.0;
+                    q1[i] = g == 0 ? 0.0 : 1.0;
+                    gain[i] = g == 0 ? x[i] : 0.0;
+                    sum[i] = 1.0;
+                }
+            gains += gain;
+            if (products[0] > kFlush / 2 || products[1] > kFlush / 2) {
+                ll += std::log(products[0]) + std::log(products[1]);
+                products = Pair{1.0, 1.0};
+            }
+            products *= sum;
+            double *qj = q + 2 * (j0 + b);
+            store_pair(qj, Pair{q0[0], q1[0]});
+            if (b + 1 < n) store_pair(qj + 2, Pair{q0[1], q1[1]});
+        }
+        if (counts == nullptr) continue;
+        for (int64_t b = 0; b < n; ++b) {
+            const int64_t j = j0 + b;
+            if (kPrefetch && j + kPrefetchItems < r.last)
+                for (int64_t p = start[j + kPrefetchItems]; p < start[j + kPrefetchItems + 1]; ++p)
+                    __builtin_prefetch(counts + 2 * static_cast<int64_t>(code[p]), 1);
+            const Pair v = load_pair(q + 2 * j);
+            const uint32_t *c = code + start[j], *const c_end = code + start[j + 1];  // read once
+            for (; c + 1 < c_end; c += 2) {
+                double *row0 = counts + 2 * static_cast<int64_t>(c[0]);
+                store_pair(row0, load_pair(row0) + v);
+                double *row1 = counts + 2 * static_cast<int64_t>(c[1]);
+                store_pair(row1, load_pair(row1) + v);
+            }
+            if (c < c_end) {
+                double *row = counts + 2 * static_cast<int64_t>(c[0]);
+                store_pair(row, load_pair(row) + v);
+            }
+            prior_local += v;
+        }
+    }
+    if (prior_sum != nullptr) store_pair(prior_sum, prior_local);
+    ll_out = ll + (gains[0] + gains[1]) + (std::log(products[0]) + std::log(products[1]));
 }
 #endif
 
@@ -297,7 +557,6 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
     // batch, before the product can overflow (a log per item cost as much as the
     // rest of the E-step).
     double ll = 0.0, product = 1.0;
-    constexpr double kFlush = 1e250;
     int64_t impossible = 0;
     for (int64_t j = r.first; j < r.last; ++j) {
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
@@ -380,10 +639,20 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
             if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
             double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
 #if defined(CS_HAVE_PAIR)
+            if constexpr (K == 2) {
+                if (ws.ratio_ready) {
+                    const auto kernel = ws.table * 12 > (int64_t{1} << 20) ? e_step_range_ratio<true>
+                                                                           : e_step_range_ratio<false>;
+                    kernel(d, ws.parts[p], ws.ratio.data(), ws.log_prior[0] - ws.log_prior[1], q, counts,
+                           prior_sum, ws.part_ll[p]);
+                    ws.part_impossible[p] = 0;
+                    return;
+                }
+            }
             if constexpr (K > 0) {
                 // Prefetch when log pi and a count table together exceed about 1 MiB.
-                const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_fixed<K, true>
-                                                                       : e_step_range_fixed<K, false>;
+                const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
+                                                                       : e_step_range_batched<K>;
                 kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
                        prior_sum, ws.part_ll[p], ws.part_impossible[p]);
                 return;
@@ -400,6 +669,39 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
 inline void log_transposed(const double *pi, int32_t k, double *out) {
     for (int32_t l = 0; l < k; ++l)
         for (int32_t c = 0; c < k; ++c) out[c * k + l] = std::log(pi[l * k + c]);
+}
+
+// k = 2: the log ratios of workers [first, last) (block b of the M-step) from log pi,
+// their part of ratio_ll and whether all their logs are finite.
+void fill_ratios(Workspace &ws, int32_t first, int32_t last, int64_t b) {
+    double sum = 0.0;
+    bool finite = true;
+    for (int64_t c = int64_t{2} * first; c < int64_t{2} * last; ++c) {
+        const double l0 = ws.log_pi[2 * c], l1 = ws.log_pi[2 * c + 1];
+        if (ws.code_labels[c] == 0.0) {  // a label no one gave (log pi = -inf): never read
+            ws.ratio[c] = 0.0;
+            continue;
+        }
+        finite = finite && std::isfinite(l0) && std::isfinite(l1);
+        ws.ratio[c] = l0 - l1;
+        sum += ws.code_labels[c] * l1;
+    }
+    ws.block_ll[b] = finite ? sum : 0.0;
+    ws.block_finite[b] = finite;
+}
+
+// k = 2, after fill_ratios of every block: whether the ratio kernel may run (no
+// answer-set restriction, every log finite: no class is ever impossible) and the
+// log-likelihood's part that is not in the kernel's sums, in block order.
+void finish_ratios(const CrowdData &d, Workspace &ws) {
+    bool ok = ws.allowed == nullptr && std::isfinite(ws.log_prior[0]) && std::isfinite(ws.log_prior[1]);
+    double sum = static_cast<double>(d.n_items) * ws.log_prior[1];
+    for (std::size_t b = 0; b < ws.block_ll.size(); ++b) {
+        ok = ok && ws.block_finite[b];
+        sum += ws.block_ll[b];
+    }
+    ws.ratio_ready = ok;
+    ws.ratio_ll = sum;
 }
 
 // The M-step (Z-5) from the counts of the last pass: sum the partitions' tables,
@@ -458,13 +760,18 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
             apply_confusion_model(pi, k, options.confusion);
             if (logs) log_transposed(pi, k, ws.log_pi.data() + i * kk);
         }
+        if (logs && k == 2) fill_ratios(ws, first, last, b);
     });
     params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
     const int64_t n_items = total_items(d);
     if (options.prior == CS_PRIOR_ESTIMATED && n_items > 0)
         for (int32_t l = 0; l < k; ++l) params.prior[l] = class_mass[l] / static_cast<double>(n_items);
-    if (logs)
+    if (logs) {
         for (int32_t l = 0; l < k; ++l) ws.log_prior[l] = std::log(params.prior[l]);
+        if (k == 2) finish_ratios(d, ws);
+    } else {
+        ws.ratio_ready = false;
+    }
 }
 
 // log pi (log_transposed) and log w of given parameters, for an E-step at parameters
@@ -472,13 +779,16 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
 void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws) {
     const int32_t k = d.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
-    const int64_t block = std::max<int64_t>(1, 4096 / kk);
-    ws.team.run(chunk_count(d.n_workers, block), [&](int64_t b) {
+    const int64_t block = ws.worker_block;  // the M-step's blocks (fill_ratios)
+    ws.team.run(ws.n_worker_blocks(d.n_workers), [&](int64_t b) {
+        const int32_t first = static_cast<int32_t>(b * block);
         const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * block));
-        for (int32_t i = static_cast<int32_t>(b * block); i < last; ++i)
+        for (int32_t i = first; i < last; ++i)
             log_transposed(params.confusion.data() + i * kk, k, ws.log_pi.data() + i * kk);
+        if (k == 2) fill_ratios(ws, first, last, b);
     });
     for (int32_t l = 0; l < k; ++l) ws.log_prior[l] = std::log(params.prior[l]);
+    if (k == 2) finish_ratios(d, ws);
 }
 
 // The E-step at `params`; `logs_ready` when the finish_m_step that produced them has
@@ -489,6 +799,7 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
     if (!logs_ready) prepare_logs(d, params, ws);
     e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
     EStep result;
+    if (d.k == 2 && ws.ratio_ready) result.log_likelihood = ws.ratio_ll;  // e_step_range_ratio
     for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic
         result.log_likelihood += ws.part_ll[p];
         result.impossible_items += ws.part_impossible[p];
