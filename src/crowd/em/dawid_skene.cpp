@@ -323,12 +323,60 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
     impossible_out = impossible;
 }
 
+// The values of item b of a batch at x + b K, packed without gaps (K odd: 2.5 pairs per
+// item at K = 5) but written and read only as the pairs at even offsets of x that the
+// exponentials' pass loads and stores (a pair loaded from two scalar stores, or from
+// halves of two pair stores, waits for them to reach the cache). An item starting at an
+// odd offset shares its first pair with the previous item's last value, `carry`; items
+// go in order. After the last item of an odd total, store_flat_end writes the carry.
+template <int K>
+inline void store_flat(double *x, int64_t b, const Lanes<K> &v, double &carry) {
+    constexpr int kPairs = Lanes<K>::kPairs;
+    const int64_t o = b * K;
+    if (K % 2 == 0 || o % 2 == 0) {
+        for (int i = 0; i < kPairs; ++i) store_pair(x + o + 2 * i, v.pair[i]);
+        if (K & 1) carry = v.last;
+        return;
+    }
+    store_pair(x + o - 1, Pair{carry, v.pair[0][0]});
+    for (int i = 0; i + 1 < kPairs; ++i) store_pair(x + o + 1 + 2 * i, Pair{v.pair[i][1], v.pair[i + 1][0]});
+    store_pair(x + o + K - 2, Pair{v.pair[kPairs - 1][1], v.last});
+}
+template <int K>
+inline void store_flat_end(double *x, int64_t n, double carry) {
+    if (n * K % 2 == 1) store_pair(x + n * K - 1, Pair{carry, 0.0});
+}
+template <int K>
+inline Lanes<K> load_flat(const double *x, int64_t b, double &carry) {
+    constexpr int kPairs = Lanes<K>::kPairs;
+    const int64_t o = b * K;
+    Lanes<K> v;
+    if (K % 2 == 0 || o % 2 == 0) {
+        for (int i = 0; i < kPairs; ++i) v.pair[i] = load_pair(x + o + 2 * i);
+        if (K & 1) {
+            const Pair tail = load_pair(x + o + K - 1);  // this item's last, the next one's first
+            v.last = tail[0];
+            carry = tail[1];
+        }
+        return v;
+    }
+    Pair prev = {carry, 0.0};
+    for (int i = 0; i < kPairs; ++i) {
+        const Pair next = load_pair(x + o + 1 + 2 * i);
+        v.pair[i] = Pair{prev[0], next[0]};
+        prev = Pair{next[1], 0.0};
+    }
+    v.last = prev[0];
+    return v;
+}
+
 // For tables that fit in the caches: the same operations on each item in the same
 // order as e_step_range_items (the same posteriors bit for bit), but the items taken
-// in batches of kBatch, each in four passes: the sums of every item, then s_l - top of
-// every item into one array, then the exponentials of that whole array two at a time
-// (k = 5: 2.5 calls per item instead of 3, and the constants of exp_nonpositive stay in
-// registers for the batch), then the posteriors, then their scatter into the counts.
+// in batches of kBatch, each in five passes: the sums of every item, then s_l - top of
+// every item into one array (store_flat), then the exponentials of that whole array two
+// at a time (k = 5: 2.5 calls per item instead of 3), then the posteriors, then their
+// scatter into the counts. Item by item, each item was one long chain of dependent
+// operations, and branches on its top class and answer set were mispredicted often.
 template <int K>
 void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                           const double *prior, const uint8_t *allowed, double *q, double *counts,
@@ -340,10 +388,8 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
     Lanes<K> prior_local;  // stored once at the end (see scatter_range)
     double ll = 0.0, product = 1.0;
     int64_t impossible = 0;
-    constexpr int64_t KP = K + (K & 1);
-    double sums[kBatch * K], x[kBatch * KP + 1], tops[kBatch];
+    double sums[kBatch * K], x[kBatch * K + 1], tops[kBatch];
     bool special[kBatch];  // a gold item or one impossible under every class
-    x[kBatch * KP] = 0.0;
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
@@ -358,6 +404,7 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
             acc.store(sums + b * K);
         }
         // The top class of each item and s_l - top.
+        double carry = 0.0;
         for (int64_t b = 0; b < n; ++b) {
             const int64_t j = j0 + b;
             // In registers, stored as pairs where later passes load pairs (a pair loaded
@@ -373,15 +420,17 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
             special[b] = (gold != nullptr && gold[j] >= 0) || top == kMinusInf;
             for (int i = 0; i < Lanes<K>::kPairs; ++i) xv.pair[i] = special[b] ? Pair{0.0, 0.0} : xv.pair[i] - top;
             xv.last = special[b] ? 0.0 : xv.last - top;
-            for (int i = 0; i < Lanes<K>::kPairs; ++i) store_pair(x + b * KP + 2 * i, xv.pair[i]);
-            if (K & 1) store_pair(x + b * KP + K - 1, Pair{xv.last, 0.0});
+            store_flat<K>(x, b, xv, carry);
         }
+        store_flat_end<K>(x, n, carry);
         // exp(s_l - top): exactly 1 for the top class (and any tied with it).
-        for (int64_t i = 0; i < n * KP; i += 2) store_pair(x + i, exp_nonpositive(load_pair(x + i)));
+        for (int64_t i = 0; i < n * K; i += 2) store_pair(x + i, exp_nonpositive(load_pair(x + i)));
         // The posteriors.
+        carry = 0.0;
         for (int64_t b = 0; b < n; ++b) {
             const int64_t j = j0 + b;
             double *qj = q + j * K;
+            Lanes<K> v = load_flat<K>(x, b, carry);  // for every item: it carries
             if (special[b]) {
                 const double *s = sums + b * K;
                 const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
@@ -397,10 +446,12 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
                 }
                 continue;
             }
-            const double *e = x + b * KP;
-            double sum = 0.0;
-            for (int32_t l = 0; l < K; ++l) sum += e[l];
-            Lanes<K> v = Lanes<K>::load(e);
+            double sum = 0.0;  // in class order, as the kernel by item
+            for (int i = 0; i < Lanes<K>::kPairs; ++i) {
+                sum += v.pair[i][0];
+                sum += v.pair[i][1];
+            }
+            if (K & 1) sum += v.last;
             v.divide(sum);
             v.store(qj);
             ll += tops[b];
