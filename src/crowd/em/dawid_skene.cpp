@@ -743,7 +743,9 @@ void fill_ratios(Workspace &ws, int32_t first, int32_t last, int64_t b) {
 
 // k = 2, after fill_ratios of every block: whether the ratio kernel may run (no
 // answer-set restriction, every log finite: no class is ever impossible) and the
-// log-likelihood's part that is not in the kernel's sums, in block order.
+// log-likelihood's part that is not in the kernel's sums, in block order. In a
+// distributed fit each process decides for its own labels (the two kernels' posteriors
+// differ by rounding only).
 void finish_ratios(const CrowdData &d, Workspace &ws) {
     bool ok = ws.allowed == nullptr && std::isfinite(ws.log_prior[0]) && std::isfinite(ws.log_prior[1]);
     double sum = static_cast<double>(d.n_items) * ws.log_prior[1];
