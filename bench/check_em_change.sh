@@ -11,7 +11,8 @@
 #   BEFORE_BUILD, AFTER_BUILD: CMake build directories (with src/libcrowdspec.so)
 #   DATASETS_DIR: the shared datasets (default ../shared/datasets from the source tree)
 # Environment: TOL (default 1e-9), METHODS (default "ds opt-ds"), THREADS (default 2),
-#   SIM=0 to skip the simulated crowds, WORK (scratch directory, default a mktemp).
+#   SIM=0 to skip the simulated crowds, WORK (scratch directory, default a mktemp),
+#   PARAMS (NAME=VALUE settings for every fit, e.g. "accel=none"; default none).
 set -eu
 if [ $# -lt 2 ]; then
     echo "usage: $0 BEFORE_BUILD AFTER_BUILD [DATASETS_DIR]" >&2
@@ -53,8 +54,10 @@ fi
 status=0
 for f in $sets; do
     for method in $methods; do
-        "$work/fit_dump_before" "$method" "$threads" "$f" > "$work/before.out"
-        "$work/fit_dump_after" "$method" "$threads" "$f" > "$work/after.out"
+        # shellcheck disable=SC2086 # PARAMS is a list of words
+        "$work/fit_dump_before" "$method" "$threads" "$f" ${PARAMS:-} > "$work/before.out"
+        # shellcheck disable=SC2086
+        "$work/fit_dump_after" "$method" "$threads" "$f" ${PARAMS:-} > "$work/after.out"
         if ! paste -d ' ' "$work/before.out" "$work/after.out" | awk -v tol="$tol" \
             -v name="$(basename "$f" .txt) $method" '
             function abs(x) { return x < 0 ? -x : x }
