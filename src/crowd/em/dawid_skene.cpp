@@ -486,8 +486,8 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
 // d_j >= 0 (ties to class 0, as in argmax); and log(exp s_j0 + exp s_j1) = s_j1 +
 // max(d_j, 0) + log(1 + e). The s_j1 of all items add up to sum_c n_c log pi[c][1] +
 // n_items log w_1 (ratio_ll, per round over the codes), so the kernel adds only the rest.
-// Used when every log that a label reads is finite (no class is ever impossible) and no
-// answer set restricts: one 8-byte load and one add per label in the sums instead of a
+// Used when every log that a label reads is finite (no class is ever impossible; and
+// log pi[c][1] >= -100, see fill_ratios) and no answer set restricts: one 8-byte load and one add per label in the sums instead of a
 // 16-byte row, the exponentials of two items in one register, no branch on the top
 // class. Posteriors differ from the two-sum kernels by the rounding of d_j (about
 // 1e-15); the counts are scattered exactly as there. Batches as e_step_range_batched;
@@ -722,8 +722,12 @@ inline void log_transposed(const double *pi, int32_t k, double *out) {
         for (int32_t c = 0; c < k; ++c) out[c * k + l] = std::log(pi[l * k + c]);
 }
 
+// The smallest log pi[c][1] the ratio kernel takes (fill_ratios).
+constexpr double kRatioLowest = -100.0;
+
 // k = 2: the log ratios of workers [first, last) (block b of the M-step) from log pi,
-// their part of ratio_ll and whether all their logs are finite.
+// their part of ratio_ll and whether all their logs are finite (and log pi[c][1] >=
+// kRatioLowest).
 void fill_ratios(Workspace &ws, int32_t first, int32_t last, int64_t b) {
     double sum = 0.0;
     bool finite = true;
@@ -733,7 +737,12 @@ void fill_ratios(Workspace &ws, int32_t first, int32_t last, int64_t b) {
             ws.ratio[c] = 0.0;
             continue;
         }
-        finite = finite && std::isfinite(l0) && std::isfinite(l1);
+        // A log pi[c][1] below kRatioLowest (an entry under e^-100) is left to the two-sum
+        // kernels: its part of ratio_ll is cancelled by the items' max(d, 0), which costs
+        // the log-likelihood about 2e-16 |log pi[c][1]| per such label in absolute terms
+        // (1e-13 relative was seen on a sparse crowd whose entries ML drives towards 0);
+        // the bound keeps that below a few 1e-14 relative even if every label had one.
+        finite = finite && std::isfinite(l0) && l1 >= kRatioLowest;
         ws.ratio[c] = l0 - l1;
         sum += ws.code_labels[c] * l1;
     }
