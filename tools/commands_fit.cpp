@@ -10,6 +10,7 @@
 #include "interrupt.hpp"
 #include "label_file.hpp"
 #include "output.hpp"
+#include "phase_timer.hpp"
 #include "result_writers.hpp"
 #include "worker_file.hpp"
 
@@ -134,6 +135,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
                                        : "fit: expected one input FILE, got " +
                                              std::to_string(parsed.positionals.size()));
     const InterruptGuard interrupt_guard;  // Ctrl-C: stop cleanly, remove temporary files
+    PhaseTimer phases("fit");  // CROWDSPEC_PHASES=1: where the time goes, on stderr
     const FitSettings settings = fit_settings_from(parsed);
     const InputOptions input = input_options_from(parsed);
     if (settings.method == "all")
@@ -175,6 +177,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     CrowdTable table = is_binary_label_file(parsed.positionals[0])
                            ? read_binary_crowd_file(parsed.positionals[0], classes, gold_path.has_value())
                            : read_crowd_file(parsed.positionals[0], classes, input);
+    phases.mark("read");
     if (classes_from_init)
         check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(table.class_names.size())),
                      "classes");
@@ -190,8 +193,10 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (!settings.quiet && !gold_note.empty())
         std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(gold_note).c_str());
 
+    phases.mark("setup");
     FitMonitor monitor(settings.quiet);
     timed_fit(model.get(), table, settings.method, &monitor);
+    phases.mark("fit");
     if (!settings.quiet) report_fit_notes(model.get(), settings.method);
     std::vector<std::size_t> worker_labels;
     if (workers_out) worker_labels = labels_per_worker(table);
@@ -201,6 +206,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     }
     const FitOutcome fit = fetch_outcome(model.get(), table);
     model.reset();  // the results are copied; free the library's before writing
+    phases.mark("fetch");
 
     write_item_results(out, item_format, table, fit, settings.method);
     if (workers_out) {
@@ -213,9 +219,11 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         report.method = settings.method;
         write_worker_results(*workers_out, worker_format, report);
     }
+    phases.mark("write");
     // Both files are complete before either replaces its destination.
     out.commit();
     if (workers_out) workers_out->commit();
+    phases.mark("commit");
     return kExitOk;
 }
 
