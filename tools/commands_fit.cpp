@@ -137,7 +137,8 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     const InterruptGuard interrupt_guard;  // Ctrl-C: stop cleanly, remove temporary files
     PhaseTimer phases("fit");  // CROWDSPEC_PHASES=1: where the time goes, on stderr
     const FitSettings settings = fit_settings_from(parsed);
-    const InputOptions input = input_options_from(parsed);
+    InputOptions input = input_options_from(parsed);
+    input.grouped = true;  // labels grouped by item when the file allows: cs_fit_csr, no copy of them
     if (settings.method == "all")
         throw CliError(kExitUsage, "fit: --method all is only for 'crowdspec evaluate'");
     if (settings.method.find(',') != std::string::npos)
@@ -177,7 +178,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     CrowdTable table = is_binary_label_file(parsed.positionals[0])
                            ? read_binary_crowd_file(parsed.positionals[0], classes, gold_path.has_value())
                            : read_crowd_file(parsed.positionals[0], classes, input);
-    phases.mark("read");
+    phases.mark("read", table.grouped() ? "labels grouped by item" : table.binary ? "binary" : "triples");
     if (classes_from_init)
         check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(table.class_names.size())),
                      "classes");
@@ -193,13 +194,20 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (!settings.quiet && !gold_note.empty())
         std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(gold_note).c_str());
 
-    phases.mark("setup");
+    ungroup_for_fit(model.get(), table);
+    phases.mark("setup", table.grouped() ? "cs_fit_csr" : table.binary ? "cs_fit_csr (binary)" : "cs_fit");
     FitMonitor monitor(settings.quiet);
     timed_fit(model.get(), table, settings.method, &monitor);
     phases.mark("fit");
     if (!settings.quiet) report_fit_notes(model.get(), settings.method);
     std::vector<std::size_t> worker_labels;
     if (workers_out) worker_labels = labels_per_worker(table);
+    // The labels are done with: free them before the results are copied and written.
+    std::vector<int32_t>().swap(table.code_storage);
+    std::vector<int64_t>().swap(table.item_start);
+    std::vector<int32_t>().swap(table.item);
+    std::vector<int32_t>().swap(table.worker);
+    std::vector<int32_t>().swap(table.label);
     if (table.binary) {  // the codes are done with: let their pages go before the results are copied
         table.binary->release_codes();
         fill_item_names(table);

@@ -221,6 +221,29 @@ ModelPtr make_model(int32_t method, const FitSettings &settings) {
 // The library names duplicates by triple index; we find the first repeated
 // (item, worker) pair in file order ourselves to name both lines of the file.
 std::string duplicate_message(const CrowdTable &table) {
+    if (table.grouped()) {
+        // Position p is the file's triple p, and a repeated pair lies within one item:
+        // the first position whose worker was already seen on its item is the first
+        // repeat in file order, and that worker's earlier position there its first label.
+        if (table.line.size() != table.code_storage.size()) return std::string();
+        const uint32_t k = static_cast<uint32_t>(table.class_names.size());
+        const uint32_t *code = table.codes();
+        std::vector<int64_t> seen_item(table.worker_names.size(), -1), seen_at(table.worker_names.size(), 0);
+        for (std::size_t j = 0; j + 1 < table.item_start.size(); ++j)
+            for (int64_t p = table.item_start[j]; p < table.item_start[j + 1]; ++p) {
+                const std::size_t w = code[p] / k;
+                if (seen_item[w] != static_cast<int64_t>(j)) {
+                    seen_item[w] = static_cast<int64_t>(j);
+                    seen_at[w] = p;
+                    continue;
+                }
+                return table.source + ":" + std::to_string(table.line[static_cast<std::size_t>(p)]) + ": worker " +
+                       quote_field(table.worker_names[w]) + " labels item " + quote_field(table.item_names[j]) +
+                       " again (first on line " + std::to_string(table.line[static_cast<std::size_t>(seen_at[w])]) +
+                       "); use --duplicates first or --duplicates last to keep one";
+            }
+        return std::string();
+    }
     if (table.line.size() != table.item.size()) return std::string();
     std::unordered_map<uint64_t, std::size_t> first;  // (item, worker) -> triple index
     first.reserve(table.item.size());
@@ -298,10 +321,15 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
     if (table.binary && cs_get_int(model, CS_PARAM_WORKERS, &declared_workers) == CS_OK && declared_workers == 0)
         check_status(model, cs_set_int(model, CS_PARAM_WORKERS, static_cast<int32_t>(table.binary->n_workers())),
                      "workers");
+    // A text file read grouped by item (InputOptions::grouped) is fitted from its codes
+    // in place: cs_fit_csr on them is cs_fit on the triples, without the library's
+    // copy of the labels (ungroup_for_fit() decided that it reports the same).
     const cs_status status =
-        table.binary ? cs_fit_csr(model, static_cast<std::size_t>(table.binary->n_items()), table.binary->item_start(),
-                                  table.binary->codes(), static_cast<int32_t>(table.binary->k()))
-                     : cs_fit(model, table.item.data(), table.worker.data(), table.label.data(), table.item.size());
+        table.binary    ? cs_fit_csr(model, static_cast<std::size_t>(table.binary->n_items()), table.binary->item_start(),
+                                     table.binary->codes(), static_cast<int32_t>(table.binary->k()))
+        : table.grouped() ? cs_fit_csr(model, table.item_start.size() - 1, table.item_start.data(), table.codes(),
+                                       static_cast<int32_t>(table.class_names.size()))
+                          : cs_fit(model, table.item.data(), table.worker.data(), table.label.data(), table.item.size());
     const auto stop = std::chrono::steady_clock::now();
     if (monitor != nullptr) {
         monitor->end();
@@ -321,6 +349,14 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
         throw CliError(kExitFit, method_name + ": " + message + " [" + cs_status_string(status) + "]");
     }
     return std::chrono::duration<double>(stop - start).count();
+}
+
+void ungroup_for_fit(const cs_model *model, CrowdTable &table) {
+    if (!table.grouped()) return;
+    int64_t items = 0, workers = 0;
+    if (cs_get_int(model, CS_PARAM_ITEMS, &items) != CS_OK || cs_get_int(model, CS_PARAM_WORKERS, &workers) != CS_OK ||
+        items != 0 || workers != 0 || table.class_names.size() > CS_MAX_CROWD_CLASSES)
+        expand_grouped_triples(table);
 }
 
 void report_fit_notes(const cs_model *model, const std::string &method_name) {
@@ -476,6 +512,12 @@ std::vector<double> worker_accuracy(const std::vector<double> &confusion, const 
 std::vector<std::size_t> labels_per_worker(const CrowdTable &table) {
     if (table.binary) return table.binary->labels_per_worker();
     std::vector<std::size_t> count(table.worker_names.size(), 0);
+    if (table.grouped()) {
+        const uint32_t k = static_cast<uint32_t>(table.class_names.size());
+        const uint32_t *code = table.codes();
+        for (std::size_t p = 0; p < table.code_storage.size(); ++p) ++count[code[p] / k];
+        return count;
+    }
     for (int32_t w : table.worker) ++count[static_cast<std::size_t>(w)];
     return count;
 }

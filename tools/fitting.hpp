@@ -101,6 +101,14 @@ private:
 double timed_fit(cs_model *model, const CrowdTable &table, const std::string &method_name,
                  FitMonitor *monitor = nullptr);
 
+/// A table read grouped by item (CrowdTable::grouped()) is fitted through cs_fit_csr,
+/// which reports everything cs_fit on its triples would, in the same words, unless
+/// the model declares the items or workers (--param items=, workers=; its ids are then
+/// checked against them with messages naming label indices) or there are more than
+/// CS_MAX_CROWD_CLASSES classes: then the table is turned back into triples
+/// (expand_grouped_triples). Call before timed_fit.
+void ungroup_for_fit(const cs_model *model, CrowdTable &table);
+
 /// "FILE:LINE: worker 'w' labels item 'i' again (first on line N); use --duplicates
 /// ..." for the first repeated (item, worker) pair of the table, or "" when there is
 /// none or the table carries no line numbers (the demo's simulated crowd).

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <new>
 #include <deque>
+#include <iterator>
 #include <memory>
+#include <mutex>
 
 #include "parallel_reader.hpp"
 
@@ -383,11 +385,85 @@ std::vector<int32_t> listed_class_map(const Interner &labels, const ClassSpec &s
     return map;
 }
 
-// Names in final index order, copied out of the file buffer (which is then freed).
-std::vector<std::string> ordered_names(const std::vector<std::string_view> &names, const std::vector<int32_t> &rank) {
+// Names in final index order, copied out of the file buffer (which is then freed);
+// `threads` share the copying (rank is a permutation: each writes its own entries).
+std::vector<std::string> ordered_names(const std::vector<std::string_view> &names, const std::vector<int32_t> &rank,
+                                       std::size_t threads = 1) {
     std::vector<std::string> out(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) out[static_cast<std::size_t>(rank[i])] = std::string(names[i]);
+    parallel_for(names.size(), threads, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) out[static_cast<std::size_t>(rank[i])].assign(names[i].data(), names[i].size());
+    });
     return out;
+}
+
+// The final numbering of a table read with InputOptions::grouped (its triples hold
+// first-appearance ids): when the items, numbered, come in index order (each item's
+// labels together, item 0 first), the labels become codes worker * k + label in place
+// of the worker ids, item_start is found from the items, and the item and label arrays
+// are freed; otherwise the triples are numbered as usual. One parallel pass either way
+// (a second one only for a file not in item order).
+void number_grouped(CrowdTable &table, const std::vector<int32_t> &item_rank, const std::vector<int32_t> &worker_rank,
+                    const std::vector<int32_t> &label_map, std::size_t threads) {
+    const std::size_t n = table.item.size(), n_items = item_rank.size();
+    const uint32_t k = static_cast<uint32_t>(table.class_names.size());
+    const bool items_same = is_identity(item_rank);
+    int32_t *const item = table.item.data();
+    const int32_t *const worker = table.worker.data();
+    const int32_t *const label = table.label.data();
+    // The codes overwrite the worker ids they are made from (the same element, read
+    // as int32 and written as uint32, which may alias it).
+    uint32_t *const code = reinterpret_cast<uint32_t *>(table.worker.data());
+    std::vector<int64_t> start(n_items + 1, 0);
+    std::mutex mutex;
+    std::vector<std::size_t> part_starts;
+    bool in_order = true;
+    parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
+        // Within the part: every step from one label to the next keeps the item or
+        // moves to the next one; where it moves, that item starts.
+        bool ok = true;
+        int32_t previous = -1;
+        for (std::size_t t = lo; t < hi; ++t) {
+            const int32_t j = items_same ? item[t] : item_rank[static_cast<std::size_t>(item[t])];
+            if (!items_same) item[t] = j;
+            code[t] = static_cast<uint32_t>(worker_rank[static_cast<std::size_t>(worker[t])]) * k +
+                      static_cast<uint32_t>(label_map[static_cast<std::size_t>(label[t])]);
+            if (t > lo && j != previous) {
+                ok = ok && j == previous + 1;
+                if (ok) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(t);
+            }
+            previous = j;
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        part_starts.push_back(lo);
+        in_order = in_order && ok;
+    });
+    // Where the parts meet, and the first and last items.
+    in_order = in_order && item[0] == 0 && item[n - 1] == static_cast<int32_t>(n_items) - 1;
+    for (std::size_t lo : part_starts) {
+        if (lo == 0 || !in_order) continue;
+        const int32_t before = item[lo - 1], j = item[lo];
+        if (j == before + 1) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(lo);
+        else if (j != before) in_order = false;
+    }
+    if (!in_order) {
+        // Not in item order: plain triples after all (the library sorts them).
+        int32_t *const w = table.worker.data();
+        int32_t *const l = table.label.data();
+        parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t t = lo; t < hi; ++t) {
+                const uint32_t c = code[t];
+                w[t] = static_cast<int32_t>(c / k);
+                l[t] = static_cast<int32_t>(c % k);
+            }
+        });
+        return;
+    }
+    start[n_items] = static_cast<int64_t>(n);
+    table.item_start = std::move(start);
+    table.code_storage = std::move(table.worker);
+    std::vector<int32_t>().swap(table.item);
+    std::vector<int32_t>().swap(table.label);
+    std::vector<int32_t>().swap(table.worker);
 }
 
 
@@ -712,6 +788,39 @@ FirstRecord read_first_record(InputBytes &in, TextFormat format, const std::stri
     }
 }
 
+// map[src[0]], ..., map[src[n - 1]] as a forward range, for vector::insert: appending
+// through it constructs each new element once, where resize() would first fill the
+// new elements with zeros (a gigabyte of memory written twice at 10^8 labels).
+class MappedIds {
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = int32_t;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const int32_t *;
+    using reference = int32_t;
+    MappedIds(const int32_t *at, const int32_t *map) : at_(at), map_(map) {}
+    int32_t operator*() const { return map_[static_cast<std::size_t>(*at_)]; }
+    MappedIds &operator++() {
+        ++at_;
+        return *this;
+    }
+    MappedIds operator++(int) {
+        MappedIds before = *this;
+        ++at_;
+        return before;
+    }
+    bool operator==(const MappedIds &o) const { return at_ == o.at_; }
+    bool operator!=(const MappedIds &o) const { return at_ != o.at_; }
+
+private:
+    const int32_t *at_;
+    const int32_t *map_;
+};
+
+void append_mapped(std::vector<int32_t> &out, const int32_t *src, std::size_t n, const int32_t *map) {
+    out.insert(out.end(), MappedIds(src, map), MappedIds(src + n, map));
+}
+
 // Reading the records of a crowd file (parallel_reader.hpp's Job).
 struct CrowdJob {
     const Layout &layout;
@@ -865,17 +974,9 @@ struct CrowdJob {
             table.worker.reserve(guess);
             table.label.reserve(guess);
         }
-        table.item.resize(base + n);
-        table.worker.resize(base + n);
-        table.label.resize(base + n);
-        int32_t *const item = table.item.data() + base;
-        int32_t *const worker = table.worker.data() + base;
-        int32_t *const label = table.label.data() + base;
-        for (std::size_t r = 0; r < n; ++r) {
-            item[r] = ti[static_cast<std::size_t>(c.item[r])];
-            worker[r] = tw[static_cast<std::size_t>(c.worker[r])];
-            label[r] = tl[static_cast<std::size_t>(c.label[r])];
-        }
+        append_mapped(table.item, c.item.data(), n, ti.data());
+        append_mapped(table.worker, c.worker.data(), n, tw.data());
+        append_mapped(table.label, c.label.data(), n, tl.data());
         for (std::size_t k = 0; k < c.runs.size(); ++k) {
             const std::size_t end = k + 1 < c.runs.size() ? c.runs[k + 1].index : n;
             table.line.push_run(c.runs[k].line + offset, end - c.runs[k].index);
@@ -1024,18 +1125,27 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
                                            " rows (" + std::to_string(table.skipped_rejected) + " rejected, " +
                                            std::to_string(table.skipped_no_answer) + " without an answer)" +
                                            (table.skipped_rejected > 0 ? "; --keep-rejected uses rejected ones" : ""));
-        // The final numbering, in one parallel pass (string ids keep theirs).
-        const bool items_same = is_identity(item_rank), workers_same = is_identity(worker_rank),
-                   labels_same = is_identity(label_map);
-        parallel_for(table.item.size(), settings.threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t t = lo; t < hi; ++t) {
-                if (!items_same) table.item[t] = item_rank[static_cast<std::size_t>(table.item[t])];
-                if (!workers_same) table.worker[t] = worker_rank[static_cast<std::size_t>(table.worker[t])];
-                if (!labels_same) table.label[t] = label_map[static_cast<std::size_t>(table.label[t])];
-            }
-        });
-        table.item_names = ordered_names(job.items.names(), item_rank);
-        table.worker_names = ordered_names(job.workers.names(), worker_rank);
+        const std::size_t k = table.class_names.size();
+        // Codes worker * k + label need k >= 2 and fit 32 bits (the library's limits);
+        // otherwise the library's messages about the classes come from cs_fit.
+        const bool group = input.grouped && !table.item.empty() && k >= 2 &&
+                           static_cast<uint64_t>(worker_rank.size()) * k <= UINT32_MAX;
+        if (group) {
+            number_grouped(table, item_rank, worker_rank, label_map, settings.threads);
+        } else {
+            // The final numbering, in one parallel pass (string ids keep theirs).
+            const bool items_same = is_identity(item_rank), workers_same = is_identity(worker_rank),
+                       labels_same = is_identity(label_map);
+            parallel_for(table.item.size(), settings.threads, [&](std::size_t lo, std::size_t hi) {
+                for (std::size_t t = lo; t < hi; ++t) {
+                    if (!items_same) table.item[t] = item_rank[static_cast<std::size_t>(table.item[t])];
+                    if (!workers_same) table.worker[t] = worker_rank[static_cast<std::size_t>(table.worker[t])];
+                    if (!labels_same) table.label[t] = label_map[static_cast<std::size_t>(table.label[t])];
+                }
+            });
+        }
+        table.item_names = ordered_names(job.items.names(), item_rank, settings.threads);
+        table.worker_names = ordered_names(job.workers.names(), worker_rank, settings.threads);
     } catch (const std::bad_alloc &) {
         throw CliError(kExitInput, table.source + ": out of memory while reading the labels");
     }  // the interners end here
@@ -1234,6 +1344,25 @@ std::vector<int32_t> map_label_strings(const std::vector<std::string> &labels,
 std::vector<int32_t> order_ids(const std::vector<std::string> &ids) {
     std::vector<std::string_view> names(ids.begin(), ids.end());
     return id_order(names);
+}
+
+void expand_grouped_triples(CrowdTable &table) {
+    if (!table.grouped()) return;
+    const std::size_t n = table.code_storage.size(), n_items = table.item_start.size() - 1;
+    const uint32_t k = static_cast<uint32_t>(table.class_names.size());
+    const uint32_t *const code = table.codes();
+    table.item.resize(n);
+    table.label.resize(n);
+    for (std::size_t j = 0; j < n_items; ++j)
+        std::fill(table.item.begin() + table.item_start[j], table.item.begin() + table.item_start[j + 1],
+                  static_cast<int32_t>(j));
+    for (std::size_t p = 0; p < n; ++p) table.label[p] = static_cast<int32_t>(code[p] % k);
+    // The worker ids take the codes' place.
+    int32_t *const worker = table.code_storage.data();
+    for (std::size_t p = 0; p < n; ++p) worker[p] = static_cast<int32_t>(code[p] / k);
+    table.worker = std::move(table.code_storage);
+    std::vector<int64_t>().swap(table.item_start);
+    std::vector<int32_t>().swap(table.code_storage);
 }
 
 void LineMap::push_run(std::size_t first, std::size_t count) {

@@ -70,6 +70,9 @@ struct InputOptions {
     std::string gold_item_col, gold_label_col;    ///< --gold-item-col/--gold-label-col (gold and truth files)
     bool keep_rejected = false;                   ///< --keep-rejected: use rejected assignments too
     std::size_t threads = 0;                      ///< parsing threads (--threads; 0 = every core)
+    /// Labels grouped by item (CrowdTable::item_start and codes(), for cs_fit_csr)
+    /// instead of triples, when the file lists its items in index order; else triples.
+    bool grouped = false;
 };
 
 /// The input options, their help text and parsing from the command line.
@@ -124,7 +127,24 @@ struct CrowdTable {
     /// A binary label file (binary_labels.hpp) whose labels are used in place: then
     /// item, worker, label and line are empty and fits go through cs_fit_csr.
     std::shared_ptr<const BinaryLabels> binary;
+    /// Labels grouped by item, as cs_fit_csr() takes them (read with
+    /// InputOptions::grouped from a file whose items come in index order): item j's
+    /// labels are codes()[item_start[j]] .. codes()[item_start[j + 1] - 1], each
+    /// worker * k + label with k = class_names.size(), in file order, so that position
+    /// p is the file's triple p (line[p] is its line). Then item, worker and label are
+    /// empty. Empty otherwise.
+    std::vector<int64_t> item_start;
+    std::vector<int32_t> code_storage;  ///< the codes' bits (codes() views them as uint32)
+    bool grouped() const { return !item_start.empty(); }
+    /// The grouped codes (code_storage read as the unsigned type it holds).
+    const uint32_t *codes() const { return reinterpret_cast<const uint32_t *>(code_storage.data()); }
+    /// Number of labels, whichever way they are held (binary tables excepted).
+    std::size_t n_labels() const { return grouped() ? code_storage.size() : item.size(); }
 };
+
+/// The triples of a grouped table (CrowdTable::grouped()), in file order: fills item,
+/// worker and label and drops the grouping (no-op for another table).
+void expand_grouped_triples(CrowdTable &table);
 
 /// One line for stderr saying how a platform export was read (the preset, its columns,
 /// the in-file gold and the rows skipped), or "" for a generic file with nothing skipped.

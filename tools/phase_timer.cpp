@@ -32,13 +32,13 @@ PhaseTimer::Sample PhaseTimer::now() {
     return s;
 }
 
-void PhaseTimer::mark(const char *phase) {
+void PhaseTimer::mark(const char *phase, const char *detail) {
     if (!enabled_) return;
     const Sample s = now();
     std::fprintf(stderr,
-                 "crowdspec: phase %s %-8s %7.3f s wall %7.3f s user %7.3f s sys %9ld minor faults (total %.3f s wall)\n",
+                 "crowdspec: phase %s %-8s %7.3f s wall %7.3f s user %7.3f s sys %9ld minor faults (total %.3f s wall)%s%s\n",
                  command_.c_str(), phase, s.wall - last_.wall, s.user - last_.user, s.sys - last_.sys,
-                 s.minor_faults - last_.minor_faults, s.wall - start_.wall);
+                 s.minor_faults - last_.minor_faults, s.wall - start_.wall, *detail ? "; " : "", detail);
     last_ = s;
 }
 

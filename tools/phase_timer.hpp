@@ -19,8 +19,9 @@ public:
     PhaseTimer(const PhaseTimer &) = delete;
     PhaseTimer &operator=(const PhaseTimer &) = delete;
     /// Ends the current phase, named `phase` ("read", "fit", "write"), and starts the
-    /// next. No-op unless CROWDSPEC_PHASES is set.
-    void mark(const char *phase);
+    /// next; `detail` is appended to the line ("labels grouped by item"). No-op unless
+    /// CROWDSPEC_PHASES is set.
+    void mark(const char *phase, const char *detail = "");
     /// Whether the lines are printed.
     bool enabled() const { return enabled_; }
 

@@ -203,4 +203,60 @@ for f in signs.txt big.txt overflow.txt crlf.csv blanks.txt quotes.csv quotes.tx
 done
 sweep plain_pipe pipe fit --method mv --input-format csv crlf.csv
 
+# 8. fit reads a file whose items come in index order as labels grouped by item and
+# fits them through cs_fit_csr; any other file as triples through cs_fit. The two
+# give the same CrowdData when each item's labels keep their order, so a crowd in item
+# order and the same crowd with its items' blocks in reverse order (each block as it
+# was) must give byte-identical items and workers files, one by each path
+# (CROWDSPEC_PHASES names the path taken).
+"$CS" simulate --items 3000 --workers 60 --labels-per-item 4 --classes 3 --seed 5 --labels grouped.txt 2>/dev/null
+awk '{ if ($1 != last) { n++; last = $1 } block[n] = block[n] $0 "\n" } END { for (i = n; i >= 1; i--) printf "%s", block[i] }' \
+    grouped.txt >blocks_reversed.txt
+check "reversed blocks: same lines" test "$(sort grouped.txt | md5sum)" = "$(sort blocks_reversed.txt | md5sum)"
+for m in ds opt-ds mv; do
+    CROWDSPEC_PHASES=1 "$CS" fit -m $m grouped.txt -o g_items.csv -w g_workers.csv 2>g.err
+    CROWDSPEC_PHASES=1 "$CS" fit -m $m blocks_reversed.txt -o r_items.csv -w r_workers.csv 2>r.err
+    check "$m: the item-order file is read grouped" grep -q 'phase fit read .*labels grouped by item' g.err
+    check "$m: the grouped table goes to cs_fit_csr" grep -q 'phase fit setup .*cs_fit_csr' g.err
+    check "$m: the reversed file is read as triples" grep -q 'phase fit read .*triples' r.err
+    check "$m: grouped and triples give the same items" cmp -s g_items.csv r_items.csv
+    check "$m: grouped and triples give the same workers" cmp -s g_workers.csv r_workers.csv
+done
+check "3000 items written" test "$(wc -l <g_items.csv)" = 3001
+# Labels per worker from the codes: the counts of the file itself.
+check "labels per worker" test "$(tail -n +2 g_workers.csv | cut -d, -f1,2 | sort -t, -k1,1n | md5sum)" = \
+    "$(awk '{ c[$2]++ } END { for (w in c) print w "," c[w] }' grouped.txt | sort -t, -k1,1n | md5sum)"
+# Integer ids not in ascending order of first appearance are ranked by value: items
+# 3, 1, 2 in this order are not in index order (triples); 1, 2, 3 are (grouped).
+printf '3 w1 a\n3 w2 b\n1 w1 a\n1 w2 a\n2 w1 b\n2 w2 b\n' >ranked.txt
+CROWDSPEC_PHASES=1 "$CS" fit -m mv ranked.txt -o ranked.csv 2>ranked.err
+check "ids 3, 1, 2: triples" grep -q 'phase fit read .*triples' ranked.err
+check "ids 3, 1, 2: items by value" test "$(tail -n +2 ranked.csv | cut -d, -f1 | tr '\n' ' ')" = "1 2 3 "
+# An item whose labels come in two runs is not in index order.
+printf 'a w1 x\na w2 y\nb w1 x\na w3 x\n' >two_runs.txt
+CROWDSPEC_PHASES=1 "$CS" fit -m mv two_runs.txt -o two_runs.csv 2>two_runs.err
+check "two runs of one item: triples" grep -q 'phase fit read .*triples' two_runs.err
+# A duplicate in a grouped file: the lines of both labels (a blank line and quoted
+# fields with a line break before them), whatever the chunks; --duplicates first and
+# last fit it, equal to the triples path on its reversed blocks (integer ids: the same
+# indices either way).
+printf '1 1 a\n\n2 1 "b\nc"\n2 2 a\n3 2 "b\nc"\n3 1 a\n3 2 a\n' >dup_grouped.txt  # repeat on line 9, first on 6
+CROWDSPEC_PHASES=1 "$CS" fit -m ds dup_grouped.txt -o dup.csv 2>dup.err
+check "duplicate file read grouped" grep -q 'phase fit read .*labels grouped by item' dup.err
+run 3 "$CS" fit -m ds dup_grouped.txt &&
+    stderr_is "^crowdspec: dup_grouped\.txt:9: worker '2' labels item '3' again \(first on line 6\); use --duplicates first or --duplicates last to keep one$"
+sweep dup_grouped file fit --method ds dup_grouped.txt
+printf '3 2 "b\nc"\n3 1 a\n3 2 a\n2 1 "b\nc"\n2 2 a\n1 1 a\n' >dup_reversed.txt
+CROWDSPEC_PHASES=1 "$CS" fit -m ds --duplicates first dup_reversed.txt -o dr.csv 2>dup.err
+check "reversed duplicate file read as triples" grep -q 'phase fit read .*triples' dup.err
+for d in first last; do
+    "$CS" fit -q -m ds --duplicates $d dup_grouped.txt -o dg.csv -w dgw.csv
+    "$CS" fit -q -m ds --duplicates $d dup_reversed.txt -o dr.csv -w drw.csv
+    check "--duplicates $d: grouped = triples" cmp -s dg.csv dr.csv
+    check "--duplicates $d: grouped = triples (workers)" cmp -s dgw.csv drw.csv
+done
+# One class only: the library's message for k = 1 (cs_fit's, the file read as triples).
+printf 'i1 w1 a\ni2 w1 a\n' >one_class.txt
+run 3 "$CS" fit -m ds one_class.txt && stderr_is "the input's only label is 'a'"
+
 finish
