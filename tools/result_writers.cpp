@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -23,46 +25,97 @@ void flush_if_full(OutputFile &out, std::string &buf) {
     buf.clear();
 }
 
-// Formats rows [0, n) in blocks, `threads` blocks at a time in parallel (each into its
-// own string by format(text, lo, hi)), and hands the blocks to emit(text, lo, hi) in
-// order.
+// Formats rows [0, n) in blocks of `kRows` (each into its own string by
+// format(text, lo, hi)) and hands the blocks to emit(text, lo, hi) in order. With
+// threads > 1, `threads` formatting threads work ahead of the calling thread, which
+// only emits: writing a block (the kernel copying it into the page cache) overlaps
+// with formatting the next ones. At most 2 * threads + 2 blocks are in flight, their
+// strings reused. An exception from format() or emit() stops the formatters and is
+// rethrown here once they have ended.
 template <class Format, class Emit>
 void blocks_in_order(std::size_t n, std::size_t threads, Format format, Emit emit) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     constexpr std::size_t kRows = 8192;  // rows per block: about a megabyte of text
     const std::size_t blocks = (n + kRows - 1) / kRows;
-    const std::size_t batch = threads > 1 ? 2 * threads : 1;
-    std::vector<std::string> text(batch);
-    for (std::size_t b0 = 0; b0 < blocks; b0 += batch) {
-        const std::size_t nb = std::min(batch, blocks - b0);
-        const auto one = [&](std::size_t b) {
-            text[b].clear();
-            format(text[b], (b0 + b) * kRows, std::min(n, (b0 + b + 1) * kRows));
-        };
-        if (threads <= 1 || nb == 1) {
-            for (std::size_t b = 0; b < nb; ++b) one(b);
-        } else {
-            std::vector<std::thread> pool;
-            std::vector<std::exception_ptr> errors(nb);
-            for (std::size_t b = 1; b < nb; ++b)
-                pool.emplace_back([&, b] {
-                    try {
-                        one(b);
-                    } catch (...) {
-                        errors[b] = std::current_exception();
-                    }
-                });
-            try {
-                one(0);
-            } catch (...) {
-                errors[0] = std::current_exception();
-            }
-            for (std::thread &t : pool) t.join();
-            for (const std::exception_ptr &e : errors)
-                if (e) std::rethrow_exception(e);
+    const auto rows = [&](std::size_t b) { return std::make_pair(b * kRows, std::min(n, (b + 1) * kRows)); };
+    if (threads <= 1 || blocks <= 1) {
+        std::string text;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            const auto [lo, hi] = rows(b);
+            text.clear();
+            format(text, lo, hi);
+            emit(text, lo, hi);
         }
-        for (std::size_t b = 0; b < nb; ++b) emit(text[b], (b0 + b) * kRows, std::min(n, (b0 + b + 1) * kRows));
+        return;
     }
+    struct Slot {
+        std::string text;
+        std::exception_ptr error;
+        bool done = false;
+    };
+    const std::size_t ring = 2 * threads + 2;
+    std::vector<Slot> slots(ring);
+    std::mutex mutex;
+    std::condition_variable ready, room;
+    std::size_t next = 0, emitted = 0;  // the next block to format, blocks emitted
+    bool stop = false;
+    std::vector<std::thread> pool;
+    const auto finish = [&] {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            stop = true;
+        }
+        room.notify_all();
+        for (std::thread &t : pool) t.join();
+        pool.clear();
+    };
+    try {
+        for (std::size_t t = 0; t < std::min(threads, blocks); ++t)
+            pool.emplace_back([&] {
+                for (;;) {
+                    std::size_t b;
+                    {
+                        std::unique_lock<std::mutex> lock(mutex);
+                        room.wait(lock, [&] { return stop || next >= blocks || next < emitted + ring; });
+                        if (stop || next >= blocks) return;
+                        b = next++;
+                    }
+                    Slot &s = slots[b % ring];  // its previous block was emitted
+                    s.text.clear();
+                    try {
+                        const auto [lo, hi] = rows(b);
+                        format(s.text, lo, hi);
+                    } catch (...) {
+                        s.error = std::current_exception();
+                    }
+                    {
+                        std::lock_guard<std::mutex> lock(mutex);
+                        s.done = true;
+                    }
+                    ready.notify_all();
+                }
+            });
+        for (std::size_t b = 0; b < blocks; ++b) {
+            Slot &s = slots[b % ring];
+            {
+                std::unique_lock<std::mutex> lock(mutex);
+                ready.wait(lock, [&] { return s.done; });
+            }
+            if (s.error) std::rethrow_exception(s.error);
+            const auto [lo, hi] = rows(b);
+            emit(s.text, lo, hi);
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                s.done = false;
+                emitted = b + 1;
+            }
+            room.notify_all();
+        }
+    } catch (...) {
+        finish();
+        throw;
+    }
+    finish();
 }
 
 void json_string_array(std::string &buf, const std::vector<std::string> &names) {

@@ -259,4 +259,15 @@ done
 printf 'i1 w1 a\ni2 w1 a\n' >one_class.txt
 run 3 "$CS" fit -m ds one_class.txt && stderr_is "the input's only label is 'a'"
 
+# 9. Result files are formatted by a few threads ahead of the one writing them, in
+# blocks of 8,192 rows: 40,000 items (5 blocks, more than are in flight at once) come
+# out complete and in index order in every format.
+"$CS" simulate --items 40000 --workers 30 --labels-per-item 2 --classes 2 --seed 3 --labels many.txt 2>/dev/null
+"$CS" fit -q -m mv many.txt -o many.csv -w many_workers.csv
+check "40000 rows in order" test "$(tail -n +2 many.csv | cut -d, -f1 | md5sum)" = "$(seq 1 40000 | md5sum)"
+"$CS" fit -q -m mv many.txt -o many.jsonl
+check "40000 JSON lines in order" test "$(cut -d, -f1 many.jsonl | md5sum)" = "$(seq 1 40000 | sed 's/.*/{"item":"&"/' | md5sum)"
+"$CS" fit -q -m mv many.txt -o many.tsv
+check "TSV = CSV" test "$(tr '\t' , <many.tsv | md5sum)" = "$(md5sum <many.csv)"
+
 finish
