@@ -3,6 +3,7 @@
 // file replaced atomically (written to FILE.tmp.<pid> beside it, then renamed).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -64,6 +65,7 @@ private:
     bool owns_file_ = false;  // file_ is ours to close (not stdout)
     bool committed_ = false;
     unsigned mode_ = kNoMode;  // permissions of the file being replaced
+    unsigned long long written_ = 0, flushed_ = 0;  // bytes written; bytes whose disk write was started
 };
 
 /// Writes to stdout and flushes, throwing CliError(kExitOutput) on failure (e.g. a full
