@@ -4,8 +4,10 @@
 // write_worker_results() of a result of that size, by thread count. One JSON line per
 // run, with wall and CPU seconds (the CPU figure stays meaningful on a loaded machine).
 //
-//   build/bench/bench_parse [--threads 1,2] [--reps 3] [--write OUT] FILE
+//   build/bench/bench_parse [--threads 1,2] [--reps 3] [--grouped] [--write OUT] FILE
 //
+// --grouped reads as `crowdspec fit` does (labels grouped by item when the file's
+// items come in index order, InputOptions::grouped); without it, as triples.
 // OUT receives the item results (use a file on the same disk as a real run; /dev/null
 // measures formatting alone).
 #include <algorithm>
@@ -58,16 +60,18 @@ long file_size(const std::string &path) {
 int main(int argc, char **argv) {
     std::vector<std::size_t> threads = {1, 2};
     int reps = 3;
+    bool grouped = false;
     std::string file, out_path;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--threads" && i + 1 < argc) threads = parse_list(argv[++i]);
         else if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
         else if (a == "--write" && i + 1 < argc) out_path = argv[++i];
+        else if (a == "--grouped") grouped = true;
         else file = a;
     }
     if (file.empty()) {
-        std::fprintf(stderr, "usage: bench_parse [--threads 1,2] [--reps 3] [--write OUT] FILE\n");
+        std::fprintf(stderr, "usage: bench_parse [--threads 1,2] [--reps 3] [--grouped] [--write OUT] FILE\n");
         return 1;
     }
     const double bytes = static_cast<double>(file_size(file));
@@ -76,12 +80,15 @@ int main(int argc, char **argv) {
             for (std::size_t t : threads) {
                 cli::InputOptions input;
                 input.threads = t;
+                input.grouped = grouped;
                 const double w0 = wall_now(), c0 = cpu_now();
-                const cli::CrowdTable table = cli::read_crowd_file(file, cli::ClassSpec(), input);
+                cli::CrowdTable table = cli::read_crowd_file(file, cli::ClassSpec(), input);
                 const double w = wall_now() - w0, c = cpu_now() - c0;
                 std::printf("{\"phase\":\"read\",\"threads\":%zu,\"bytes\":%.0f,\"labels\":%zu,\"items\":%zu,"
-                            "\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"mb_per_s\":%.1f}\n",
-                            t, bytes, table.item.size(), table.item_names.size(), w, c, bytes / w / 1e6);
+                            "\"grouped\":%s,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"mb_per_s\":%.1f}\n",
+                            t, bytes, table.n_labels(), table.item_names.size(), table.grouped() ? "true" : "false", w, c,
+                            bytes / w / 1e6);
+                if (table.grouped()) cli::expand_grouped_triples(table);  // the writer's stand-in posteriors need triples
                 std::fflush(stdout);
                 if (out_path.empty()) continue;
                 // A result of the table's size: posteriors from the vote shares.

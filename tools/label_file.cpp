@@ -149,9 +149,12 @@ private:
 };
 
 // The ids of a whole file: every distinct string once, numbered in order of first
-// appearance, with its first line. Keeps its own copy of each string.
+// appearance, with its first line (unless constructed with keep_lines false: the
+// messages that name a first line are about labels, and items can be millions). Keeps
+// its own copy of each string.
 class Interner {
 public:
+    explicit Interner(bool keep_lines = true) : keep_lines_(keep_lines) {}
     int32_t intern(std::string_view s, std::size_t line) { return intern(s, line, 0, false); }
     /// The same with the string's hash_bytes() already known.
     int32_t intern_hashed(std::string_view s, std::size_t line, uint64_t hash) { return intern(s, line, hash, true); }
@@ -173,6 +176,7 @@ public:
         return add(s, line);
     }
     const std::vector<std::string_view> &names() const { return names_; }
+    /// Where `id` first appeared (keep_lines only).
     std::size_t first_line(int32_t id) const { return first_line_[static_cast<std::size_t>(id)]; }
     /// Whether every id is a canonical integer below 2^24 (then by_value() orders them).
     bool all_small_integers() const { return canonical_ == names_.size(); }
@@ -183,9 +187,11 @@ private:
         if (names_.size() >= static_cast<std::size_t>(INT32_MAX))
             throw CliError(kExitInput, "more than 2^31-1 distinct ids (the library's ids are int32)");
         names_.push_back(arena_.store(s));
-        first_line_.push_back(line);
+        if (keep_lines_) first_line_.push_back(line);
         return static_cast<int32_t>(names_.size() - 1);
     }
+
+    bool keep_lines_;
 
     Arena arena_;
     FlatIndex index_;
@@ -215,12 +221,20 @@ struct LocalIds {
 // A thread's tables for one role (items, workers or labels), reused chunk after chunk:
 // canonical integers by value (an entry counts only when stamped with the current
 // chunk's generation, so nothing is cleared between chunks), other strings hashed.
+// The by-value table covers a window of kWindow values placed at the chunk's first
+// canonical integer (from 0 when that is small): a chunk's ids are mostly close
+// together, and a table over every value up to the largest id would cost 8 bytes per
+// item on every thread (and its page faults). Canonical integers outside the window
+// are hashed like any other string; within a chunk a value always takes the same way.
 struct RoleScratch {
+    static constexpr std::size_t kWindow = std::size_t{1} << 17;
     struct Entry {
         uint32_t stamp;
         int32_t id;
     };
     std::vector<Entry> by_value;  // stamp and id side by side: one cache line per lookup
+    std::size_t base = 0;         // by_value[i] is value base + i
+    uint32_t base_generation = 0;  // the chunk whose window `base` places
     FlatIndex index;
 };
 
@@ -229,10 +243,15 @@ struct RoleScratch {
 int32_t intern_local_slow(LocalIds &ids, RoleScratch &scratch, uint32_t generation, std::string_view s, int64_t value,
                           std::size_t line) {
     const int32_t fresh = static_cast<int32_t>(ids.names.size());
-    if (value >= 0) {
-        const std::size_t v = static_cast<std::size_t>(value);
-        if (v >= scratch.by_value.size()) scratch.by_value.resize(std::max(v + 1, 2 * scratch.by_value.size()), {0, -1});
-        RoleScratch::Entry &e = scratch.by_value[v];
+    if (value >= 0 && scratch.base_generation != generation) {  // the chunk's first: place the window
+        const std::size_t v = static_cast<std::size_t>(value), margin = RoleScratch::kWindow / 4;
+        scratch.base = v >= margin ? v - margin : 0;
+        scratch.base_generation = generation;
+        if (scratch.by_value.empty()) scratch.by_value.assign(RoleScratch::kWindow, {0, -1});
+    }
+    const std::size_t i = static_cast<std::size_t>(value) - scratch.base;  // wraps below the window
+    if (value >= 0 && i < RoleScratch::kWindow) {
+        RoleScratch::Entry &e = scratch.by_value[i];
         if (e.stamp == generation) return e.id;
         e.stamp = generation;
         e.id = fresh;
@@ -258,8 +277,9 @@ inline int32_t intern_local(LocalIds &ids, RoleScratch &scratch, uint32_t genera
                             std::size_t line) {
     const int64_t value = small_integer(s);
     if (value >= 0) {
-        const std::size_t v = static_cast<std::size_t>(value);
-        if (v < scratch.by_value.size() && scratch.by_value[v].stamp == generation) return scratch.by_value[v].id;
+        const std::size_t i = static_cast<std::size_t>(value) - scratch.base;
+        if (scratch.base_generation == generation && i < RoleScratch::kWindow && scratch.by_value[i].stamp == generation)
+            return scratch.by_value[i].id;
     } else if (ids.last_id >= 0 && same_bytes(s, ids.last)) {
         return ids.last_id;
     }
@@ -835,7 +855,7 @@ struct CrowdJob {
 
     CrowdJob(const Layout &l, const InputOptions &in, CrowdTable &t, std::size_t bytes)
         : layout(l), input(in), table(t), c_item(l.columns[0]), c_worker(l.columns[1]), c_label(l.columns[2]),
-          skip_empty_label(l.preset == Preset::LabelStudio), estimate(bytes) {}
+          skip_empty_label(l.preset == Preset::LabelStudio), items(false), workers(false), estimate(bytes) {}
 
     struct Local {
         RoleScratch items, workers, labels;

@@ -232,6 +232,14 @@ printf '3 w1 a\n3 w2 b\n1 w1 a\n1 w2 a\n2 w1 b\n2 w2 b\n' >ranked.txt
 CROWDSPEC_PHASES=1 "$CS" fit -m mv ranked.txt -o ranked.csv 2>ranked.err
 check "ids 3, 1, 2: triples" grep -q 'phase fit read .*triples' ranked.err
 check "ids 3, 1, 2: items by value" test "$(tail -n +2 ranked.csv | cut -d, -f1 | tr '\n' ' ')" = "1 2 3 "
+# Canonical integer ids far apart within one chunk: the parse threads look the ones
+# near the chunk's first id up by value, the others by hash; the ids and votes are
+# the file's whatever the chunks.
+printf '5 1 a\n900000 1 b\n5 2 a\n900000 2 b\n300000 1 a\n7000000 2 b\n5 3 b\n' >spread.txt
+run 0 "$CS" fit -m mv spread.txt
+check "spread ids: by value, with their votes" test "$(tail -n +2 out.txt | cut -d, -f1,2 | tr '\n' ' ')" = \
+    "5,a 300000,a 900000,b 7000000,b "
+sweep spread file fit --method mv spread.txt
 # An item whose labels come in two runs is not in index order.
 printf 'a w1 x\na w2 y\nb w1 x\na w3 x\n' >two_runs.txt
 CROWDSPEC_PHASES=1 "$CS" fit -m mv two_runs.txt -o two_runs.csv 2>two_runs.err
