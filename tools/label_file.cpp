@@ -416,57 +416,120 @@ std::vector<std::string> ordered_names(const std::vector<std::string_view> &name
     return out;
 }
 
-// The final numbering of a table read with InputOptions::grouped (its triples hold
-// first-appearance ids): when the items, numbered, come in index order (each item's
-// labels together, item 0 first), the labels become codes worker * k + label in place
-// of the worker ids, item_start is found from the items, and the item and label arrays
-// are freed; otherwise the triples are numbered as usual. One parallel pass either way
-// (a second one only for a file not in item order).
-void number_grouped(CrowdTable &table, const std::vector<int32_t> &item_rank, const std::vector<int32_t> &worker_rank,
-                    const std::vector<int32_t> &label_map, std::size_t threads) {
-    const std::size_t n = table.item.size(), n_items = item_rank.size();
+// What a grouped read (InputOptions::grouped) keeps in place of the item and label
+// arrays while it can: the labels' items as runs (each run's first position and item,
+// 12 bytes a run instead of 4 bytes a label: a file in item order has one run per
+// item), and the labels one byte each while the file has at most 256 distinct ones.
+// Either gives way to the int32 array of the table when the file outgrows it (more
+// than a run per 3 labels, a 257th label).
+struct CompactColumns {
+    bool item_runs = false;    // the items are run_start/run_item, else table.item
+    bool label_bytes = false;  // the labels are label8, else table.label
+    std::vector<int64_t> run_start;
+    std::vector<int32_t> run_item;  // first-appearance ids
+    std::vector<uint8_t> label8;    // first-appearance ids
+    void free_runs() {
+        std::vector<int64_t>().swap(run_start);
+        std::vector<int32_t>().swap(run_item);
+        item_runs = false;
+    }
+    void free_labels() {
+        std::vector<uint8_t>().swap(label8);
+        label_bytes = false;
+    }
+};
+
+// The final numbering of a table read with InputOptions::grouped (its worker array,
+// and its items and labels as `cc` holds them, are first-appearance ids): when the
+// items, numbered, come in index order (each item's labels together, item 0 first),
+// the labels become codes worker * k + label in place of the worker ids, item_start
+// comes from the runs (or the item array), and everything else is freed; otherwise
+// the triples are numbered as usual (the library sorts them).
+void number_grouped(CrowdTable &table, CompactColumns &cc, const std::vector<int32_t> &item_rank,
+                    const std::vector<int32_t> &worker_rank, const std::vector<int32_t> &label_map,
+                    std::size_t threads) {
+    const std::size_t n = table.worker.size(), n_items = item_rank.size();
     const uint32_t k = static_cast<uint32_t>(table.class_names.size());
     const bool items_same = is_identity(item_rank);
-    int32_t *const item = table.item.data();
-    const int32_t *const worker = table.worker.data();
-    const int32_t *const label = table.label.data();
     // The codes overwrite the worker ids they are made from (the same element, read
     // as int32 and written as uint32, which may alias it).
+    const int32_t *const worker = table.worker.data();
     uint32_t *const code = reinterpret_cast<uint32_t *>(table.worker.data());
-    std::vector<int64_t> start(n_items + 1, 0);
-    std::mutex mutex;
-    std::vector<std::size_t> part_starts;
+    const auto make_codes = [&](const auto *label) {
+        parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t t = lo; t < hi; ++t)
+                code[t] = static_cast<uint32_t>(worker_rank[static_cast<std::size_t>(worker[t])]) * k +
+                          static_cast<uint32_t>(label_map[static_cast<std::size_t>(label[t])]);
+        });
+    };
+    if (cc.label_bytes) make_codes(cc.label8.data());
+    else make_codes(table.label.data());
+    cc.free_labels();
+
+    std::vector<int64_t> start;
     bool in_order = true;
-    parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
-        // Within the part: every step from one label to the next keeps the item or
-        // moves to the next one; where it moves, that item starts.
-        bool ok = true;
-        int32_t previous = -1;
-        for (std::size_t t = lo; t < hi; ++t) {
-            const int32_t j = items_same ? item[t] : item_rank[static_cast<std::size_t>(item[t])];
-            if (!items_same) item[t] = j;
-            code[t] = static_cast<uint32_t>(worker_rank[static_cast<std::size_t>(worker[t])]) * k +
-                      static_cast<uint32_t>(label_map[static_cast<std::size_t>(label[t])]);
-            if (t > lo && j != previous) {
-                ok = ok && j == previous + 1;
-                if (ok) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(t);
+    std::mutex mutex;
+    if (cc.item_runs) {
+        // In index order: run r is item r's labels, for every item.
+        in_order = cc.run_item.size() == n_items;
+        if (in_order)
+            parallel_for(n_items, threads, [&](std::size_t lo, std::size_t hi) {
+                bool ok = true;
+                for (std::size_t r = lo; r < hi && ok; ++r) {
+                    const int32_t id = cc.run_item[r];
+                    ok = (items_same ? id : item_rank[static_cast<std::size_t>(id)]) == static_cast<int32_t>(r);
+                }
+                std::lock_guard<std::mutex> lock(mutex);
+                in_order = in_order && ok;
+            });
+        if (in_order) {
+            start = std::move(cc.run_start);
+            start.push_back(static_cast<int64_t>(n));
+        } else {
+            table.item.resize(n);
+            for (std::size_t r = 0; r < cc.run_item.size(); ++r) {
+                const int64_t end = r + 1 < cc.run_start.size() ? cc.run_start[r + 1] : static_cast<int64_t>(n);
+                const int32_t id = cc.run_item[r];
+                std::fill(table.item.begin() + cc.run_start[r], table.item.begin() + end,
+                          items_same ? id : item_rank[static_cast<std::size_t>(id)]);
             }
-            previous = j;
         }
-        std::lock_guard<std::mutex> lock(mutex);
-        part_starts.push_back(lo);
-        in_order = in_order && ok;
-    });
-    // Where the parts meet, and the first and last items.
-    in_order = in_order && item[0] == 0 && item[n - 1] == static_cast<int32_t>(n_items) - 1;
-    for (std::size_t lo : part_starts) {
-        if (lo == 0 || !in_order) continue;
-        const int32_t before = item[lo - 1], j = item[lo];
-        if (j == before + 1) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(lo);
-        else if (j != before) in_order = false;
+        cc.free_runs();
+    } else {
+        // The items, numbered in place; within each part every step from one label to
+        // the next keeps the item or moves to the next one, and where it moves, that
+        // item starts. The parts' ends are compared afterwards.
+        int32_t *const item = table.item.data();
+        start.assign(n_items + 1, 0);
+        std::vector<std::size_t> part_starts;
+        parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
+            bool ok = true;
+            int32_t previous = -1;
+            for (std::size_t t = lo; t < hi; ++t) {
+                const int32_t j = items_same ? item[t] : item_rank[static_cast<std::size_t>(item[t])];
+                if (!items_same) item[t] = j;
+                if (t > lo && j != previous) {
+                    ok = ok && j == previous + 1;
+                    if (ok) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(t);
+                }
+                previous = j;
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            part_starts.push_back(lo);
+            in_order = in_order && ok;
+        });
+        in_order = in_order && item[0] == 0 && item[n - 1] == static_cast<int32_t>(n_items) - 1;
+        for (std::size_t lo : part_starts) {
+            if (lo == 0 || !in_order) continue;
+            const int32_t before = item[lo - 1], j = item[lo];
+            if (j == before + 1) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(lo);
+            else if (j != before) in_order = false;
+        }
+        start[n_items] = static_cast<int64_t>(n);
     }
     if (!in_order) {
-        // Not in item order: plain triples after all (the library sorts them).
+        // Not in item order: plain triples after all; the workers and labels from the codes.
+        table.label.resize(n);
         int32_t *const w = table.worker.data();
         int32_t *const l = table.label.data();
         parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
@@ -478,14 +541,12 @@ void number_grouped(CrowdTable &table, const std::vector<int32_t> &item_rank, co
         });
         return;
     }
-    start[n_items] = static_cast<int64_t>(n);
     table.item_start = std::move(start);
     table.code_storage = std::move(table.worker);
     std::vector<int32_t>().swap(table.item);
     std::vector<int32_t>().swap(table.label);
     std::vector<int32_t>().swap(table.worker);
 }
-
 
 // ---------------------------------------------------------------------------------
 // Columns: which field of a record is the item, the worker, the label.
@@ -811,15 +872,16 @@ FirstRecord read_first_record(InputBytes &in, TextFormat format, const std::stri
 // map[src[0]], ..., map[src[n - 1]] as a forward range, for vector::insert: appending
 // through it constructs each new element once, where resize() would first fill the
 // new elements with zeros (a gigabyte of memory written twice at 10^8 labels).
+template <class T>
 class MappedIds {
 public:
     using iterator_category = std::forward_iterator_tag;
-    using value_type = int32_t;
+    using value_type = T;
     using difference_type = std::ptrdiff_t;
-    using pointer = const int32_t *;
-    using reference = int32_t;
+    using pointer = const T *;
+    using reference = T;
     MappedIds(const int32_t *at, const int32_t *map) : at_(at), map_(map) {}
-    int32_t operator*() const { return map_[static_cast<std::size_t>(*at_)]; }
+    T operator*() const { return static_cast<T>(map_[static_cast<std::size_t>(*at_)]); }
     MappedIds &operator++() {
         ++at_;
         return *this;
@@ -837,8 +899,9 @@ private:
     const int32_t *map_;
 };
 
-void append_mapped(std::vector<int32_t> &out, const int32_t *src, std::size_t n, const int32_t *map) {
-    out.insert(out.end(), MappedIds(src, map), MappedIds(src + n, map));
+template <class T>
+void append_mapped(std::vector<T> &out, const int32_t *src, std::size_t n, const int32_t *map) {
+    out.insert(out.end(), MappedIds<T>(src, map), MappedIds<T>(src + n, map));
 }
 
 // Reading the records of a crowd file (parallel_reader.hpp's Job).
@@ -855,7 +918,9 @@ struct CrowdJob {
 
     CrowdJob(const Layout &l, const InputOptions &in, CrowdTable &t, std::size_t bytes)
         : layout(l), input(in), table(t), c_item(l.columns[0]), c_worker(l.columns[1]), c_label(l.columns[2]),
-          skip_empty_label(l.preset == Preset::LabelStudio), items(false), workers(false), estimate(bytes) {}
+          skip_empty_label(l.preset == Preset::LabelStudio), items(false), workers(false), estimate(bytes) {
+        compact.item_runs = compact.label_bytes = in.grouped;
+    }
 
     struct Local {
         RoleScratch items, workers, labels;
@@ -890,6 +955,24 @@ struct CrowdJob {
         }
     };
     std::vector<int32_t> ti, tw, tl;  // merge(): local -> global ids of a chunk
+    CompactColumns compact;            // grouped reads: items as runs, labels as bytes
+    std::size_t guess = 0;             // labels expected in the file (from the first chunk)
+
+    // Items as runs no longer pay (more than one run per 3 labels): the item array.
+    void spill_runs(std::size_t n) {
+        table.item.reserve(std::max(guess, n));
+        for (std::size_t r = 0; r < compact.run_item.size(); ++r) {
+            const std::size_t end = r + 1 < compact.run_start.size() ? static_cast<std::size_t>(compact.run_start[r + 1]) : n;
+            table.item.insert(table.item.end(), end - static_cast<std::size_t>(compact.run_start[r]), compact.run_item[r]);
+        }
+        compact.free_runs();
+    }
+    // A label id beyond a byte: the label array.
+    void spill_labels() {
+        table.label.reserve(std::max(guess, compact.label8.size()));
+        table.label.insert(table.label.end(), compact.label8.begin(), compact.label8.end());
+        compact.free_labels();
+    }
 
     // The in-file gold column: one gold label per item, across the file, so the job
     // is serial when there is one.
@@ -985,18 +1068,40 @@ struct CrowdJob {
         translate(items, c.items, offset, ti);
         translate(workers, c.workers, offset, tw);
         translate(labels, c.labels, offset, tl);
-        const std::size_t base = table.item.size();
-        if (base == 0 && c.bytes > 0) {
+        const std::size_t base = table.worker.size();
+        if (base == 0) {
             // Room for the whole file at this chunk's bytes per label, plus a little.
-            const double per_byte = static_cast<double>(n) / static_cast<double>(c.bytes);
-            const std::size_t guess = static_cast<std::size_t>(per_byte * static_cast<double>(estimate) * 1.05) + 16;
-            table.item.reserve(guess);
+            const double per_byte = c.bytes > 0 ? static_cast<double>(n) / static_cast<double>(c.bytes) : 0.0;
+            guess = static_cast<std::size_t>(per_byte * static_cast<double>(estimate) * 1.05) + 16;
             table.worker.reserve(guess);
-            table.label.reserve(guess);
+            if (!compact.item_runs) table.item.reserve(guess);
+            if (!compact.label_bytes) table.label.reserve(guess);
+            else compact.label8.reserve(guess);
         }
-        append_mapped(table.item, c.item.data(), n, ti.data());
+        if (compact.item_runs) {
+            const std::size_t before = compact.run_item.size();
+            for (std::size_t r = 0; r < n; ++r) {
+                const int32_t id = ti[static_cast<std::size_t>(c.item[r])];
+                if (compact.run_item.empty() || compact.run_item.back() != id) {
+                    compact.run_item.push_back(id);
+                    compact.run_start.push_back(static_cast<int64_t>(base + r));
+                }
+            }
+            if (base == 0) {  // as many runs again per label for the rest of the file
+                const std::size_t runs = static_cast<std::size_t>(
+                    static_cast<double>(guess) * static_cast<double>(compact.run_item.size() - before) /
+                    static_cast<double>(n) * 1.05) + 16;
+                compact.run_item.reserve(runs);
+                compact.run_start.reserve(runs);
+            }
+            if (3 * compact.run_item.size() > base + n && base + n >= (std::size_t{1} << 16)) spill_runs(base + n);
+        } else {
+            append_mapped(table.item, c.item.data(), n, ti.data());
+        }
         append_mapped(table.worker, c.worker.data(), n, tw.data());
-        append_mapped(table.label, c.label.data(), n, tl.data());
+        if (compact.label_bytes && !tl.empty() && *std::max_element(tl.begin(), tl.end()) > 255) spill_labels();
+        if (compact.label_bytes) append_mapped(compact.label8, c.label.data(), n, tl.data());
+        else append_mapped(table.label, c.label.data(), n, tl.data());
         for (std::size_t k = 0; k < c.runs.size(); ++k) {
             const std::size_t end = k + 1 < c.runs.size() ? c.runs[k + 1].index : n;
             table.line.push_run(c.runs[k].line + offset, end - c.runs[k].index);
@@ -1139,7 +1244,7 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
                 table.class_names = classes.names;
                 break;
         }
-        if (table.item.empty() && !part_of_file)
+        if (table.worker.empty() && !part_of_file)
             throw CliError(kExitInput, table.source + ": no labels left after skipping " +
                                            std::to_string(table.skipped_rejected + table.skipped_no_answer) +
                                            " rows (" + std::to_string(table.skipped_rejected) + " rejected, " +
@@ -1148,10 +1253,14 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
         const std::size_t k = table.class_names.size();
         // Codes worker * k + label need k >= 2 and fit 32 bits (the library's limits);
         // otherwise the library's messages about the classes come from cs_fit.
-        const bool group = input.grouped && !table.item.empty() && k >= 2 &&
+        const bool group = input.grouped && !table.worker.empty() && k >= 2 &&
                            static_cast<uint64_t>(worker_rank.size()) * k <= UINT32_MAX;
+        if (!group) {  // the compact columns, if any, as the triples' arrays
+            if (job.compact.item_runs) job.spill_runs(table.worker.size());
+            if (job.compact.label_bytes) job.spill_labels();
+        }
         if (group) {
-            number_grouped(table, item_rank, worker_rank, label_map, settings.threads);
+            number_grouped(table, job.compact, item_rank, worker_rank, label_map, settings.threads);
         } else {
             // The final numbering, in one parallel pass (string ids keep theirs).
             const bool items_same = is_identity(item_rank), workers_same = is_identity(worker_rank),

@@ -278,4 +278,25 @@ check "40000 JSON lines in order" test "$(cut -d, -f1 many.jsonl | md5sum)" = "$
 "$CS" fit -q -m mv many.txt -o many.tsv
 check "TSV = CSV" test "$(tr '\t' , <many.tsv | md5sum)" = "$(md5sum <many.csv)"
 
+# 10. A grouped read keeps the items as runs and the labels as bytes while it can:
+# a file far from item order gives way to the item array part way (runs of 1 label,
+# 64 KB chunks), 300 classes to the label array; the majority vote (which does not
+# depend on the order of the labels) must match the file in order.
+awk '{ print (NR * 7919) % 80000, $0 }' many.txt | sort -n | cut -d' ' -f2- >shuffled.txt
+check "shuffled: same lines" test "$(sort many.txt | md5sum)" = "$(sort shuffled.txt | md5sum)"
+CROWDSPEC_PHASES=1 CROWDSPEC_PARSE_CHUNK=65536 "$CS" fit -m mv shuffled.txt -o shuffled.csv -w shuffled_workers.csv 2>shuffled.err
+check "shuffled: triples" grep -q 'phase fit read .*triples' shuffled.err
+check "shuffled: the items of the file in order" cmp -s shuffled.csv many.csv
+check "shuffled: the workers of the file in order" cmp -s shuffled_workers.csv many_workers.csv
+"$CS" simulate --items 2000 --workers 50 --labels-per-item 3 --classes 300 --seed 9 --labels wide.txt 2>/dev/null
+awk '{ if ($1 != last) { n++; last = $1 } block[n] = block[n] $0 "\n" } END { for (i = n; i >= 1; i--) printf "%s", block[i] }' \
+    wide.txt >wide_reversed.txt
+for m in mv ds; do
+    CROWDSPEC_PHASES=1 CROWDSPEC_PARSE_CHUNK=4096 "$CS" fit -m $m --max-iter 3 wide.txt -o wide.csv -w wide_w.csv 2>wide.err
+    "$CS" fit -q -m $m --max-iter 3 wide_reversed.txt -o wide_r.csv -w wide_rw.csv
+    check "300 classes ($m): grouped" grep -q 'phase fit read .*labels grouped by item' wide.err
+    check "300 classes ($m): grouped = triples" cmp -s wide.csv wide_r.csv
+    check "300 classes ($m): grouped = triples (workers)" cmp -s wide_w.csv wide_rw.csv
+done
+
 finish
