@@ -127,6 +127,20 @@ void InputBytes::advance(std::size_t consumed) {
     fill();
 }
 
+void InputBytes::release_before(std::size_t offset) {
+#if !defined(_WIN32)
+    if (map_ == nullptr) return;
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    constexpr std::size_t kStep = std::size_t{16} << 20;  // one call per 16 MB
+    const std::size_t upto = std::min(offset, map_size_) / page * page;
+    if (upto < released_ + kStep) return;
+    (void)madvise(static_cast<char *>(map_) + released_, upto - released_, MADV_DONTNEED);
+    released_ = upto;
+#else
+    (void)offset;
+#endif
+}
+
 void FlatIndex::grow() {
     if (slots_.size() >= (std::size_t{1} << 32)) throw std::bad_alloc();  // the tags choose among 2^32 slots
     std::vector<Slot> old;

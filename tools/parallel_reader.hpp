@@ -64,6 +64,11 @@ public:
     /// Drops [0, consumed) and reads on. With consumed == 0 the window grows instead
     /// (a record longer than it). No-op for a mapping.
     void advance(std::size_t consumed);
+    /// A mapping: the bytes before `offset` are done with for now, so their pages
+    /// leave the process (MADV_DONTNEED; they stay in the page cache, and reading them
+    /// again maps them back in, unchanged). Keeps the resident set of a large file's
+    /// read to what is being parsed. No-op for a stream.
+    void release_before(std::size_t offset);
 
 private:
     void fill();  // reads until the window is full or the input ends
@@ -73,6 +78,7 @@ private:
     bool owns_fd_ = false;
     void *map_ = nullptr;
     std::size_t map_size_ = 0;
+    std::size_t released_ = 0;  // mapping: pages before this offset were released
     std::string window_;  // stream: the window
     std::size_t window_bytes_;
     const char *data_ = nullptr;
@@ -415,6 +421,7 @@ void read_chunks(InputBytes &in, std::size_t start, std::size_t start_line, Text
                     }
                     expected = s.end;
                     line = offset + s.next_line;
+                    in.release_before(expected);
                 }
                 give_chunk(s.chunk);  // for the next chunk to fill
                 s.escapes.clear();
