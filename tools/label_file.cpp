@@ -497,10 +497,9 @@ void number_grouped(CrowdTable &table, CompactColumns &cc, const std::vector<int
         cc.free_runs();
     } else {
         // The items, numbered in place; within each part every step from one label to
-        // the next keeps the item or moves to the next one, and where it moves, that
-        // item starts. The parts' ends are compared afterwards.
+        // the next must keep the item or move to the next one, and so across the parts'
+        // ends (compared afterwards). Then each item starts where the item changes.
         int32_t *const item = table.item.data();
-        start.assign(n_items + 1, 0);
         std::vector<std::size_t> part_starts;
         parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
             bool ok = true;
@@ -508,10 +507,7 @@ void number_grouped(CrowdTable &table, CompactColumns &cc, const std::vector<int
             for (std::size_t t = lo; t < hi; ++t) {
                 const int32_t j = items_same ? item[t] : item_rank[static_cast<std::size_t>(item[t])];
                 if (!items_same) item[t] = j;
-                if (t > lo && j != previous) {
-                    ok = ok && j == previous + 1;
-                    if (ok) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(t);
-                }
+                ok = ok && (t == lo || j == previous || j == previous + 1);
                 previous = j;
             }
             std::lock_guard<std::mutex> lock(mutex);
@@ -519,13 +515,16 @@ void number_grouped(CrowdTable &table, CompactColumns &cc, const std::vector<int
             in_order = in_order && ok;
         });
         in_order = in_order && item[0] == 0 && item[n - 1] == static_cast<int32_t>(n_items) - 1;
-        for (std::size_t lo : part_starts) {
-            if (lo == 0 || !in_order) continue;
-            const int32_t before = item[lo - 1], j = item[lo];
-            if (j == before + 1) start[static_cast<std::size_t>(j)] = static_cast<int64_t>(lo);
-            else if (j != before) in_order = false;
+        for (std::size_t lo : part_starts)
+            if (lo > 0 && item[lo] != item[lo - 1] && item[lo] != item[lo - 1] + 1) in_order = false;
+        if (in_order) {
+            start.assign(n_items + 1, 0);
+            parallel_for(n, threads, [&](std::size_t lo, std::size_t hi) {
+                for (std::size_t t = std::max<std::size_t>(lo, 1); t < hi; ++t)
+                    if (item[t] != item[t - 1]) start[static_cast<std::size_t>(item[t])] = static_cast<int64_t>(t);
+            });
+            start[n_items] = static_cast<int64_t>(n);
         }
-        start[n_items] = static_cast<int64_t>(n);
     }
     if (!in_order) {
         // Not in item order: plain triples after all; the workers and labels from the codes.

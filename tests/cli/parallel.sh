@@ -214,8 +214,8 @@ awk '{ if ($1 != last) { n++; last = $1 } block[n] = block[n] $0 "\n" } END { fo
     grouped.txt >blocks_reversed.txt
 check "reversed blocks: same lines" test "$(sort grouped.txt | md5sum)" = "$(sort blocks_reversed.txt | md5sum)"
 for m in ds opt-ds mv; do
-    CROWDSPEC_PHASES=1 "$CS" fit -m $m grouped.txt -o g_items.csv -w g_workers.csv 2>g.err
-    CROWDSPEC_PHASES=1 "$CS" fit -m $m blocks_reversed.txt -o r_items.csv -w r_workers.csv 2>r.err
+    CROWDSPEC_PHASES=1 "$CS" fit $T1 -m $m grouped.txt -o g_items.csv -w g_workers.csv 2>g.err
+    CROWDSPEC_PHASES=1 "$CS" fit $T1 -m $m blocks_reversed.txt -o r_items.csv -w r_workers.csv 2>r.err
     check "$m: the item-order file is read grouped" grep -q 'phase fit read .*labels grouped by item' g.err
     check "$m: the grouped table goes to cs_fit_csr" grep -q 'phase fit setup .*cs_fit_csr' g.err
     check "$m: the reversed file is read as triples" grep -q 'phase fit read .*triples' r.err
@@ -229,53 +229,53 @@ check "labels per worker" test "$(tail -n +2 g_workers.csv | cut -d, -f1,2 | sor
 # Integer ids not in ascending order of first appearance are ranked by value: items
 # 3, 1, 2 in this order are not in index order (triples); 1, 2, 3 are (grouped).
 printf '3 w1 a\n3 w2 b\n1 w1 a\n1 w2 a\n2 w1 b\n2 w2 b\n' >ranked.txt
-CROWDSPEC_PHASES=1 "$CS" fit -m mv ranked.txt -o ranked.csv 2>ranked.err
+CROWDSPEC_PHASES=1 "$CS" fit $T1 -m mv ranked.txt -o ranked.csv 2>ranked.err
 check "ids 3, 1, 2: triples" grep -q 'phase fit read .*triples' ranked.err
 check "ids 3, 1, 2: items by value" test "$(tail -n +2 ranked.csv | cut -d, -f1 | tr '\n' ' ')" = "1 2 3 "
 # Canonical integer ids far apart within one chunk: the parse threads look the ones
 # near the chunk's first id up by value, the others by hash; the ids and votes are
 # the file's whatever the chunks.
 printf '5 1 a\n900000 1 b\n5 2 a\n900000 2 b\n300000 1 a\n7000000 2 b\n5 3 b\n' >spread.txt
-run 0 "$CS" fit -m mv spread.txt
+run 0 "$CS" fit $T1 -m mv spread.txt
 check "spread ids: by value, with their votes" test "$(tail -n +2 out.txt | cut -d, -f1,2 | tr '\n' ' ')" = \
     "5,a 300000,a 900000,b 7000000,b "
-sweep spread file fit --method mv spread.txt
+sweep spread file fit $T1 --method mv spread.txt
 # An item whose labels come in two runs is not in index order.
 printf 'a w1 x\na w2 y\nb w1 x\na w3 x\n' >two_runs.txt
-CROWDSPEC_PHASES=1 "$CS" fit -m mv two_runs.txt -o two_runs.csv 2>two_runs.err
+CROWDSPEC_PHASES=1 "$CS" fit $T1 -m mv two_runs.txt -o two_runs.csv 2>two_runs.err
 check "two runs of one item: triples" grep -q 'phase fit read .*triples' two_runs.err
 # A duplicate in a grouped file: the lines of both labels (a blank line and quoted
 # fields with a line break before them), whatever the chunks; --duplicates first and
 # last fit it, equal to the triples path on its reversed blocks (integer ids: the same
 # indices either way).
 printf '1 1 a\n\n2 1 "b\nc"\n2 2 a\n3 2 "b\nc"\n3 1 a\n3 2 a\n' >dup_grouped.txt  # repeat on line 9, first on 6
-CROWDSPEC_PHASES=1 "$CS" fit -m ds dup_grouped.txt -o dup.csv 2>dup.err
+CROWDSPEC_PHASES=1 "$CS" fit $T1 -m ds dup_grouped.txt -o dup.csv 2>dup.err
 check "duplicate file read grouped" grep -q 'phase fit read .*labels grouped by item' dup.err
-run 3 "$CS" fit -m ds dup_grouped.txt &&
+run 3 "$CS" fit $T1 -m ds dup_grouped.txt &&
     stderr_is "^crowdspec: dup_grouped\.txt:9: worker '2' labels item '3' again \(first on line 6\); use --duplicates first or --duplicates last to keep one$"
-sweep dup_grouped file fit --method ds dup_grouped.txt
+sweep dup_grouped file fit $T1 --method ds dup_grouped.txt
 printf '3 2 "b\nc"\n3 1 a\n3 2 a\n2 1 "b\nc"\n2 2 a\n1 1 a\n' >dup_reversed.txt
-CROWDSPEC_PHASES=1 "$CS" fit -m ds --duplicates first dup_reversed.txt -o dr.csv 2>dup.err
+CROWDSPEC_PHASES=1 "$CS" fit $T1 -m ds --duplicates first dup_reversed.txt -o dr.csv 2>dup.err
 check "reversed duplicate file read as triples" grep -q 'phase fit read .*triples' dup.err
 for d in first last; do
-    "$CS" fit -q -m ds --duplicates $d dup_grouped.txt -o dg.csv -w dgw.csv
-    "$CS" fit -q -m ds --duplicates $d dup_reversed.txt -o dr.csv -w drw.csv
+    "$CS" fit $T1 -q -m ds --duplicates $d dup_grouped.txt -o dg.csv -w dgw.csv
+    "$CS" fit $T1 -q -m ds --duplicates $d dup_reversed.txt -o dr.csv -w drw.csv
     check "--duplicates $d: grouped = triples" cmp -s dg.csv dr.csv
     check "--duplicates $d: grouped = triples (workers)" cmp -s dgw.csv drw.csv
 done
 # One class only: the library's message for k = 1 (cs_fit's, the file read as triples).
 printf 'i1 w1 a\ni2 w1 a\n' >one_class.txt
-run 3 "$CS" fit -m ds one_class.txt && stderr_is "the input's only label is 'a'"
+run 3 "$CS" fit $T1 -m ds one_class.txt && stderr_is "the input's only label is 'a'"
 
 # 9. Result files are formatted by a few threads ahead of the one writing them, in
 # blocks of 8,192 rows: 40,000 items (5 blocks, more than are in flight at once) come
 # out complete and in index order in every format.
 "$CS" simulate --items 40000 --workers 30 --labels-per-item 2 --classes 2 --seed 3 --labels many.txt 2>/dev/null
-"$CS" fit -q -m mv many.txt -o many.csv -w many_workers.csv
+"$CS" fit $T1 -q -m mv many.txt -o many.csv -w many_workers.csv
 check "40000 rows in order" test "$(tail -n +2 many.csv | cut -d, -f1 | md5sum)" = "$(seq 1 40000 | md5sum)"
-"$CS" fit -q -m mv many.txt -o many.jsonl
+"$CS" fit $T1 -q -m mv many.txt -o many.jsonl
 check "40000 JSON lines in order" test "$(cut -d, -f1 many.jsonl | md5sum)" = "$(seq 1 40000 | sed 's/.*/{"item":"&"/' | md5sum)"
-"$CS" fit -q -m mv many.txt -o many.tsv
+"$CS" fit $T1 -q -m mv many.txt -o many.tsv
 check "TSV = CSV" test "$(tr '\t' , <many.tsv | md5sum)" = "$(md5sum <many.csv)"
 
 # 10. A grouped read keeps the items as runs and the labels as bytes while it can:
@@ -284,7 +284,7 @@ check "TSV = CSV" test "$(tr '\t' , <many.tsv | md5sum)" = "$(md5sum <many.csv)"
 # depend on the order of the labels) must match the file in order.
 awk '{ print (NR * 7919) % 80000, $0 }' many.txt | sort -n | cut -d' ' -f2- >shuffled.txt
 check "shuffled: same lines" test "$(sort many.txt | md5sum)" = "$(sort shuffled.txt | md5sum)"
-CROWDSPEC_PHASES=1 CROWDSPEC_PARSE_CHUNK=65536 "$CS" fit -m mv shuffled.txt -o shuffled.csv -w shuffled_workers.csv 2>shuffled.err
+CROWDSPEC_PHASES=1 CROWDSPEC_PARSE_CHUNK=65536 "$CS" fit $T1 -m mv shuffled.txt -o shuffled.csv -w shuffled_workers.csv 2>shuffled.err
 check "shuffled: triples" grep -q 'phase fit read .*triples' shuffled.err
 check "shuffled: the items of the file in order" cmp -s shuffled.csv many.csv
 check "shuffled: the workers of the file in order" cmp -s shuffled_workers.csv many_workers.csv
@@ -292,8 +292,8 @@ check "shuffled: the workers of the file in order" cmp -s shuffled_workers.csv m
 awk '{ if ($1 != last) { n++; last = $1 } block[n] = block[n] $0 "\n" } END { for (i = n; i >= 1; i--) printf "%s", block[i] }' \
     wide.txt >wide_reversed.txt
 for m in mv ds; do
-    CROWDSPEC_PHASES=1 CROWDSPEC_PARSE_CHUNK=4096 "$CS" fit -m $m --max-iter 3 wide.txt -o wide.csv -w wide_w.csv 2>wide.err
-    "$CS" fit -q -m $m --max-iter 3 wide_reversed.txt -o wide_r.csv -w wide_rw.csv
+    CROWDSPEC_PHASES=1 CROWDSPEC_PARSE_CHUNK=4096 "$CS" fit $T1 -m $m --max-iter 3 wide.txt -o wide.csv -w wide_w.csv 2>wide.err
+    "$CS" fit $T1 -q -m $m --max-iter 3 wide_reversed.txt -o wide_r.csv -w wide_rw.csv
     check "300 classes ($m): grouped" grep -q 'phase fit read .*labels grouped by item' wide.err
     check "300 classes ($m): grouped = triples" cmp -s wide.csv wide_r.csv
     check "300 classes ($m): grouped = triples (workers)" cmp -s wide_w.csv wide_rw.csv
