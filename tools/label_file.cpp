@@ -271,8 +271,10 @@ int32_t intern_local_slow(LocalIds &ids, RoleScratch &scratch, uint32_t generati
 
 // The chunk-local id of `s` (first seen on chunk line `line`). Canonical integers
 // are looked up by value; other strings are compared with the previous one (exports
-// list labels task by task, so the same id often repeats on consecutive lines), then
-// hashed.
+// list labels task by task, so the same id often repeats on consecutive lines), then,
+// while the chunk has seen at most kFewIds ids (class labels), with each of them, and
+// otherwise hashed.
+constexpr std::size_t kFewIds = 8;
 inline int32_t intern_local(LocalIds &ids, RoleScratch &scratch, uint32_t generation, std::string_view s,
                             std::size_t line) {
     const int64_t value = small_integer(s);
@@ -282,6 +284,14 @@ inline int32_t intern_local(LocalIds &ids, RoleScratch &scratch, uint32_t genera
             return scratch.by_value[i].id;
     } else if (ids.last_id >= 0 && same_bytes(s, ids.last)) {
         return ids.last_id;
+    } else if (ids.names.size() <= kFewIds) {
+        // The chunk's distinct ids so far are all here (each string once): a match is
+        // the id the hash index would give.
+        for (std::size_t k = 0; k < ids.names.size(); ++k)
+            if (same_bytes(ids.names[k], s)) {
+                ids.last = s;
+                return ids.last_id = static_cast<int32_t>(k);
+            }
     }
     return intern_local_slow(ids, scratch, generation, s, value, line);
 }
