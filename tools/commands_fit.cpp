@@ -138,7 +138,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     PhaseTimer phases("fit");  // CROWDSPEC_PHASES=1: where the time goes, on stderr
     const FitSettings settings = fit_settings_from(parsed);
     InputOptions input = input_options_from(parsed);
-    input.grouped = true;  // labels grouped by item when the file allows: cs_fit_csr, no copy of them
+    input.grouped = true;  // labels grouped by item when the file allows (cs_fit_csr; no item or label arrays)
     if (settings.method == "all")
         throw CliError(kExitUsage, "fit: --method all is only for 'crowdspec evaluate'");
     if (settings.method.find(',') != std::string::npos)

@@ -322,8 +322,9 @@ double timed_fit(cs_model *model, const CrowdTable &table, const std::string &me
         check_status(model, cs_set_int(model, CS_PARAM_WORKERS, static_cast<int32_t>(table.binary->n_workers())),
                      "workers");
     // A text file read grouped by item (InputOptions::grouped) is fitted from its codes
-    // in place: cs_fit_csr on them is cs_fit on the triples, without the library's
-    // copy of the labels (ungroup_for_fit() decided that it reports the same).
+    // (cs_fit_csr on them is cs_fit on the triples; the library uses them in place when
+    // each item's labels come in worker order, else copies them; ungroup_for_fit()
+    // decided that it reports the same).
     const cs_status status =
         table.binary    ? cs_fit_csr(model, static_cast<std::size_t>(table.binary->n_items()), table.binary->item_start(),
                                      table.binary->codes(), static_cast<int32_t>(table.binary->k()))
