@@ -60,6 +60,26 @@ void allocate_table(V &v, std::size_t n) {
 // pass: after computing q_j, the pass adds q_j into the count rows of j's labels.
 // This streams the labels once per round and never reads the posteriors of other
 // items (the cache misses of a separate by-worker M-step pass).
+// The number of labels with each code, counted on the team: each task counts one range
+// of the labels, and the ranges' counts are added in order (integers, so exact).
+std::vector<double> count_codes(const CrowdData &data, std::size_t codes, Team &team) {
+    const std::size_t n = data.n_labels();
+    const std::size_t ranges = n >= 2 * kMinParallelLabels ? static_cast<std::size_t>(team.size()) : 1;
+    std::vector<int64_t> count(ranges * codes, 0);
+    team.run(static_cast<int64_t>(ranges), [&](int64_t r) {
+        int64_t *own = count.data() + static_cast<std::size_t>(r) * codes;
+        const std::size_t last = (static_cast<std::size_t>(r) + 1) * n / ranges;
+        for (std::size_t p = static_cast<std::size_t>(r) * n / ranges; p < last; ++p) ++own[data.item_code[p]];
+    });
+    std::vector<double> out(codes, 0.0);
+    for (std::size_t c = 0; c < codes; ++c) {
+        int64_t sum = 0;
+        for (std::size_t r = 0; r < ranges; ++r) sum += count[r * codes + c];
+        out[c] = static_cast<double>(sum);  // exact: counts below 2^53
+    }
+    return out;
+}
+
 struct Workspace {
     int32_t k = 0;
     int64_t table = 0;                  // m x k x k: doubles in one count table
@@ -120,8 +140,7 @@ struct Workspace {
         if (data.k == 2) {
             const std::size_t codes = static_cast<std::size_t>(data.n_workers) * 2;
             allocate_table(ratio, codes);
-            code_labels.assign(codes, 0.0);  // exact: counts below 2^53
-            for (const uint32_t c : data.item_code) code_labels[c] += 1.0;
+            code_labels = count_codes(data, codes, team);
             block_ll.assign(static_cast<std::size_t>(n_worker_blocks(data.n_workers)), 0.0);
             block_finite.assign(block_ll.size(), 0);
         }
