@@ -22,7 +22,7 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
     // of the last completed round.
     const bool em = options.method == CS_METHOD_DS || options.method == CS_METHOD_OPT_DS ||
                     options.method == CS_METHOD_ONE_COIN_DS || options.method == CS_METHOD_CLASS_ONE_COIN_DS;
-    if (em && !cancelled) resolve_degenerate_ties(data, out);
+    if (em && !cancelled) resolve_degenerate_ties(data, out, options.threads);
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;

@@ -2,6 +2,7 @@
 #include "crowd/em/degenerate_fit.hpp"
 
 #include "data/crowd_shard.hpp"
+#include "util/parallel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -89,88 +90,100 @@ private:
 
 }  // namespace
 
-int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out) {
+int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t threads) {
     const int32_t k = data.k;
     if (out.posteriors.size() != static_cast<std::size_t>(data.n_items) * k ||
         out.confusion.size() != static_cast<std::size_t>(data.n_workers) * k * k ||
         out.labels.size() != static_cast<std::size_t>(data.n_items))
         return 0;
     Confounding confounding(data, out);
-    // The classes confounded with each label, computed when a label first needs them.
+    // The classes confounded with each label that some labelled, non-gold item has (all
+    // of them in a distributed fit, so that every process makes the same collective calls
+    // -- the masses' sum -- whatever its own items are). They are computed before any
+    // item changes, from EM's posteriors: they depend only on the fit, so the items can
+    // then be taken in any order, and a distributed fit gets the single-process sets.
     std::vector<std::vector<int32_t>> with(static_cast<std::size_t>(k));
-    std::vector<char> known(static_cast<std::size_t>(k), 0);
-    std::vector<double> votes(static_cast<std::size_t>(k)), before(static_cast<std::size_t>(k));
-    std::vector<char> member(static_cast<std::size_t>(k));
-    int64_t changed = 0, first = -1;
-    // In a distributed fit the confounded sets are computed up front, for every label,
-    // so that every process makes the same collective calls (the masses' sum) whatever
-    // its own items are; the sets depend only on the global confusion matrices and
-    // masses, so they are the single-process fit's.
-    if (data.shard != nullptr) {
-        for (int32_t top = 0; top < k; ++top) {
+    std::vector<char> needed(static_cast<std::size_t>(k), data.shard != nullptr);
+    for (int32_t j = 0; j < data.n_items; ++j)
+        if (data.item_start[j] < data.item_start[j + 1] && data.gold_of(j) < 0) needed[out.labels[j]] = 1;
+    for (int32_t top = 0; top < k; ++top)
+        if (needed[top])
             for (int32_t l = 0; l < k; ++l)
                 if (l != top && confounding.confounded(top, l)) with[top].push_back(l);
-            known[top] = 1;
-        }
-    }
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-        if (begin == end || data.gold_of(j) >= 0) continue;
-        const int32_t top = out.labels[j];
-        // An impossible item (zero likelihood under its label, hence under every class)
-        // keeps the prior it was given (CS_NOTE_IMPOSSIBLE_ITEMS).
-        bool possible = true;
-        for (int64_t p = begin; p < end && possible; ++p)
-            possible = out.confusion[(static_cast<int64_t>(data.worker_of(p)) * k + top) * k + data.label_of(p)] > 0.0;
-        if (!possible) continue;
-        if (!known[top]) {
-            for (int32_t l = 0; l < k; ++l)
-                if (l != top && confounding.confounded(top, l)) with[top].push_back(l);
-            known[top] = 1;
-        }
-        // The item's set: its label, the classes confounded with it by the whole fit,
-        // and the classes tied with it whose entries for this item's labels are the
-        // label's for every worker who gave them (a tie only the index rule decided).
-        double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-        std::vector<char> &in = member;
-        std::fill(in.begin(), in.end(), 0);
-        in[top] = 1;
-        for (int32_t l : with[top]) in[l] = 1;
-        for (int32_t l = 0; l < k; ++l) {
-            if (in[l] || !(std::fabs(q[l] - q[top]) <= kTie * q[top])) continue;
-            bool clone = true;
-            for (int64_t p = begin; p < end && clone; ++p) {
-                const double *pi = out.confusion.data() + static_cast<int64_t>(data.worker_of(p)) * k * k;
-                const int32_t c = data.label_of(p);
-                clone = std::fabs(pi[static_cast<int64_t>(top) * k + c] - pi[static_cast<int64_t>(l) * k + c]) <=
-                        kRowTolerance;
+
+    // Items in fixed blocks on the fit's threads; each block counts its changed items
+    // and its first, combined in block order.
+    constexpr int32_t kBlockItems = 8192;
+    const int64_t blocks = chunk_count(data.n_items, kBlockItems);
+    std::vector<int64_t> block_changed(static_cast<std::size_t>(blocks), 0), block_first(static_cast<std::size_t>(blocks), -1);
+    Team team(threads_for(threads, static_cast<int64_t>(data.n_labels())));
+    team.run(blocks, [&](int64_t b) {
+        std::vector<double> votes(static_cast<std::size_t>(k)), before(static_cast<std::size_t>(k));
+        std::vector<char> in(static_cast<std::size_t>(k));
+        int64_t changed = 0, first = -1;
+        const int32_t last_item = static_cast<int32_t>(std::min<int64_t>(data.n_items, (b + 1) * kBlockItems));
+        for (int32_t j = static_cast<int32_t>(b * kBlockItems); j < last_item; ++j) {
+            const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+            if (begin == end || data.gold_of(j) >= 0) continue;
+            const int32_t top = out.labels[j];
+            // An impossible item (zero likelihood under its label, hence under every
+            // class) keeps the prior it was given (CS_NOTE_IMPOSSIBLE_ITEMS).
+            bool possible = true;
+            for (int64_t p = begin; p < end && possible; ++p)
+                possible =
+                    out.confusion[(static_cast<int64_t>(data.worker_of(p)) * k + top) * k + data.label_of(p)] > 0.0;
+            if (!possible) continue;
+            // The item's set: its label, the classes confounded with it by the whole
+            // fit, and the classes tied with it whose entries for this item's labels are
+            // the label's for every worker who gave them (a tie only the index rule
+            // decided).
+            double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
+            std::fill(in.begin(), in.end(), 0);
+            in[top] = 1;
+            for (int32_t l : with[top]) in[l] = 1;
+            for (int32_t l = 0; l < k; ++l) {
+                if (in[l] || !(std::fabs(q[l] - q[top]) <= kTie * q[top])) continue;
+                bool clone = true;
+                for (int64_t p = begin; p < end && clone; ++p) {
+                    const double *pi = out.confusion.data() + static_cast<int64_t>(data.worker_of(p)) * k * k;
+                    const int32_t c = data.label_of(p);
+                    clone = std::fabs(pi[static_cast<int64_t>(top) * k + c] - pi[static_cast<int64_t>(l) * k + c]) <=
+                            kRowTolerance;
+                }
+                in[l] = clone;
             }
-            in[l] = clone;
+            std::fill(votes.begin(), votes.end(), 0.0);
+            double voted = 0.0, mass = 0.0;
+            int32_t members = 0;
+            for (int64_t p = begin; p < end; ++p) votes[data.label_of(p)] += 1.0;
+            for (int32_t l = 0; l < k; ++l)
+                if (in[l]) voted += votes[l], ++members;
+            if (members < 2 || voted == 0.0) continue;  // nothing confounded, or nothing to go by
+            std::copy(q, q + k, before.begin());
+            // Their mass as the complement of the other classes' (exactly 1 when they
+            // are all of them), so the row still sums to 1 and no entry exceeds it.
+            mass = 1.0;
+            for (int32_t l = 0; l < k; ++l)
+                if (!in[l]) mass -= q[l];
+            mass = std::max(0.0, mass);
+            for (int32_t l = 0; l < k; ++l)
+                if (in[l]) q[l] = mass * votes[l] / voted;
+            int32_t best = 0;
+            for (int32_t l = 1; l < k; ++l)
+                if (q[l] > q[best]) best = l;
+            out.labels[j] = best;
+            if (!std::equal(q, q + k, before.begin())) {
+                if (first < 0) first = j;
+                ++changed;
+            }
         }
-        std::fill(votes.begin(), votes.end(), 0.0);
-        double voted = 0.0, mass = 0.0;
-        int32_t members = 0;
-        for (int64_t p = begin; p < end; ++p) votes[data.label_of(p)] += 1.0;
-        for (int32_t l = 0; l < k; ++l)
-            if (in[l]) voted += votes[l], ++members;
-        if (members < 2 || voted == 0.0) continue;  // nothing confounded, or nothing to go by
-        std::copy(q, q + k, before.begin());
-        // Their mass as the complement of the other classes' (exactly 1 when they are
-        // all of them), so the row still sums to 1 and no entry exceeds it.
-        mass = 1.0;
-        for (int32_t l = 0; l < k; ++l)
-            if (!in[l]) mass -= q[l];
-        mass = std::max(0.0, mass);
-        for (int32_t l = 0; l < k; ++l)
-            if (in[l]) q[l] = mass * votes[l] / voted;
-        int32_t best = 0;
-        for (int32_t l = 1; l < k; ++l)
-            if (q[l] > q[best]) best = l;
-        out.labels[j] = best;
-        if (!std::equal(q, q + k, before.begin())) {
-            if (first < 0) first = j;
-            ++changed;
-        }
+        block_changed[static_cast<std::size_t>(b)] = changed;
+        block_first[static_cast<std::size_t>(b)] = first;
+    });
+    int64_t changed = 0, first = -1;
+    for (int64_t b = 0; b < blocks; ++b) {
+        changed += block_changed[static_cast<std::size_t>(b)];
+        if (first < 0) first = block_first[static_cast<std::size_t>(b)];
     }
     std::string which = " (the first is item " + std::to_string(first) + ")";
     if (data.shard != nullptr) {

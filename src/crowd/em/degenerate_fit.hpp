@@ -27,7 +27,9 @@ namespace cs {
 /// Rows count as equal within 1e-6, a class as massless on a worker below 1e-9.
 /// Confusion matrices, prior, trace and log-likelihood stay EM's. When an item's
 /// label or posterior changed, sets CS_NOTE_DEGENERATE_MAXIMUM and appends the
-/// explanation to out.note_message. Returns the number of such items.
-int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out);
+/// explanation to out.note_message. Returns the number of such items. Runs on
+/// threads_for(threads, labels) threads (`threads` as FitOptions::threads); the result is
+/// the same for any count.
+int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t threads = 1);
 
 }  // namespace cs
