@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "data/item_partitions.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -281,21 +282,6 @@ void group_unsorted_items(CrowdData &d, const int32_t *item, const int32_t *work
     });
 }
 
-// Items cut into blocks of about kBuildChunk labels for the passes over items: block b
-// holds the items whose first label is in [b * kBuildChunk, (b + 1) * kBuildChunk).
-std::vector<int32_t> item_blocks(const CrowdData &d) {
-    const int64_t n = static_cast<int64_t>(d.n_labels());
-    const int64_t blocks = std::max<int64_t>(1, chunk_count(n, kBuildChunk));
-    std::vector<int32_t> first(static_cast<std::size_t>(blocks) + 1);
-    const auto begin = d.item_start.begin(), end = d.item_start.begin() + d.n_items;
-    for (int64_t b = 0; b < blocks; ++b)
-        first[static_cast<std::size_t>(b)] =
-            static_cast<int32_t>(std::lower_bound(begin, end, b * static_cast<int64_t>(kBuildChunk)) - begin);
-    first[0] = 0;
-    first[static_cast<std::size_t>(blocks)] = d.n_items;
-    return first;
-}
-
 // w / k for any 32-bit code w by one multiplication: with m = ceil(2^64 / k), the high
 // 64 bits of m * w are floor(w / k) for every w < 2^32 (Lemire, Kaser and Kurz, "Faster
 // remainder by direct computation", 2019). A division per label would cost more than
@@ -377,15 +363,16 @@ bool sort_item_by_worker(uint32_t *code, int64_t n, uint32_t k32, const WorkerOf
 
 // Every item's labels in worker order (owned codes); false if some item has a
 // duplicate (those items are left as they were).
-bool sort_items_by_worker(CrowdData &d, const std::vector<int32_t> &blocks, Team &team) {
+bool sort_items_by_worker(CrowdData &d, const std::vector<ItemRange> &blocks, Team &team) {
     const uint32_t k32 = static_cast<uint32_t>(d.k);
     const WorkerOf worker_of(k32);
     uint32_t *code = d.item_code.owned_data();
     const bool short_keys = static_cast<uint32_t>(d.n_workers) <= kShortItemWorkers;
-    std::vector<char> clean(blocks.size() - 1, 1);
-    team.run(static_cast<int64_t>(clean.size()), [&](int64_t b) {
+    std::vector<char> clean(blocks.size(), 1);
+    team.run(static_cast<int64_t>(blocks.size()), [&](int64_t b) {
         bool ok = true;
-        for (int32_t j = blocks[static_cast<std::size_t>(b)]; j < blocks[static_cast<std::size_t>(b) + 1]; ++j)
+        const ItemRange r = blocks[static_cast<std::size_t>(b)];
+        for (int32_t j = r.first; j < r.last; ++j)
             ok &= sort_item_by_worker(code + d.item_start[j], d.item_start[j + 1] - d.item_start[j], k32, worker_of,
                                       short_keys);
         clean[static_cast<std::size_t>(b)] = ok;
@@ -395,19 +382,16 @@ bool sort_items_by_worker(CrowdData &d, const std::vector<int32_t> &blocks, Team
 
 // True when every item's labels are in worker order already (read-only; stops at the
 // first item that is not).
-bool all_in_worker_order(const CrowdData &d, const std::vector<int32_t> &blocks, Team &team) {
+bool all_in_worker_order(const CrowdData &d, const std::vector<ItemRange> &blocks, Team &team) {
     const uint32_t k32 = static_cast<uint32_t>(d.k);
     const WorkerOf worker_of(k32);
-    std::vector<char> ordered(blocks.size() - 1, 1);
     std::atomic<bool> any_not{false};
-    team.run(static_cast<int64_t>(ordered.size()), [&](int64_t b) {
-        for (int32_t j = blocks[static_cast<std::size_t>(b)];
-             j < blocks[static_cast<std::size_t>(b) + 1] && !any_not.load(std::memory_order_relaxed); ++j)
+    team.run(static_cast<int64_t>(blocks.size()), [&](int64_t b) {
+        const ItemRange r = blocks[static_cast<std::size_t>(b)];
+        for (int32_t j = r.first; j < r.last && !any_not.load(std::memory_order_relaxed); ++j)
             if (!in_worker_order(d.item_code.data() + d.item_start[j], d.item_start[j + 1] - d.item_start[j], k32,
-                                 worker_of)) {
+                                 worker_of))
                 any_not.store(true, std::memory_order_relaxed);
-                return;
-            }
     });
     return !any_not.load();
 }
@@ -420,7 +404,10 @@ bool all_in_worker_order(const CrowdData &d, const std::vector<int32_t> &blocks,
 // the caller's codes (build_csr) are copied only when they are not.
 template <class Where>
 void put_in_worker_order(CrowdData &d, const FitOptions &options, Where where, Team &team) {
-    const std::vector<int32_t> blocks = item_blocks(d);
+    // Blocks of about kBuildChunk labels (item ranges: they stay valid when duplicates
+    // are dropped below).
+    const std::vector<ItemRange> blocks =
+        split_items(d, chunk_count(static_cast<int64_t>(d.n_labels()), kBuildChunk));
     if (d.item_code.is_view()) {
         if (all_in_worker_order(d, blocks, team)) return;
         d.item_code.resize(d.item_code.size());  // owned: a copy of the caller's codes
