@@ -2,7 +2,9 @@
 // Crowd labels after validation, as compressed sparse rows by item: every method
 // passes over the labels item by item (E-steps, majority vote, Lloyd updates) and
 // scatters what concerns workers into small per-worker tables, so no by-worker copy
-// of the labels is kept (see data/item_partitions.hpp).
+// of the labels is kept (see data/item_partitions.hpp). The one exception: a
+// Dawid-Skene fit whose count tables are beyond the caches groups the labels by code
+// for its M-step (data/labels_by_code.hpp).
 #pragma once
 
 #include <cstddef>
