@@ -263,6 +263,31 @@ void shards_match_cs_fit(void **) {
         for (int p : {2, 3}) expect_match(single_process(all, c), fit_shards(shard(all, p, false), c));
 }
 
+// 50,000 workers and k = 5: count tables of 10 MB, so each process gathers its M-step
+// counts by code (crowd/em/dawid_skene.cpp) before the processes add them up.
+void many_workers_shards_match_cs_fit(void **) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = 12000;
+    spec.n_workers = 50000;
+    spec.k = 5;
+    spec.labels_per_item = 5;
+    spec.seed = 8;
+    const cs::sim::Crowd c = cs::sim::simulate_crowd(spec);
+    Labels all;
+    all.item = c.item;
+    all.worker = c.worker;
+    all.label = c.label;
+    // 20 rounds: with about one label per worker the likelihood is flat in many
+    // directions, and a thousand rounds would carry the shards' different order of
+    // additions beyond 1e-10.
+    const Configure ds_20 = [](cs_model *model, int) {
+        cs_set_int(model, CS_PARAM_METHOD, CS_METHOD_DS);
+        cs_set_int(model, CS_PARAM_MAX_ITER, 20);
+        cs_set_double(model, CS_PARAM_TOL, 0.0);
+    };
+    for (int p : {1, 2}) expect_match(single_process(all, ds_20), fit_shards(shard(all, p, false), ds_20));
+}
+
 void empty_shard(void **) {
     const Labels all = crowd();
     for (Configure c : {opt_ds, ds}) expect_match(single_process(all, c), fit_shards(shard(all, 3, true), c));
@@ -308,6 +333,7 @@ void wrong_transport(void **) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_shard_is_cs_fit),  cmocka_unit_test(shards_match_cs_fit),
+        cmocka_unit_test(many_workers_shards_match_cs_fit),
         cmocka_unit_test(empty_shard),          cmocka_unit_test(failure_on_one_shard),
         cmocka_unit_test(settings_must_agree),  cmocka_unit_test(wrong_transport),
     };

@@ -300,7 +300,9 @@ static std::vector<double> textbook_em(const cs::sim::Crowd &c, const std::vecto
 }
 
 // The library's kernels (k = 2 from one log ratio per label, k = 3..5 in batches, the
-// by-item kernel of many workers, the generic one for k = 6) against the textbook EM:
+// by-item kernel of many workers, the generic one for k = 6; with k >= 3 and count
+// tables of 8 MiB or more -- 60,000 workers at k = 5, 120,000 at k = 3, 32,000 at
+// k = 6 -- the counts gathered by code) against the textbook EM:
 // posteriors within 1e-12 and every log-likelihood of the trace within 1e-12 relative,
 // with and without gold items, smoothed and not, on 1 and 2 threads (bit for bit the
 // same); 120,000 labels, above the size at which a fit takes a second thread.
@@ -312,7 +314,8 @@ static void test_kernels_match_textbook_em(void **) {
     };
     const Case cases[] = {{2, 200, 0.0, false}, {2, 200, 0.0, true},  {2, 200, 0.5, false},
                           {3, 200, 0.0, false}, {5, 200, 0.0, true},  {2, 40000, 0.0, false},
-                          {5, 30000, 0.0, false}, {6, 200, 0.0, false}};
+                          {5, 30000, 0.0, false}, {6, 200, 0.0, false},  {5, 60000, 0.0, false},
+                          {3, 120000, 0.0, true}, {6, 32000, 0.0, false}};
     for (const Case &cs_case : cases) {
         cs::sim::CrowdSpec spec;
         spec.n_items = 24000;

@@ -13,6 +13,7 @@
 #include "crowd/voting/majority_vote.hpp"
 #include "data/crowd_shard.hpp"
 #include "data/item_partitions.hpp"
+#include "data/labels_by_code.hpp"
 #include "util/aligned.hpp"
 #include "util/parallel.hpp"
 #include "util/squarem.hpp"
@@ -59,7 +60,8 @@ void allocate_table(V &v, std::size_t n) {
 // counts are sums over labels of the new posteriors, so both happen in the same
 // pass: after computing q_j, the pass adds q_j into the count rows of j's labels.
 // This streams the labels once per round and never reads the posteriors of other
-// items (the cache misses of a separate by-worker M-step pass).
+// items (the cache misses of a separate by-worker M-step pass). Only when the count
+// tables are beyond the caches is the by-worker pass the cheaper (uses_pull below).
 // The number of labels with each code, counted on the team: each task counts one range
 // of the labels, and the ranges' counts are added in order (integers, so exact).
 std::vector<double> count_codes(const CrowdData &data, std::size_t codes, Team &team) {
@@ -78,6 +80,22 @@ std::vector<double> count_codes(const CrowdData &data, std::size_t codes, Team &
         out[c] = static_cast<double>(sum);  // exact: counts below 2^53
     }
     return out;
+}
+
+// Whether the M-step counts are gathered by code (pull_codes) instead of scattered by
+// the E-step into per-partition tables. With many workers each label's scatter is a
+// read-modify-write of a random row of a table beyond the caches, the larger part of a
+// round's time (10^7 labels from 10^5 workers, k = 5: about 40 of 65 ns per label); the
+// gather reads the item's posterior row instead, and leaves no tables to clear and sum.
+// But while log pi and a count table stay in the last-level cache the scatter is the
+// faster: measured on 10^7 labels (bench/README.md, issue 19), the gather lost at
+// tables of 6 and 7.7 MB (k = 5 and 4) and won from 10 MB (k = 3..6, 1.2-1.3x). So the
+// threshold, options.pull_table_bytes, is 8 MiB a table: log pi and one count table
+// together at half of the 32 MiB last-level cache of the machine measured. At k = 2 the
+// scatter moves 16 bytes a label and the gather gained 7 % at 12.8 MB: not worth its 4
+// bytes a label, so k = 2 keeps the scatter. The results are the same either way.
+bool uses_pull(const CrowdData &data, const FitOptions &options, int64_t table) {
+    return data.k >= 3 && table * static_cast<int64_t>(sizeof(double)) >= options.pull_table_bytes;
 }
 
 struct Workspace {
@@ -116,6 +134,13 @@ struct Workspace {
     double ratio_ll = 0.0;
     bool ratio_ready = false;           // ratio and ratio_ll are those of the current logs
 
+    // Count tables beyond the caches (uses_pull): no count tables. The E-step only
+    // writes the posteriors, and finish_m_step gathers every code's counts from them
+    // through the labels grouped by code (pull_codes). `pull_q` = the posteriors of
+    // the last E-step that scattered (or of scatter_posteriors).
+    LabelsByCode by_code;
+    const double *pull_q = nullptr;
+
     // `scatter` = false for a lone E-step, which needs no count tables; `support` =
     // false for a lone M-step, which needs no answer sets. `shared` are the answer sets
     // computed once by the caller (null: computed here when the support restricts).
@@ -136,7 +161,8 @@ struct Workspace {
         const int64_t kk = static_cast<int64_t>(data.k) * data.k;
         worker_block = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, kk * n_parts()));
         allocate_table(log_pi, static_cast<std::size_t>(table));
-        if (scatter) allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
+        if (scatter && uses_pull(data, options, table)) by_code = labels_by_code(data, team);
+        else if (scatter) allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
         if (data.k == 2) {
             const std::size_t codes = static_cast<std::size_t>(data.n_workers) * 2;
             allocate_table(ratio, codes);
@@ -153,6 +179,7 @@ struct Workspace {
     }
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
+    bool pull() const { return !by_code.empty(); }
     int64_t n_worker_blocks(int32_t n_workers) const { return chunk_count(n_workers, worker_block); }
 };
 
@@ -688,8 +715,23 @@ void for_each_part(Workspace &ws, F &&f) {
     ws.team.run(ws.n_parts(), f);
 }
 
+// Sum of q_j over the items of r, in item order: the prior sums of a partition, the
+// same additions as the kernels' (pull mode, where they do not scatter).
+void sum_posteriors(const double *q, ItemRange r, int32_t k, double *out) {
+    for (int32_t l = 0; l < k; ++l) out[l] = 0.0;
+    for (int64_t j = r.first; j < r.last; ++j)
+        for (int32_t l = 0; l < k; ++l) out[l] += q[j * k + l];
+}
+
+// Pull mode: the prior sums of every partition, and q for the M-step's gather.
+void pull_from(const CrowdData &d, Workspace &ws, const double *q) {
+    ws.pull_q = q;
+    for_each_part(ws, [&](int64_t p) { sum_posteriors(q, ws.parts[p], d.k, ws.prior_sums.data() + p * d.k); });
+}
+
 // Counts of the posteriors q in every partition (the M-step of a posterior start).
 void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
+    if (ws.pull()) return pull_from(d, ws, q);
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         for_each_part(ws, [&](int64_t p) {
@@ -702,6 +744,8 @@ void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
 
 // The E-step of every partition, and with `scatter` the next M-step's counts.
 void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
+    const bool pull = scatter && ws.pull();
+    if (pull) scatter = false;  // the kernels only write q; the counts are gathered later
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         for_each_part(ws, [&](int64_t p) {
@@ -732,6 +776,7 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                             prior_sum, ws.part_ll[p], ws.part_impossible[p]);
         });
     });
+    if (pull) pull_from(d, ws, q);
 }
 
 // log pi of worker i, transposed to observed x true (so that one label adds k
@@ -785,6 +830,47 @@ void finish_ratios(const CrowdData &d, Workspace &ws) {
     ws.ratio_ll = sum;
 }
 
+// Pull mode: the counts of codes [first, last) from the posteriors q, row c = the sum
+// of q_j over the items j given code c (Z-5). Summed per partition in item order, and
+// the partitions' sums added in partition order: the same additions in the same order
+// as the kernels' scatter into per-partition tables (zeroed, so the first addition is
+// exact) followed by sum_block's sum over them, so the counts are identical bit for bit
+// (an empty partition adds 0, which changes no sum of non-negative terms). The rows
+// of q are read in increasing item order, and requested kAhead labels ahead.
+template <int K>
+void pull_codes(const LabelsByCode &by_code, const std::vector<ItemRange> &parts, int32_t k, const double *q,
+                int64_t first, int64_t last, double *total) {
+    constexpr int64_t kAhead = 16;
+    const int32_t kk = K > 0 ? K : k;
+    ClassScratch<K> sum_scratch(kk), part_scratch(kk);
+    double *sum = sum_scratch.data(), *part = part_scratch.data();
+    const int32_t *item = by_code.item.data();
+    const int64_t n = static_cast<int64_t>(by_code.item.size());
+    for (int64_t c = first; c < last; ++c) {
+        for (int32_t l = 0; l < kk; ++l) sum[l] = part[l] = 0.0;
+        std::size_t in = 0;  // the partition of the items being summed
+        for (int64_t e = by_code.start[c]; e < by_code.start[c + 1]; ++e) {
+            if (e + kAhead < n) {  // a row of K > 2 doubles can span two lines
+                const double *ahead = q + static_cast<int64_t>(item[e + kAhead]) * kk;
+                __builtin_prefetch(ahead);
+                __builtin_prefetch(ahead + kk - 1);
+            }
+            const int32_t j = item[e];
+            if (j >= parts[in].last) {  // the next partition: add this one's sum
+                for (int32_t l = 0; l < kk; ++l) {
+                    sum[l] += part[l];
+                    part[l] = 0.0;
+                }
+                while (j >= parts[in].last) ++in;
+            }
+            const double *qj = q + static_cast<int64_t>(j) * kk;
+            for (int32_t l = 0; l < kk; ++l) part[l] += qj[l];
+        }
+        double *row = total + c * kk;
+        for (int32_t l = 0; l < kk; ++l) row[l] = sum[l] + part[l];
+    }
+}
+
 // The M-step (Z-5) from the counts of the last pass: sum the partitions' tables,
 // add the smoothing pseudo-count, apply the confusion model and normalise each true
 // class; the prior, when estimated, is the mean posterior. With `logs`, also log pi
@@ -805,6 +891,12 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     const auto sum_block = [&](int64_t b) {
         const int64_t first = b * ws.worker_block * kk;
         const int64_t last = std::min<int64_t>(d.n_workers, (b + 1) * ws.worker_block) * kk;
+        if (ws.pull()) {  // codes [first / k, last / k)
+            with_classes(k, [&](auto kc) {
+                pull_codes<decltype(kc)::value>(ws.by_code, ws.parts, k, ws.pull_q, first / k, last / k, total.data());
+            });
+            return;
+        }
         const double *tables = ws.counts.data();
         for (int64_t e = first; e < last; ++e) {
             double sum = tables[e];

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// Dawid-Skene's two ways of forming the M-step counts give the same bits. With count
+// tables beyond the caches (many workers, k >= 3) the E-step writes only the
+// posteriors and the M-step gathers every code's counts from them through the labels
+// grouped by code; otherwise the E-step scatters them into per-partition tables
+// (crowd/em/dawid_skene.cpp). FitOptions::pull_table_bytes picks the way for any crowd,
+// so both run here on the same crowds: ds, one-coin-ds and class-one-coin-ds, plain EM
+// and SQUAREM, with gold items, smoothing around the pooled matrix, k = 3, 5 (kernels
+// fixed at compile time) and 7 (the generic one), on 1 and 2 threads. Posteriors,
+// confusion matrices, prior and trace must be equal bit for bit. Also the grouping
+// itself against one written out here.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "support/cmocka_cpp.hpp"
+#include "core/fit_result.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "data/crowd_data.hpp"
+#include "data/labels_by_code.hpp"
+#include "sim/crowd_sim.hpp"
+#include "util/parallel.hpp"
+#include "util/progress.hpp"
+
+namespace {
+
+cs::sim::Crowd crowd_of(int32_t k, int32_t workers, int32_t items, uint64_t seed) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = items;
+    spec.n_workers = workers;
+    spec.k = k;
+    spec.labels_per_item = 5;
+    spec.seed = seed;
+    return cs::sim::simulate_crowd(spec);
+}
+
+template <class T>
+bool same_bits(const std::vector<T> &a, const std::vector<T> &b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+}  // namespace
+
+static void test_labels_by_code_groups_every_label(void **) {
+    const auto crowd = crowd_of(4, 300, 60000, 5);  // 300,000 labels: two ranges on 2 threads
+    cs::FitOptions options;
+    const cs::CrowdData data =
+        cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size(), options);
+    // Expected: for each code in turn, the items with a label of that code, in item order.
+    const int64_t codes = static_cast<int64_t>(data.n_workers) * data.k;
+    std::vector<std::vector<int32_t>> want(static_cast<std::size_t>(codes));
+    for (int32_t j = 0; j < data.n_items; ++j)
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) want[data.item_code[p]].push_back(j);
+    for (int threads : {1, 2}) {
+        cs::Team team(threads);
+        const cs::LabelsByCode got = cs::labels_by_code(data, team);
+        assert_int_equal(got.start.size(), codes + 1);
+        assert_int_equal(got.item.size(), data.n_labels());
+        assert_int_equal(got.start[0], 0);
+        for (int64_t c = 0; c < codes; ++c) {
+            assert_int_equal(got.start[c + 1] - got.start[c], want[c].size());
+            assert_memory_equal(got.item.data() + got.start[c], want[c].data(), want[c].size() * sizeof(int32_t));
+        }
+    }
+}
+
+static void test_gathered_counts_equal_scattered_counts(void **) {
+    struct Case {
+        int32_t k, workers, method;
+        int32_t accel, center;
+        double smoothing;
+        bool gold;
+    };
+    const Case cases[] = {
+        {3, 400, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, 0.0, false},
+        {3, 5000, CS_METHOD_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_UNIFORM, 0.0, true},
+        {5, 400, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_POOLED, 0.5, false},
+        {5, 2000, CS_METHOD_ONE_COIN_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, 0.0, true},
+        {5, 2000, CS_METHOD_CLASS_ONE_COIN_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_UNIFORM, 0.1, false},
+        {7, 800, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, 0.0, true},
+    };
+    for (const Case &c : cases) {
+        // 120,000 labels: a fit of 2 threads takes both.
+        const auto crowd = crowd_of(c.k, c.workers, 24000, 17);
+        cs::FitOptions base;
+        base.max_iter = 12;
+        base.tol = 0.0;
+        base.accel = c.accel;
+        base.smoothing = c.smoothing;
+        base.smoothing_center = c.center;
+        base.smoothing_strength = c.smoothing > 0.0 ? 2.0 : 0.0;
+        cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                                                  crowd.item.size(), base);
+        if (c.gold) {
+            data.gold.assign(static_cast<std::size_t>(data.n_items), -1);
+            for (int32_t j = 0; j < data.n_items; j += 9) data.gold[j] = crowd.truth[j];
+        }
+        std::vector<cs::FitResult> fits;
+        for (int64_t pull_bytes : {std::numeric_limits<int64_t>::max(), int64_t{0}})
+            for (int threads : {1, 2}) {
+                cs::FitOptions options = base;
+                options.threads = threads;
+                options.pull_table_bytes = pull_bytes;
+                cs::FitResult out;
+                const bool cancelled =
+                    c.method == CS_METHOD_DS            ? cs::fit_ds(data, options, cs::Progress(), out)
+                    : c.method == CS_METHOD_ONE_COIN_DS ? cs::fit_one_coin_ds(data, options, cs::Progress(), out)
+                                                        : cs::fit_class_one_coin_ds(data, options, cs::Progress(), out);
+                assert_false(cancelled);
+                assert_int_equal(out.iterations, base.max_iter);
+                fits.push_back(std::move(out));
+            }
+        print_message("k = %d, %d workers, method %d, accel %d, smoothing %g%s: %zu fits\n", c.k, c.workers,
+                      c.method, c.accel, c.smoothing, c.gold ? ", gold" : "", fits.size());
+        for (std::size_t f = 1; f < fits.size(); ++f) {
+            assert_true(same_bits(fits[0].posteriors, fits[f].posteriors));
+            assert_true(same_bits(fits[0].confusion, fits[f].confusion));
+            assert_true(same_bits(fits[0].prior, fits[f].prior));
+            assert_true(same_bits(fits[0].trace, fits[f].trace));
+            assert_true(same_bits(fits[0].labels, fits[f].labels));
+        }
+    }
+}
+
+// The lone M-step (cs::m_step, a posterior start's counts) gathers as well.
+static void test_lone_m_step_gathers_the_same_counts(void **) {
+    const auto crowd = crowd_of(4, 3000, 24000, 23);
+    cs::FitOptions options;
+    const cs::CrowdData data =
+        cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size(), options);
+    std::vector<double> q(static_cast<std::size_t>(data.n_items) * data.k);
+    for (std::size_t e = 0; e < q.size(); ++e) q[e] = static_cast<double>((e * 2654435761u) % 1000 + 1);
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        double sum = 0.0;
+        for (int32_t l = 0; l < data.k; ++l) sum += q[j * data.k + l];
+        for (int32_t l = 0; l < data.k; ++l) q[j * data.k + l] /= sum;
+    }
+    cs::DsParams scattered, gathered;
+    options.pull_table_bytes = std::numeric_limits<int64_t>::max();
+    cs::m_step(data, q, options, scattered);
+    options.pull_table_bytes = 0;
+    cs::m_step(data, q, options, gathered);
+    assert_true(same_bits(scattered.confusion, gathered.confusion));
+    assert_true(same_bits(scattered.prior, gathered.prior));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_labels_by_code_groups_every_label),
+        cmocka_unit_test(test_gathered_counts_equal_scattered_counts),
+        cmocka_unit_test(test_lone_m_step_gathers_the_same_counts),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
