@@ -780,10 +780,16 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
 }
 
 // log pi of worker i, transposed to observed x true (so that one label adds k
-// contiguous values): out[c * k + l] = log pi[l * k + c].
+// contiguous values): out[c * k + l] = log pi[l * k + c]. A zero entry's log, -inf, is
+// written without the call: libm takes its slow divide-by-zero path for it, which was
+// 6 % of a fit of a sparse crowd (60,000 labels from 60,000 workers, k = 3, where most
+// entries are 0).
 inline void log_transposed(const double *pi, int32_t k, double *out) {
     for (int32_t l = 0; l < k; ++l)
-        for (int32_t c = 0; c < k; ++c) out[c * k + l] = std::log(pi[l * k + c]);
+        for (int32_t c = 0; c < k; ++c) {
+            const double x = pi[l * k + c];
+            out[c * k + l] = x == 0.0 ? kMinusInf : std::log(x);  // log(+-0) = -inf
+        }
 }
 
 // The smallest log pi[c][1] the ratio kernel takes (fill_ratios).
