@@ -48,7 +48,7 @@ struct FitOptions {
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its
     // M-step counts by code instead of scattering them (crowd/em/dawid_skene.cpp,
-    // uses_pull). Tests set 0 (always gather) or the largest value (never) to run both
+    // gathers_counts). Tests set 0 (always gather) or the largest value (never) to run both
     // ways on one crowd.
     int64_t pull_table_bytes = int64_t{8} << 20;
 };

@@ -61,7 +61,7 @@ void allocate_table(V &v, std::size_t n) {
 // pass: after computing q_j, the pass adds q_j into the count rows of j's labels.
 // This streams the labels once per round and never reads the posteriors of other
 // items (the cache misses of a separate by-worker M-step pass). Only when the count
-// tables are beyond the caches is the by-worker pass the cheaper (uses_pull below).
+// tables are beyond the caches is the by-worker pass the cheaper (gathers_counts).
 // The number of labels with each code, counted on the team: each task counts one range
 // of the labels, and the ranges' counts are added in order (integers, so exact).
 std::vector<double> count_codes(const CrowdData &data, std::size_t codes, Team &team) {
@@ -80,22 +80,6 @@ std::vector<double> count_codes(const CrowdData &data, std::size_t codes, Team &
         out[c] = static_cast<double>(sum);  // exact: counts below 2^53
     }
     return out;
-}
-
-// Whether the M-step counts are gathered by code (pull_codes) instead of scattered by
-// the E-step into per-partition tables. With many workers each label's scatter is a
-// read-modify-write of a random row of a table beyond the caches, the larger part of a
-// round's time (10^7 labels from 10^5 workers, k = 5: about 40 of 65 ns per label); the
-// gather reads the item's posterior row instead, and leaves no tables to clear and sum.
-// But while log pi and a count table stay in the last-level cache the scatter is the
-// faster: measured on 10^7 labels (bench/README.md, issue 19), the gather lost at
-// tables of 6 and 7.7 MB (k = 5 and 4) and won from 10 MB (k = 3..6, 1.2-1.3x). So the
-// threshold, options.pull_table_bytes, is 8 MiB a table: log pi and one count table
-// together at half of the 32 MiB last-level cache of the machine measured. At k = 2 the
-// scatter moves 16 bytes a label and the gather gained 7 % at 12.8 MB: not worth its 4
-// bytes a label, so k = 2 keeps the scatter. The results are the same either way.
-bool uses_pull(const CrowdData &data, const FitOptions &options, int64_t table) {
-    return data.k >= 3 && table * static_cast<int64_t>(sizeof(double)) >= options.pull_table_bytes;
 }
 
 struct Workspace {
@@ -134,18 +118,20 @@ struct Workspace {
     double ratio_ll = 0.0;
     bool ratio_ready = false;           // ratio and ratio_ll are those of the current logs
 
-    // Count tables beyond the caches (uses_pull): no count tables. The E-step only
+    // Count tables beyond the caches (gathers_counts): no count tables. The E-step only
     // writes the posteriors, and finish_m_step gathers every code's counts from them
-    // through the labels grouped by code (pull_codes). `pull_q` = the posteriors of
-    // the last E-step that scattered (or of scatter_posteriors).
-    LabelsByCode by_code;
+    // through the labels grouped by code (pull_codes): the caller's (EmStart::by_code)
+    // or own_by_code. `pull_q` = the posteriors of the last E-step that scattered (or
+    // of scatter_posteriors).
+    LabelsByCode own_by_code;
+    const LabelsByCode *by_code = nullptr;
     const double *pull_q = nullptr;
 
     // `scatter` = false for a lone E-step, which needs no count tables; `support` =
     // false for a lone M-step, which needs no answer sets. `shared` are the answer sets
     // computed once by the caller (null: computed here when the support restricts).
     Workspace(const CrowdData &data, const FitOptions &options, bool scatter = true, bool support = true,
-              const std::vector<uint8_t> *shared = nullptr)
+              const std::vector<uint8_t> *shared = nullptr, const LabelsByCode *shared_by_code = nullptr)
         : k(data.k),
           table(static_cast<int64_t>(data.n_workers) * data.k * data.k),
           parts(partition_items(data, table, 4)),
@@ -161,8 +147,15 @@ struct Workspace {
         const int64_t kk = static_cast<int64_t>(data.k) * data.k;
         worker_block = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, kk * n_parts()));
         allocate_table(log_pi, static_cast<std::size_t>(table));
-        if (scatter && uses_pull(data, options, table)) by_code = labels_by_code(data, team);
-        else if (scatter) allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
+        if (scatter && gathers_counts(data, options)) {
+            if (shared_by_code == nullptr) {
+                own_by_code = labels_by_code(data, team);
+                shared_by_code = &own_by_code;
+            }
+            by_code = shared_by_code;
+        } else if (scatter) {
+            allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
+        }
         if (data.k == 2) {
             const std::size_t codes = static_cast<std::size_t>(data.n_workers) * 2;
             allocate_table(ratio, codes);
@@ -179,7 +172,7 @@ struct Workspace {
     }
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
-    bool pull() const { return !by_code.empty(); }
+    bool pull() const { return by_code != nullptr; }
     int64_t n_worker_blocks(int32_t n_workers) const { return chunk_count(n_workers, worker_block); }
 };
 
@@ -899,7 +892,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         const int64_t last = std::min<int64_t>(d.n_workers, (b + 1) * ws.worker_block) * kk;
         if (ws.pull()) {  // codes [first / k, last / k)
             with_classes(k, [&](auto kc) {
-                pull_codes<decltype(kc)::value>(ws.by_code, ws.parts, k, ws.pull_q, first / k, last / k, total.data());
+                pull_codes<decltype(kc)::value>(*ws.by_code, ws.parts, k, ws.pull_q, first / k, last / k, total.data());
             });
             return;
         }
@@ -1179,6 +1172,22 @@ void note_max_iter(const FitOptions &options, FitResult &out) {
                         " rounds before the relative log-likelihood change fell below tol. ";
 }
 
+// With many workers each label's scatter is a read-modify-write of a random row of a
+// table beyond the caches, the larger part of a round's time (10^7 labels from 10^5
+// workers, k = 5: about 40 of 65 ns per label); the gather reads the item's posterior
+// row instead, and leaves no tables to clear and sum. But while log pi and a count
+// table stay in the last-level cache the scatter is the faster: measured on 10^7 labels
+// (bench/README.md, issue 19), the gather lost at tables of 6 and 7.7 MB (k = 5 and 4)
+// and won from 10 MB (k = 3..6, 1.2-1.3x). So the threshold, options.pull_table_bytes,
+// is 8 MiB a table: log pi and one count table together at half of the 32 MiB
+// last-level cache of the machine measured. At k = 2 the scatter moves 16 bytes a label
+// and the gather gained 7 % at 12.8 MB: not worth its 4 bytes a label, so k = 2 keeps
+// the scatter.
+bool gathers_counts(const CrowdData &data, const FitOptions &options) {
+    const int64_t table = static_cast<int64_t>(data.n_workers) * data.k * data.k;
+    return data.k >= 3 && table * static_cast<int64_t>(sizeof(double)) >= options.pull_table_bytes;
+}
+
 bool restricts_support(const CrowdData &data, const FitOptions &options) {
     return options.support == CS_SUPPORT_ANSWERED || (options.support == CS_SUPPORT_AUTO && data.k >= 3);
 }
@@ -1227,7 +1236,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     const bool from_params = !start.params.confusion.empty();
     DsParams params = std::move(start.params);
     std::vector<double> q = std::move(start.posteriors);
-    Workspace ws(data, options, true, true, start.answer_sets);
+    Workspace ws(data, options, true, true, start.answer_sets, start.by_code);
     out.trace.clear();
     out.has_log_likelihood = true;
 

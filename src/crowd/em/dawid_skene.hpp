@@ -9,6 +9,7 @@
 #include "core/fit_result.hpp"
 #include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
+#include "data/labels_by_code.hpp"
 #include "util/progress.hpp"
 
 namespace cs {
@@ -48,6 +49,12 @@ bool restricts_support(const CrowdData &data, const FitOptions &options);
 /// ones for an item without labels (nothing restricts it). n_items x k bytes.
 std::vector<uint8_t> answer_sets(const CrowdData &data);
 
+/// Whether Dawid-Skene EM on these data gathers its M-step counts by code (k >= 3 and
+/// a count table of options.pull_table_bytes or more: the tables are beyond the caches)
+/// instead of scattering them into per-partition tables; it then needs the labels
+/// grouped by code (data/labels_by_code.hpp). The results are the same either way.
+bool gathers_counts(const CrowdData &data, const FitOptions &options);
+
 /// How EM starts: from posteriors (MV-D&S: the first round begins with an M-step)
 /// or from parameters (Opt-D&S: the first round is the E-step alone).
 struct EmStart {
@@ -61,6 +68,9 @@ struct EmStart {
     /// The answer sets of the data (answer_sets) when restricts_support holds, shared
     /// by the EM runs of one fit; null: run_em computes them when it needs them.
     const std::vector<uint8_t> *answer_sets = nullptr;
+    /// The labels grouped by code (labels_by_code) when gathers_counts holds, shared by
+    /// the EM runs of one fit; null: run_em builds them when it needs them.
+    const LabelsByCode *by_code = nullptr;
 };
 
 /// Run EM from the start until the relative log-likelihood change is below

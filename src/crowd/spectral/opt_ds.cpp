@@ -14,6 +14,8 @@
 #include "crowd/spectral/spectral_init.hpp"
 #include "crowd/spectral/worker_groups.hpp"
 #include "data/crowd_shard.hpp"
+#include "data/labels_by_code.hpp"
+#include "util/parallel.hpp"
 #include "util/rng.hpp"
 
 namespace cs {
@@ -62,7 +64,14 @@ struct Shared {
     std::vector<uint64_t> signatures;  // worker_signatures, for the partitions
     std::vector<uint8_t> answer_sets;  // when the support restricts (restricts_support)
     std::vector<double> mv_confusion;  // computed once, when a fallback needs it
+    LabelsByCode by_code;              // when EM gathers its counts (gathers_counts)
     const std::vector<uint8_t> *support() const { return answer_sets.empty() ? nullptr : &answer_sets; }
+    const LabelsByCode *grouping() const { return by_code.empty() ? nullptr : &by_code; }
+    // The start's tables shared with every EM run of the fit.
+    void share_with(EmStart &em) const {
+        em.answer_sets = support();
+        em.by_code = grouping();
+    }
 };
 
 Shared shared_tables(const CrowdData &data, const FitOptions &options, int32_t n_spectral) {
@@ -70,6 +79,10 @@ Shared shared_tables(const CrowdData &data, const FitOptions &options, int32_t n
     // Only the reference partition of a lone spectral start ignores the signatures.
     if (!(options.groups == CS_GROUPS_REFERENCE && n_spectral == 1)) shared.signatures = worker_signatures(data);
     if (restricts_support(data, options)) shared.answer_sets = answer_sets(data);
+    if (gathers_counts(data, options)) {
+        Team team(threads_for(options.threads, static_cast<int64_t>(data.n_labels())));
+        shared.by_code = labels_by_code(data, team);
+    }
     return shared;
 }
 
@@ -106,7 +119,7 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
 
     // Its classes are named by the posteriors of EM's first E-step (EmStart).
     start.em.identify_classes = options.identify == CS_IDENTIFY_VOTE;
-    start.em.answer_sets = shared.support();
+    shared.share_with(start.em);
     return start;
 }
 
@@ -184,7 +197,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         } else {
             start.name = "majority-vote start";
             start.em.posteriors = soft_majority_vote(data, options.threads);
-            start.em.answer_sets = shared.support();
+            shared.share_with(start.em);
         }
         FitResult fit;
         DsParams continue_from;
@@ -222,7 +235,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         FitResult more;
         EmStart from;
         from.params = std::move(next[best]);
-        from.answer_sets = shared.support();
+        shared.share_with(from);
         // Continued as a segment too (it hands over `next`): the max_iter note below
         // names the fit's max_iter, not the segment's.
         const bool cancelled =
