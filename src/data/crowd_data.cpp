@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "data/item_partitions.hpp"
+#include "util/counting_sort.hpp"
 #include "util/error.hpp"
 #include "util/parallel.hpp"
 
@@ -264,16 +265,7 @@ void group_unsorted_items(CrowdData &d, const int32_t *item, const int32_t *work
         int64_t *count = next.data() + static_cast<std::size_t>(r) * items;
         for (std::size_t t = begin; t < end; ++t) ++count[item[t]];
     });
-    int64_t offset = 0;
-    for (std::size_t j = 0; j < items; ++j) {
-        d.item_start[j] = offset;
-        for (std::size_t r = 0; r < ranges; ++r) {
-            const int64_t count = next[r * items + j];
-            next[r * items + j] = offset;
-            offset += count;
-        }
-    }
-    d.item_start[items] = offset;
+    counting_sort_positions(next, ranges, items, d.item_start.data());
     team.run(static_cast<int64_t>(ranges), [&](int64_t r) {
         const auto [begin, end] = range_of(static_cast<std::size_t>(r));
         int64_t *place = next.data() + static_cast<std::size_t>(r) * items;
