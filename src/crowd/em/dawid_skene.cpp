@@ -1056,57 +1056,79 @@ EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, 
     return last;
 }
 
-// The parameters SQUAREM extrapolates: every confusion entry, then the prior.
-double &entry(DsParams &p, std::size_t e) {
-    return e < p.confusion.size() ? p.confusion[e] : p.prior[e - p.confusion.size()];
-}
-double entry(const DsParams &p, std::size_t e) {
-    return e < p.confusion.size() ? p.confusion[e] : p.prior[e - p.confusion.size()];
-}
-
 // SQUAREM works here on the logarithms of the parameters: the extrapolated entries
 // are then positive whatever alpha (SQUAREM applies to any smooth parameterisation of
 // the EM map), and the entries EM drives towards 0 -- geometrically, the slow
 // direction of EM on real crowds -- are extrapolated along their own geometric path
 // instead of being cut short at the boundary. For the points a, b = F(a), c = F(b):
-// log a, r = log b - log a and v = log c - 2 log b + log a per entry; `used` is 0 for
-// entries that are 0 in any of them (not extrapolated).
+// r = log b - log a and v = log c - 2 log b + log a per entry (log a itself is read
+// where it is kept, see extrapolate); `used` is 0 for entries that are 0 in any of
+// them (not extrapolated).
+//
+// The logs of a and b are the E-steps' own (log pi as log_transposed laid it out,
+// observed x true, and log w; log 0 = -inf): a's were taken for its E-step, b's by
+// the M-step that made it. Only c's are taken here. They are the same std::log of the
+// same entries, so the steps are those of three logs per entry, bit for bit, at one
+// log per entry (the logs were a quarter of a fit of a sparse crowd: 60,000 labels
+// from 60,000 workers, k = 3). The vectors are reused from cycle to cycle.
 struct LogSteps {
-    std::vector<double> log_a, r, v;
+    std::vector<double> r, v;
     std::vector<char> used;
     double r2 = 0.0, v2 = 0.0;  // ||r||^2 and ||v||^2 of SqS3
 
-    LogSteps(const DsParams &a, const DsParams &b, const DsParams &c) {
-        const std::size_t n = c.confusion.size() + c.prior.size();
-        log_a.assign(n, 0.0);
+    // log_a_pi / log_b_pi: m x k (observed) x k (true); log_a_prior / log_b_prior: k.
+    void compute(const double *log_a_pi, const double *log_a_prior, const double *log_b_pi,
+                 const double *log_b_prior, const DsParams &c, int32_t k) {
+        const std::size_t table = c.confusion.size(), n = table + c.prior.size();
+        const std::size_t kk = static_cast<std::size_t>(k) * k;
         r.assign(n, 0.0);
         v.assign(n, 0.0);
         used.assign(n, 0);
-        for (std::size_t e = 0; e < n; ++e) {
-            const double ce = entry(c, e), be = entry(b, e), ae = entry(a, e);
-            if (ce == 0.0 || be == 0.0 || ae == 0.0) continue;
-            const double la = std::log(ae), lb = std::log(be), lc = std::log(ce);
-            log_a[e] = la;
+        r2 = v2 = 0.0;
+        // e: the parameters SQUAREM extrapolates, in order: every confusion entry, worker
+        // by worker and true class l by observed class o, then the prior; t is e's place
+        // in the transposed logs.
+        const auto step = [&](std::size_t e, double la, double lb, double ce) {
+            if (ce == 0.0 || lb == kMinusInf || la == kMinusInf) return;  // an entry 0 in c, b or a
+            const double lc = std::log(ce);
             r[e] = lb - la;
             v[e] = lc - 2.0 * lb + la;
             used[e] = 1;
             r2 += r[e] * r[e];
             v2 += v[e] * v[e];
-        }
+        };
+        for (std::size_t row = 0; row < table; row += kk)
+            for (int32_t l = 0; l < k; ++l)
+                for (int32_t o = 0; o < k; ++o) {
+                    const std::size_t e = row + static_cast<std::size_t>(l) * k + o;
+                    const std::size_t t = row + static_cast<std::size_t>(o) * k + l;
+                    step(e, log_a_pi[t], log_b_pi[t], c.confusion[e]);
+                }
+        for (int32_t l = 0; l < k; ++l) step(table + l, log_a_prior[l], log_b_prior[l], c.prior[l]);
     }
 };
 
 // theta(alpha) = a - 2 alpha r + alpha^2 v (Varadhan and Roland 2008, eq. 8) on the
-// logarithms. Entries that are 0 in c (EM's next iterate) stay 0, as EM keeps them;
-// entries 0 in a or b take c's value. Each confusion row and the prior are
+// logarithms, log a read from the logs LogSteps::compute took it from (log_a_pi
+// transposed, log_a_prior). Entries that are 0 in c (EM's next iterate) stay 0, as EM
+// keeps them; entries 0 in a or b take c's value. Each confusion row and the prior are
 // renormalised.
-void extrapolate(const LogSteps &steps, const DsParams &c, double alpha, int32_t k, DsParams &out) {
+void extrapolate(const LogSteps &steps, const double *log_a_pi, const double *log_a_prior, const DsParams &c,
+                 double alpha, int32_t k, DsParams &out) {
     out = c;
-    for (std::size_t e = 0; e < steps.used.size(); ++e) {
-        if (!steps.used[e]) continue;
-        const double x = std::exp(squarem_log_point(steps.log_a[e], steps.r[e], steps.v[e], alpha));
-        if (x > 0.0 && std::isfinite(x)) entry(out, e) = x;
-    }
+    const std::size_t table = out.confusion.size(), kk = static_cast<std::size_t>(k) * k;
+    const auto point = [&](std::size_t e, double la, double &x_out) {
+        if (!steps.used[e]) return;
+        const double x = std::exp(squarem_log_point(la, steps.r[e], steps.v[e], alpha));
+        if (x > 0.0 && std::isfinite(x)) x_out = x;
+    };
+    for (std::size_t row = 0; row < table; row += kk)  // e and t as in LogSteps::compute
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t o = 0; o < k; ++o) {
+                const std::size_t e = row + static_cast<std::size_t>(l) * k + o;
+                point(e, log_a_pi[row + static_cast<std::size_t>(o) * k + l], out.confusion[e]);
+            }
+    for (int32_t l = 0; l < k; ++l) point(table + l, log_a_prior[l], out.prior[l]);
     const std::size_t rows = out.confusion.size() / static_cast<std::size_t>(k);
     for (std::size_t row = 0; row <= rows; ++row) {  // the last "row" is the prior
         double *x = row < rows ? out.confusion.data() + row * k : out.prior.data();
@@ -1130,11 +1152,19 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
     // The first round (plain, before this) made `params` a point whose E-step is done.
     double alpha_max = 1.0;  // the SQUAREM package's step.max0 (util/squarem.hpp)
     DsParams b, c, trial;
+    LogSteps steps;
+    Workspace::Table log_a_pi;  // log pi of a (ws.log_pi's previous contents, swapped out)
+    allocate_table(log_a_pi, ws.log_pi.size());
+    std::vector<double> log_a_prior(static_cast<std::size_t>(k));
     while (!log.done()) {
         // The extrapolated point is tested against a, the start of its cycle: the change
         // between b and that point can be small while the cycle still moves, and
         // stopping there would end short of plain EM's fixed point.
         const double at_a = last.log_likelihood;
+        // The logs of a, the point whose E-step is done (see LogSteps): the M-step
+        // below writes b's into ws.log_pi, every entry of it.
+        std::swap(log_a_pi, ws.log_pi);
+        log_a_prior = ws.log_prior;
         finish_m_step(data, ws, options, b);
         const EStep at_b = run_e_step(data, b, ws, q, true, true);
         log.record(at_b.log_likelihood);  // a plain EM step from a: plain EM's rule
@@ -1143,13 +1173,13 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
             return at_b;
         }
         finish_m_step(data, ws, options, c, false);  // its E-step, if any, follows an extrapolation
-        const LogSteps steps(params, b, c);
+        steps.compute(log_a_pi.data(), log_a_prior.data(), ws.log_pi.data(), ws.log_prior.data(), c, k);
         // SqS3: alpha = -||r|| / ||v||, at most alpha_max in size and at least 1 (alpha
         // = -1 is exactly c, the plain step).
         const double alpha = squarem_step_length(steps.r2, steps.v2, alpha_max);
         bool accepted = false, rejected = false;
         if (alpha < -1.0) {
-            extrapolate(steps, c, alpha, k, trial);
+            extrapolate(steps, log_a_pi.data(), log_a_prior.data(), c, alpha, k, trial);
             const EStep at_trial = run_e_step(data, trial, ws, q, true);
             accepted = at_trial.log_likelihood >= at_b.log_likelihood &&
                        at_trial.impossible_items <= at_b.impossible_items;
