@@ -969,6 +969,18 @@ void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws) {
     if (k == 2) finish_ratios(d, ws);
 }
 
+// k = 2: the log ratios of the logs in ws.log_pi (as prepare_logs takes them, for logs
+// that were taken elsewhere).
+void ratios_from_logs(const CrowdData &d, Workspace &ws) {
+    const int64_t block = ws.worker_block;
+    ws.team.run(ws.n_worker_blocks(d.n_workers), [&](int64_t b) {
+        const int32_t first = static_cast<int32_t>(b * block);
+        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * block));
+        fill_ratios(ws, first, last, b);
+    });
+    finish_ratios(d, ws);
+}
+
 // The E-step at `params`; `logs_ready` when the finish_m_step that produced them has
 // already filled the logs.
 EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std::vector<double> &q,
@@ -1067,18 +1079,21 @@ EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, 
 //
 // The logs of a and b are the E-steps' own (log pi as log_transposed laid it out,
 // observed x true, and log w; log 0 = -inf): a's were taken for its E-step, b's by
-// the M-step that made it. Only c's are taken here. They are the same std::log of the
-// same entries, so the steps are those of three logs per entry, bit for bit, at one
-// log per entry (the logs were a quarter of a fit of a sparse crowd: 60,000 labels
-// from 60,000 workers, k = 3). The vectors are reused from cycle to cycle.
+// the M-step that made it. Only c's are taken here, in place of b's (which nothing
+// needs after this), so that c's E-step, when the cycle ends at c, needs no logs of
+// its own either. They are the same std::log of the same entries, so the steps are
+// those of three logs per entry, bit for bit, at one log per entry (the logs were a
+// quarter of a fit of a sparse crowd: 60,000 labels from 60,000 workers, k = 3). The
+// vectors are reused from cycle to cycle.
 struct LogSteps {
     std::vector<double> r, v;
     std::vector<char> used;
     double r2 = 0.0, v2 = 0.0;  // ||r||^2 and ||v||^2 of SqS3
 
-    // log_a_pi / log_b_pi: m x k (observed) x k (true); log_a_prior / log_b_prior: k.
-    void compute(const double *log_a_pi, const double *log_a_prior, const double *log_b_pi,
-                 const double *log_b_prior, const DsParams &c, int32_t k) {
+    // log_a_pi, log_bc_pi: m x k (observed) x k (true); log_a_prior, log_bc_prior: k.
+    // log_bc_* hold b's logs on entry and c's on return.
+    void compute(const double *log_a_pi, const double *log_a_prior, double *log_bc_pi, double *log_bc_prior,
+                 const DsParams &c, int32_t k) {
         const std::size_t table = c.confusion.size(), n = table + c.prior.size();
         const std::size_t kk = static_cast<std::size_t>(k) * k;
         r.assign(n, 0.0);
@@ -1088,9 +1103,10 @@ struct LogSteps {
         // e: the parameters SQUAREM extrapolates, in order: every confusion entry, worker
         // by worker and true class l by observed class o, then the prior; t is e's place
         // in the transposed logs.
-        const auto step = [&](std::size_t e, double la, double lb, double ce) {
+        const auto step = [&](std::size_t e, double la, double &lbc, double ce) {
+            const double lb = lbc, lc = ce == 0.0 ? kMinusInf : std::log(ce);  // as log_transposed
+            lbc = lc;
             if (ce == 0.0 || lb == kMinusInf || la == kMinusInf) return;  // an entry 0 in c, b or a
-            const double lc = std::log(ce);
             r[e] = lb - la;
             v[e] = lc - 2.0 * lb + la;
             used[e] = 1;
@@ -1102,9 +1118,9 @@ struct LogSteps {
                 for (int32_t o = 0; o < k; ++o) {
                     const std::size_t e = row + static_cast<std::size_t>(l) * k + o;
                     const std::size_t t = row + static_cast<std::size_t>(o) * k + l;
-                    step(e, log_a_pi[t], log_b_pi[t], c.confusion[e]);
+                    step(e, log_a_pi[t], log_bc_pi[t], c.confusion[e]);
                 }
-        for (int32_t l = 0; l < k; ++l) step(table + l, log_a_prior[l], log_b_prior[l], c.prior[l]);
+        for (int32_t l = 0; l < k; ++l) step(table + l, log_a_prior[l], log_bc_prior[l], c.prior[l]);
     }
 };
 
@@ -1174,12 +1190,17 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
         }
         finish_m_step(data, ws, options, c, false);  // its E-step, if any, follows an extrapolation
         steps.compute(log_a_pi.data(), log_a_prior.data(), ws.log_pi.data(), ws.log_prior.data(), c, k);
+        ws.ratio_ready = false;  // ws.log_pi now holds c's logs; the ratios are still b's
         // SqS3: alpha = -||r|| / ||v||, at most alpha_max in size and at least 1 (alpha
         // = -1 is exactly c, the plain step).
         const double alpha = squarem_step_length(steps.r2, steps.v2, alpha_max);
         bool accepted = false, rejected = false;
         if (alpha < -1.0) {
             extrapolate(steps, log_a_pi.data(), log_a_prior.data(), c, alpha, k, trial);
+            // c's logs are kept aside (a's are no longer needed) while the trial's E-step
+            // takes its own.
+            std::swap(log_a_pi, ws.log_pi);
+            std::swap(log_a_prior, ws.log_prior);
             const EStep at_trial = run_e_step(data, trial, ws, q, true);
             accepted = at_trial.log_likelihood >= at_b.log_likelihood &&
                        at_trial.impossible_items <= at_b.impossible_items;
@@ -1187,11 +1208,15 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
             if (accepted) {
                 params = std::move(trial);
                 last = at_trial;
+            } else {
+                std::swap(log_a_pi, ws.log_pi);
+                std::swap(log_a_prior, ws.log_prior);
             }
         }
-        if (!accepted) {  // the plain EM step
+        if (!accepted) {  // the plain EM step, from c's logs (LogSteps::compute)
             params = std::move(c);
-            last = run_e_step(data, params, ws, q, true);
+            if (k == 2) ratios_from_logs(data, ws);
+            last = run_e_step(data, params, ws, q, true, true);
         }
         alpha_max = squarem_next_bound(alpha_max, alpha, rejected);
         log.record_tested_against(last.log_likelihood, at_a);
