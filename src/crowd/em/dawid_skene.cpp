@@ -1096,9 +1096,9 @@ struct LogSteps {
                  const DsParams &c, int32_t k) {
         const std::size_t table = c.confusion.size(), n = table + c.prior.size();
         const std::size_t kk = static_cast<std::size_t>(k) * k;
-        r.assign(n, 0.0);
-        v.assign(n, 0.0);
-        used.assign(n, 0);
+        r.resize(n);  // every entry is written below
+        v.resize(n);
+        used.resize(n);
         r2 = v2 = 0.0;
         // e: the parameters SQUAREM extrapolates, in order: every confusion entry, worker
         // by worker and true class l by observed class o, then the prior; t is e's place
@@ -1106,7 +1106,11 @@ struct LogSteps {
         const auto step = [&](std::size_t e, double la, double &lbc, double ce) {
             const double lb = lbc, lc = ce == 0.0 ? kMinusInf : std::log(ce);  // as log_transposed
             lbc = lc;
-            if (ce == 0.0 || lb == kMinusInf || la == kMinusInf) return;  // an entry 0 in c, b or a
+            if (ce == 0.0 || lb == kMinusInf || la == kMinusInf) {  // an entry 0 in c, b or a
+                r[e] = v[e] = 0.0;
+                used[e] = 0;
+                return;
+            }
             r[e] = lb - la;
             v[e] = lc - 2.0 * lb + la;
             used[e] = 1;
