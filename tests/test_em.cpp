@@ -3,6 +3,7 @@
 // confusion models, the estimated prior, and the monotone log-likelihood.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "support/cmocka_cpp.hpp"
@@ -410,6 +411,36 @@ static std::vector<double> textbook_squarem(const cs::sim::Crowd &c, const std::
     return q;
 }
 
+// The largest |x - want| (relative to |want| with `relative`) over equal-length
+// vectors; a NaN difference is kept, so that it fails the test.
+static double largest_gap(const std::vector<double> &x, const std::vector<double> &want, bool relative) {
+    double worst = 0.0;
+    for (std::size_t e = 0; e < x.size(); ++e) {
+        const double d = std::fabs(x[e] - want[e]) / (relative ? std::fabs(want[e]) : 1.0);
+        if (!(d <= worst)) worst = d;
+    }
+    return worst;
+}
+
+// The posteriors and trace of `rounds` ds rounds (tol 0) with the given accel, threads,
+// smoothing and gold items.
+static std::pair<std::vector<double>, std::vector<double>> fit_ds(const cs::sim::Crowd &crowd, const char *accel,
+                                                                  int rounds, int threads, double smoothing,
+                                                                  const std::vector<int32_t> &gold_item,
+                                                                  const std::vector<int32_t> &gold_label) {
+    auto m = test::make_model("ds");
+    cs_set_param_string(m.get(), "accel", accel);
+    cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
+    cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
+    cs_set_int(m.get(), CS_PARAM_THREADS, threads);
+    cs_set_double(m.get(), CS_PARAM_SMOOTHING, smoothing);
+    if (!gold_item.empty())
+        assert_int_equal(cs_set_gold(m.get(), gold_item.data(), gold_label.data(), gold_item.size()), CS_OK);
+    assert_int_equal(
+        cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size()), CS_OK);
+    return {test::posteriors(m.get()), test::trace(m.get())};
+}
+
 // The library's kernels (k = 2 from one log ratio per label, k = 3..5 in batches, the
 // by-item kernel of many workers, the generic one for k = 6; with k >= 3 and count
 // tables of 8 MiB or more -- 60,000 workers at k = 5, 120,000 at k = 3, 32,000 at
@@ -448,30 +479,10 @@ static void test_kernels_match_textbook_em(void **) {
         const std::vector<double> want = textbook_em(crowd, gold, rounds, cs_case.smoothing, answered, want_trace);
         std::vector<double> first;
         for (int threads : {1, 2}) {
-            auto m = test::make_model("ds");
-            cs_set_param_string(m.get(), "accel", "none");
-            cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
-            cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
-            cs_set_int(m.get(), CS_PARAM_THREADS, threads);
-            cs_set_double(m.get(), CS_PARAM_SMOOTHING, cs_case.smoothing);
-            if (cs_case.gold)
-                assert_int_equal(cs_set_gold(m.get(), gold_item.data(), gold_label.data(), gold_item.size()), CS_OK);
-            assert_int_equal(cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(),
-                                    crowd.item.size()), CS_OK);
-            const auto q = test::posteriors(m.get());
-            const auto tr = test::trace(m.get());
+            const auto [q, tr] = fit_ds(crowd, "none", rounds, threads, cs_case.smoothing, gold_item, gold_label);
             assert_int_equal(q.size(), want.size());
             assert_int_equal(tr.size(), want_trace.size());
-            double worst = 0.0, worst_ll = 0.0;
-            // (A NaN difference is kept, so that it fails the test.)
-            for (std::size_t e = 0; e < q.size(); ++e) {
-                const double d = std::fabs(q[e] - want[e]);
-                if (!(d <= worst)) worst = d;
-            }
-            for (std::size_t r = 0; r < tr.size(); ++r) {
-                const double d = std::fabs(tr[r] - want_trace[r]) / std::fabs(want_trace[r]);
-                if (!(d <= worst_ll)) worst_ll = d;
-            }
+            const double worst = largest_gap(q, want, false), worst_ll = largest_gap(tr, want_trace, true);
             print_message("k = %d, %d workers, smoothing %g%s, %d thread(s): max |dq| %.2e, max rel dLL %.2e\n",
                           cs_case.k, cs_case.workers, cs_case.smoothing, cs_case.gold ? ", gold" : "", threads, worst,
                           worst_ll);
@@ -510,26 +521,10 @@ static void test_squarem_matches_textbook(void **) {
         assert_true(kept >= 1);  // the case takes extrapolated steps
         std::vector<double> first;
         for (int threads : {1, 2}) {
-            auto m = test::make_model("ds");
-            cs_set_param_string(m.get(), "accel", "squarem");
-            cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
-            cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
-            cs_set_int(m.get(), CS_PARAM_THREADS, threads);
-            assert_int_equal(cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(),
-                                    crowd.item.size()), CS_OK);
-            const auto q = test::posteriors(m.get());
-            const auto tr = test::trace(m.get());
+            const auto [q, tr] = fit_ds(crowd, "squarem", rounds, threads, 0.0, {}, {});
             assert_int_equal(q.size(), want.size());
             assert_int_equal(tr.size(), want_trace.size());
-            double worst = 0.0, worst_ll = 0.0;
-            for (std::size_t e = 0; e < q.size(); ++e) {
-                const double d = std::fabs(q[e] - want[e]);
-                if (!(d <= worst)) worst = d;
-            }
-            for (std::size_t r = 0; r < tr.size(); ++r) {
-                const double d = std::fabs(tr[r] - want_trace[r]) / std::fabs(want_trace[r]);
-                if (!(d <= worst_ll)) worst_ll = d;
-            }
+            const double worst = largest_gap(q, want, false), worst_ll = largest_gap(tr, want_trace, true);
             print_message("squarem k = %d, %d workers, %d thread(s): %d extrapolations kept, max |dq| %.2e, max rel "
                           "dLL %.2e\n",
                           cs_case.k, cs_case.workers, threads, kept, worst, worst_ll);
