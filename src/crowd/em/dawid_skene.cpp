@@ -714,6 +714,18 @@ void for_each_part(Workspace &ws, F &&f) {
     ws.team.run(ws.n_parts(), f);
 }
 
+// f(first, last, b) for every block b of the M-step's worker blocks (workers [first,
+// last)), spread over the fit's team.
+template <class F>
+void for_each_worker_block(const CrowdData &d, Workspace &ws, F &&f) {
+    const int64_t block = ws.worker_block;
+    ws.team.run(ws.n_worker_blocks(d.n_workers), [&](int64_t b) {
+        const int32_t first = static_cast<int32_t>(b * block);
+        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * block));
+        f(first, last, b);
+    });
+}
+
 // Sum of q_j over the items of r, in item order: the prior sums of a partition, the
 // same additions as the kernels' (pull mode, where they do not scatter).
 void sum_posteriors(const double *q, ItemRange r, int32_t k, double *out) {
@@ -925,10 +937,8 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         sum_over_shards(d, total.data(), total.size());
         if (pooled) pooled_pseudo_counts(total.data(), d.n_workers, k, options, ws.pooled);
     }
-    ws.team.run(blocks, [&](int64_t b) {
+    for_each_worker_block(d, ws, [&](int32_t first, int32_t last, int64_t b) {
         if (!sums_first) sum_block(b);
-        const int32_t first = static_cast<int32_t>(b * ws.worker_block);
-        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * ws.worker_block));
         for (int32_t i = first; i < last; ++i) {
             double *pi = params.confusion.data() + i * kk;
             const double *c = total.data() + i * kk;  // observed x true
@@ -957,10 +967,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
 void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws) {
     const int32_t k = d.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
-    const int64_t block = ws.worker_block;  // the M-step's blocks (fill_ratios)
-    ws.team.run(ws.n_worker_blocks(d.n_workers), [&](int64_t b) {
-        const int32_t first = static_cast<int32_t>(b * block);
-        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * block));
+    for_each_worker_block(d, ws, [&](int32_t first, int32_t last, int64_t b) {  // fill_ratios' blocks
         for (int32_t i = first; i < last; ++i)
             log_transposed(params.confusion.data() + i * kk, k, ws.log_pi.data() + i * kk);
         if (k == 2) fill_ratios(ws, first, last, b);
@@ -972,12 +979,7 @@ void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws) {
 // k = 2: the log ratios of the logs in ws.log_pi (as prepare_logs takes them, for logs
 // that were taken elsewhere).
 void ratios_from_logs(const CrowdData &d, Workspace &ws) {
-    const int64_t block = ws.worker_block;
-    ws.team.run(ws.n_worker_blocks(d.n_workers), [&](int64_t b) {
-        const int32_t first = static_cast<int32_t>(b * block);
-        const int32_t last = static_cast<int32_t>(std::min<int64_t>(d.n_workers, (b + 1) * block));
-        fill_ratios(ws, first, last, b);
-    });
+    for_each_worker_block(d, ws, [&](int32_t first, int32_t last, int64_t b) { fill_ratios(ws, first, last, b); });
     finish_ratios(d, ws);
 }
 
@@ -1085,6 +1087,18 @@ EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, 
 // those of three logs per entry, bit for bit, at one log per entry (the logs were a
 // quarter of a fit of a sparse crowd: 60,000 labels from 60,000 workers, k = 3). The
 // vectors are reused from cycle to cycle.
+// f(e, t) for every confusion entry of a table of `table` entries: e its place in the
+// parameters SQUAREM extrapolates (worker by worker, true class l by observed class o;
+// the prior follows at `table`), t its place in the transposed logs (observed x true).
+template <class F>
+void for_each_confusion_entry(std::size_t table, int32_t k, F &&f) {
+    const std::size_t kk = static_cast<std::size_t>(k) * k;
+    for (std::size_t row = 0; row < table; row += kk)
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t o = 0; o < k; ++o)
+                f(row + static_cast<std::size_t>(l) * k + o, row + static_cast<std::size_t>(o) * k + l);
+}
+
 struct LogSteps {
     std::vector<double> r, v;
     std::vector<char> used;
@@ -1095,14 +1109,10 @@ struct LogSteps {
     void compute(const double *log_a_pi, const double *log_a_prior, double *log_bc_pi, double *log_bc_prior,
                  const DsParams &c, int32_t k) {
         const std::size_t table = c.confusion.size(), n = table + c.prior.size();
-        const std::size_t kk = static_cast<std::size_t>(k) * k;
         r.resize(n);  // every entry is written below
         v.resize(n);
         used.resize(n);
         r2 = v2 = 0.0;
-        // e: the parameters SQUAREM extrapolates, in order: every confusion entry, worker
-        // by worker and true class l by observed class o, then the prior; t is e's place
-        // in the transposed logs.
         const auto step = [&](std::size_t e, double la, double &lbc, double ce) {
             const double lb = lbc, lc = ce == 0.0 ? kMinusInf : std::log(ce);  // as log_transposed
             lbc = lc;
@@ -1117,13 +1127,9 @@ struct LogSteps {
             r2 += r[e] * r[e];
             v2 += v[e] * v[e];
         };
-        for (std::size_t row = 0; row < table; row += kk)
-            for (int32_t l = 0; l < k; ++l)
-                for (int32_t o = 0; o < k; ++o) {
-                    const std::size_t e = row + static_cast<std::size_t>(l) * k + o;
-                    const std::size_t t = row + static_cast<std::size_t>(o) * k + l;
-                    step(e, log_a_pi[t], log_bc_pi[t], c.confusion[e]);
-                }
+        for_each_confusion_entry(table, k, [&](std::size_t e, std::size_t t) {
+            step(e, log_a_pi[t], log_bc_pi[t], c.confusion[e]);
+        });
         for (int32_t l = 0; l < k; ++l) step(table + l, log_a_prior[l], log_bc_prior[l], c.prior[l]);
     }
 };
@@ -1136,18 +1142,14 @@ struct LogSteps {
 void extrapolate(const LogSteps &steps, const double *log_a_pi, const double *log_a_prior, const DsParams &c,
                  double alpha, int32_t k, DsParams &out) {
     out = c;
-    const std::size_t table = out.confusion.size(), kk = static_cast<std::size_t>(k) * k;
+    const std::size_t table = out.confusion.size();
     const auto point = [&](std::size_t e, double la, double &x_out) {
         if (!steps.used[e]) return;
         const double x = std::exp(squarem_log_point(la, steps.r[e], steps.v[e], alpha));
         if (x > 0.0 && std::isfinite(x)) x_out = x;
     };
-    for (std::size_t row = 0; row < table; row += kk)  // e and t as in LogSteps::compute
-        for (int32_t l = 0; l < k; ++l)
-            for (int32_t o = 0; o < k; ++o) {
-                const std::size_t e = row + static_cast<std::size_t>(l) * k + o;
-                point(e, log_a_pi[row + static_cast<std::size_t>(o) * k + l], out.confusion[e]);
-            }
+    for_each_confusion_entry(table, k,
+                             [&](std::size_t e, std::size_t t) { point(e, log_a_pi[t], out.confusion[e]); });
     for (int32_t l = 0; l < k; ++l) point(table + l, log_a_prior[l], out.prior[l]);
     const std::size_t rows = out.confusion.size() / static_cast<std::size_t>(k);
     for (std::size_t row = 0; row <= rows; ++row) {  // the last "row" is the prior
