@@ -293,8 +293,8 @@ struct Textbook {
         return t;
     }
 
-    // The posteriors at t into q; returns the log-likelihood. Every class of a
-    // non-gold item impossible fails the test (the cases below have none).
+    // The posteriors at t into q; returns the log-likelihood. A non-gold item with
+    // every class impossible gets the prior and adds nothing.
     double e_step(const Params &t, std::vector<double> &q) const {
         const int32_t k = c.k;
         double ll = 0.0;
@@ -313,7 +313,12 @@ struct Textbook {
             }
             double top = s[0];
             for (int32_t l = 1; l < k; ++l) top = std::max(top, s[l]);
-            assert_true(top > -INFINITY);
+            if (top == -INFINITY) {
+                double mass = 0.0;
+                for (int32_t l = 0; l < k; ++l) mass += t.w[l];
+                for (int32_t l = 0; l < k; ++l) q[j * k + l] = t.w[l] / mass;
+                continue;
+            }
             double sum = 0.0;
             for (int32_t l = 0; l < k; ++l) sum += std::exp(s[l] - top);
             for (int32_t l = 0; l < k; ++l) q[j * k + l] = std::exp(s[l] - top) / sum;
@@ -408,6 +413,19 @@ static std::vector<double> textbook_squarem(const cs::sim::Crowd &c, const std::
         }
         if (alpha <= -alpha_max) alpha_max = rejected ? std::max(1.0, alpha_max / 4.0) : alpha_max * 4.0;
     }
+    return q;
+}
+
+// Plain EM: `rounds` E-steps from the parameters `start`, each but the first after an
+// M-step. Returns the last posteriors; `trace` gets the log-likelihood of every E-step.
+static std::vector<double> textbook_em_from(const cs::sim::Crowd &c, const std::vector<int32_t> &gold, int rounds,
+                                            const Textbook::Params &start, std::vector<double> &trace) {
+    const Textbook em(c, gold, 0.0, false);
+    std::vector<double> q(static_cast<std::size_t>(c.n_items) * c.k, 0.0);
+    for (int32_t j = 0; j < c.n_items; ++j)
+        if (gold[j] >= 0) q[j * c.k + gold[j]] = 1.0;
+    trace.assign(1, em.e_step(start, q));
+    while (static_cast<int>(trace.size()) < rounds) trace.push_back(em.e_step(em.m_step(q), q));
     return q;
 }
 
@@ -536,6 +554,84 @@ static void test_squarem_matches_textbook(void **) {
     }
 }
 
+// k = 2 when some labels have no log ratio: started from confusion matrices with zero
+// and tiny entries, the library's k = 2 kernel (which takes the items with such a label
+// from their two sums, and the others from one ratio per label) against the textbook
+// EM, within 1e-12, on 1 and 2 threads (bit for bit the same). Worker 0 never says 1 of
+// a true 0 (log pi[0][1] = -inf: a ratio of -inf), worker 1 never says 0 of a true 1
+// (log pi[1][0] = -inf: no ratio), worker 2 says it with probability 1e-50 (log pi[1][0]
+// = -115, below the ratios' bound of -100: no ratio); three items get a 1 from worker 0
+// and a 0 from worker 1, impossible under both classes (the prior, 0.6 and 0.4, and no
+// log-likelihood); every 7th item is gold. All of that is in the first E-step (the
+// M-step's counts make every entry positive and above e^-100); the later rounds check
+// what follows from it. Workers 1 and 2 give 1 % of the labels, under the share of
+// labels without a ratio up to which the kernel runs (2 %). Each of these mutants fails
+// it: no log pi[c][1] in an item's share, the impossible items' posterior 1/2, a gold 0
+// with a ratio of -inf kept in the ratio kernel, a gold item's share left in.
+static void test_ratio_kernel_without_some_ratios(void **) {
+    cs::sim::CrowdSpec spec;
+    spec.n_items = 24000;
+    spec.n_workers = 200;
+    spec.k = 2;
+    spec.labels_per_item = 5;
+    spec.seed = 13;
+    cs::sim::Crowd crowd = cs::sim::simulate_crowd(spec);
+    int32_t added = 0;
+    for (int32_t j = 0; j < crowd.n_items && added < 3; ++j) {
+        bool free = true;
+        for (std::size_t p = 0; p < crowd.item.size(); ++p)
+            free = free && !(crowd.item[p] == j && crowd.worker[p] <= 1);
+        if (!free) continue;
+        for (const auto &[worker, label] : {std::pair<int32_t, int32_t>{0, 1}, {1, 0}}) {
+            crowd.item.push_back(j);
+            crowd.worker.push_back(worker);
+            crowd.label.push_back(label);
+        }
+        ++added;
+    }
+    std::vector<double> start = crowd.confusion;  // worker x true x observed
+    start[0 * 4 + 0 * 2 + 0] = 1.0, start[0 * 4 + 0 * 2 + 1] = 0.0;
+    start[1 * 4 + 1 * 2 + 0] = 0.0, start[1 * 4 + 1 * 2 + 1] = 1.0;
+    start[2 * 4 + 1 * 2 + 0] = 1e-50, start[2 * 4 + 1 * 2 + 1] = 1.0 - 1e-50;
+    std::size_t sparse = 0;
+    for (std::size_t p = 0; p < crowd.item.size(); ++p) sparse += crowd.worker[p] == 1 || crowd.worker[p] == 2;
+    print_message("labels of workers 1 and 2: %.2f %%\n", 100.0 * sparse / crowd.item.size());
+    assert_true(sparse < crowd.item.size() / 50);
+    std::vector<int32_t> gold(spec.n_items, -1), gold_item, gold_label;
+    for (int32_t j = 0; j < spec.n_items; j += 7) {
+        gold[j] = crowd.truth[j];
+        gold_item.push_back(j);
+        gold_label.push_back(crowd.truth[j]);
+    }
+    const int rounds = 8;
+    std::vector<double> want_trace;
+    const std::vector<double> prior = {0.6, 0.4};
+    const Textbook::Params t_start{start, prior};
+    const std::vector<double> want = textbook_em_from(crowd, gold, rounds, t_start, want_trace);
+    std::vector<double> first;
+    for (int threads : {1, 2}) {
+        auto m = test::make_model("ds");
+        cs_set_param_string(m.get(), "accel", "none");
+        cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
+        cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
+        cs_set_int(m.get(), CS_PARAM_THREADS, threads);
+        assert_int_equal(cs_set_gold(m.get(), gold_item.data(), gold_label.data(), gold_item.size()), CS_OK);
+        assert_int_equal(cs_set_initial_confusion(m.get(), start.data(), start.size()), CS_OK);
+        assert_int_equal(cs_set_initial_prior(m.get(), prior.data(), prior.size()), CS_OK);
+        assert_int_equal(
+            cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size()), CS_OK);
+        const std::vector<double> q = test::posteriors(m.get()), tr = test::trace(m.get());
+        assert_int_equal(q.size(), want.size());
+        assert_int_equal(tr.size(), want_trace.size());
+        const double worst = largest_gap(q, want, false), worst_ll = largest_gap(tr, want_trace, true);
+        print_message("%d thread(s): max |dq| %.2e, max rel dLL %.2e\n", threads, worst, worst_ll);
+        assert_true(worst <= 1e-12);
+        assert_true(worst_ll <= 1e-12);
+        if (threads == 1) first = q;
+        else assert_memory_equal(first.data(), q.data(), q.size() * sizeof(double));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_round_by_hand),
@@ -549,6 +645,7 @@ int main(void) {
         cmocka_unit_test(test_gold_errors),
         cmocka_unit_test(test_kernels_match_textbook_em),
         cmocka_unit_test(test_squarem_matches_textbook),
+        cmocka_unit_test(test_ratio_kernel_without_some_ratios),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -109,12 +109,12 @@ struct Workspace {
     // = the number of labels with code c, so that the part of the log-likelihood that
     // is a sum over labels of log pi[c][1] is sum_c code_labels[c] log pi[c][1], taken
     // per round over the codes instead of per label (ratio_ll, with the items' log w_1).
-    // block_ll / block_finite: that sum and whether every log of a block of workers is
-    // finite (a zero confusion entry makes the kernel of any k take over).
+    // block_ll / block_special: that sum and the number of labels whose code has no
+    // ratio (a zero confusion entry, see fill_ratios) in a block of workers.
     Table ratio;
     std::vector<double> code_labels;
     std::vector<double> block_ll;
-    std::vector<uint8_t> block_finite;
+    std::vector<double> block_special;
     double ratio_ll = 0.0;
     bool ratio_ready = false;           // ratio and ratio_ll are those of the current logs
 
@@ -161,7 +161,7 @@ struct Workspace {
             allocate_table(ratio, codes);
             code_labels = count_codes(data, codes, team);
             block_ll.assign(static_cast<std::size_t>(n_worker_blocks(data.n_workers)), 0.0);
-            block_finite.assign(block_ll.size(), 0);
+            block_special.assign(block_ll.size(), 0.0);
         }
         if (!support || !restricts_support(data, options)) return;
         if (shared == nullptr) {
@@ -525,22 +525,139 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
     impossible_out = impossible;
 }
 
+// The smallest log pi[c][1] the ratio kernel takes (fill_ratios), and the ratio of a
+// code it does not take: any sum with it is NaN, which marks the item.
+constexpr double kRatioLowest = -100.0;
+constexpr double kNoRatio = std::numeric_limits<double>::quiet_NaN();
+
+// The largest share of the labels without a ratio at which e_step_range_ratio runs
+// (finish_ratios). An item with such a label costs the ratio sums and the two sums, and
+// its log pi rows are lines of one more table: whole ds fits on one thread against the
+// two-sum kernels were 0.86-0.97 the time with 1 % of the labels without a ratio and
+// 1.03-1.27 with 2-10 % (simulated crowds of 10^6 labels from 2·10^4 and 6·10^4
+// workers, trec, rte; bench/README.md). Rounds above the bound take the two-sum kernels.
+constexpr double kMostWithoutRatio = 0.02;
+
+// k = 2, an item with a label without a ratio: its posterior from the two sums s_l =
+// log w_l + the sum over its labels of log pi[c][l] (Z-4) as e_step_range takes it, and
+// in place of e_step_range_ratio's max(d, 0) and 1 + e, `gain` and `sum` such that gain +
+// log(sum) is its log-likelihood less its share of ratio_ll (log w_1 and log pi[c][1]
+// of its labels with a ratio). An impossible item (both sums -inf) gets the prior and
+// adds nothing, as in the other kernels.
+struct TwoSumItem {
+    double q0, q1, gain, sum;
+    bool impossible;
+};
+
+inline TwoSumItem two_sum_item(const uint32_t *c, const uint32_t *c_end, const double *log_pi, const double *ratio,
+                               const double *log_prior, const double *prior, int32_t gold) {
+    double s[2] = {log_prior[0], log_prior[1]};
+    double share = log_prior[1];
+    for (; c < c_end; ++c) {
+        const double *row = log_pi + 2 * static_cast<int64_t>(*c);
+        s[0] += row[0];
+        s[1] += row[1];
+        if (!std::isnan(ratio[*c])) share += row[1];
+    }
+    TwoSumItem out{0.0, 0.0, -share, 1.0, false};
+    if (gold >= 0) {
+        out.q0 = gold == 0 ? 1.0 : 0.0;
+        out.q1 = 1.0 - out.q0;
+        if (s[gold] == kMinusInf) out.impossible = true;
+        else out.gain = s[gold] - share;
+        return out;
+    }
+    const int32_t best = s[1] > s[0] ? 1 : 0;
+    const double top = s[best];
+    if (top == kMinusInf) {
+        double q[2];
+        prior_fallback(prior, nullptr, 2, q);
+        out.q0 = q[0];
+        out.q1 = q[1];
+        out.impossible = true;
+        return out;
+    }
+    const double e = std::exp(s[1 - best] - top);  // exp(-inf) = 0
+    out.sum = 1.0 + e;
+    const double q_top = 1.0 / out.sum, q_other = e / out.sum;
+    out.q0 = best == 0 ? q_top : q_other;
+    out.q1 = best == 0 ? q_other : q_top;
+    out.gain = top - share;
+    return out;
+}
+
+// e_step_range_ratio, the batch of items j0 .. j0 + n - 1 with sums dsum, not all above
+// -inf: lists (in `listed`, and as bits of `mask`) those to be taken from the two sums --
+// NaN: a label without a ratio; -inf on a gold item of class 0: impossible as gold --
+// and sets their d to -inf, which adds nothing in the pairs' pass (e = 0, 1 + e = 1,
+// max(d, 0) = 0). Their log pi rows, random lines of a table that may be beyond the
+// caches, are requested here and read after that pass (take_two_sum_items). Returns
+// their number. Kept out of line: inlined, its code alone made the kernel 3 % slower
+// on crowds that never need it.
+__attribute__((noinline, cold)) int64_t list_two_sum_items(const CrowdData &d, int64_t j0, int64_t n,
+                                                           const double *log_pi, double *dsum, int64_t *listed,
+                                                           uint32_t &mask) {
+    const int64_t *start = d.item_start.data();
+    const uint32_t *code = d.item_code.data();
+    int64_t n_listed = 0;
+    for (int64_t b = 0; b < n; ++b) {
+        const double x = dsum[b];
+        const int64_t j = j0 + b;
+        if (x > kMinusInf || !(std::isnan(x) || (!d.gold.empty() && d.gold[j] == 0))) continue;
+        listed[n_listed++] = b;
+        mask |= uint32_t{1} << b;
+        dsum[b] = kMinusInf;
+        for (int64_t p = start[j]; p < start[j + 1]; ++p) __builtin_prefetch(log_pi + 2 * int64_t{code[p]});
+    }
+    return n_listed;
+}
+
+// e_step_range_ratio: the listed items of a batch from their two sums: their posteriors
+// into q, their parts of the log-likelihood into gain (added) and product (multiplied;
+// its log goes into ll before it can overflow), their impossible ones counted.
+__attribute__((noinline)) void take_two_sum_items(const CrowdData &d, int64_t j0, const int64_t *listed,
+                                                  int64_t n_listed, const double *ratio, const double *log_pi,
+                                                  const double *log_prior, const double *prior, double *q, double &gain,
+                                                  double &product, double &ll, int64_t &impossible) {
+    const int64_t *start = d.item_start.data();
+    const uint32_t *code = d.item_code.data();
+    for (int64_t i = 0; i < n_listed; ++i) {
+        const int64_t j = j0 + listed[i];
+        const TwoSumItem t = two_sum_item(code + start[j], code + start[j + 1], log_pi, ratio, log_prior, prior,
+                                          d.gold.empty() ? -1 : d.gold[j]);
+        store_pair(q + 2 * j, Pair{t.q0, t.q1});
+        gain += t.gain;
+        if (product > kFlush / 2) {
+            ll += std::log(product);
+            product = 1.0;
+        }
+        product *= t.sum;
+        impossible += t.impossible;
+    }
+}
+
 // The E-step of k = 2 from one number per label. With d_j = log w_0 - log w_1 + the sum
 // over j's labels of ratio[c] (= s_j0 - s_j1 of the kernels above), the posterior is
 // q_top = 1 / (1 + e), q_other = e / (1 + e), e = exp(-|d_j|), the top class 0 when
 // d_j >= 0 (ties to class 0, as in argmax); and log(exp s_j0 + exp s_j1) = s_j1 +
 // max(d_j, 0) + log(1 + e). The s_j1 of all items add up to sum_c n_c log pi[c][1] +
 // n_items log w_1 (ratio_ll, per round over the codes), so the kernel adds only the rest.
-// Used when every log that a label reads is finite (no class is ever impossible; and
-// log pi[c][1] >= -100, see fill_ratios) and no answer set restricts: one 8-byte load and one add per label in the sums instead of a
-// 16-byte row, the exponentials of two items in one register, no branch on the top
-// class. Posteriors differ from the two-sum kernels by the rounding of d_j (about
-// 1e-15); the counts are scattered exactly as there. Batches as e_step_range_batched;
+// Used when no answer set restricts and few labels lack a ratio (finish_ratios): one
+// 8-byte load and one add per label in the sums instead of a 16-byte row, the
+// exponentials of two items in one register, no branch on the top class. An item with a
+// label without a ratio (its sum is NaN), and a gold item of class 0 with a ratio of
+// -inf (impossible as gold), are taken from the two sums (two_sum_item). A ratio of
+// -inf (log pi[c][0] = -inf) needs nothing else: d = -inf gives q = (0, 1), max(d, 0) =
+// 0 and 1 + e = 1, so the item adds s_j1, as the two-sum kernels do. Posteriors differ
+// from the two-sum kernels by the rounding of d_j (about 1e-15); the counts are
+// scattered exactly as there. Batches as e_step_range_batched;
 // with kPrefetch (tables beyond the caches), the rows of the item kRatioPrefetchItems ahead
 // are requested in the sums' and the scatter's passes.
 template <bool kPrefetch>
-void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, double base, double *q,
-                        double *counts, double *prior_sum, double &ll_out) {
+void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, const double *log_pi,
+                        const double *log_prior, const double *prior, double *q, double *counts, double *prior_sum,
+                        double &ll_out, int64_t &impossible_out) {
+    const double base = log_prior[0] - log_prior[1];
     const int64_t *start = d.item_start.data();
     const uint32_t *code = d.item_code.data();
     const int32_t *gold = d.gold.empty() ? nullptr : d.gold.data();
@@ -549,9 +666,17 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, do
     Pair gains = {0.0, 0.0}, products = {1.0, 1.0};
     double ll = 0.0;
     double dsum[kBatch + 1];
+    // The items taken from the two sums: their posteriors, and their parts of the
+    // log-likelihood added and multiplied apart from the pairs' (listed_gain, _product).
+    int64_t listed[kBatch];
+    double listed_gain = 0.0, listed_product = 1.0;
+    int64_t impossible = 0;
     const PairBits sign = {0x8000000000000000ull, 0x8000000000000000ull};
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
+        // The sum of the batch's d: NaN or -inf when one of them is (no ratio is +inf, and
+        // no sum of them overflows).
+        double all = 0.0;
         for (int64_t b = 0; b < n; ++b) {
             const int64_t j = j0 + b;
             if (kPrefetch && j + kRatioPrefetchItems < r.last)
@@ -566,7 +691,11 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, do
             }
             if (p < end) x += ratio[code[p]];
             dsum[b] = x;
+            all += x;
         }
+        int64_t n_listed = 0;
+        uint32_t listed_mask = 0;  // bit b: item j0 + b listed
+        if (__builtin_expect(!(all > kMinusInf), 0)) n_listed = list_two_sum_items(d, j0, n, log_pi, dsum, listed, listed_mask);
         // The second lane of an odd last pair: -inf gives e = 0, sum = 1, max(d, 0) = 0.
         dsum[n] = kMinusInf;
         for (int64_t b = 0; b < n; b += 2) {
@@ -593,7 +722,7 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, do
             if (gold != nullptr)
                 for (int64_t i = 0; i < 2 && b + i < n; ++i) {
                     const int32_t g = gold[j0 + b + i];
-                    if (g < 0) continue;
+                    if (g < 0 || (listed_mask >> (b + i) & 1u)) continue;
                     // Pinned to g: adds s_g = s_1 + (g == 0 ? d : 0), no log(sum).
                     q0[i] = g == 0 ? 1.0 : 0.0;
                     q1[i] = g == 0 ? 0.0 : 1.0;
@@ -610,6 +739,9 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, do
             store_pair(qj, Pair{q0[0], q1[0]});
             if (b + 1 < n) store_pair(qj + 2, Pair{q0[1], q1[1]});
         }
+        if (n_listed > 0)
+            take_two_sum_items(d, j0, listed, n_listed, ratio, log_pi, log_prior, prior, q, listed_gain, listed_product,
+                               ll, impossible);
         if (counts == nullptr) continue;
         for (int64_t b = 0; b < n; ++b) {
             const int64_t j = j0 + b;
@@ -633,6 +765,8 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, do
     }
     if (prior_sum != nullptr) store_pair(prior_sum, prior_local);
     ll_out = ll + (gains[0] + gains[1]) + (std::log(products[0]) + std::log(products[1]));
+    ll_out += listed_gain + std::log(listed_product);  // + 0 without listed items: the same bits
+    impossible_out = impossible;
 }
 #endif
 
@@ -768,9 +902,8 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                 if (ws.ratio_ready) {
                     const auto kernel = ws.table * 12 > (int64_t{1} << 20) ? e_step_range_ratio<true>
                                                                            : e_step_range_ratio<false>;
-                    kernel(d, ws.parts[p], ws.ratio.data(), ws.log_prior[0] - ws.log_prior[1], q, counts,
-                           prior_sum, ws.part_ll[p]);
-                    ws.part_impossible[p] = 0;
+                    kernel(d, ws.parts[p], ws.ratio.data(), ws.log_pi.data(), ws.log_prior.data(), prior, q,
+                           counts, prior_sum, ws.part_ll[p], ws.part_impossible[p]);
                     return;
                 }
             }
@@ -803,47 +936,49 @@ inline void log_transposed(const double *pi, int32_t k, double *out) {
         }
 }
 
-// The smallest log pi[c][1] the ratio kernel takes (fill_ratios).
-constexpr double kRatioLowest = -100.0;
-
 // k = 2: the log ratios of workers [first, last) (block b of the M-step) from log pi,
-// their part of ratio_ll and whether all their logs are finite (and log pi[c][1] >=
-// kRatioLowest).
+// their part of ratio_ll and their labels without a ratio. A code whose log pi[c][1] is
+// below kRatioLowest (an entry that is 0 or under e^-100, as ML makes them for workers
+// who never, or nearly never, gave this label to an item of class 1) gets kNoRatio and
+// no part of ratio_ll: e_step_range_ratio takes the items with such a label from the
+// two sums (two_sum_item). Its log pi[c][1] in ratio_ll and the items' max(d, 0) would
+// cancel, costing the log-likelihood about 2e-16 |log pi[c][1]| per label in absolute
+// terms (1e-13 relative was seen on a sparse crowd whose entries ML drives towards 0);
+// the bound keeps that below a few 1e-14 relative even if every label had one. A log
+// pi[c][0] of -inf gives a ratio of -inf, which the kernel takes as it is.
 void fill_ratios(Workspace &ws, int32_t first, int32_t last, int64_t b) {
-    double sum = 0.0;
-    bool finite = true;
+    double sum = 0.0, special = 0.0;
     for (int64_t c = int64_t{2} * first; c < int64_t{2} * last; ++c) {
         const double l0 = ws.log_pi[2 * c], l1 = ws.log_pi[2 * c + 1];
         if (ws.code_labels[c] == 0.0) {  // a label no one gave (log pi = -inf): never read
             ws.ratio[c] = 0.0;
             continue;
         }
-        // A log pi[c][1] below kRatioLowest (an entry under e^-100) is left to the two-sum
-        // kernels: its part of ratio_ll is cancelled by the items' max(d, 0), which costs
-        // the log-likelihood about 2e-16 |log pi[c][1]| per such label in absolute terms
-        // (1e-13 relative was seen on a sparse crowd whose entries ML drives towards 0);
-        // the bound keeps that below a few 1e-14 relative even if every label had one.
-        finite = finite && std::isfinite(l0) && l1 >= kRatioLowest;
+        if (!(l1 >= kRatioLowest)) {
+            ws.ratio[c] = kNoRatio;
+            special += ws.code_labels[c];
+            continue;
+        }
         ws.ratio[c] = l0 - l1;
         sum += ws.code_labels[c] * l1;
     }
-    ws.block_ll[b] = finite ? sum : 0.0;
-    ws.block_finite[b] = finite;
+    ws.block_ll[b] = sum;
+    ws.block_special[b] = special;
 }
 
 // k = 2, after fill_ratios of every block: whether the ratio kernel may run (no
-// answer-set restriction, every log finite: no class is ever impossible) and the
-// log-likelihood's part that is not in the kernel's sums, in block order. In a
-// distributed fit each process decides for its own labels (the two kernels' posteriors
-// differ by rounding only).
+// answer-set restriction, finite log priors, and at most kMostWithoutRatio of the labels
+// without a ratio) and the log-likelihood's part that is not in the kernel's sums, in
+// block order. In a distributed fit each process decides for its own labels (the two
+// kernels' posteriors differ by rounding only).
 void finish_ratios(const CrowdData &d, Workspace &ws) {
     bool ok = ws.allowed == nullptr && std::isfinite(ws.log_prior[0]) && std::isfinite(ws.log_prior[1]);
-    double sum = static_cast<double>(d.n_items) * ws.log_prior[1];
+    double sum = static_cast<double>(d.n_items) * ws.log_prior[1], special = 0.0;
     for (std::size_t b = 0; b < ws.block_ll.size(); ++b) {
-        ok = ok && ws.block_finite[b];
+        special += ws.block_special[b];
         sum += ws.block_ll[b];
     }
-    ws.ratio_ready = ok;
+    ws.ratio_ready = ok && special <= kMostWithoutRatio * static_cast<double>(d.n_labels());
     ws.ratio_ll = sum;
 }
 
