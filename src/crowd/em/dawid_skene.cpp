@@ -42,6 +42,49 @@ void prior_fallback(const double *prior, const uint8_t *allowed, int32_t k, doub
         qj[l] = mass > 0.0 ? qj[l] / mass : (allowed == nullptr || allowed[l]) ? 1.0 / n_allowed : 0.0;
 }
 
+// One item's posterior (Z-4) from its sums s_l = log w_l + the sum over its labels of
+// log pi[c][l] (-inf: class l impossible), into qj. A gold item is pinned to its class
+// and adds the complete-data log-likelihood of that class, s_gold (sum = 1); an item
+// with every class impossible falls back to the prior (restricted to allowed_j) and
+// adds nothing (impossible); any other adds top + log(sum), top = max_l s_l and sum =
+// the sum over l of exp(s_l - top). K > 0 fixes k at compile time.
+struct ItemPosterior {
+    double top = 0.0, sum = 1.0;
+    bool impossible = false;
+};
+
+template <int K>
+inline ItemPosterior posterior_from_sums(const double *s, int32_t k_runtime, int32_t gold, const double *prior,
+                                         const uint8_t *allowed_j, double *qj) {
+    const int32_t k = K > 0 ? K : k_runtime;
+    ItemPosterior out;
+    if (gold >= 0) {
+        for (int32_t l = 0; l < k; ++l) qj[l] = 0.0;
+        qj[gold] = 1.0;
+        out.top = s[gold];
+        out.impossible = s[gold] == kMinusInf;
+        return out;
+    }
+    int32_t best = 0;
+    for (int32_t l = 1; l < k; ++l)
+        if (s[l] > s[best]) best = l;
+    out.top = s[best];
+    if (out.top == kMinusInf) {
+        prior_fallback(prior, allowed_j, k, qj);
+        out.impossible = true;
+        return out;
+    }
+    double sum = 0.0;
+    for (int32_t l = 0; l < k; ++l) {
+        // exp(0) = 1 exactly for the top class; exp(-inf) = 0.
+        qj[l] = l == best ? 1.0 : std::exp(s[l] - out.top);
+        sum += qj[l];
+    }
+    for (int32_t l = 0; l < k; ++l) qj[l] /= sum;
+    out.sum = sum;
+    return out;
+}
+
 // Tables of 1 MiB or more go on transparent huge pages: with many workers every label
 // reads a random row of log pi and adds into a random row of a count table, and with
 // 4 KiB pages nearly each of those also missed the TLB (10^7 labels from 10^5 workers,
@@ -538,54 +581,6 @@ constexpr double kNoRatio = std::numeric_limits<double>::quiet_NaN();
 // workers, trec, rte; bench/README.md). Rounds above the bound take the two-sum kernels.
 constexpr double kMostWithoutRatio = 0.02;
 
-// k = 2, an item with a label without a ratio: its posterior from the two sums s_l =
-// log w_l + the sum over its labels of log pi[c][l] (Z-4) as e_step_range takes it, and
-// in place of e_step_range_ratio's max(d, 0) and 1 + e, `gain` and `sum` such that gain +
-// log(sum) is its log-likelihood less its share of ratio_ll (log w_1 and log pi[c][1]
-// of its labels with a ratio). An impossible item (both sums -inf) gets the prior and
-// adds nothing, as in the other kernels.
-struct TwoSumItem {
-    double q0, q1, gain, sum;
-    bool impossible;
-};
-
-inline TwoSumItem two_sum_item(const uint32_t *c, const uint32_t *c_end, const double *log_pi, const double *ratio,
-                               const double *log_prior, const double *prior, int32_t gold) {
-    double s[2] = {log_prior[0], log_prior[1]};
-    double share = log_prior[1];
-    for (; c < c_end; ++c) {
-        const double *row = log_pi + 2 * static_cast<int64_t>(*c);
-        s[0] += row[0];
-        s[1] += row[1];
-        if (!std::isnan(ratio[*c])) share += row[1];
-    }
-    TwoSumItem out{0.0, 0.0, -share, 1.0, false};
-    if (gold >= 0) {
-        out.q0 = gold == 0 ? 1.0 : 0.0;
-        out.q1 = 1.0 - out.q0;
-        if (s[gold] == kMinusInf) out.impossible = true;
-        else out.gain = s[gold] - share;
-        return out;
-    }
-    const int32_t best = s[1] > s[0] ? 1 : 0;
-    const double top = s[best];
-    if (top == kMinusInf) {
-        double q[2];
-        prior_fallback(prior, nullptr, 2, q);
-        out.q0 = q[0];
-        out.q1 = q[1];
-        out.impossible = true;
-        return out;
-    }
-    const double e = std::exp(s[1 - best] - top);  // exp(-inf) = 0
-    out.sum = 1.0 + e;
-    const double q_top = 1.0 / out.sum, q_other = e / out.sum;
-    out.q0 = best == 0 ? q_top : q_other;
-    out.q1 = best == 0 ? q_other : q_top;
-    out.gain = top - share;
-    return out;
-}
-
 // e_step_range_ratio, the batch of items j0 .. j0 + n - 1 with sums dsum, not all above
 // -inf: lists (in `listed`, and as bits of `mask`) those to be taken from the two sums --
 // NaN: a label without a ratio; -inf on a gold item of class 0: impossible as gold --
@@ -613,9 +608,13 @@ __attribute__((noinline, cold)) int64_t list_two_sum_items(const CrowdData &d, i
     return n_listed;
 }
 
-// e_step_range_ratio: the listed items of a batch from their two sums: their posteriors
-// into q, their parts of the log-likelihood into gain (added) and product (multiplied;
-// its log goes into ll before it can overflow), their impossible ones counted.
+// e_step_range_ratio: the listed items of a batch from their two sums s_l = log w_l +
+// the sum over the item's labels of log pi[c][l] (posterior_from_sums, as e_step_range
+// takes them), their posteriors into q. In place of the pairs' max(d, 0) and 1 + e, each
+// adds to `gain` its log-likelihood less its share of ratio_ll (log w_1 and the log
+// pi[c][1] of its labels with a ratio), and multiplies `product` by its sum (its log
+// goes into ll before the product can overflow). An impossible item gets the prior and
+// adds nothing beyond cancelling its share, as in the other kernels; it is counted.
 __attribute__((noinline)) void take_two_sum_items(const CrowdData &d, int64_t j0, const int64_t *listed,
                                                   int64_t n_listed, const double *ratio, const double *log_pi,
                                                   const double *log_prior, const double *prior, double *q, double &gain,
@@ -624,16 +623,23 @@ __attribute__((noinline)) void take_two_sum_items(const CrowdData &d, int64_t j0
     const uint32_t *code = d.item_code.data();
     for (int64_t i = 0; i < n_listed; ++i) {
         const int64_t j = j0 + listed[i];
-        const TwoSumItem t = two_sum_item(code + start[j], code + start[j + 1], log_pi, ratio, log_prior, prior,
-                                          d.gold.empty() ? -1 : d.gold[j]);
-        store_pair(q + 2 * j, Pair{t.q0, t.q1});
-        gain += t.gain;
+        double s[2] = {log_prior[0], log_prior[1]};
+        double share = log_prior[1];
+        for (int64_t p = start[j]; p < start[j + 1]; ++p) {
+            const double *row = log_pi + 2 * static_cast<int64_t>(code[p]);
+            s[0] += row[0];
+            s[1] += row[1];
+            if (!std::isnan(ratio[code[p]])) share += row[1];
+        }
+        const int32_t g = d.gold.empty() ? -1 : d.gold[j];
+        const ItemPosterior item = posterior_from_sums<2>(s, 2, g, prior, nullptr, q + 2 * j);
+        gain += item.impossible ? -share : item.top - share;
         if (product > kFlush / 2) {
             ll += std::log(product);
             product = 1.0;
         }
-        product *= t.sum;
-        impossible += t.impossible;
+        product *= item.impossible ? 1.0 : item.sum;
+        impossible += item.impossible;
     }
 }
 
@@ -647,7 +653,7 @@ __attribute__((noinline)) void take_two_sum_items(const CrowdData &d, int64_t j0
 // 8-byte load and one add per label in the sums instead of a 16-byte row, the
 // exponentials of two items in one register, no branch on the top class. An item with a
 // label without a ratio (its sum is NaN), and a gold item of class 0 with a ratio of
-// -inf (impossible as gold), are taken from the two sums (two_sum_item). A ratio of
+// -inf (impossible as gold), are taken from the two sums (take_two_sum_items). A ratio of
 // -inf (log pi[c][0] = -inf) needs nothing else: d = -inf gives q = (0, 1), max(d, 0) =
 // 0 and 1 + e = 1, so the item adds s_j1, as the two-sum kernels do. Posteriors differ
 // from the two-sum kernels by the rounding of d_j (about 1e-15); the counts are
@@ -804,35 +810,17 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                 if (!allowed_j[l]) s[l] = kMinusInf;
         double *qj = q + j * k;
         const int32_t gold = d.gold_of(static_cast<int32_t>(j));
-        if (gold >= 0) {
-            // A gold item is pinned to its class; it adds the complete-data
-            // log-likelihood of that class.
-            for (int32_t l = 0; l < k; ++l) qj[l] = 0.0;
-            qj[gold] = 1.0;
-            if (s[gold] == kMinusInf) ++impossible;
-            else ll += s[gold];
+        const ItemPosterior item = posterior_from_sums<K>(s, k, gold, prior, allowed_j, qj);
+        if (item.impossible) {
+            ++impossible;
         } else {
-            int32_t best = 0;
-            for (int32_t l = 1; l < k; ++l)
-                if (s[l] > s[best]) best = l;
-            const double top = s[best];
-            if (top == kMinusInf) {  // every class impossible: fall back to the prior
-                prior_fallback(prior, allowed_j, k, qj);
-                ++impossible;
-            } else {
-                double sum = 0.0;
-                for (int32_t l = 0; l < k; ++l) {
-                    // exp(0) = 1 exactly for the top class; exp(-inf) = 0.
-                    qj[l] = l == best ? 1.0 : std::exp(s[l] - top);
-                    sum += qj[l];
-                }
-                for (int32_t l = 0; l < k; ++l) qj[l] /= sum;
-                ll += top;
-                if (product > kFlush / sum) {
+            ll += item.top;
+            if (gold < 0) {  // a gold item adds no log(sum)
+                if (product > kFlush / item.sum) {
                     ll += std::log(product);
                     product = 1.0;
                 }
-                product *= sum;
+                product *= item.sum;
             }
         }
         if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_local);
@@ -943,7 +931,7 @@ inline void log_transposed(const double *pi, int32_t k, double *out) {
 // below kRatioLowest (an entry that is 0 or under e^-100, as ML makes them for workers
 // who never, or nearly never, gave this label to an item of class 1) gets kNoRatio and
 // no part of ratio_ll: e_step_range_ratio takes the items with such a label from the
-// two sums (two_sum_item). Its log pi[c][1] in ratio_ll and the items' max(d, 0) would
+// two sums (take_two_sum_items). Its log pi[c][1] in ratio_ll and the items' max(d, 0) would
 // cancel, costing the log-likelihood about 2e-16 |log pi[c][1]| per label in absolute
 // terms (1e-13 relative was seen on a sparse crowd whose entries ML drives towards 0);
 // the bound keeps that below a few 1e-14 relative even if every label had one. A log
@@ -1207,6 +1195,18 @@ EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, 
     return last;
 }
 
+// f(e, t) for every confusion entry of a table of `table` entries: e its place in the
+// parameters SQUAREM extrapolates (worker by worker, true class l by observed class o;
+// the prior follows at `table`), t its place in the transposed logs (observed x true).
+template <class F>
+void for_each_confusion_entry(std::size_t table, int32_t k, F &&f) {
+    const std::size_t kk = static_cast<std::size_t>(k) * k;
+    for (std::size_t row = 0; row < table; row += kk)
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t o = 0; o < k; ++o)
+                f(row + static_cast<std::size_t>(l) * k + o, row + static_cast<std::size_t>(o) * k + l);
+}
+
 // SQUAREM works here on the logarithms of the parameters: the extrapolated entries
 // are then positive whatever alpha (SQUAREM applies to any smooth parameterisation of
 // the EM map), and the entries EM drives towards 0 -- geometrically, the slow
@@ -1224,18 +1224,6 @@ EStep plain_em(const CrowdData &data, const FitOptions &options, Workspace &ws, 
 // those of three logs per entry, bit for bit, at one log per entry (the logs were a
 // quarter of a fit of a sparse crowd: 60,000 labels from 60,000 workers, k = 3). The
 // vectors are reused from cycle to cycle.
-// f(e, t) for every confusion entry of a table of `table` entries: e its place in the
-// parameters SQUAREM extrapolates (worker by worker, true class l by observed class o;
-// the prior follows at `table`), t its place in the transposed logs (observed x true).
-template <class F>
-void for_each_confusion_entry(std::size_t table, int32_t k, F &&f) {
-    const std::size_t kk = static_cast<std::size_t>(k) * k;
-    for (std::size_t row = 0; row < table; row += kk)
-        for (int32_t l = 0; l < k; ++l)
-            for (int32_t o = 0; o < k; ++o)
-                f(row + static_cast<std::size_t>(l) * k + o, row + static_cast<std::size_t>(o) * k + l);
-}
-
 struct LogSteps {
     std::vector<double> r, v;
     std::vector<char> used;
