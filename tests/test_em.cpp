@@ -441,11 +441,12 @@ static double largest_gap(const std::vector<double> &x, const std::vector<double
 }
 
 // The posteriors and trace of `rounds` ds rounds (tol 0) with the given accel, threads,
-// smoothing and gold items.
+// smoothing and gold items; with `start`, from those confusion matrices and prior.
 static std::pair<std::vector<double>, std::vector<double>> fit_ds(const cs::sim::Crowd &crowd, const char *accel,
                                                                   int rounds, int threads, double smoothing,
                                                                   const std::vector<int32_t> &gold_item,
-                                                                  const std::vector<int32_t> &gold_label) {
+                                                                  const std::vector<int32_t> &gold_label,
+                                                                  const Textbook::Params *start = nullptr) {
     auto m = test::make_model("ds");
     cs_set_param_string(m.get(), "accel", accel);
     cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
@@ -454,6 +455,10 @@ static std::pair<std::vector<double>, std::vector<double>> fit_ds(const cs::sim:
     cs_set_double(m.get(), CS_PARAM_SMOOTHING, smoothing);
     if (!gold_item.empty())
         assert_int_equal(cs_set_gold(m.get(), gold_item.data(), gold_label.data(), gold_item.size()), CS_OK);
+    if (start != nullptr) {
+        assert_int_equal(cs_set_initial_confusion(m.get(), start->pi.data(), start->pi.size()), CS_OK);
+        assert_int_equal(cs_set_initial_prior(m.get(), start->w.data(), start->w.size()), CS_OK);
+    }
     assert_int_equal(
         cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size()), CS_OK);
     return {test::posteriors(m.get()), test::trace(m.get())};
@@ -605,22 +610,11 @@ static void test_ratio_kernel_without_some_ratios(void **) {
     }
     const int rounds = 8;
     std::vector<double> want_trace;
-    const std::vector<double> prior = {0.6, 0.4};
-    const Textbook::Params t_start{start, prior};
+    const Textbook::Params t_start{start, {0.6, 0.4}};
     const std::vector<double> want = textbook_em_from(crowd, gold, rounds, t_start, want_trace);
     std::vector<double> first;
     for (int threads : {1, 2}) {
-        auto m = test::make_model("ds");
-        cs_set_param_string(m.get(), "accel", "none");
-        cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
-        cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
-        cs_set_int(m.get(), CS_PARAM_THREADS, threads);
-        assert_int_equal(cs_set_gold(m.get(), gold_item.data(), gold_label.data(), gold_item.size()), CS_OK);
-        assert_int_equal(cs_set_initial_confusion(m.get(), start.data(), start.size()), CS_OK);
-        assert_int_equal(cs_set_initial_prior(m.get(), prior.data(), prior.size()), CS_OK);
-        assert_int_equal(
-            cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size()), CS_OK);
-        const std::vector<double> q = test::posteriors(m.get()), tr = test::trace(m.get());
+        const auto [q, tr] = fit_ds(crowd, "none", rounds, threads, 0.0, gold_item, gold_label, &t_start);
         assert_int_equal(q.size(), want.size());
         assert_int_equal(tr.size(), want_trace.size());
         const double worst = largest_gap(q, want, false), worst_ll = largest_gap(tr, want_trace, true);
