@@ -111,18 +111,36 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
             for (int32_t l = 0; l < k; ++l)
                 if (l != top && confounding.confounded(top, l)) with[top].push_back(l);
 
+    // An item's set can hold a second class only when its label is confounded with
+    // another class by the whole fit, or another class's posterior ties its label's:
+    // that test reads only the item's posterior row, so the items for which neither
+    // holds (nearly all of them, unless the fit is degenerate) skip the passes over their
+    // labels below, which decode every label and read a random row of the confusion
+    // table for it (10^7 labels from 10^5 workers, k = 2: about 2 EM rounds' time).
+    const auto may_change = [&](int32_t j) {
+        const int32_t top = out.labels[j];
+        if (!with[static_cast<std::size_t>(top)].empty()) return true;
+        const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int32_t l = 0; l < k; ++l)
+            if (l != top && std::fabs(q[l] - q[top]) <= kTie * q[top]) return true;
+        return false;
+    };
+    const bool any_confounded =
+        std::any_of(with.begin(), with.end(), [](const std::vector<int32_t> &w) { return !w.empty(); });
+
     // Items in fixed blocks on the fit's threads; each block counts its changed items
     // and its first, combined in block order.
     constexpr int32_t kBlockItems = 8192;
     const int64_t blocks = chunk_count(data.n_items, kBlockItems);
     std::vector<int64_t> block_changed(static_cast<std::size_t>(blocks), 0), block_first(static_cast<std::size_t>(blocks), -1);
     Team team(threads_for(threads, static_cast<int64_t>(data.n_labels())));
-    // With many workers the confusion rows an item's check reads are random lines of a
-    // table beyond the caches, one per label: the rows of the item kAhead further on are
-    // requested in advance (10^7 labels from 10^5 workers: the check took about a third
-    // of a 10-round k = 2 fit's E-step time without it).
+    // In a degenerate fit most items are checked, and with many workers the confusion
+    // rows their checks read are random lines of a table beyond the caches, one per
+    // label: the rows of the item kAhead further on are requested in advance (10^7
+    // labels from 10^5 workers: the check took about a third of a 10-round k = 2 fit's
+    // E-step time without it). Otherwise the few items checked are not worth it.
     constexpr int32_t kAhead = 8;
-    const bool prefetch = out.confusion.size() * sizeof(double) > (std::size_t(1) << 20);
+    const bool prefetch = any_confounded && out.confusion.size() * sizeof(double) > (std::size_t(1) << 20);
     team.run(blocks, [&](int64_t b) {
         std::vector<double> votes(static_cast<std::size_t>(k)), before(static_cast<std::size_t>(k));
         std::vector<char> in(static_cast<std::size_t>(k));
@@ -136,7 +154,7 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
                                        (static_cast<int64_t>(data.worker_of(p)) * k + label) * k + data.label_of(p));
             }
             const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-            if (begin == end || data.gold_of(j) >= 0) continue;
+            if (begin == end || data.gold_of(j) >= 0 || !may_change(j)) continue;
             const int32_t top = out.labels[j];
             // An impossible item (zero likelihood under its label, hence under every
             // class) keeps the prior it was given (CS_NOTE_IMPOSSIBLE_ITEMS).
