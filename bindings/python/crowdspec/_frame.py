@@ -108,17 +108,21 @@ def _factorize_dense_integers(x):
     span = hi - lo + 1
     if span > _DENSE_SPAN_PER_ROW * x.size + _DENSE_SPAN_EXTRA:
         return None
-    offset = x if lo == 0 else x - x.dtype.type(lo)  # in [0, span): no overflow
+    # The offsets x - lo lie in [0, span), which overflows x's own type when the ids
+    # span more than its largest value (int8 ids -100 and 100): they are then taken
+    # in 64 bits. The ids are given back in x's type.
+    wide = x if span - 1 <= np.iinfo(x.dtype).max else x.astype(np.int64)
+    offset = wide if lo == 0 else wide - wide.dtype.type(lo)
     offset = offset.astype(np.intp, copy=False)
     present = np.zeros(span, dtype=bool)
     present[offset] = True
     if present.all():  # ids lo .. hi: the offsets are the codes
-        uniques = np.arange(span, dtype=x.dtype) + x.dtype.type(lo)
+        uniques = (np.arange(span, dtype=wide.dtype) + wide.dtype.type(lo)).astype(x.dtype, copy=False)
         return offset, _pd().Index(uniques)
     ids = np.flatnonzero(present)  # the offsets of the ids present, ascending
     rank = np.empty(span, dtype=np.int32 if ids.size <= _INT32_MAX else np.intp)
     rank[ids] = np.arange(ids.size, dtype=rank.dtype)  # (cumsum over bools is slower)
-    uniques = ids.astype(x.dtype) + x.dtype.type(lo)
+    uniques = (ids.astype(wide.dtype) + wide.dtype.type(lo)).astype(x.dtype, copy=False)
     return rank[offset], _pd().Index(uniques)
 
 

@@ -130,6 +130,12 @@ def _mapping(codes, uniques, values):
     pd.Series([70, 7, 70, 14, 7]),                                  # dense int64
     pd.Series([2**62, -2**62, 5, 2**62]),                           # sparse: hash path
     pd.Series(np.array([200, 3, 3, 255], dtype=np.uint8)),
+    # narrow signed ids whose range exceeds their type: their differences overflow it
+    pd.Series(np.array([-100, -100, 100, 100], dtype=np.int8)),
+    pd.Series(np.array([-20000, 20000, 5, -20000], dtype=np.int16)),
+    pd.Series(np.array([-120, 120, -120, 7], dtype=np.int8)),  # sparse within the span
+    pd.Series(np.array([-2**31, 2**31 - 1, 0], dtype=np.int32)),  # too sparse: hash path
+    pd.Series(np.arange(-128, 128, dtype=np.int8)),  # the whole range of int8
     pd.Series(np.array([2**63 + 9, 2**63 + 1, 2**63 + 9], dtype=np.uint64)),
     pd.Series(pd.Categorical(["b", "a", "b"], categories=["c", "b", "a"])),  # unused "c"
     pd.Series(pd.Categorical(["b", None, "a"], categories=["a", "b", "z"])),
