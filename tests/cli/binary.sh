@@ -119,6 +119,48 @@ run 2 "$CS" evaluate -q cut.cslab -t tiny.csv && stderr_is 'truncated binary lab
 printf 'CSLAB x y\n' >notbinary.txt
 run 3 "$CS" fit -q notbinary.txt && stderr_is "the input's only label is 'y'"
 
+# A dictionary with a name twice, its checksums made right again (the algorithm of
+# docs/binary-format.md, written out here): refused as malformed, not fitted.
+# rename FILE SECTION OFFSET BYTES: overwrite the bytes at OFFSET of section SECTION.
+rename() {
+    python3 - "$@" <<'PY'
+import sys
+path, section, offset, new = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].encode()
+M, K = 2**64 - 1, 0x9E3779B97F4A7C15
+rotl = lambda x, r: ((x << r) | (x >> (64 - r))) & M
+def check(b):
+    h = [0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89]
+    padded = b + bytes(-len(b) % 8)
+    for n in range(len(padded) // 8):
+        h[n % 4] = ((rotl(h[n % 4], 29) ^ int.from_bytes(padded[8 * n:8 * n + 8], "little")) * K) & M
+    r = len(b)
+    for lane in h:
+        r = ((rotl(r, 29) ^ lane) * K) & M
+    return r ^ (r >> 32)
+f = bytearray(open(path, "rb").read())
+u64 = lambda at: int.from_bytes(f[at:at + 8], "little")
+start, size, entry = u64(64 + 24 * section), u64(72 + 24 * section), 80 + 24 * section
+assert check(bytes(f[start:start + size])) == u64(entry), "the checksum as documented"
+assert check(bytes(f[:184])) == u64(184), "the header checksum as documented"
+f[offset:offset + len(new)] = new
+f[entry:entry + 8] = check(bytes(f[start:start + size])).to_bytes(8, "little")
+f[184:192] = check(bytes(f[:184])).to_bytes(8, "little")
+open(path, "wb").write(f)
+PY
+}
+if command -v python3 >/dev/null 2>&1; then
+    for s in "0 232 aa class a" "1 296 i1i1 item i1" "2 368 w2w0w2 worker w2"; do
+        set -- $s
+        cp tiny.cslab twice.cslab && rename twice.cslab $1 $2 $3
+        damaged twice.cslab "malformed $4 dictionary \\(the name '$5' is there twice\\)"
+    done
+    # Names that differ are kept: the same file with other distinct names still fits.
+    cp tiny.cslab other.cslab && rename other.cslab 0 232 ba
+    run 0 "$CS" fit -q -m mv other.cslab -o other.csv && contains other.csv 'item,label,confidence,p_b,p_a'
+else
+    echo "note: no python3: the repeated-name checks are skipped" >&2
+fi
+
 # --- Duplicates, classes, usage -----------------------------------------------------
 printf 'i0 w0 a\ni0 w1 b\ni0 w0 b\ni1 w1 a\n' >dup.txt
 run 0 "$CS" convert -q dup.txt dup.cslab
