@@ -1211,6 +1211,12 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
     table.source = display_name(path);
     try {
         complete_first_line(in);
+        // A regular file with the magic bytes was read as a binary file; this one comes
+        // from a pipe (standard input, a FIFO), which cannot be mapped.
+        if (in.size() >= sizeof kBinaryMagic && std::memcmp(in.data(), kBinaryMagic, sizeof kBinaryMagic) == 0)
+            throw CliError(kExitInput, table.source +
+                                           ": a crowdspec binary label file, which is read mapped from a regular "
+                                           "file: give its file name instead of a pipe or standard input");
         const std::vector<Role> roles = crowd_roles(input);
         const TextFormat format = resolve_text_format(
             input.format, path, std::string_view(in.data(), in.size()), input.header,

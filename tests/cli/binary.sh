@@ -174,6 +174,12 @@ run 0 "$CS" fit -q -m mv --classes 2 tiny.cslab -o /dev/null
 run 1 "$CS" fit -q --classes 3 tiny.cslab && stderr_is 'binary label file with 2 classes \(a,b\)'
 run 2 "$CS" fit -q --classes b,a tiny.cslab && stderr_is 'whose classes are a,b \(in this order\)'
 run 1 "$CS" convert tiny.csv - && stderr_is 'OUT must be a file'
+# A binary file through a pipe cannot be mapped: said so, not parsed as text.
+for c in "fit -q -" "convert -q - piped.cslab" "evaluate -q - -t tiny.csv"; do
+    run 2 sh -c "cat tiny.cslab | \"\$0\" $c" "$CS" &&
+        stderr_is '^crowdspec: <stdin>: a crowdspec binary label file, which is read mapped from a regular file'
+done
+run 2 "$CS" fit -q - <tiny.cslab && stderr_is 'give its file name instead of a pipe or standard input$'
 run 1 "$CS" convert tiny.csv && stderr_is 'expected IN and OUT'
 run 4 "$CS" convert tiny.csv no/such/dir/x.cslab && stderr_is 'no/such/dir/x.cslab: cannot create the file'
 
