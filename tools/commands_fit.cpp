@@ -30,14 +30,19 @@ std::string apply_init_workers(cs_model *model, const CrowdTable &table, const W
     for (std::size_t i = 0; i < wf.worker_names.size(); ++i) row_of.emplace(wf.worker_names[i], i);
     const std::size_t m = table.worker_names.size();
     std::vector<double> confusion(m * k * k, 0.0);
-    std::size_t known = 0;
+    std::size_t known = 0, zero = 0;  // zero: in the file, but with a row of zeros
     for (std::size_t i = 0; i < m; ++i) {
         auto it = row_of.find(table.worker_names[i]);
         if (it == row_of.end()) continue;
         ++known;
         const double *src = wf.confusion.data() + it->second * k * k;
-        for (std::size_t l = 0; l < k; ++l)
-            for (std::size_t c = 0; c < k; ++c) confusion[(i * k + l) * k + c] = src[cls[l] * k + cls[c]];
+        bool zero_row = false;
+        for (std::size_t l = 0; l < k; ++l) {
+            double sum = 0.0;
+            for (std::size_t c = 0; c < k; ++c) sum += confusion[(i * k + l) * k + c] = src[cls[l] * k + cls[c]];
+            zero_row = zero_row || !(sum > 0.0);
+        }
+        zero += zero_row;
     }
     check_status(model, cs_set_initial_confusion(model, confusion.data(), confusion.size()),
                  "--init-workers " + wf.source);
@@ -46,13 +51,24 @@ std::string apply_init_workers(cs_model *model, const CrowdTable &table, const W
         for (std::size_t l = 0; l < k; ++l) prior[l] = wf.prior[cls[l]];
         check_status(model, cs_set_initial_prior(model, prior.data(), prior.size()), "--init-workers " + wf.source);
     }
-    std::string note = "warm start from " + wf.source + ": " + std::to_string(known) + " of the " + std::to_string(m) +
-                       " workers start from its confusion matrices";
+    // A worker with a row of zeros is unknown to the library (cs_set_initial_confusion):
+    // it starts from the majority vote, like a new one.
+    std::string note = "warm start from " + wf.source + ": " + std::to_string(known - zero) + " of the " +
+                       std::to_string(m) + " workers start from its confusion matrices";
     if (known < m) note += ", " + std::to_string(m - known) + " new ones from the majority vote";
+    if (zero > 0)
+        note += ", " + std::to_string(zero) + " from the majority vote because its matrix for them has a row of zeros";
     if (wf.worker_names.size() > known)
         note += "; " + std::to_string(wf.worker_names.size() - known) + " of its workers are not in " + table.source + " (ignored)";
-    note += wf.prior.empty() ? "; it has no class prior: EM starts from the uniform prior"
-                             : "; EM starts from its class prior";
+    // cs_set_initial_prior: with CS_PRIOR_UNIFORM the prior stays uniform.
+    int64_t prior_kind = CS_PRIOR_ESTIMATED;
+    cs_get_int(model, CS_PARAM_PRIOR, &prior_kind);
+    if (wf.prior.empty())
+        note += "; it has no class prior: EM starts from the uniform prior";
+    else if (prior_kind == CS_PRIOR_UNIFORM)
+        note += "; with --prior uniform its class prior is not used: EM keeps the uniform prior";
+    else
+        note += "; EM starts from its class prior";
     return note;
 }
 

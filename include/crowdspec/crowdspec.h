@@ -1162,7 +1162,10 @@ enum cs_fit_note {
  * the known workers' matrices (the average worker) and the result notes
  * ::CS_NOTE_UNKNOWN_WORKERS. Items are numbered for the batch alone: 0 .. the largest
  * item id (::CS_PARAM_ITEMS is not used); labels must be < k of the fit. The E-step is
- * the fit's (::CS_PARAM_SUPPORT and ::CS_PARAM_THREADS apply; gold does not).
+ * the fit's (::CS_PARAM_SUPPORT and ::CS_PARAM_THREADS apply; gold does not). Before any
+ * fit the rows of the initial matrices are normalised, and a row of zeros becomes
+ * uniform: that true class then says nothing about the worker's labels (unlike
+ * cs_fit(), which has the data to estimate such a worker from).
  *
  * On success the handle's results describe the batch: cs_n_items(), cs_labels(),
  * cs_posteriors() for its items; cs_confusion() the matrices used (one per worker id

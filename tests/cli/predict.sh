@@ -105,6 +105,15 @@ run 0 "$CS" fit $T1 --method ds --tol 0 --param accel=none --prior uniform --max
 contains err.txt "warm start from absent.csv: 0 of the 25 workers start from its confusion matrices, 25 new ones from the majority vote; 1 of its workers are not in crowd.csv (ignored); it has no class prior"
 run 0 "$CS" fit $plain --prior uniform --max-iter 4 -o cold.csv crowd.csv
 same warm.csv cold.csv
+# Workers whose matrix has a row of zeros are unknown to the library: they start from
+# the majority vote, and the note counts them so (all 25 of them: ds's own start again).
+awk -F, -v OFS=, 'NR > 1 { for (f = 4; f <= 12; ++f) $f = 0 } { print }' short_workers.csv >zeros.csv
+run 0 "$CS" fit $T1 --method ds --tol 0 --param accel=none --prior uniform --max-iter 4 --init-workers zeros.csv -o warm.csv crowd.csv
+contains err.txt "warm start from zeros.csv: 0 of the 25 workers start from its confusion matrices, 25 from the majority vote because its matrix for them has a row of zeros; with --prior uniform its class prior is not used: EM keeps the uniform prior"
+same warm.csv cold.csv
+awk -F, -v OFS=, 'NR > 2 { $4 = 0; $5 = 0; $6 = 0 } { print }' short_workers.csv >zero_rows.csv
+run 0 "$CS" fit $T1 --method ds --tol 0 --max-iter 4 --init-workers zero_rows.csv -o warm.csv crowd.csv
+contains err.txt "warm start from zero_rows.csv: 1 of the 25 workers start from its confusion matrices, 24 from the majority vote because its matrix for them has a row of zeros"
 # A class of the workers file that the data lacks is kept (a class nobody chose):
 # the batch's labels are a and b only, the workers file has a, b and c.
 printf 'worker,labels,accuracy,pi_a_a,pi_a_b,pi_a_c,pi_b_a,pi_b_b,pi_b_c,pi_c_a,pi_c_b,pi_c_c\nw0,1,1,0.8,0.1,0.1,0.1,0.8,0.1,0.1,0.1,0.8\n' >abc.csv
