@@ -930,7 +930,11 @@ CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size
  * have n_labels entries and are copied; they may be freed after the call. Ids and
  * labels are 0-based. The numbers of items, workers and classes are the parameters
  * ::CS_PARAM_ITEMS, ::CS_PARAM_WORKERS and ::CS_PARAM_CLASSES, or inferred from the
- * largest id (label) + 1 when those are 0.
+ * largest id (label) + 1 when those are 0. Ids index the library's tables (a k x k
+ * matrix per worker id, a row per item id), so memory and time grow with those
+ * numbers as well as with n_labels: one label from worker 10^7 costs 10^7 matrices.
+ * Give dense ids; renumber sparse ones first (the command-line program and the
+ * bindings do).
  *
  * The order of the triples does not matter: the library takes each item's labels in
  * increasing worker order, so any permutation of the same triples gives bit-identical
