@@ -19,6 +19,7 @@
 #include "cli.hpp"
 #include "interrupt.hpp"
 #include "label_file.hpp"
+#include "parallel_reader.hpp"
 #include "table_reader.hpp"
 
 namespace cli {
@@ -90,31 +91,14 @@ std::string decimal(int64_t v) {
 // placed in buckets by their top bits (a counting pass and a placing pass; 8 bytes a
 // name, freed on return), each bucket's hashes go into a set small enough for the
 // cache, and only names whose hash repeats are compared: about 50 ns a name, where
-// std::sort of all the hashes took about twice as long.
+// std::sort of all the hashes, or the readers' FlatIndex (a random slot of a table
+// of 16 bytes a name, and the names kept as views), took about twice as long.
 std::optional<std::string> repeated_name(const unsigned char *offsets, uint64_t n, const char *bytes) {
     const auto name = [&](uint64_t i) {
         const uint64_t a = get64(offsets + 8 * i), e = get64(offsets + 8 * (i + 1));
         return std::string_view(bytes + a, static_cast<std::size_t>(e - a));
     };
-    // The checksum's mixing step a word at a time (short names: one or two words;
-    // std::hash took twice as long here).
-    const auto hash = [](std::string_view v) {
-        uint64_t h = mix(kMul, v.size());
-        std::size_t i = 0;
-        for (; i + 8 <= v.size(); i += 8) {
-            uint64_t w;
-            std::memcpy(&w, v.data() + i, 8);
-            h = mix(h, w);
-        }
-        if (i < v.size()) {  // the last 1-7 bytes (a memcpy of a variable length costs more here)
-            uint64_t w = 0;
-            for (std::size_t j = i; j < v.size(); ++j)
-                w |= uint64_t{static_cast<unsigned char>(v[j])} << (8 * (j - i));
-            h = mix(h, w);
-        }
-        h = (h ^ (h >> 32)) * kMul;  // the low bits, which pick a name's slot, from all of them
-        return h ^ (h >> 29);
-    };
+    const auto hash = hash_bytes;  // the readers' hash of ids (parallel_reader.hpp)
     int bits = 0;  // at most 256 buckets: the lines being filled stay in L1
     while (bits < 8 && (uint64_t{1024} << bits) < n) ++bits;
     const auto bucket = [bits](uint64_t h) { return bits == 0 ? uint64_t{0} : h >> (64 - bits); };

@@ -117,12 +117,13 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
     // holds (nearly all of them, unless the fit is degenerate) skip the passes over their
     // labels below, which decode every label and read a random row of the confusion
     // table for it (10^7 labels from 10^5 workers, k = 2: about 2 EM rounds' time).
+    const auto tied = [](const double *q, int32_t l, int32_t top) { return std::fabs(q[l] - q[top]) <= kTie * q[top]; };
     const auto may_change = [&](int32_t j) {
         const int32_t top = out.labels[j];
         if (!with[static_cast<std::size_t>(top)].empty()) return true;
         const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
         for (int32_t l = 0; l < k; ++l)
-            if (l != top && std::fabs(q[l] - q[top]) <= kTie * q[top]) return true;
+            if (l != top && tied(q, l, top)) return true;
         return false;
     };
     const bool any_confounded =
@@ -172,7 +173,7 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
             in[top] = 1;
             for (int32_t l : with[top]) in[l] = 1;
             for (int32_t l = 0; l < k; ++l) {
-                if (in[l] || !(std::fabs(q[l] - q[top]) <= kTie * q[top])) continue;
+                if (in[l] || !tied(q, l, top)) continue;
                 bool clone = true;
                 for (int64_t p = begin; p < end && clone; ++p) {
                     const double *pi = out.confusion.data() + static_cast<int64_t>(data.worker_of(p)) * k * k;
