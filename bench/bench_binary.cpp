@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "binary_labels.hpp"
-#include "cli.hpp"
+#include "common/errors.hpp"
+#include "io/binary_labels.hpp"
 #include "util/rng.hpp"
 
 int main(int argc, char **argv) {

@@ -18,9 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "label_file.hpp"
-#include "output.hpp"
-#include "result_writers.hpp"
+#include "io/crowd_input.hpp"
+#include "io/label_file.hpp"
+#include "io/output.hpp"
+#include "io/result_writers.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Reads the linker version script src/crowdspec.map, the committed list of exported
 # symbols. Included by tests/check_exports.cmake (the ABI test) and by
-# tools/debian-symbols.cmake (the Debian symbols file).
+# tools/scripts/debian-symbols.cmake (the Debian symbols file).
 #
 #   cs_read_version_script(<map file> <prefix>)
 #

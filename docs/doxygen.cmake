@@ -8,7 +8,8 @@
 # Inputs, in the order of the reference's pages: docs/getting-started.md (the main
 # page), the public headers (crowdspec.h, crowdspec_mpi.h), the example pages (docs/examples.dox, programs in
 # docs/examples/), docs/algorithms.md, docs/defaults.md, docs/VERSIONING.md,
-# docs/packaging.md, docs/scaling.md, docs/reliability.md, docs/binary-format.md, README.md, bench/README.md and
+# docs/packaging.md, docs/scaling.md, docs/reliability.md, docs/binary-format.md, docs/ARCHITECTURE.md, README.md,
+# bench/README.md and
 # the READMEs of the bindings.
 set(CS_DOXYGEN_PAGES
   docs/getting-started.md
@@ -22,6 +23,7 @@ set(CS_DOXYGEN_PAGES
   docs/scaling.md
   docs/reliability.md
   docs/binary-format.md
+  docs/ARCHITECTURE.md
   README.md
   bench/README.md
   bindings/python/README.md

@@ -16,7 +16,8 @@
 
 // The reader's headers come before cmocka's, whose `fail` macro clashes with their
 // fail() members.
-#include "label_file.hpp"
+#include "io/crowd_input.hpp"
+#include "io/label_file.hpp"
 #include "support/cmocka_cpp.hpp"
 
 namespace {

@@ -10,8 +10,9 @@
 
 // The readers' headers come before cmocka's, whose `fail` macro clashes with their
 // fail() members.
-#include "cluster_io.hpp"
-#include "label_file.hpp"
+#include "io/crowd_input.hpp"
+#include "io/label_file.hpp"
+#include "io/point_files.hpp"
 #include "support/cmocka_cpp.hpp"
 
 namespace {

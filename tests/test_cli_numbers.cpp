@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The result writers' number formatting (tools/output.cpp, append_number) against the
+// The result writers' number formatting (tools/io/output.cpp, append_number) against the
 // C library's printf: "%.10g" of every value must be byte-identical, whichever of its
 // paths (shortest digits rounded to 10, or the exact conversion near a tie) made it.
 // Random bit patterns cover every exponent; constructed ties and their neighbours
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "output.hpp"
+#include "io/output.hpp"
 #include "support/cmocka_cpp.hpp"
 
 namespace {

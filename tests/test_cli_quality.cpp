@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The crowd-quality numbers of `crowdspec report` (tools/quality.cpp) on cases worked
+// The crowd-quality numbers of `crowdspec report` (tools/report/quality.cpp) on cases worked
 // out by hand: Krippendorff's alpha (nominal) and per-class agreement, the worker
 // review tags, the order of items to relabel.
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "quality.hpp"
+#include "report/quality.hpp"
 #include "support/cmocka_cpp.hpp"
 
 namespace {

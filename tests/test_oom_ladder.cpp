@@ -295,7 +295,7 @@ int main() {
     if (!openblas.empty() && (any_blas == nullptr || std::strcmp(any_blas, "1") != 0)) {
         std::printf("SKIPPED: OpenBLAS is loaded (%s): under an address-space limit OpenBLAS 0.3.21 retries its "
                     "buffer allocation forever (OpenBLAS issue 5289; README, Limits). Install Debian's reference "
-                    "BLAS and LAPACK (libblas-dev liblapack-dev; tools/install-deps.sh --test-extras) and "
+                    "BLAS and LAPACK (libblas-dev liblapack-dev; tools/scripts/install-deps.sh --test-extras) and "
                     "reconfigure: this test is then linked to them.\n",
                     openblas.c_str());
         return kSkip;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The parallel reader (tools/parallel_reader.hpp) against the serial one: the same
+# The parallel reader (tools/io/parallel_reader.hpp) against the serial one: the same
 # files read by one thread in one chunk, and by 2 or 3 threads in chunks of a few
 # bytes (CROWDSPEC_PARSE_CHUNK), so that chunk boundaries fall on every byte: inside
 # quoted fields holding line breaks and "" escapes, between the CR and LF of CRLF

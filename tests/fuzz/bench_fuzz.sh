@@ -7,7 +7,7 @@
 # result; a crash's input is kept as BUILD_DIR/fuzz-artifacts/<target>-crash-*. Exits 1
 # when a target found something.
 #
-#   tools/install-deps.sh --clang
+#   tools/scripts/install-deps.sh --clang
 #   cmake -S . -B build-fuzz -DCS_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCS_BUILD_TESTS=OFF -DCS_BUILD_TOOLS=OFF
 #   cmake --build build-fuzz -j 2 --target fuzz_targets
 #   tests/fuzz/bench_fuzz.sh build-fuzz [SECONDS]

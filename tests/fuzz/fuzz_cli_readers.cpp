@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the command-line program's readers (tools/label_file,
-// tools/table_reader, tools/cluster_io) on arbitrary file contents: crowd files with
+// libFuzzer target: the command-line program's readers (tools/io/label_file,
+// tools/io/table_reader, tools/io/point_files) on arbitrary file contents: crowd files with
 // random input options (format, header, columns, --classes), truth files, point files
 // and edge files, under a .csv, .tsv or .txt name. Invariants: a reader either returns a
 // consistent table (equal lengths, indices within the name tables, distinct names,
@@ -15,9 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "cluster_io.hpp"
-#include "label_file.hpp"
-#include "output.hpp"
+#include "io/crowd_input.hpp"
+#include "io/label_file.hpp"
+#include "io/output.hpp"
+#include "io/point_files.hpp"
 #include "fuzz_input.hpp"
 
 namespace {

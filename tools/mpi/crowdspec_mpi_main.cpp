@@ -16,15 +16,15 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cli.hpp"
+#include "common/options.hpp"
 #include "crowdspec/crowdspec_mpi.h"
-#include "fitting.hpp"
-#include "interrupt.hpp"
-#include "label_file.hpp"
+#include "fitting/fitting.hpp"
+#include "common/interrupt.hpp"
+#include "io/label_file.hpp"
 #include "mpi_input.hpp"
 #include "mpi_world.hpp"
-#include "output.hpp"
-#include "result_writers.hpp"
+#include "io/output.hpp"
+#include "io/result_writers.hpp"
 
 namespace cli {
 namespace {
@@ -66,32 +66,10 @@ std::string item_rows(ResultFormat format, const mpi::ShardTable &t, const std::
                       bool first_row, bool footer) {
     std::string buf;
     if (format == ResultFormat::Json) {
-        if (header) {
-            buf = "{\"method\":";
-            append_json_string(buf, method);
-            buf += ",\"classes\":[";
-            for (std::size_t i = 0; i < t.class_names.size(); ++i) {
-                if (i) buf.push_back(',');
-                append_json_string(buf, t.class_names[i]);
-            }
-            buf += "],\"items\":[";
-        }
+        if (header) buf = nested_items_opening(method, t.class_names);
         for (std::size_t j = 0; j < labels.size(); ++j) {
-            const double *p = q.data() + j * k;
-            buf += first_row && j == 0 ? "\n{\"item\":" : ",\n{\"item\":";
-            append_json_string(buf, t.item_names[j]);
-            buf += ",\"label\":";
-            append_json_string(buf, t.class_names[static_cast<std::size_t>(labels[j])]);
-            buf += ",\"confidence\":";
-            append_number(buf, "%.10g", *std::max_element(p, p + k));
-            buf += ",\"posterior\":{";
-            for (std::size_t l = 0; l < k; ++l) {
-                if (l) buf.push_back(',');
-                append_json_string(buf, t.class_names[l]);
-                buf.push_back(':');
-                append_number(buf, "%.10g", p[l]);
-            }
-            buf += "}}";
+            buf += first_row && j == 0 ? "\n" : ",\n";
+            append_nested_item(buf, t.item_names[j], t.class_names, labels[j], q.data() + j * k);
         }
         if (footer) buf += "\n]}\n";
         return buf;
@@ -134,11 +112,9 @@ std::string duplicate_here(const mpi::ShardTable &t) {
                              static_cast<uint32_t>(t.worker[i]);
         auto [it, fresh] = first.emplace(key, i);
         if (!fresh)
-            return t.source + ":" + std::to_string(t.line[i]) + ": worker " +
-                   quote_field(t.worker_names[static_cast<std::size_t>(t.worker[i])]) + " labels item " +
-                   quote_field(t.item_names[static_cast<std::size_t>(t.item[i] - t.first_item)]) +
-                   " again (first on line " + std::to_string(t.line[it->second]) +
-                   "); use --duplicates first or --duplicates last to keep one";
+            return repeated_label_message(t.source, t.line[i], t.worker_names[static_cast<std::size_t>(t.worker[i])],
+                                          t.item_names[static_cast<std::size_t>(t.item[i] - t.first_item)],
+                                          t.line[it->second]);
     }
     return std::string();
 }

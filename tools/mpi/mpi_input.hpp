@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "label_file.hpp"
+#include "io/label_file.hpp"
 #include "mpi_world.hpp"
 
 namespace cli {

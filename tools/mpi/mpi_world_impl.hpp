@@ -6,7 +6,7 @@
 #include <exception>
 #include <new>
 
-#include "cli.hpp"
+#include "common/errors.hpp"
 
 namespace cli {
 namespace mpi {

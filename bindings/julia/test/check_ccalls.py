@@ -21,7 +21,7 @@ with `using`/`import` is the package itself, a dependency (for the module) or a 
 target (for the tests).
 
 With --lezer DIR (a directory holding node_modules/@plutojl/lezer-julia, which
-tools/install-deps.sh --test-extras installs) and node on the PATH, every file is also
+tools/scripts/install-deps.sh --test-extras installs) and node on the PATH, every file is also
 parsed by that Julia grammar and any syntax error node fails the check; without them the
 parse is reported as skipped.
 """
@@ -250,7 +250,7 @@ def lezer_parse(files, lezer_dir):
     if not node:
         return False, "node not found"
     if not lezer_dir or not os.path.isdir(os.path.join(lezer_dir, "node_modules", "@plutojl", "lezer-julia")):
-        return False, "@plutojl/lezer-julia not installed in %s (tools/install-deps.sh --test-extras)" % lezer_dir
+        return False, "@plutojl/lezer-julia not installed in %s (tools/scripts/install-deps.sh --test-extras)" % lezer_dir
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parse_julia.cjs")
     env = dict(os.environ, NODE_PATH=os.path.join(lezer_dir, "node_modules"))
     out = subprocess.run([node, script] + files, capture_output=True, text=True, env=env)

@@ -20,7 +20,7 @@ skip() { echo "r_package skipped: $1"; exit 77; }
 R=${CS_R:-}
 case $R in *-NOTFOUND|"") R=$(command -v R 2>/dev/null || true) ;; esac
 [ -n "$R" ] && [ -x "$R" ] ||
-  skip "R not found (Debian: apt-get install r-base-dev r-cran-testthat, or tools/install-deps.sh --test-extras)"
+  skip "R not found (Debian: apt-get install r-base-dev r-cran-testthat, or tools/scripts/install-deps.sh --test-extras)"
 "$R" --vanilla --slave -e 'quit(status = if (requireNamespace("testthat", quietly = TRUE)) 0 else 1)' \
   >/dev/null 2>&1 || skip "the R package testthat is not installed (Debian: apt-get install r-cran-testthat)"
 

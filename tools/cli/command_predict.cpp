@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// `crowdspec predict`: label a new batch of crowd labels with the workers of an earlier
+// fit (its --workers file), without refitting: one E-step (cs_predict).
+#include <cstdio>
+#include <unordered_map>
+
+#include "cli/command_args.hpp"
+#include "cli/commands.hpp"
+#include "fitting/fitting.hpp"
+#include "common/interrupt.hpp"
+#include "io/crowd_input.hpp"
+#include "io/label_file.hpp"
+#include "io/output.hpp"
+#include "io/result_writers.hpp"
+#include "io/worker_file.hpp"
+
+namespace cli {
+
+std::string predict_help() {
+    return std::string(
+               "Usage: crowdspec predict --workers WORKERS [options] FILE\n"
+               "\n"
+               "Label the items of FILE (a new batch of crowd labels) with the workers of an\n"
+               "earlier fit, without refitting: each item's posterior is P(class | its labels)\n"
+               "under the confusion matrices and class prior in WORKERS (one E-step of the\n"
+               "Dawid-Skene model). Writes the same rows as `crowdspec fit`: item, label,\n"
+               "confidence, p_<class>...\n"
+               "\n"
+               "Options:\n"
+               "  -w, --workers WORKERS   the workers file of a fit (`crowdspec fit -w`; CSV, TSV,\n"
+               "                          JSON records, JSONL or json-nested): its workers,\n"
+               "                          classes, pi_<true>_<observed> matrices and prior_<class>\n"
+               "                          columns (required). Without prior columns the prior is\n"
+               "                          uniform. Workers are matched by id; a worker of FILE\n"
+               "                          that WORKERS lacks is weighed as the average known worker\n"
+               "                          (the mean of their matrices), with a note. A label of\n"
+               "                          FILE that is not one of WORKERS' classes is an input error\n"
+               "  -o, --output FILE       write the items to FILE (default: standard output)\n"
+               "      --format csv|tsv|json|jsonl|json-nested\n"
+               "                          format of the items, as for `crowdspec fit` (default: by\n"
+               "                          the extension of --output, else csv)\n"
+               "      --duplicates reject|first|last   a worker labelling an item twice\n"
+               "      --threads N         threads; 0 = automatic\n"
+               "      --param NAME=VALUE  another library parameter of the E-step, e.g.\n"
+               "                          support=all (every class possible for every item; the\n"
+               "                          default auto allows only the classes the item was given)\n"
+               "  -q, --quiet             no notes on stderr (errors still are)\n"
+               "  -h, --help              show this help\n"
+               "The posteriors equal those of the fit that wrote WORKERS for the same labels (up to\n"
+               "the 10 significant digits the workers file keeps).\n"
+               "Output files are written atomically, as for `crowdspec fit`.\n\n") +
+           kInputHelp + kPresetHelp + "\n" + kExitCodesHelp;
+}
+
+int run_predict(const std::vector<std::string> &args, std::size_t first) {
+    std::vector<OptionSpec> specs = {{"workers", true, 'w'},    {"output", true, 'o'},  {"format", true, '\0'},
+                                     {"duplicates", true, '\0'}, {"threads", true, '\0'}, {"param", true, '\0'},
+                                     {"quiet", false, 'q'}};
+    for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
+    const std::optional<ParsedArgs> maybe_parsed = parse_command("predict", args, first, specs, predict_help);
+    if (!maybe_parsed) return kExitOk;
+    const ParsedArgs &parsed = *maybe_parsed;
+    single_input(parsed, "predict");
+    const std::optional<std::string> workers_path = parsed.last("workers");
+    if (!workers_path) throw CliError(kExitUsage, "predict: --workers FILE is required (the workers file of a fit)");
+    if (workers_path->empty()) throw CliError(kExitUsage, "predict: --workers needs a file name");
+    if (*workers_path == "-" && parsed.positionals[0] == "-")
+        throw CliError(kExitUsage, "predict: FILE and --workers cannot both be standard input");
+    const InterruptGuard interrupt_guard;
+    // Only --duplicates, --threads, --param and --quiet of the fitting options are accepted.
+    const FitSettings settings = fit_settings_from(parsed);
+    const InputOptions input = input_options_from(parsed);
+    const std::string output_path = parsed.last("output").value_or("");
+    const ResultFormat item_format = result_format(parsed.last("format"), output_path, "--format");
+    ModelPtr model = make_model(method_id("ds"), settings);
+    OutputFile out(output_path);
+
+    const WorkerFile wf = read_worker_file(*workers_path);
+    const std::size_t k = wf.class_names.size(), known = wf.worker_names.size();
+    const CrowdTable table = read_crowd_file(parsed.positionals[0], worker_file_classes(wf), input);
+    if (!settings.quiet) {
+        const std::string note = crowd_read_note(table);
+        if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
+
+    // Known workers keep their row of the workers file as id; the others get ids from
+    // `known` on, in the batch's order (the library weighs them as the average worker).
+    std::unordered_map<std::string, int32_t> id_of;
+    for (std::size_t i = 0; i < known; ++i) id_of.emplace(wf.worker_names[i], static_cast<int32_t>(i));
+    std::vector<int32_t> batch_id(table.worker_names.size());
+    std::vector<std::string> unknown;
+    for (std::size_t i = 0; i < table.worker_names.size(); ++i) {
+        auto it = id_of.find(table.worker_names[i]);
+        if (it != id_of.end()) {
+            batch_id[i] = it->second;
+        } else {
+            batch_id[i] = static_cast<int32_t>(known + unknown.size());
+            unknown.push_back(table.worker_names[i]);
+        }
+    }
+    std::vector<int32_t> worker(table.worker.size());
+    for (std::size_t t = 0; t < worker.size(); ++t) worker[t] = batch_id[static_cast<std::size_t>(table.worker[t])];
+
+    check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(k)), "classes");
+    check_status(model.get(), cs_set_initial_confusion(model.get(), wf.confusion.data(), wf.confusion.size()),
+                 "the workers of " + wf.source);
+    if (!wf.prior.empty())
+        check_status(model.get(), cs_set_initial_prior(model.get(), wf.prior.data(), wf.prior.size()),
+                     "the class prior of " + wf.source);
+    const cs_status status =
+        cs_predict(model.get(), table.item.data(), worker.data(), table.label.data(), table.item.size());
+    if (status != CS_OK) {
+        if (status == CS_ERR_DUPLICATE) {
+            const std::string located = duplicate_message(table);
+            if (!located.empty()) throw CliError(kExitFit, located);
+        }
+        throw CliError(kExitFit, std::string("predict: ") + cs_last_error(model.get()) + " [" +
+                                     cs_status_string(status) + "]");
+    }
+    FitOutcome result;
+    result.k = k;
+    check_status(model.get(), cs_n_items(model.get(), &result.n_items), "reading the item count");
+    if (result.n_items != table.item_names.size())
+        throw CliError(kExitFit, "internal error: the library labelled " + std::to_string(result.n_items) +
+                                     " items; the input has " + std::to_string(table.item_names.size()));
+    result.labels = fitted_labels(model.get(), result.n_items);
+    result.posteriors = fitted_posteriors(model.get(), result.n_items, k);
+    check_status(model.get(), cs_fit_notes(model.get(), &result.notes), "reading the notes");
+    if (!settings.quiet) {
+        if (wf.prior.empty())
+            std::fprintf(stderr, "crowdspec: note: %s has no prior_<class> columns: the class prior is uniform\n",
+                         escape_controls(wf.source).c_str());
+        if (!unknown.empty()) {
+            std::string names;
+            for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) names += (i ? ", " : "") + quote_field(unknown[i]);
+            if (unknown.size() > 5) names += ", ...";
+            std::fprintf(stderr,
+                         "crowdspec: note: %zu workers of %s are not in %s (%s): their labels are weighed by the "
+                         "average of its %zu workers' confusion matrices\n",
+                         unknown.size(), escape_controls(table.source).c_str(), escape_controls(wf.source).c_str(),
+                         escape_controls(names).c_str(), known);
+        }
+        // The library's other notes (impossible items); the unknown workers are told above.
+        if ((result.notes & ~CS_NOTE_UNKNOWN_WORKERS) != 0) report_fit_notes(model.get(), "predict");
+    }
+    model.reset();
+    write_item_results(out, item_format, table, result, "predict");
+    out.commit();
+    return kExitOk;
+}
+
+}  // namespace cli

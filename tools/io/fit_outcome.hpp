@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// The results of one fit as the command-line programs hold them once copied out of the
+// library (fitting/fitting.hpp fills it; io/result_writers.hpp writes it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cli {
+
+/// Everything a fitted model reports, copied out of the library.
+struct FitOutcome {
+    std::size_t n_items = 0, n_workers = 0, k = 0;
+    std::vector<int32_t> labels;      ///< n_items
+    std::vector<double> posteriors;   ///< n_items x k
+    std::vector<double> confusion;    ///< n_workers x k x k
+    std::vector<double> prior;        ///< k
+    std::vector<double> trace;        ///< objective per iteration
+    int32_t iterations = 0, converged = 0, notes = 0;
+    double log_likelihood = 0.0;
+    double seconds = 0.0;             ///< cs_fit wall time
+};
+
+/// Estimated accuracy of each worker: sum_l prior_l * pi[l][l], the probability that
+/// the worker's label is right for an item drawn from the class prior.
+std::vector<double> worker_accuracy(const std::vector<double> &confusion, const std::vector<double> &prior,
+                                    std::size_t n_workers, std::size_t k);
+
+}  // namespace cli

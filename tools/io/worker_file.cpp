@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: MIT
+#include "io/worker_file.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+#include "common/errors.hpp"
+#include "io/table_reader.hpp"
+
+namespace cli {
+
+namespace {
+
+[[noreturn]] void file_error(const std::string &source, std::size_t line, const std::string &what) {
+    throw CliError(kExitInput, source + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what);
+}
+
+// ---------------------------------------------------------------------------------
+// A small JSON reader: enough for the files `fit --workers` writes (and hand-edited
+// ones), with the line of every value for messages.
+
+struct JsonValue {
+    enum class Kind { Null, Bool, Number, String, Array, Object } kind = Kind::Null;
+    std::string text;  // String: the decoded string; Number: its text; Bool: true/false
+    std::vector<JsonValue> items;                              // Array
+    std::vector<std::pair<std::string, JsonValue>> members;    // Object, in file order
+    std::size_t line = 0;
+
+    const JsonValue *member(const std::string &key) const {
+        for (const auto &[name, value] : members)
+            if (name == key) return &value;
+        return nullptr;
+    }
+};
+
+class JsonParser {
+public:
+    JsonParser(const std::string &text, std::string source) : s_(text), source_(std::move(source)) {}
+
+    // Skips blanks; true when something is left.
+    bool more() {
+        skip_blanks();
+        return pos_ < s_.size();
+    }
+    JsonValue value(int depth = 0) {
+        if (depth > 64) fail("JSON nested too deeply");
+        skip_blanks();
+        if (pos_ >= s_.size()) fail("unexpected end of the JSON text");
+        JsonValue v;
+        v.line = line_;
+        const char c = s_[pos_];
+        if (c == '{') {
+            v.kind = JsonValue::Kind::Object;
+            ++pos_;
+            if (peek() == '}') {
+                ++pos_;
+                return v;
+            }
+            for (;;) {
+                if (peek() != '"') fail("expected a \"key\" in a JSON object");
+                std::string key = string();
+                if (peek() != ':') fail("expected ':' after the key \"" + escape_controls(key) + "\"");
+                ++pos_;
+                v.members.emplace_back(std::move(key), value(depth + 1));
+                const char next = peek();
+                ++pos_;
+                if (next == '}') break;
+                if (next != ',') fail("expected ',' or '}' in a JSON object");
+            }
+        } else if (c == '[') {
+            v.kind = JsonValue::Kind::Array;
+            ++pos_;
+            if (peek() == ']') {
+                ++pos_;
+                return v;
+            }
+            for (;;) {
+                v.items.push_back(value(depth + 1));
+                const char next = peek();
+                ++pos_;
+                if (next == ']') break;
+                if (next != ',') fail("expected ',' or ']' in a JSON array");
+            }
+        } else if (c == '"') {
+            v.kind = JsonValue::Kind::String;
+            v.text = string();
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            v.kind = JsonValue::Kind::Number;
+            const std::size_t start = pos_;
+            while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '-' ||
+                                        s_[pos_] == '+' || s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
+                ++pos_;
+            v.text = s_.substr(start, pos_ - start);
+        } else if (s_.compare(pos_, 4, "true") == 0 || s_.compare(pos_, 5, "false") == 0) {
+            v.kind = JsonValue::Kind::Bool;
+            v.text = s_[pos_] == 't' ? "true" : "false";
+            pos_ += v.text.size();
+        } else if (s_.compare(pos_, 4, "null") == 0) {
+            pos_ += 4;
+        } else {
+            fail(std::string("unexpected ") + (static_cast<unsigned char>(c) < 0x20 ? "control character" : quote_field(std::string(1, c))) +
+                 " in the JSON text");
+        }
+        return v;
+    }
+    std::size_t line() const { return line_; }
+
+private:
+    [[noreturn]] void fail(const std::string &what) const { file_error(source_, line_, what); }
+
+    void skip_blanks() {
+        while (pos_ < s_.size()) {
+            const char c = s_[pos_];
+            if (c == '\n') ++line_;
+            else if (c != ' ' && c != '\t' && c != '\r') break;
+            ++pos_;
+        }
+        // A UTF-8 byte order mark at the very start.
+        if (pos_ == 0 && s_.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+            pos_ = 3;
+            skip_blanks();
+        }
+    }
+    char peek() {
+        skip_blanks();
+        if (pos_ >= s_.size()) fail("unexpected end of the JSON text");
+        return s_[pos_];
+    }
+    static void append_utf8(std::string &out, unsigned long cp) {
+        if (cp < 0x80) {
+            out.push_back(static_cast<char>(cp));
+        } else if (cp < 0x800) {
+            out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        } else if (cp < 0x10000) {
+            out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        } else {
+            out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+            out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        }
+    }
+    unsigned long hex4() {
+        if (pos_ + 4 > s_.size()) fail("a \\u escape needs 4 hex digits");
+        unsigned long cp = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char h = s_[pos_++];
+            cp <<= 4;
+            if (h >= '0' && h <= '9') cp |= static_cast<unsigned long>(h - '0');
+            else if (h >= 'a' && h <= 'f') cp |= static_cast<unsigned long>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F') cp |= static_cast<unsigned long>(h - 'A' + 10);
+            else fail("a \\u escape needs 4 hex digits");
+        }
+        return cp;
+    }
+    // At an opening quote: the decoded string; advances past the closing quote.
+    std::string string() {
+        ++pos_;
+        std::string out;
+        for (;;) {
+            if (pos_ >= s_.size()) fail("a JSON string is not closed");
+            const char c = s_[pos_++];
+            if (c == '"') return out;
+            if (c == '\n') fail("a line break inside a JSON string");
+            if (c != '\\') {
+                out.push_back(c);
+                continue;
+            }
+            if (pos_ >= s_.size()) fail("a JSON string is not closed");
+            const char e = s_[pos_++];
+            switch (e) {
+                case '"': out.push_back('"'); break;
+                case '\\': out.push_back('\\'); break;
+                case '/': out.push_back('/'); break;
+                case 'b': out.push_back('\b'); break;
+                case 'f': out.push_back('\f'); break;
+                case 'n': out.push_back('\n'); break;
+                case 'r': out.push_back('\r'); break;
+                case 't': out.push_back('\t'); break;
+                case 'u': {
+                    unsigned long cp = hex4();
+                    if (cp >= 0xD800 && cp < 0xDC00 && s_.compare(pos_, 2, "\\u") == 0) {
+                        pos_ += 2;
+                        const unsigned long low = hex4();
+                        if (low >= 0xDC00 && low < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                    }
+                    append_utf8(out, cp);
+                    break;
+                }
+                default: fail("unknown escape \\" + std::string(1, e) + " in a JSON string");
+            }
+        }
+    }
+
+    const std::string &s_;
+    std::string source_;
+    std::size_t pos_ = 0;
+    std::size_t line_ = 1;
+};
+
+// ---------------------------------------------------------------------------------
+// Every record layout is brought to one shape: column names and rows of text fields.
+
+struct Field {
+    std::string text;
+    bool present = true;
+};
+
+struct Rows {
+    std::vector<std::string> columns;
+    std::vector<std::vector<Field>> rows;
+    std::vector<std::size_t> line;  // where each row starts
+};
+
+// A number, strictly: the whole text, finite, >= 0.
+double parse_value(const WorkerFile &wf, std::size_t line, const std::string &column, const Field &field) {
+    if (!field.present) file_error(wf.source, line, "no value for " + quote_field(column));
+    const std::string &t = field.text;
+    char *end = nullptr;
+    errno = 0;
+    const double v = t.empty() ? NAN : std::strtod(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v) || v < 0.0)
+        file_error(wf.source, line,
+                   quote_field(column) + " is " + quote_field(t) + ", expected a finite number >= 0");
+    return v;
+}
+
+std::string json_scalar_text(const WorkerFile &wf, const JsonValue &v, const std::string &key) {
+    switch (v.kind) {
+        case JsonValue::Kind::String:
+        case JsonValue::Kind::Number: return v.text;
+        case JsonValue::Kind::Null: return std::string();
+        default: file_error(wf.source, v.line, quote_field(key) + " must be a string or a number");
+    }
+}
+
+Rows rows_from_json_records(const WorkerFile &wf, const std::vector<const JsonValue *> &records) {
+    Rows r;
+    if (records.empty()) return r;
+    for (const JsonValue *rec : records)
+        if (rec->kind != JsonValue::Kind::Object)
+            file_error(wf.source, rec->line, "expected one JSON object {\"worker\": ...} per worker");
+    for (const auto &[key, value] : records[0]->members) r.columns.push_back(key);
+    for (const JsonValue *rec : records) {
+        std::vector<Field> row;
+        for (const std::string &c : r.columns) {
+            const JsonValue *v = rec->member(c);
+            Field f;
+            if (v == nullptr) f.present = false;
+            else f.text = json_scalar_text(wf, *v, c);
+            row.push_back(std::move(f));
+        }
+        r.rows.push_back(std::move(row));
+        r.line.push_back(rec->line);
+    }
+    return r;
+}
+
+Rows rows_from_delimited(WorkerFile &wf, std::string &text, const std::string &path) {
+    const TextFormat format = resolve_text_format(
+        TextFormat::Auto, path, text, HeaderMode::Yes, [](const std::vector<std::string_view> &) { return true; });
+    if (format == TextFormat::Whitespace)
+        file_error(wf.source, 1, "expected a CSV or TSV header (worker,labels,accuracy,pi_<true>_<observed>...)");
+    wf.layout = format == TextFormat::Tsv ? "tsv" : "csv";
+    RecordReader reader(text, format, wf.source);
+    std::vector<std::string_view> fields;
+    Rows r;
+    if (!reader.next(fields)) return r;
+    for (std::string_view f : fields) r.columns.emplace_back(f);
+    while (reader.next(fields)) {
+        if (fields.size() != r.columns.size())
+            reader.fail("has " + std::to_string(fields.size()) + " fields; the header has " +
+                        std::to_string(r.columns.size()));
+        std::vector<Field> row;
+        for (std::string_view f : fields) row.push_back(Field{std::string(f), true});
+        r.rows.push_back(std::move(row));
+        r.line.push_back(reader.line());
+    }
+    return r;
+}
+
+// The classes named by the pi_ columns alone: k x k columns whose diagonal
+// (columns l k + l) are pi_<c>_<c>. Returns false when they do not read so.
+bool classes_from_pi_columns(const std::vector<std::string> &pi, std::vector<std::string> &classes) {
+    std::size_t k = 0;
+    while ((k + 1) * (k + 1) <= pi.size()) ++k;
+    if (k < 2 || k * k != pi.size()) return false;
+    classes.clear();
+    for (std::size_t l = 0; l < k; ++l) {
+        const std::string &name = pi[l * k + l];  // "pi_" + c + "_" + c
+        if (name.size() < 5 || (name.size() - 4) % 2 != 0) return false;
+        const std::size_t len = (name.size() - 4) / 2;
+        const std::string c = name.substr(3, len);
+        if (name.compare(3 + len, 1, "_") != 0 || name.compare(4 + len, len, c) != 0) return false;
+        classes.push_back(c);
+    }
+    return true;
+}
+
+void fill_from_rows(WorkerFile &wf, const Rows &r) {
+    if (r.columns.empty()) file_error(wf.source, 0, "empty workers file (expected the file `crowdspec fit --workers` writes)");
+    int worker_col = -1;
+    std::vector<std::size_t> pi_cols, prior_cols;
+    std::vector<std::string> pi_names;
+    for (std::size_t c = 0; c < r.columns.size(); ++c) {
+        const std::string &name = r.columns[c];
+        if (name == "worker") {
+            if (worker_col >= 0) file_error(wf.source, 1, "two 'worker' columns");
+            worker_col = static_cast<int>(c);
+        } else if (name.compare(0, 3, "pi_") == 0) {
+            pi_cols.push_back(c);
+            pi_names.push_back(name);
+        } else if (name.compare(0, 6, "prior_") == 0) {
+            prior_cols.push_back(c);
+            wf.class_names.push_back(name.substr(6));
+        }
+    }
+    const std::size_t header_line = r.line.empty() ? 1 : (wf.layout == "csv" || wf.layout == "tsv" ? 1 : r.line[0]);
+    if (worker_col < 0) file_error(wf.source, header_line, "no 'worker' column (expected the file `crowdspec fit --workers` writes)");
+    if (pi_cols.empty())
+        file_error(wf.source, header_line, "no pi_<true>_<observed> columns (the workers' confusion matrices)");
+    if (prior_cols.empty() && !classes_from_pi_columns(pi_names, wf.class_names))
+        file_error(wf.source, header_line,
+                   "cannot tell the classes from the " + std::to_string(pi_cols.size()) +
+                       " pi_ columns (expected k x k columns pi_<true>_<observed> with k >= 2, row by row; or "
+                       "add prior_<class> columns)");
+    const std::size_t k = wf.class_names.size();
+    if (k < 2) file_error(wf.source, header_line, "the prior_ columns name only one class; at least 2 are needed");
+    std::unordered_map<std::string, std::size_t> class_index;
+    for (std::size_t l = 0; l < k; ++l)
+        if (!class_index.emplace(wf.class_names[l], l).second)
+            file_error(wf.source, header_line, "class " + quote_field(wf.class_names[l]) + " is named twice");
+    // Every pi_ column is pi_<true>_<observed> for exactly one pair of classes.
+    std::map<std::string, std::size_t> pair_of;  // column name -> l k + c
+    for (std::size_t l = 0; l < k; ++l)
+        for (std::size_t c = 0; c < k; ++c) pair_of.emplace("pi_" + wf.class_names[l] + "_" + wf.class_names[c], l * k + c);
+    if (pair_of.size() != k * k)
+        file_error(wf.source, header_line, "the class names make the pi_ column names ambiguous");
+    std::vector<std::size_t> entry_of(pi_cols.size());
+    std::vector<bool> seen(k * k, false);
+    for (std::size_t p = 0; p < pi_cols.size(); ++p) {
+        auto it = pair_of.find(pi_names[p]);
+        if (it == pair_of.end())
+            file_error(wf.source, header_line,
+                       "column " + quote_field(pi_names[p]) + " is not pi_<true>_<observed> for the classes " +
+                           class_list_text(wf.class_names));
+        if (seen[it->second]) file_error(wf.source, header_line, "column " + quote_field(pi_names[p]) + " appears twice");
+        seen[it->second] = true;
+        entry_of[p] = it->second;
+    }
+    for (std::size_t e = 0; e < k * k; ++e)
+        if (!seen[e])
+            file_error(wf.source, header_line,
+                       "no column pi_" + wf.class_names[e / k] + "_" + wf.class_names[e % k] + " (a " +
+                           std::to_string(k) + "-class file needs all " + std::to_string(k * k) + " pi_ columns)");
+    if (r.rows.empty()) file_error(wf.source, header_line, "no workers (only a header)");
+
+    std::unordered_map<std::string, std::size_t> worker_row;
+    wf.confusion.assign(r.rows.size() * k * k, 0.0);
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        const std::vector<Field> &row = r.rows[i];
+        const std::size_t line = r.line[i];
+        const Field &id = row[static_cast<std::size_t>(worker_col)];
+        if (!id.present || id.text.empty()) file_error(wf.source, line, "a worker without an id");
+        auto [it, inserted] = worker_row.emplace(id.text, i);
+        if (!inserted)
+            file_error(wf.source, line,
+                       "worker " + quote_field(id.text) + " appears twice (first on line " +
+                           std::to_string(r.line[it->second]) + ")");
+        wf.worker_names.push_back(id.text);
+        for (std::size_t p = 0; p < pi_cols.size(); ++p)
+            wf.confusion[i * k * k + entry_of[p]] = parse_value(wf, line, pi_names[p], row[pi_cols[p]]);
+        if (prior_cols.empty()) continue;
+        std::vector<double> prior(k);
+        for (std::size_t l = 0; l < k; ++l)
+            prior[l] = parse_value(wf, line, r.columns[prior_cols[l]], row[prior_cols[l]]);
+        if (i == 0) {
+            double sum = 0.0;
+            for (double v : prior) sum += v;
+            if (!(sum > 0.0)) file_error(wf.source, line, "the prior_ columns are all 0");
+            wf.prior = prior;
+        } else if (prior != wf.prior) {
+            file_error(wf.source, line,
+                       "the prior_ columns differ from those on line " + std::to_string(r.line[0]) +
+                           " (the class prior is the same on every row)");
+        }
+    }
+}
+
+void fill_from_nested(WorkerFile &wf, const JsonValue &doc) {
+    const JsonValue *classes = doc.member("classes");
+    const JsonValue *workers = doc.member("workers");
+    const JsonValue *prior = doc.member("class_prior");
+    if (classes == nullptr || classes->kind != JsonValue::Kind::Array)
+        file_error(wf.source, doc.line, "the nested document needs \"classes\": [...]");
+    if (workers->kind != JsonValue::Kind::Array) file_error(wf.source, workers->line, "\"workers\" must be an array");
+    for (const JsonValue &c : classes->items) {
+        if (c.kind != JsonValue::Kind::String && c.kind != JsonValue::Kind::Number)
+            file_error(wf.source, c.line, "a class name must be a string");
+        for (const std::string &seen : wf.class_names)
+            if (seen == c.text) file_error(wf.source, c.line, "class " + quote_field(c.text) + " is named twice");
+        wf.class_names.push_back(c.text);
+    }
+    const std::size_t k = wf.class_names.size();
+    if (k < 2) file_error(wf.source, classes->line, "\"classes\" must name at least 2 classes");
+    const auto number = [&](const JsonValue &v, const std::string &what) {
+        if (v.kind != JsonValue::Kind::Number) file_error(wf.source, v.line, what + " must be a number");
+        return parse_value(wf, v.line, what, Field{v.text, true});
+    };
+    if (prior != nullptr && prior->kind != JsonValue::Kind::Null) {
+        if (prior->kind != JsonValue::Kind::Array || prior->items.size() != k)
+            file_error(wf.source, prior->line, "\"class_prior\" must be an array of " + std::to_string(k) + " numbers");
+        double sum = 0.0;
+        for (const JsonValue &v : prior->items) {
+            wf.prior.push_back(number(v, "class_prior"));
+            sum += wf.prior.back();
+        }
+        if (!(sum > 0.0)) file_error(wf.source, prior->line, "\"class_prior\" is all 0");
+    }
+    std::unordered_map<std::string, std::size_t> line_of;
+    for (const JsonValue &w : workers->items) {
+        const JsonValue *id = w.kind == JsonValue::Kind::Object ? w.member("worker") : nullptr;
+        const JsonValue *conf = w.kind == JsonValue::Kind::Object ? w.member("confusion") : nullptr;
+        if (id == nullptr || conf == nullptr)
+            file_error(wf.source, w.line, "each worker needs \"worker\" and \"confusion\"");
+        const std::string name = json_scalar_text(wf, *id, "worker");
+        if (name.empty()) file_error(wf.source, w.line, "a worker without an id");
+        auto [it, inserted] = line_of.emplace(name, w.line);
+        if (!inserted)
+            file_error(wf.source, w.line,
+                       "worker " + quote_field(name) + " appears twice (first on line " + std::to_string(it->second) + ")");
+        wf.worker_names.push_back(name);
+        if (conf->kind != JsonValue::Kind::Array || conf->items.size() != k)
+            file_error(wf.source, conf->line, "\"confusion\" of worker " + quote_field(name) + " must be " +
+                                                  std::to_string(k) + " rows of " + std::to_string(k) + " numbers");
+        for (const JsonValue &row : conf->items) {
+            if (row.kind != JsonValue::Kind::Array || row.items.size() != k)
+                file_error(wf.source, row.line, "\"confusion\" of worker " + quote_field(name) + " must be " +
+                                                    std::to_string(k) + " rows of " + std::to_string(k) + " numbers");
+            for (const JsonValue &v : row.items) wf.confusion.push_back(number(v, "confusion"));
+        }
+    }
+    if (wf.worker_names.empty()) file_error(wf.source, workers->line, "no workers");
+}
+
+}  // namespace
+
+std::string class_list_text(const std::vector<std::string> &names) {
+    std::string text;
+    for (std::size_t l = 0; l < names.size() && l < 20; ++l) text += (l ? ", " : "") + names[l];
+    if (names.size() > 20) text += ", ...";
+    return escape_controls(text);
+}
+
+ClassSpec worker_file_classes(const WorkerFile &wf) {
+    ClassSpec spec;
+    spec.kind = ClassSpec::Kind::List;
+    spec.count = static_cast<int32_t>(wf.class_names.size());
+    spec.names = wf.class_names;
+    spec.text = class_list_text(wf.class_names);
+    spec.origin = wf.source;
+    return spec;
+}
+
+std::vector<std::size_t> match_worker_classes(const WorkerFile &wf, const std::vector<std::string> &classes,
+                                              const std::string &data_source, const std::string &hint) {
+    std::unordered_map<std::string, std::size_t> in_file;
+    for (std::size_t l = 0; l < wf.class_names.size(); ++l) in_file.emplace(wf.class_names[l], l);
+    std::vector<std::size_t> map;
+    for (const std::string &c : classes) {
+        auto it = in_file.find(c);
+        if (it == in_file.end())
+            throw CliError(kExitInput, "class " + quote_field(c) + " of " + data_source + " is not one of the classes of " +
+                                           wf.source + " (" + class_list_text(wf.class_names) + ")" + hint);
+        map.push_back(it->second);
+    }
+    if (classes.size() != wf.class_names.size()) {
+        std::vector<bool> used(wf.class_names.size(), false);
+        for (std::size_t l : map) used[l] = true;
+        for (std::size_t l = 0; l < used.size(); ++l)
+            if (!used[l])
+                throw CliError(kExitInput, "class " + quote_field(wf.class_names[l]) + " of " + wf.source +
+                                               " is not one of the classes of " + data_source + " (" +
+                                               class_list_text(classes) + ")" + hint);
+    }
+    return map;
+}
+
+WorkerFile read_worker_file(const std::string &path) {
+    WorkerFile wf;
+    wf.source = display_name(path);
+    std::string text = read_whole_file(path);
+    std::size_t first = 0;
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) first = 3;
+    while (first < text.size() && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' || text[first] == '\n'))
+        ++first;
+    if (first >= text.size()) file_error(wf.source, 0, "empty workers file (expected the file `crowdspec fit --workers` writes)");
+    if (text[first] != '[' && text[first] != '{') {
+        fill_from_rows(wf, rows_from_delimited(wf, text, path));
+        return wf;
+    }
+    JsonParser parser(text, wf.source);
+    std::vector<JsonValue> values;
+    while (parser.more()) values.push_back(parser.value());
+    std::vector<const JsonValue *> records;
+    if (values.size() == 1 && values[0].kind == JsonValue::Kind::Object && values[0].member("workers") != nullptr) {
+        wf.layout = "json-nested";
+        fill_from_nested(wf, values[0]);
+        return wf;
+    }
+    if (values.size() == 1 && values[0].kind == JsonValue::Kind::Array) {
+        wf.layout = "json";
+        for (const JsonValue &v : values[0].items) records.push_back(&v);
+    } else {
+        wf.layout = "jsonl";
+        for (const JsonValue &v : values) records.push_back(&v);
+    }
+    if (records.empty()) file_error(wf.source, 1, "no workers (an empty JSON array)");
+    fill_from_rows(wf, rows_from_json_records(wf, records));
+    return wf;
+}
+
+}  // namespace cli

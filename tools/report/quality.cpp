@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include "report/quality.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+namespace cli {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string fixed(const char *format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+}  // namespace
+
+Agreement nominal_agreement(const std::vector<int32_t> &item, const std::vector<int32_t> &label, std::size_t n_items,
+                            std::size_t k) {
+    Agreement a;
+    a.k = k;
+    a.coincidence.assign(k * k, 0.0);
+    a.values.assign(k, 0.0);
+    a.class_agreement.assign(k, kNaN);
+    // The labels of each item together (a counting sort by item).
+    std::vector<std::size_t> start(n_items + 1, 0);
+    for (int32_t j : item) ++start[static_cast<std::size_t>(j) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<int32_t> by_item(label.size());
+    {
+        std::vector<std::size_t> next(start.begin(), start.end() - 1);
+        for (std::size_t t = 0; t < item.size(); ++t) by_item[next[static_cast<std::size_t>(item[t])]++] = label[t];
+    }
+    std::vector<double> count(k, 0.0);
+    std::vector<std::size_t> present;  // classes with a label on the current item
+    for (std::size_t j = 0; j < n_items; ++j) {
+        const std::size_t m = start[j + 1] - start[j];
+        if (m < 2) continue;
+        ++a.units;
+        present.clear();
+        for (std::size_t t = start[j]; t < start[j + 1]; ++t) {
+            const std::size_t c = static_cast<std::size_t>(by_item[t]);
+            if (count[c] == 0.0) present.push_back(c);
+            count[c] += 1.0;
+        }
+        const double scale = 1.0 / static_cast<double>(m - 1);
+        for (std::size_t c : present)
+            for (std::size_t d : present)
+                a.coincidence[c * k + d] += (c == d ? count[c] * (count[c] - 1.0) : count[c] * count[d]) * scale;
+        for (std::size_t c : present) count[c] = 0.0;
+    }
+    double disagree = 0.0, squares = 0.0;
+    for (std::size_t c = 0; c < k; ++c) {
+        for (std::size_t d = 0; d < k; ++d) {
+            a.values[c] += a.coincidence[c * k + d];
+            if (c != d) disagree += a.coincidence[c * k + d];
+        }
+        a.pairable += a.values[c];
+        squares += a.values[c] * a.values[c];
+        if (a.values[c] > 0.0) a.class_agreement[c] = a.coincidence[c * k + c] / a.values[c];
+    }
+    const double n = a.pairable;
+    a.observed = n > 0.0 ? disagree / n : kNaN;
+    // sum_{c != d} n_c n_d = n^2 - sum_c n_c^2.
+    a.expected = n > 1.0 ? (n * n - squares) / (n * (n - 1.0)) : kNaN;
+    a.alpha = n > 1.0 && a.expected > 0.0 ? 1.0 - a.observed / a.expected : kNaN;
+    return a;
+}
+
+WorkerReview review_worker(const std::vector<std::size_t> &answers, const double *pi, double accuracy,
+                           const std::vector<std::string> &classes, const ReviewRules &rules) {
+    WorkerReview r;
+    const std::size_t k = classes.size();
+    const std::size_t total = std::accumulate(answers.begin(), answers.end(), std::size_t{0});
+    if (total == 0 || k == 0) return r;
+    r.top_answer = static_cast<int32_t>(std::max_element(answers.begin(), answers.end()) - answers.begin());
+    r.top_share = static_cast<double>(answers[static_cast<std::size_t>(r.top_answer)]) / static_cast<double>(total);
+    if (total < rules.min_labels) return r;
+    const auto add = [&](const char *tag, const std::string &why) {
+        r.tags.emplace_back(tag);
+        r.reason += (r.reason.empty() ? "" : " ") + why;
+    };
+    const double chance = 1.0 / static_cast<double>(k);
+    if (accuracy < chance)
+        add("below-chance", "Estimated accuracy " + fixed("%.3f", accuracy) + " is below 1/" + std::to_string(k) +
+                                " (guessing).");
+    // Near-constant answers that do not follow the true class.
+    const std::size_t top = static_cast<std::size_t>(r.top_answer);
+    bool constant = r.top_share >= rules.constant_share;
+    for (std::size_t l = 0; l < k && constant; ++l) constant = pi[l * k + top] >= rules.row_mass;
+    if (constant)
+        add("spammer", fixed("%.0f%%", 100.0 * r.top_share) + " of its labels are " + classes[top] +
+                           ", whatever the true class.");
+    // Wrong answers preferred for at least two true classes, not all the same answer.
+    std::vector<std::pair<std::size_t, std::size_t>> swapped;  // (true class, answer)
+    for (std::size_t l = 0; l < k; ++l) {
+        const double *row = pi + l * k;
+        const std::size_t best = static_cast<std::size_t>(std::max_element(row, row + k) - row);
+        if (best != l && row[best] >= rules.row_mass) swapped.emplace_back(l, best);
+    }
+    bool distinct = false;
+    for (const auto &s : swapped) distinct |= s.second != swapped.front().second;
+    if (swapped.size() >= 2 && distinct) {
+        std::string why = "Answers";
+        for (std::size_t i = 0; i < swapped.size() && i < 4; ++i)
+            why += std::string(i ? "," : "") + " " + classes[swapped[i].second] + " for true " +
+                   classes[swapped[i].first] + " (" + fixed("%.2f", pi[swapped[i].first * k + swapped[i].second]) + ")";
+        if (swapped.size() > 4) why += ", ...";
+        add("adversary", why + ".");
+    }
+    return r;
+}
+
+std::vector<std::size_t> relabel_order(const std::vector<double> &confidence, const std::vector<std::size_t> &labels,
+                                       const std::vector<bool> &exclude, std::size_t count) {
+    std::vector<std::size_t> order;
+    for (std::size_t j = 0; j < confidence.size(); ++j)
+        if (j >= exclude.size() || !exclude[j]) order.push_back(j);
+    const auto before = [&](std::size_t a, std::size_t b) {
+        if (confidence[a] != confidence[b]) return confidence[a] < confidence[b];
+        if (labels[a] != labels[b]) return labels[a] < labels[b];
+        return a < b;
+    };
+    if (order.size() > count) {
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(), before);
+        order.resize(count);
+    } else {
+        std::sort(order.begin(), order.end(), before);
+    }
+    return order;
+}
+
+}  // namespace cli
