@@ -8,7 +8,8 @@ the results back as pandas objects indexed by the frame's own ids and labels.
 
 import numpy as np
 
-from ._crowd_frame import _confusion_from_errors, _Encoded, _in_frame_terms, _missing_row
+from ._crowd_frame import (_check_coded, _check_columns, _confusion_from_errors, _Encoded,
+                           _in_frame_terms, _missing_row)
 from ._estimator import _Params
 from ._fit import fit_labels, predict_labels, validate_params, warn_notes
 from ._frame import _factorize, _int32, _pd
@@ -76,7 +77,7 @@ class Aggregator(_Params):
         warn_notes(result, stacklevel=3)
         tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
         k = enc.n_classes
-        self.result_ = result
+        self._keep_result(result)
         self.classes_ = classes
         self._workers = workers
         self._class_values = enc.classes
@@ -93,11 +94,7 @@ class Aggregator(_Params):
         self.errors_ = pd.DataFrame(errors, index=rows, columns=classes)
         diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
         self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
-        self.loss_history_ = result.trace.tolist()
-        self.n_iter_ = result.iterations
-        self.converged_ = result.converged
         self.log_likelihood_ = result.log_likelihood
-        self.notes_ = result.note_names
         return self
 
     def fit_predict(self, data, true_labels=None):
@@ -112,22 +109,13 @@ class Aggregator(_Params):
         pd = _pd()
         if not hasattr(self, "result_"):
             raise ValueError("predict needs a fit first: call fit()")
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError("data must be a pandas DataFrame with columns task, worker, label")
-        missing = [c for c in ("task", "worker", "label") if c not in data.columns]
-        if missing:
-            raise ValueError("data has no column %s (it needs task, worker, label)"
-                             % ", ".join(repr(c) for c in missing))
+        _check_columns(data)
         task_codes, tasks = _factorize(data["task"])
-        if task_codes.size and task_codes.min() < 0:
-            raise ValueError("data['task'] has a missing value (row %r)"
-                             % _missing_row(data["task"], task_codes < 0))
+        _check_coded(data, "task", task_codes)
         # code each column once, then map its few distinct values onto the fit's
         known = self._workers
         codes, seen = _factorize(data["worker"], sort=False)
-        if codes.size and codes.min() < 0:
-            raise ValueError("data['worker'] has a missing value (row %r)"
-                             % _missing_row(data["worker"], codes < 0))
+        _check_coded(data, "worker", codes)
         to_known = known.get_indexer(seen)
         new = to_known < 0
         if new.any():  # unknown workers get ids after the known ones

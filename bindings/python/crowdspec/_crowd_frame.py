@@ -31,6 +31,25 @@ def _missing_row(series, mask):
     return series.index[int(np.argmax(mask))]
 
 
+def _check_columns(data):
+    """TypeError unless data is a DataFrame, ValueError unless it has the columns task,
+    worker and label."""
+    if not isinstance(data, _pd().DataFrame):
+        raise TypeError("data must be a pandas DataFrame with columns task, worker, label")
+    missing = [c for c in ("task", "worker", "label") if c not in data.columns]
+    if missing:
+        raise ValueError("data has no column %s (it needs task, worker, label)"
+                         % ", ".join(repr(c) for c in missing))
+
+
+def _check_coded(data, column, codes):
+    """ValueError naming the first row of data[column] whose code is -1: _factorize
+    codes a missing value so (no separate isna pass over the column)."""
+    if codes.size and codes.min() < 0:
+        raise ValueError("data[%r] has a missing value (row %r)"
+                         % (column, _missing_row(data[column], codes < 0)))
+
+
 def _confusion_from_errors(errors, workers, classes):
     """(m, k, k) worker x true x observed matrices from a DataFrame in errors_' layout
     (rows (worker, observed label), columns true label), for the fit's workers and
@@ -76,20 +95,12 @@ class _Encoded:
 
     def __init__(self, data, true_labels=None):
         pd = _pd()
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError("data must be a pandas DataFrame with columns task, worker, label")
-        missing = [c for c in ("task", "worker", "label") if c not in data.columns]
-        if missing:
-            raise ValueError("data has no column %s (it needs task, worker, label)"
-                             % ", ".join(repr(c) for c in missing))
+        _check_columns(data)
         task_codes, tasks = _factorize(data["task"])
         worker_codes, workers = _factorize(data["worker"])
         labels = data["label"]
-        # factorize codes a missing id as -1 (no separate isna pass over the column)
-        for column, codes in (("task", task_codes), ("worker", worker_codes)):
-            if codes.size and codes.min() < 0:
-                raise ValueError("data[%r] has a missing value (row %r)"
-                                 % (column, _missing_row(data[column], codes < 0)))
+        _check_coded(data, "task", task_codes)
+        _check_coded(data, "worker", worker_codes)
         dtype = labels.dtype
 
         gold_tasks = gold_values = None
@@ -143,9 +154,7 @@ class _Encoded:
         except (TypeError, ValueError):
             class_values = pd.array(np.array(classes, dtype=object), dtype=object)
         class_index = pd.Index(classes)
-        if label_codes.size and label_codes.min() < 0:  # only a missing label has none
-            raise ValueError("data['label'] has a missing value (row %r)"
-                             % _missing_row(labels, label_codes < 0))
+        _check_coded(data, "label", label_codes)  # only a missing label has no class
 
         # The rows go in the frame's order: the library takes each task's labels in
         # worker order itself, so no row order changes the fit.

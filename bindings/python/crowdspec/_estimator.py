@@ -45,3 +45,12 @@ class _Params:
     def __repr__(self):
         args = ", ".join("%s=%r" % kv for kv in sorted(self._params.items()))
         return "%s(%s)" % (type(self).__name__, args)
+
+    def _keep_result(self, result):
+        """Set the attributes every fit has: result_, loss_history_ (the objective
+        trace, a list), n_iter_, converged_ and notes_ (note names)."""
+        self.result_ = result
+        self.loss_history_ = result.trace.tolist()
+        self.n_iter_ = result.iterations
+        self.converged_ = result.converged
+        self.notes_ = result.note_names

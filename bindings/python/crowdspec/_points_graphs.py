@@ -33,15 +33,11 @@ class Lloyd(_Params):
         result = fit_points(X, self.n_clusters, method=self._method, warn=False,
                             **self._params)
         warn_notes(result, stacklevel=3)
-        self.result_ = result
+        self._keep_result(result)
         self.labels_ = result.labels
         self.cluster_centers_ = result.centres
         self.inertia_ = float(-result.trace[-1]) if result.trace.size else None
         self.priors_ = result.prior
-        self.loss_history_ = result.trace.tolist()
-        self.n_iter_ = result.iterations
-        self.converged_ = result.converged
-        self.notes_ = result.note_names
         return self
 
     def fit_predict(self, X, y=None):
@@ -100,7 +96,7 @@ class CommuLloyd(_Params):
         result = fit_graph(u, v, self.n_communities, method=self._method, n_nodes=n_nodes,
                            warn=False, **self._params)
         warn_notes(result, stacklevel=3)
-        self.result_ = result
+        self._keep_result(result)
         if nodes is not None:
             self.labels_ = _pd().Series(result.labels, index=_pd().Index(nodes, name="node"),
                                         name="community")
@@ -108,10 +104,6 @@ class CommuLloyd(_Params):
             self.labels_ = result.labels
         self.priors_ = result.prior
         self.within_density_, self.between_density_ = result.densities
-        self.loss_history_ = result.trace.tolist()
-        self.n_iter_ = result.iterations
-        self.converged_ = result.converged
-        self.notes_ = result.note_names
         return self
 
     def fit_predict(self, edges, n_nodes=None):
