@@ -32,6 +32,16 @@ function _same_length(what::AbstractString, lengths::Pair{String,Int}...)
     return n
 end
 
+# The three vectors of crowd labels, checked to have one length, as 0-based Int32
+# vectors: (n, items, workers, labels). `what` names the caller in errors.
+function _crowd_labels(what::AbstractString, items, workers, labels)
+    n = _same_length(what, "items" => length(items), "workers" => length(workers),
+                     "labels" => length(labels))
+    return (n, _zero_based(items, "items", CS_ERR_INVALID_ID),
+            _zero_based(workers, "workers", CS_ERR_INVALID_ID),
+            _zero_based(labels, "labels", CS_ERR_INVALID_LABEL))
+end
+
 """
     encode(values) -> (ids::Vector{Int}, levels::Vector)
 
@@ -154,11 +164,7 @@ the average worker (note `:unknown_workers`). Afterwards [`labels`](@ref),
 """
 function predict!(model::Model, items::AbstractVector{<:Integer}, workers::AbstractVector{<:Integer},
                   labels::AbstractVector{<:Integer})
-    n = _same_length("predict!", "items" => length(items), "workers" => length(workers),
-                     "labels" => length(labels))
-    it = _zero_based(items, "items", CS_ERR_INVALID_ID)
-    wk = _zero_based(workers, "workers", CS_ERR_INVALID_ID)
-    lb = _zero_based(labels, "labels", CS_ERR_INVALID_LABEL)
+    n, it, wk, lb = _crowd_labels("predict!", items, workers, labels)
     _check(model, ccall(_fn(:cs_predict), Int32, (Ptr{Cvoid}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Csize_t),
                         model, it, wk, lb, n))
     return model
@@ -185,11 +191,7 @@ on the same model.
 """
 function fit!(model::Model, items::AbstractVector{<:Integer}, workers::AbstractVector{<:Integer},
               labels::AbstractVector{<:Integer}; progress = nothing)
-    n = _same_length("fit!", "items" => length(items), "workers" => length(workers),
-                     "labels" => length(labels))
-    it = _zero_based(items, "items", CS_ERR_INVALID_ID)
-    wk = _zero_based(workers, "workers", CS_ERR_INVALID_ID)
-    lb = _zero_based(labels, "labels", CS_ERR_INVALID_LABEL)
+    n, it, wk, lb = _crowd_labels("fit!", items, workers, labels)
     status = _with_progress(model, progress) do
         ccall(_fn(:cs_fit), Int32, (Ptr{Cvoid}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Csize_t),
               model, it, wk, lb, n)

@@ -5,44 +5,44 @@
 # `posteriors`, `confusion`, `class_prior`, `centres`, `graph_densities`, the sizes and
 # the fit's trace, iterations and notes.
 
+# The value of type T a getter writes through its last argument, read with a do-block
+# that makes the ccall with the given `Ref{T}`; a failed status raises a CrowdSpecError.
+function _read(call, model::Model, ::Type{T}) where {T}
+    ref = Ref{T}(zero(T))
+    _check(model, call(ref))
+    return ref[]
+end
+
 """
     n_items(model::Model) -> Int
 
 Number of items (points, nodes) of the last fit.
 """
-function n_items(model::Model)
-    n = Ref{Csize_t}(0)
-    _check(model, ccall(_fn(:cs_n_items), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n))
-    return Int(n[])
-end
+n_items(model::Model) = Int(_read(model, Csize_t) do n
+    ccall(_fn(:cs_n_items), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n)
+end)
 
 """
     n_workers(model::Model) -> Int
 
 Number of workers of the last fit (0 for points and graphs).
 """
-function n_workers(model::Model)
-    n = Ref{Csize_t}(0)
-    _check(model, ccall(_fn(:cs_n_workers), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n))
-    return Int(n[])
-end
+n_workers(model::Model) = Int(_read(model, Csize_t) do n
+    ccall(_fn(:cs_n_workers), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n)
+end)
 
 """
     n_classes(model::Model) -> Int
 
 Number of classes (clusters, communities) k of the last fit.
 """
-function n_classes(model::Model)
-    n = Ref{Csize_t}(0)
-    _check(model, ccall(_fn(:cs_n_classes), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n))
-    return Int(n[])
-end
+n_classes(model::Model) = Int(_read(model, Csize_t) do n
+    ccall(_fn(:cs_n_classes), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n)
+end)
 
-function _n_dims(model::Model)
-    n = Ref{Csize_t}(0)
-    _check(model, ccall(_fn(:cs_n_dims), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n))
-    return Int(n[])
-end
+_n_dims(model::Model) = Int(_read(model, Csize_t) do n
+    ccall(_fn(:cs_n_dims), Int32, (Ptr{Cvoid}, Ref{Csize_t}), model, n)
+end)
 
 """
     labels(model::Model) -> Vector{Int}
@@ -122,10 +122,8 @@ end
 
 Final marginal log-likelihood of an EM fit (0 for methods that compute none).
 """
-function loglikelihood(model::Model)
-    x = Ref{Cdouble}(0.0)
-    _check(model, ccall(_fn(:cs_log_likelihood), Int32, (Ptr{Cvoid}, Ref{Cdouble}), model, x))
-    return x[]
+loglikelihood(model::Model) = _read(model, Cdouble) do x
+    ccall(_fn(:cs_log_likelihood), Int32, (Ptr{Cvoid}, Ref{Cdouble}), model, x)
 end
 
 """
@@ -133,22 +131,18 @@ end
 
 Completed iterations (EM rounds, Lloyd iterations, ...) of the last fit.
 """
-function iterations(model::Model)
-    n = Ref{Int32}(0)
-    _check(model, ccall(_fn(:cs_iterations), Int32, (Ptr{Cvoid}, Ref{Int32}), model, n))
-    return Int(n[])
-end
+iterations(model::Model) = Int(_read(model, Int32) do n
+    ccall(_fn(:cs_iterations), Int32, (Ptr{Cvoid}, Ref{Int32}), model, n)
+end)
 
 """
     converged(model::Model) -> Bool
 
 Whether the last fit met its stopping rule (false after max_iter or a cancel).
 """
-function converged(model::Model)
-    c = Ref{Int32}(0)
-    _check(model, ccall(_fn(:cs_converged), Int32, (Ptr{Cvoid}, Ref{Int32}), model, c))
-    return c[] != 0
-end
+converged(model::Model) = !iszero(_read(model, Int32) do c
+    ccall(_fn(:cs_converged), Int32, (Ptr{Cvoid}, Ref{Int32}), model, c)
+end)
 
 """
     fit_notes(model::Model) -> Int32
@@ -156,10 +150,8 @@ end
 The notes of the last fit, a bitwise OR of the `CrowdSpec.CS_NOTE_*` constants (0 =
 none); [`note_names`](@ref) names them and [`last_message`](@ref) explains them.
 """
-function fit_notes(model::Model)
-    bits = Ref{Int32}(0)
-    _check(model, ccall(_fn(:cs_fit_notes), Int32, (Ptr{Cvoid}, Ref{Int32}), model, bits))
-    return bits[]
+fit_notes(model::Model) = _read(model, Int32) do bits
+    ccall(_fn(:cs_fit_notes), Int32, (Ptr{Cvoid}, Ref{Int32}), model, bits)
 end
 
 """
