@@ -363,49 +363,49 @@ impl ParamValue for Method {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Notes(i32);
 
-// Each note once: its constant (doc, name, C bit) and its entry in NOTE_NAMES,
-// the names Notes::names gives.
+// The note constants, and NOTE_NAMES pairing each bit with its constant's name (which
+// Notes::names gives in lower case): each note is written once.
 macro_rules! notes {
-    ($($(#[$doc:meta])* $name:ident = $bit:path, $text:literal;)+) => {
+    ($($(#[$doc:meta])* pub const $name:ident: Notes = Notes($bit:path);)+) => {
         impl Notes {
             /// No note.
             pub const NONE: Notes = Notes(0);
             $($(#[$doc])* pub const $name: Notes = Notes($bit);)+
         }
 
-        const NOTE_NAMES: &[(i32, &str)] = &[$(($bit, $text)),+];
+        const NOTE_NAMES: &[(i32, &str)] = &[$(($bit, stringify!($name))),+];
     };
 }
 
 notes! {
     /// The fit stopped at max_iter before meeting tol.
-    MAX_ITER_REACHED = sys::CS_NOTE_MAX_ITER_REACHED, "max_iter_reached";
+    pub const MAX_ITER_REACHED: Notes = Notes(sys::CS_NOTE_MAX_ITER_REACHED);
     /// A spectral stage fell back to the majority vote.
-    SPECTRAL_FALLBACK = sys::CS_NOTE_SPECTRAL_FALLBACK, "spectral_fallback";
+    pub const SPECTRAL_FALLBACK: Notes = Notes(sys::CS_NOTE_SPECTRAL_FALLBACK);
     /// Some items had zero likelihood under every class.
-    IMPOSSIBLE_ITEMS = sys::CS_NOTE_IMPOSSIBLE_ITEMS, "impossible_items";
+    pub const IMPOSSIBLE_ITEMS: Notes = Notes(sys::CS_NOTE_IMPOSSIBLE_ITEMS);
     /// Some items have no labels (their posterior is the prior).
-    UNLABELED_ITEMS = sys::CS_NOTE_UNLABELED_ITEMS, "unlabeled_items";
+    pub const UNLABELED_ITEMS: Notes = Notes(sys::CS_NOTE_UNLABELED_ITEMS);
     /// The progress callback cancelled the fit.
-    CANCELLED = sys::CS_NOTE_CANCELLED, "cancelled";
+    pub const CANCELLED: Notes = Notes(sys::CS_NOTE_CANCELLED);
     /// Self-loops or repeated edges were ignored.
-    IGNORED_EDGES = sys::CS_NOTE_IGNORED_EDGES, "ignored_edges";
+    pub const IGNORED_EDGES: Notes = Notes(sys::CS_NOTE_IGNORED_EDGES);
     /// Some nodes have no edge.
-    ISOLATED_NODES = sys::CS_NOTE_ISOLATED_NODES, "isolated_nodes";
+    pub const ISOLATED_NODES: Notes = Notes(sys::CS_NOTE_ISOLATED_NODES);
     /// A Lloyd iteration left a cluster empty; it was re-seeded.
-    EMPTY_CLUSTER = sys::CS_NOTE_EMPTY_CLUSTER, "empty_cluster";
+    pub const EMPTY_CLUSTER: Notes = Notes(sys::CS_NOTE_EMPTY_CLUSTER);
     /// CommuLloyd's labels alternated between two states.
-    LABEL_CYCLE = sys::CS_NOTE_LABEL_CYCLE, "label_cycle";
+    pub const LABEL_CYCLE: Notes = Notes(sys::CS_NOTE_LABEL_CYCLE);
     /// A spectral eigensolver did not reach its tolerance.
-    EIGEN_NOT_CONVERGED = sys::CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged";
+    pub const EIGEN_NOT_CONVERGED: Notes = Notes(sys::CS_NOTE_EIGEN_NOT_CONVERGED);
     /// opt-ds kept its majority-vote start.
-    MAJORITY_START = sys::CS_NOTE_MAJORITY_START, "majority_start";
+    pub const MAJORITY_START: Notes = Notes(sys::CS_NOTE_MAJORITY_START);
     /// [`Model::predict`](crate::Model::predict): some workers were not in the fit; the
     /// average worker stood in for them.
-    UNKNOWN_WORKERS = sys::CS_NOTE_UNKNOWN_WORKERS, "unknown_workers";
+    pub const UNKNOWN_WORKERS: Notes = Notes(sys::CS_NOTE_UNKNOWN_WORKERS);
     /// EM ended at a degenerate maximum; items it left undecided took the majority vote
     /// among the classes no confusion matrix tells apart.
-    DEGENERATE_MAXIMUM = sys::CS_NOTE_DEGENERATE_MAXIMUM, "degenerate_maximum";
+    pub const DEGENERATE_MAXIMUM: Notes = Notes(sys::CS_NOTE_DEGENERATE_MAXIMUM);
 }
 
 impl Notes {
@@ -432,7 +432,7 @@ impl Notes {
             .map(|b| 1i32 << b)
             .filter(|bit| self.0 & bit != 0)
             .map(|bit| match NOTE_NAMES.iter().find(|(b, _)| *b == bit) {
-                Some((_, name)) => name.to_string(),
+                Some((_, name)) => name.to_ascii_lowercase(),
                 None => format!("bit{}", bit.trailing_zeros()),
             })
             .collect()
