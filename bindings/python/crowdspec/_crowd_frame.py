@@ -2,7 +2,8 @@
 """A crowd DataFrame (columns task, worker, label) as the library's arrays, and back.
 
 ``_Encoded`` codes the three columns (through _frame's ``_factorize``), orders the
-classes as the command-line tool does, and adds gold labels; ``_confusion_from_errors``
+classes as the command-line tool does, and adds gold labels; ``_check_columns`` and
+``_check_coded`` are the checks it shares with predict; ``_confusion_from_errors``
 reads a warm start given in errors_' layout; ``_in_frame_terms`` restates a library
 error in the frame's rows and ids.
 """
