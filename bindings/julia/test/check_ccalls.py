@@ -5,7 +5,10 @@
     check_ccalls.py --header include/crowdspec/crowdspec.h [--library libcrowdspec.so]
                     [--nm nm] [--lezer DIR] FILE.jl...
 
-For every `ccall` in the given Julia files:
+The files checked are the given ones and every file they `include("...")`, followed
+from file to file, so that the module's source files need not be listed one by one;
+a .jl file beside the module (in its directory or below) that nothing includes fails
+the check, as does an include of a missing file. For every `ccall` in those files:
   - the callee is a literal symbol, `f(:cs_name)` or `(:cs_name, lib)`;
   - cs_name is a CS_API function of the header and (with --library) a dynamic symbol
     the library defines (`nm -D --defined-only`);
@@ -14,8 +17,9 @@ For every `ccall` in the given Julia files:
   - each argument type and the return type is one that matches the C type (int32_t:
     Int32/Cint, size_t: Csize_t, double: Cdouble/Float64, T *: Ptr{T} or Ref{T},
     const char *: Cstring/Ptr{UInt8}, cs_model *: Ptr{Cvoid}, ...).
-Every `const CS_...` of the files has the header's value, and the module defines every
-status code, fit note and input kind of the header. With --project, Project.toml parses
+Every `const CS_...` of the files has the header's value, and the module (--module with
+the files it includes) defines every status code, fit note and input kind of the
+header. With --project, Project.toml parses
 (Python >= 3.11), names the package CrowdSpec with a UUID, and every package a file loads
 with `using`/`import` is the package itself, a dependency (for the module) or a test
 target (for the tests).
@@ -198,6 +202,47 @@ def line_of(src, offset):
     return src.count("\n", 0, offset) + 1
 
 
+def with_includes(paths):
+    """(files, problems): the paths, each followed by the files it includes with a
+    literal `include("file.jl")` (relative to its directory), recursively, each once."""
+    files, problems = [], []
+
+    def visit(path):
+        path = os.path.normpath(path)
+        if path in files:
+            return
+        files.append(path)
+        src = open(path, encoding="utf-8").read()
+        masked = mask_julia(src)
+        # the file name is a string, blanked in `masked`: match the call there and read
+        # the name from the source at the same offsets
+        for m in re.finditer(r"(?<![\w.])include\s*\(\s*\"\s*\"\s*\)", masked):
+            name = re.search(r'"([^"]*)"', src[m.start():m.end()]).group(1)
+            target = os.path.join(os.path.dirname(path), name)
+            if not os.path.isfile(target):
+                problems.append("%s:%d: includes %s, which does not exist"
+                                % (os.path.relpath(path), line_of(src, m.start()), name))
+                continue
+            visit(target)
+
+    for path in paths:
+        visit(path)
+    return files, problems
+
+
+def not_included(module, files):
+    """The .jl files in the module's directory (and below) that are not in files."""
+    root = os.path.dirname(os.path.abspath(module))
+    seen = {os.path.abspath(f) for f in files}
+    out = []
+    for directory, _, names in os.walk(root):
+        for name in sorted(names):
+            path = os.path.join(directory, name)
+            if name.endswith(".jl") and os.path.abspath(path) not in seen:
+                out.append(path)
+    return out
+
+
 def julia_ccalls(path):
     src = open(path, encoding="utf-8").read()
     masked = mask_julia(src)
@@ -260,8 +305,9 @@ def lezer_parse(files, lezer_dir):
     return True, None
 
 
-def check_project(project, files, module):
-    """Problems of Project.toml and of the packages the files load."""
+def check_project(project, files, module_files):
+    """Problems of Project.toml and of the packages the files load (a file of the module
+    may load dependencies only; the tests test targets too)."""
     try:
         import tomllib
     except ImportError:
@@ -284,10 +330,11 @@ def check_project(project, files, module):
         for name, uuid in meta.get(table, {}).items():
             if not re.fullmatch(uuid_re, uuid):
                 problems.append("Project.toml: [%s] %s has no UUID" % (table, name))
+    module_paths = {os.path.abspath(f) for f in module_files}
     for path in files:
         masked = mask_julia(open(path, encoding="utf-8").read())
         allowed = {"CrowdSpec", "Base", "Core"} | deps
-        if not (module and os.path.abspath(path) == os.path.abspath(module)):
+        if os.path.abspath(path) not in module_paths:
             allowed |= test_target
         for m in re.finditer(r"^\s*(?:using|import)\s+([\w., :]+)", masked, re.M):
             for entry in m.group(1).split(","):
@@ -298,12 +345,13 @@ def check_project(project, files, module):
     return problems
 
 
-def check_exports(path):
-    """Every exported name of the module is defined there, with a docstring before its
-    first definition."""
-    src = open(path, encoding="utf-8").read()
-    masked = mask_julia(src)
-    m = re.search(r"^export\s+(.*?)(?=\n\s*\n)", masked, re.M | re.S)
+def check_exports(module_files):
+    """Every name exported by the module (the first file) is defined in it or in a file
+    it includes, with a docstring before its first definition."""
+    path = module_files[0]
+    sources = [(f, open(f, encoding="utf-8").read()) for f in module_files]
+    sources = [(f, src, mask_julia(src)) for f, src in sources]
+    m = re.search(r"^export\s+(.*?)(?=\n\s*\n)", sources[0][2], re.M | re.S)
     if not m:
         return ["%s: no export list" % os.path.relpath(path)], []
     names = [n.strip() for n in m.group(1).replace("\n", " ").split(",") if n.strip()]
@@ -311,13 +359,15 @@ def check_exports(path):
     for name in names:
         pattern = (r"^(?:function\s+|mutable\s+struct\s+|struct\s+|const\s+)?%s\s*(?:\(|=|<:|$)"
                    % re.escape(name))
-        d = re.search(pattern, masked, re.M)
-        if d is None:
+        found = [(f, src, d) for f, src, masked in sources
+                 for d in [re.search(pattern, masked, re.M)] if d is not None]
+        if not found:
             problems.append("%s: exported %s is not defined" % (os.path.relpath(path), name))
             continue
+        where, src, d = found[0]
         before = src[: d.start()].rstrip()
         if not before.endswith('"""'):
-            problems.append("%s:%d: exported %s has no docstring" % (os.path.relpath(path), line_of(src, d.start()), name))
+            problems.append("%s:%d: exported %s has no docstring" % (os.path.relpath(where), line_of(src, d.start()), name))
     return problems, names
 
 
@@ -340,8 +390,21 @@ def main():
         raise SystemExit("check_ccalls: only %d CS_API functions parsed from %s" % (len(functions), a.header))
     exported = library_symbols(a.library, a.nm) if a.library else None
 
-    failures, checked, used = [], 0, set()
-    for path in a.files:
+    files, failures = with_includes(a.files)
+    module_files = []
+    if a.module:
+        module_files, problems = with_includes([a.module])
+        failures.extend(p for p in problems if p not in failures)
+        for path in not_included(a.module, module_files):
+            failures.append("%s: not included by %s, so neither loaded nor checked"
+                            % (os.path.relpath(path), os.path.relpath(a.module)))
+        files += [f for f in module_files if f not in files]
+    print("check_ccalls: files: %s" % ", ".join(os.path.relpath(f) for f in files))
+    module_paths = {os.path.abspath(f) for f in module_files}
+    module_constants = set()
+
+    checked, used = 0, set()
+    for path in files:
         src, masked, calls = julia_ccalls(path)
         where = os.path.relpath(path)
         for line, args in calls:
@@ -384,19 +447,21 @@ def main():
                 failures.append("%s: const %s is not in the header" % (where, cname))
             elif all_constants[cname] != value:
                 failures.append("%s: const %s = %d, the header says %d" % (where, cname, value, all_constants[cname]))
-        if a.module and os.path.abspath(path) == os.path.abspath(a.module):
-            defined = set(re.findall(r"^\s*const\s+(CS_\w+)\s*=", masked, re.M))
-            for enum in ("cs_status_code", "cs_fit_note", "cs_input_kind"):
-                for cname in enums.get(enum, {}):
-                    if cname not in defined:
-                        failures.append("%s: no const %s (header enum %s)" % (where, cname, enum))
-            if "CS_VERSION_MAJOR" not in defined:
-                failures.append("%s: no const CS_VERSION_MAJOR" % where)
+        if os.path.abspath(path) in module_paths:
+            module_constants.update(re.findall(r"^\s*const\s+(CS_\w+)\s*=", masked, re.M))
 
-    if a.project:
-        failures.extend(check_project(a.project, a.files, a.module))
     if a.module:
-        problems, names = check_exports(a.module)
+        where = os.path.relpath(a.module)
+        for enum in ("cs_status_code", "cs_fit_note", "cs_input_kind"):
+            for cname in enums.get(enum, {}):
+                if cname not in module_constants:
+                    failures.append("%s: no const %s (header enum %s)" % (where, cname, enum))
+        if "CS_VERSION_MAJOR" not in module_constants:
+            failures.append("%s: no const CS_VERSION_MAJOR" % where)
+    if a.project:
+        failures.extend(check_project(a.project, files, module_files))
+    if a.module:
+        problems, names = check_exports(module_files)
         failures.extend(problems)
         print("check_ccalls: %d exported names, each defined with a docstring%s"
               % (len(names), "" if not problems else " (but see below)"))
@@ -407,7 +472,7 @@ def main():
     if unused:
         print("check_ccalls: header functions no ccall uses: %s" % ", ".join(unused))
 
-    ran, problem = lezer_parse(a.files, a.lezer)
+    ran, problem = lezer_parse(files, a.lezer)
     if not ran:
         print("check_ccalls: Julia syntax parse skipped: %s" % problem)
     elif problem:

@@ -10,10 +10,11 @@ from ._lib import CrowdspecError, CrowdspecWarning, library_path
 from ._fit import (NOTE_NAMES, Result, fit_graph, fit_labels, fit_points, has_param,
                    method_summaries, methods, params, predict_labels,
                    version)
-from ._frame import (BCC, EBCC, GLAD, KOS, MACE, METHOD_CLASSES, MMSR, Aggregator,
-                     ClassOneCoinDawidSkene, CommuLloyd, CrowdLloyd, DawidSkene, EigenRatio,
-                     GhoshSVD, KMeansPP, KOSMessagePassing, Lloyd, MajorityVote,
-                     OneCoinDawidSkene, OptDawidSkene, Spec, SpecMLE, Wawa, ZeroBasedSkill)
+from ._aggregators import (BCC, EBCC, GLAD, KOS, MACE, METHOD_CLASSES, MMSR, Aggregator,
+                           ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene, EigenRatio,
+                           GhoshSVD, KOSMessagePassing, MajorityVote, OneCoinDawidSkene,
+                           OptDawidSkene, Wawa, ZeroBasedSkill)
+from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 
 __version__ = "0.1.0"
 

@@ -333,6 +333,18 @@ def warn_notes(result, stacklevel=3):
         warnings.warn(text, CrowdspecWarning, stacklevel=stacklevel)
 
 
+def _triples(item, worker, label):
+    """Crowd labels as three int32 arrays of one length (as_int32's errors name the
+    column); ValueError when the lengths differ."""
+    item = as_int32(item, "item id", _lib.CS_ERR_INVALID_ID)
+    worker = as_int32(worker, "worker id", _lib.CS_ERR_INVALID_ID)
+    label = as_int32(label, "label", _lib.CS_ERR_INVALID_LABEL)
+    if not item.shape[0] == worker.shape[0] == label.shape[0]:
+        raise ValueError("item, worker and label must have the same length (%d, %d, %d)"
+                         % (item.shape[0], worker.shape[0], label.shape[0]))
+    return item, worker, label
+
+
 def _prepare(model, method, params):
     check(lib().cs_set_param_string(model, b"method", str(method).encode("utf-8")), model)
     set_params(model, params)
@@ -367,12 +379,7 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     Returns: a Result. Raises CrowdspecError (MemoryError when out of memory);
     KeyboardInterrupt when Ctrl-C cancelled the fit.
     """
-    item = as_int32(item, "item id", _lib.CS_ERR_INVALID_ID)
-    worker = as_int32(worker, "worker id", _lib.CS_ERR_INVALID_ID)
-    label = as_int32(label, "label", _lib.CS_ERR_INVALID_LABEL)
-    if not item.shape[0] == worker.shape[0] == label.shape[0]:
-        raise ValueError("item, worker and label must have the same length (%d, %d, %d)"
-                         % (item.shape[0], worker.shape[0], label.shape[0]))
+    item, worker, label = _triples(item, worker, label)
     sizes = {"items": n_items, "workers": n_workers, "classes": n_classes}
     with Handle() as model:
         _prepare(model, method, dict(sizes, **params))
@@ -409,12 +416,7 @@ def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params
 
     Returns: a Result (iterations 0, trace = [batch log-likelihood]).
     """
-    item = as_int32(item, "item id", _lib.CS_ERR_INVALID_ID)
-    worker = as_int32(worker, "worker id", _lib.CS_ERR_INVALID_ID)
-    label = as_int32(label, "label", _lib.CS_ERR_INVALID_LABEL)
-    if not item.shape[0] == worker.shape[0] == label.shape[0]:
-        raise ValueError("item, worker and label must have the same length (%d, %d, %d)"
-                         % (item.shape[0], worker.shape[0], label.shape[0]))
+    item, worker, label = _triples(item, worker, label)
     with Handle() as model:
         set_params(model, params)
         _set_initial(model, confusion, prior)

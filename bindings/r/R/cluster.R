@@ -2,6 +2,22 @@
 #
 # Points (crowdspec_cluster) and graphs (crowdspec_communities).
 
+# A points or graph fit of class `class`: its own `fields`, then what every such fit
+# has (the run's iterations, convergence and notes, the method, the call); warns of the
+# notes.
+.points_graph_fit <- function(fields, r, method, call, class) {
+  fit <- structure(c(fields, list(
+    iterations = r$iterations,
+    converged = r$converged,
+    method = method,
+    notes = .note_names(r$notes),
+    message = r$message,
+    call = call
+  )), class = class)
+  .warn_notes(method, r$notes, r$message, call)
+  fit
+}
+
 crowdspec_cluster <- function(x, k, method = "lloyd", ..., progress = NULL) {
   call <- match.call()
   if (is.data.frame(x)) x <- as.matrix(x)
@@ -23,22 +39,14 @@ crowdspec_cluster <- function(x, k, method = "lloyd", ..., progress = NULL) {
   if (!is.null(rownames(x))) names(cluster) <- rownames(x)
   centers <- matrix(r$centres, nrow = kk, ncol = d, byrow = TRUE,
                     dimnames = list(seq_len(kk), colnames(x)))
-  fit <- structure(list(
+  .points_graph_fit(list(
     cluster = cluster,
     centers = centers,
     size = tabulate(cluster, nbins = kk),
     prior = r$prior,
     trace = r$trace,
-    cost = if (length(r$trace)) -r$trace[length(r$trace)] else NA_real_,
-    iterations = r$iterations,
-    converged = r$converged,
-    method = method,
-    notes = .note_names(r$notes),
-    message = r$message,
-    call = call
-  ), class = "crowdspec_clusters")
-  .warn_notes(method, r$notes, r$message, call)
-  fit
+    cost = if (length(r$trace)) -r$trace[length(r$trace)] else NA_real_
+  ), r, method, call, "crowdspec_clusters")
 }
 
 print.crowdspec_clusters <- function(x, ...) {
@@ -87,7 +95,7 @@ crowdspec_communities <- function(edges, k, method = "commu-lloyd", nodes = NULL
     .Call(C_cs_r_fit_graph, u, v, length(nodes), params, p)
   }, progress, call)
   community <- r$labels + 1L
-  fit <- structure(list(
+  .points_graph_fit(list(
     communities = data.frame(node = nodes, community = community, row.names = NULL,
                              stringsAsFactors = FALSE),
     community = stats::setNames(community, as.character(nodes)),
@@ -95,16 +103,8 @@ crowdspec_communities <- function(edges, k, method = "commu-lloyd", nodes = NULL
     prior = r$prior,
     within = r$densities[1L],
     between = r$densities[2L],
-    trace = r$trace,
-    iterations = r$iterations,
-    converged = r$converged,
-    method = method,
-    notes = .note_names(r$notes),
-    message = r$message,
-    call = call
-  ), class = "crowdspec_communities")
-  .warn_notes(method, r$notes, r$message, call)
-  fit
+    trace = r$trace
+  ), r, method, call, "crowdspec_communities")
 }
 
 print.crowdspec_communities <- function(x, ...) {

@@ -68,6 +68,14 @@ static cs_model *handle_model(SEXP ptr) {
     return (cs_model *)R_ExternalPtrAddr(ptr);
 }
 
+/* A new vector of `type` and length n, stored as element i of the list `out` (which
+ * protects it). */
+static SEXP list_element(SEXP out, R_xlen_t i, SEXPTYPE type, R_xlen_t n) {
+    SEXP x = Rf_allocVector(type, n);
+    SET_VECTOR_ELT(out, i, x);
+    return x;
+}
+
 /* ------------------------------------------------------------------------------- */
 /* Failures */
 
@@ -214,16 +222,11 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "n_classes",  "stopped",    "centres",        "n_dims",
                            "densities",  ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP labels = Rf_allocVector(INTSXP, (R_xlen_t)n);
-    SET_VECTOR_ELT(out, 0, labels);
-    SEXP post = Rf_allocVector(REALSXP, len_post);
-    SET_VECTOR_ELT(out, 1, post);
-    SEXP conf = Rf_allocVector(REALSXP, len_conf);
-    SET_VECTOR_ELT(out, 2, conf);
-    SEXP prior = Rf_allocVector(REALSXP, (R_xlen_t)k);
-    SET_VECTOR_ELT(out, 3, prior);
-    SEXP trace = Rf_allocVector(REALSXP, (R_xlen_t)n_trace);
-    SET_VECTOR_ELT(out, 4, trace);
+    SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
+    SEXP post = list_element(out, 1, REALSXP, len_post);
+    SEXP conf = list_element(out, 2, REALSXP, len_conf);
+    SEXP prior = list_element(out, 3, REALSXP, (R_xlen_t)k);
+    SEXP trace = list_element(out, 4, REALSXP, (R_xlen_t)n_trace);
 
     int32_t iterations = 0, converged = 0, notes = 0;
     double loglik = 0;
@@ -247,16 +250,14 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
     SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)k));
     SET_VECTOR_ELT(out, 13, Rf_ScalarLogical(stopped != 0));
     if (kind == R_POINTS) {
-        SEXP centres = Rf_allocVector(REALSXP, len_centres);
-        SET_VECTOR_ELT(out, 14, centres);
+        SEXP centres = list_element(out, 14, REALSXP, len_centres);
         if (len_centres > 0 && (s = cs_centres(model, REAL(centres), (size_t)len_centres))) {
             UNPROTECT(1);
             return failure(ptr, s);
         }
         SET_VECTOR_ELT(out, 15, Rf_ScalarReal((double)d));
     } else if (kind == R_GRAPH) {
-        SEXP dens = Rf_allocVector(REALSXP, 2);
-        SET_VECTOR_ELT(out, 16, dens);
+        SEXP dens = list_element(out, 16, REALSXP, 2);
         if ((s = cs_graph_densities(model, REAL(dens), REAL(dens) + 1))) {
             UNPROTECT(1);
             return failure(ptr, s);
@@ -280,6 +281,15 @@ static SEXP finish(SEXP ptr, cs_status status, const progress_state *state, int 
 
 static void check_int_vector(SEXP x, const char *what) {
     if (TYPEOF(x) != INTSXP) Rf_error("crowdspec: %s must be an integer vector", what);
+}
+
+/* item, worker and label: integer vectors of one length. */
+static void check_crowd_labels(SEXP item, SEXP worker, SEXP label) {
+    check_int_vector(item, "item");
+    check_int_vector(worker, "worker");
+    check_int_vector(label, "label");
+    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
+        Rf_error("crowdspec: item, worker and label must have the same length");
 }
 
 /* A handle with the parameters set and the progress callback installed, or a failure
@@ -308,6 +318,21 @@ static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model 
     return out;
 }
 
+/* A fit's calls of the library on a prepared handle (parameters set, progress
+ * installed), given the entry point's arguments: returns the status of the fit. */
+typedef cs_status (*fit_call)(cs_model *model, const void *args);
+
+/* Every fit: a prepared handle, `call` on it, and its status turned into the results
+ * of `kind`, a failure or the interrupted marker (finish). */
+static SEXP run_fit(SEXP params, SEXP progress, int kind, fit_call call, const void *args) {
+    progress_state state;
+    cs_model *model;
+    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
+    SEXP out = model == NULL ? ptr : finish(ptr, call(model, args), &state, kind);
+    UNPROTECT(1);
+    return out;
+}
+
 /* ------------------------------------------------------------------------------- */
 /* The .Call entry points */
 
@@ -327,40 +352,48 @@ static cs_status set_initial(cs_model *model, SEXP confusion, SEXP prior) {
     return status;
 }
 
+/* The arguments of cs_r_fit_crowd and cs_r_predict (predict has no gold). */
+typedef struct {
+    SEXP item, worker, label, gold_item, gold_label, confusion, prior;
+} crowd_args;
+
+/* Gold labels and the warm start, then cs_fit. */
+static cs_status call_fit_crowd(cs_model *model, const void *args) {
+    const crowd_args *a = (const crowd_args *)args;
+    cs_status status = CS_OK;
+    if (XLENGTH(a->gold_item) > 0)
+        status = cs_set_gold(model, INTEGER(a->gold_item), INTEGER(a->gold_label),
+                             (size_t)XLENGTH(a->gold_item));
+    if (status == CS_OK) status = set_initial(model, a->confusion, a->prior);
+    if (status == CS_OK)
+        status = cs_fit(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
+                        (size_t)XLENGTH(a->item));
+    return status;
+}
+
 SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
                     SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
                     SEXP progress) {
-    check_int_vector(item, "item");
-    check_int_vector(worker, "worker");
-    check_int_vector(label, "label");
+    check_crowd_labels(item, worker, label);
     check_int_vector(gold_item, "gold item");
     check_int_vector(gold_label, "gold label");
     check_real_or_null(initial_confusion, "the initial confusion matrices");
     check_real_or_null(initial_prior, "the initial prior");
-    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
-        Rf_error("crowdspec: item, worker and label must have the same length");
     if (XLENGTH(gold_item) != XLENGTH(gold_label))
         Rf_error("crowdspec: gold items and labels must have the same length");
-    progress_state state;
-    cs_model *model;
-    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
-    if (model == NULL) {
-        UNPROTECT(1);
-        return ptr;
-    }
-    cs_status status = CS_OK;
-    if (XLENGTH(gold_item) > 0)
-        status = cs_set_gold(model, INTEGER(gold_item), INTEGER(gold_label),
-                             (size_t)XLENGTH(gold_item));
-    if (status == CS_OK) status = set_initial(model, initial_confusion, initial_prior);
-    if (status != CS_OK) {
-        UNPROTECT(1);
-        return failure(ptr, status);
-    }
-    status = cs_fit(model, INTEGER(item), INTEGER(worker), INTEGER(label), (size_t)XLENGTH(item));
-    SEXP out = finish(ptr, status, &state, R_CROWD);
-    UNPROTECT(1);
-    return out;
+    const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
+                             initial_prior};
+    return run_fit(params, progress, R_CROWD, call_fit_crowd, &args);
+}
+
+/* The given matrices and prior, then cs_predict. */
+static cs_status call_predict(cs_model *model, const void *args) {
+    const crowd_args *a = (const crowd_args *)args;
+    cs_status status = set_initial(model, a->confusion, a->prior);
+    if (status == CS_OK)
+        status = cs_predict(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
+                            (size_t)XLENGTH(a->item));
+    return status;
 }
 
 /* One E-step on a new batch (cs_predict) with the given worker matrices and prior:
@@ -368,27 +401,21 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
  * workers are unknown to it (the library weighs them by the mean matrix). */
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
                   SEXP params) {
-    check_int_vector(item, "item");
-    check_int_vector(worker, "worker");
-    check_int_vector(label, "label");
+    check_crowd_labels(item, worker, label);
     if (TYPEOF(confusion) != REALSXP || TYPEOF(prior) != REALSXP)
         Rf_error("crowdspec: the confusion matrices and the prior must be double vectors");
-    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
-        Rf_error("crowdspec: item, worker and label must have the same length");
-    progress_state state;
-    cs_model *model;
-    SEXP ptr = PROTECT(prepare(params, R_NilValue, &state, &model));
-    if (model == NULL) {
-        UNPROTECT(1);
-        return ptr;
-    }
-    cs_status status = set_initial(model, confusion, prior);
-    if (status == CS_OK)
-        status = cs_predict(model, INTEGER(item), INTEGER(worker), INTEGER(label),
-                            (size_t)XLENGTH(item));
-    SEXP out = finish(ptr, status, &state, R_CROWD);
-    UNPROTECT(1);
-    return out;
+    const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior};
+    return run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
+}
+
+typedef struct {
+    const double *x;
+    size_t n, d;
+} points_args;
+
+static cs_status call_fit_points(cs_model *model, const void *args) {
+    const points_args *a = (const points_args *)args;
+    return cs_fit_points(model, a->x, a->n, a->d, a->d);
 }
 
 /* x: the points as a d x n column-major matrix (R's t(X)), which is the library's
@@ -397,18 +424,18 @@ SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress) {
     SEXP dim = Rf_getAttrib(x, R_DimSymbol);
     if (TYPEOF(x) != REALSXP || TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2)
         Rf_error("crowdspec: points must be a double matrix");
-    const size_t d = (size_t)INTEGER(dim)[0], np = (size_t)INTEGER(dim)[1];
-    progress_state state;
-    cs_model *model;
-    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
-    if (model == NULL) {
-        UNPROTECT(1);
-        return ptr;
-    }
-    cs_status status = cs_fit_points(model, REAL(x), np, d, d);
-    SEXP out = finish(ptr, status, &state, R_POINTS);
-    UNPROTECT(1);
-    return out;
+    const points_args args = {REAL(x), (size_t)INTEGER(dim)[1], (size_t)INTEGER(dim)[0]};
+    return run_fit(params, progress, R_POINTS, call_fit_points, &args);
+}
+
+typedef struct {
+    SEXP u, v;
+    size_t n_nodes;
+} graph_args;
+
+static cs_status call_fit_graph(cs_model *model, const void *args) {
+    const graph_args *a = (const graph_args *)args;
+    return cs_fit_graph(model, a->n_nodes, INTEGER(a->u), INTEGER(a->v), (size_t)XLENGTH(a->u));
 }
 
 SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
@@ -417,17 +444,8 @@ SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
     if (XLENGTH(u) != XLENGTH(v)) Rf_error("crowdspec: both edge columns must have the same length");
     const double n = Rf_asReal(n_nodes);
     if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
-    progress_state state;
-    cs_model *model;
-    SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
-    if (model == NULL) {
-        UNPROTECT(1);
-        return ptr;
-    }
-    cs_status status = cs_fit_graph(model, (size_t)n, INTEGER(u), INTEGER(v), (size_t)XLENGTH(u));
-    SEXP out = finish(ptr, status, &state, R_GRAPH);
-    UNPROTECT(1);
-    return out;
+    const graph_args args = {u, v, (size_t)n};
+    return run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
 }
 
 /* ------------------------------------------------------------------------------- */
@@ -451,10 +469,8 @@ SEXP cs_r_methods(void) {
     const int32_t count = cs_method_count();
     const char *names[] = {"name", "input", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP name = Rf_allocVector(STRSXP, count);
-    SET_VECTOR_ELT(out, 0, name);
-    SEXP input = Rf_allocVector(INTSXP, count);
-    SET_VECTOR_ELT(out, 1, input);
+    SEXP name = list_element(out, 0, STRSXP, count);
+    SEXP input = list_element(out, 1, INTSXP, count);
     for (int32_t i = 0; i < count; ++i) {
         const int32_t method = cs_method_at(i);
         const char *text = cs_method_name(method);
@@ -469,18 +485,12 @@ SEXP cs_r_params(void) {
     const int32_t count = cs_param_count();
     const char *names[] = {"name", "id", "default", "lower", "upper", "integer", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP name = Rf_allocVector(STRSXP, count);
-    SET_VECTOR_ELT(out, 0, name);
-    SEXP id = Rf_allocVector(INTSXP, count);
-    SET_VECTOR_ELT(out, 1, id);
-    SEXP def = Rf_allocVector(REALSXP, count);
-    SET_VECTOR_ELT(out, 2, def);
-    SEXP lower = Rf_allocVector(REALSXP, count);
-    SET_VECTOR_ELT(out, 3, lower);
-    SEXP upper = Rf_allocVector(REALSXP, count);
-    SET_VECTOR_ELT(out, 4, upper);
-    SEXP integer = Rf_allocVector(LGLSXP, count);
-    SET_VECTOR_ELT(out, 5, integer);
+    SEXP name = list_element(out, 0, STRSXP, count);
+    SEXP id = list_element(out, 1, INTSXP, count);
+    SEXP def = list_element(out, 2, REALSXP, count);
+    SEXP lower = list_element(out, 3, REALSXP, count);
+    SEXP upper = list_element(out, 4, REALSXP, count);
+    SEXP integer = list_element(out, 5, LGLSXP, count);
     for (int32_t i = 0; i < count; ++i) {
         const int32_t param = cs_param_at(i);
         const char *text = cs_param_name(param);

@@ -21,94 +21,67 @@ pub enum InputKind {
     Graph,
 }
 
-/// Inference methods. The header (`enum cs_method`) and the project's docs/algorithms.md
-/// specify each one; [`Method::name`] is the name the command-line program uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Method {
-    /// `"mv"`: majority vote, ties to the lowest class; posteriors are the vote shares.
-    Mv,
-    /// `"ds"`: Dawid-Skene EM from the soft majority vote (MV-D&S).
-    Ds,
-    /// `"opt-ds"`: spectral estimate of the confusion matrices, then Dawid-Skene EM
-    /// (Zhang, Chen, Zhou and Jordan). The default.
-    OptDs,
-    /// `"crowd-lloyd"`: Lloyd's algorithm on one-hot labels (Lu and Zhou).
-    CrowdLloyd,
-    /// `"kos"`: spectral Karger-Oh-Shah (a baseline).
-    Kos,
-    /// `"kos-mp"`: message-passing Karger-Oh-Shah (a baseline).
-    KosMp,
-    /// `"ghosh-svd"`: Ghosh, Kale and McAfee's SVD method (a baseline).
-    GhoshSvd,
-    /// `"eigen-ratio"`: Dalvi et al.'s eigenvector ratio (a baseline).
-    EigenRatio,
-    /// `"one-coin-ds"`: Dawid-Skene EM with one accuracy per worker.
-    OneCoinDs,
-    /// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
-    ClassOneCoinDs,
-    /// `"wawa"`: majority vote reweighted by each worker's agreement with it.
-    Wawa,
-    /// `"zbs"`: Zero-Based Skill.
-    Zbs,
-    /// `"glad"`: GLAD (Whitehill et al.).
-    Glad,
-    /// `"mace"`: MACE (Hovy et al.).
-    Mace,
-    /// `"m-msr"`: M-MSR (Ma and Olshevsky).
-    MMsr,
-    /// `"ebcc"`: Enhanced Bayesian Classifier Combination (Li, Rubinstein and Cohn):
-    /// per-class mixtures of worker-correlation subtypes, mean-field variational Bayes.
-    Ebcc,
-    /// `"bcc"`: Bayesian Classifier Combination (Kim and Ghahramani) by variational
-    /// Bayes: ebcc with one subtype.
-    Bcc,
-    /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
-    Lloyd,
-    /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
-    KmeansPp,
-    /// `"commu-lloyd"` (graphs): trimmed spectral initialisation, then CommuLloyd.
-    CommuLloyd,
-    /// `"spec"` (graphs): the spectral initialisation alone.
-    Spec,
-    /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
-    SpecMle,
+c_enum! {
+    /// Inference methods. The header (`enum cs_method`) and the project's docs/algorithms.md
+    /// specify each one; [`Method::name`] is the name the command-line program uses.
+    #[non_exhaustive]
+    pub enum Method {
+        /// `"mv"`: majority vote, ties to the lowest class; posteriors are the vote shares.
+        Mv = sys::CS_METHOD_MV,
+        /// `"ds"`: Dawid-Skene EM from the soft majority vote (MV-D&S).
+        Ds = sys::CS_METHOD_DS,
+        /// `"opt-ds"`: spectral estimate of the confusion matrices, then Dawid-Skene EM
+        /// (Zhang, Chen, Zhou and Jordan). The default.
+        OptDs = sys::CS_METHOD_OPT_DS,
+        /// `"crowd-lloyd"`: Lloyd's algorithm on one-hot labels (Lu and Zhou).
+        CrowdLloyd = sys::CS_METHOD_CROWD_LLOYD,
+        /// `"kos"`: spectral Karger-Oh-Shah (a baseline).
+        Kos = sys::CS_METHOD_KOS,
+        /// `"kos-mp"`: message-passing Karger-Oh-Shah (a baseline).
+        KosMp = sys::CS_METHOD_KOS_MP,
+        /// `"ghosh-svd"`: Ghosh, Kale and McAfee's SVD method (a baseline).
+        GhoshSvd = sys::CS_METHOD_GHOSH_SVD,
+        /// `"eigen-ratio"`: Dalvi et al.'s eigenvector ratio (a baseline).
+        EigenRatio = sys::CS_METHOD_EIGEN_RATIO,
+        /// `"one-coin-ds"`: Dawid-Skene EM with one accuracy per worker.
+        OneCoinDs = sys::CS_METHOD_ONE_COIN_DS,
+        /// `"class-one-coin-ds"`: Dawid-Skene EM with one accuracy per worker and class.
+        ClassOneCoinDs = sys::CS_METHOD_CLASS_ONE_COIN_DS,
+        /// `"wawa"`: majority vote reweighted by each worker's agreement with it.
+        Wawa = sys::CS_METHOD_WAWA,
+        /// `"zbs"`: Zero-Based Skill.
+        Zbs = sys::CS_METHOD_ZBS,
+        /// `"glad"`: GLAD (Whitehill et al.).
+        Glad = sys::CS_METHOD_GLAD,
+        /// `"mace"`: MACE (Hovy et al.).
+        Mace = sys::CS_METHOD_MACE,
+        /// `"m-msr"`: M-MSR (Ma and Olshevsky).
+        MMsr = sys::CS_METHOD_M_MSR,
+        /// `"ebcc"`: Enhanced Bayesian Classifier Combination (Li, Rubinstein and Cohn):
+        /// per-class mixtures of worker-correlation subtypes, mean-field variational Bayes.
+        Ebcc = sys::CS_METHOD_EBCC,
+        /// `"bcc"`: Bayesian Classifier Combination (Kim and Ghahramani) by variational
+        /// Bayes: ebcc with one subtype.
+        Bcc = sys::CS_METHOD_BCC,
+        /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
+        Lloyd = sys::CS_METHOD_LLOYD,
+        /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
+        KmeansPp = sys::CS_METHOD_KMEANS_PP,
+        /// `"commu-lloyd"` (graphs): trimmed spectral initialisation, then CommuLloyd.
+        CommuLloyd = sys::CS_METHOD_COMMU_LLOYD,
+        /// `"spec"` (graphs): the spectral initialisation alone.
+        Spec = sys::CS_METHOD_SPEC,
+        /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
+        SpecMle = sys::CS_METHOD_SPEC_MLE,
+    }
+    /// The C id (`CS_METHOD_...`).
+    fn id;
 }
 
-const METHODS: [(Method, i32); 22] = [
-    (Method::Mv, sys::CS_METHOD_MV),
-    (Method::Ds, sys::CS_METHOD_DS),
-    (Method::OptDs, sys::CS_METHOD_OPT_DS),
-    (Method::CrowdLloyd, sys::CS_METHOD_CROWD_LLOYD),
-    (Method::Kos, sys::CS_METHOD_KOS),
-    (Method::KosMp, sys::CS_METHOD_KOS_MP),
-    (Method::GhoshSvd, sys::CS_METHOD_GHOSH_SVD),
-    (Method::EigenRatio, sys::CS_METHOD_EIGEN_RATIO),
-    (Method::OneCoinDs, sys::CS_METHOD_ONE_COIN_DS),
-    (Method::ClassOneCoinDs, sys::CS_METHOD_CLASS_ONE_COIN_DS),
-    (Method::Wawa, sys::CS_METHOD_WAWA),
-    (Method::Zbs, sys::CS_METHOD_ZBS),
-    (Method::Glad, sys::CS_METHOD_GLAD),
-    (Method::Mace, sys::CS_METHOD_MACE),
-    (Method::MMsr, sys::CS_METHOD_M_MSR),
-    (Method::Ebcc, sys::CS_METHOD_EBCC),
-    (Method::Bcc, sys::CS_METHOD_BCC),
-    (Method::Lloyd, sys::CS_METHOD_LLOYD),
-    (Method::KmeansPp, sys::CS_METHOD_KMEANS_PP),
-    (Method::CommuLloyd, sys::CS_METHOD_COMMU_LLOYD),
-    (Method::Spec, sys::CS_METHOD_SPEC),
-    (Method::SpecMle, sys::CS_METHOD_SPEC_MLE),
-];
-
 impl Method {
-    /// The C id (`CS_METHOD_...`).
-    pub fn id(self) -> i32 {
-        METHODS.iter().find(|(m, _)| *m == self).map(|(_, id)| *id).unwrap_or(0)
-    }
-
     /// The method of a C id, if this crate knows it.
     pub fn from_id(id: i32) -> Option<Method> {
-        METHODS.iter().find(|(_, i)| *i == id).map(|(m, _)| *m)
+        Method::from_known(id)
     }
 
     /// The method's short name, e.g. `"opt-ds"` (`cs_method_name`).
@@ -183,18 +156,19 @@ impl FromStr for Method {
     }
 }
 
+/// A `c_enum!` for the values of a parameter (`$param`, its name) that
+/// `Model::set` accepts.
 macro_rules! value_enum {
     ($(#[$doc:meta])* $name:ident, $param:literal { $($(#[$vdoc:meta])* $variant:ident = $id:path),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vdoc])* $variant),+
+        c_enum! {
+            $(#[$doc])*
+            pub enum $name {
+                $($(#[$vdoc])* $variant = $id,)+
+            }
+            /// The C value.
+            fn id;
         }
         impl $name {
-            /// The C value.
-            pub fn id(self) -> i32 {
-                match self { $($name::$variant => $id),+ }
-            }
             /// The name of the parameter this value is for.
             pub const PARAM: &'static str = $param;
         }
@@ -389,25 +363,21 @@ impl ParamValue for Method {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Notes(i32);
 
-const NOTE_NAMES: [(i32, &str); 13] = [
-    (sys::CS_NOTE_MAX_ITER_REACHED, "max_iter_reached"),
-    (sys::CS_NOTE_SPECTRAL_FALLBACK, "spectral_fallback"),
-    (sys::CS_NOTE_IMPOSSIBLE_ITEMS, "impossible_items"),
-    (sys::CS_NOTE_UNLABELED_ITEMS, "unlabeled_items"),
-    (sys::CS_NOTE_CANCELLED, "cancelled"),
-    (sys::CS_NOTE_IGNORED_EDGES, "ignored_edges"),
-    (sys::CS_NOTE_ISOLATED_NODES, "isolated_nodes"),
-    (sys::CS_NOTE_EMPTY_CLUSTER, "empty_cluster"),
-    (sys::CS_NOTE_LABEL_CYCLE, "label_cycle"),
-    (sys::CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"),
-    (sys::CS_NOTE_MAJORITY_START, "majority_start"),
-    (sys::CS_NOTE_UNKNOWN_WORKERS, "unknown_workers"),
-    (sys::CS_NOTE_DEGENERATE_MAXIMUM, "degenerate_maximum"),
-];
+// The note constants, and NOTE_NAMES pairing each bit with its constant's name (which
+// Notes::names gives in lower case): each note is written once.
+macro_rules! notes {
+    ($($(#[$doc:meta])* pub const $name:ident: Notes = Notes($bit:path);)+) => {
+        impl Notes {
+            /// No note.
+            pub const NONE: Notes = Notes(0);
+            $($(#[$doc])* pub const $name: Notes = Notes($bit);)+
+        }
 
-impl Notes {
-    /// No note.
-    pub const NONE: Notes = Notes(0);
+        const NOTE_NAMES: &[(i32, &str)] = &[$(($bit, stringify!($name))),+];
+    };
+}
+
+notes! {
     /// The fit stopped at max_iter before meeting tol.
     pub const MAX_ITER_REACHED: Notes = Notes(sys::CS_NOTE_MAX_ITER_REACHED);
     /// A spectral stage fell back to the majority vote.
@@ -436,7 +406,9 @@ impl Notes {
     /// EM ended at a degenerate maximum; items it left undecided took the majority vote
     /// among the classes no confusion matrix tells apart.
     pub const DEGENERATE_MAXIMUM: Notes = Notes(sys::CS_NOTE_DEGENERATE_MAXIMUM);
+}
 
+impl Notes {
     /// The C bits.
     pub fn bits(self) -> i32 {
         self.0
@@ -460,7 +432,7 @@ impl Notes {
             .map(|b| 1i32 << b)
             .filter(|bit| self.0 & bit != 0)
             .map(|bit| match NOTE_NAMES.iter().find(|(b, _)| *b == bit) {
-                Some((_, name)) => name.to_string(),
+                Some((_, name)) => name.to_ascii_lowercase(),
                 None => format!("bit{}", bit.trailing_zeros()),
             })
             .collect()

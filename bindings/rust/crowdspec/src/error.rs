@@ -6,94 +6,67 @@ use std::fmt;
 
 use crowdspec_sys as sys;
 
-/// The failing status codes of the C API (`cs_status` values below 0).
-///
-/// [`Status::Other`] keeps a code this version of the crate does not know (one added
-/// by a newer library).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Status {
-    /// `CS_ERR_NULL_HANDLE`: the handle is NULL (not produced through this crate).
-    NullHandle,
-    /// `CS_ERR_NULL_POINTER`: a required pointer is NULL.
-    NullPointer,
-    /// `CS_ERR_INVALID_ARGUMENT`: an argument is invalid (the message says which).
-    InvalidArgument,
-    /// `CS_ERR_UNKNOWN_PARAM`: no parameter has this name.
-    UnknownParam,
-    /// `CS_ERR_PARAM_RANGE`: a parameter value is out of range; the old value is kept.
-    ParamRange,
-    /// `CS_ERR_UNKNOWN_METHOD`: no method has this name or id.
-    UnknownMethod,
-    /// `CS_ERR_EMPTY_INPUT`: no labels, points or edges.
-    EmptyInput,
-    /// `CS_ERR_INVALID_ID`: an item, worker or node id is negative or too large.
-    InvalidId,
-    /// `CS_ERR_INVALID_LABEL`: a label is negative or not below the number of classes.
-    InvalidLabel,
-    /// `CS_ERR_TOO_FEW_CLASSES`: fewer than two classes.
-    TooFewClasses,
-    /// `CS_ERR_DUPLICATE`: a worker labelled an item twice (see the `duplicates` parameter).
-    Duplicate,
-    /// `CS_ERR_BUFFER_TOO_SMALL`: an output buffer was too small (a bug of this crate).
-    BufferTooSmall,
-    /// `CS_ERR_NOT_FITTED`: results were asked for before a fit.
-    NotFitted,
-    /// `CS_ERR_CANCELLED`: the progress callback stopped the fit; the results of the
-    /// last completed iteration can still be read.
-    Cancelled,
-    /// `CS_ERR_OUT_OF_MEMORY`: an allocation failed; the model stays usable.
-    OutOfMemory,
-    /// `CS_ERR_INTERNAL`: an internal failure of the library (please report it).
-    Internal,
-    /// `CS_ERR_WRONG_INPUT_KIND`: the method does not take this kind of input.
-    WrongInputKind,
-    /// `CS_ERR_NON_FINITE`: a point coordinate is NaN, infinite or above 1e100.
-    NonFinite,
-    /// `CS_ERR_TOO_MANY_CLASSES`: more classes than points or nodes, or than
-    /// `CS_MAX_CROWD_CLASSES` (10,000) for crowd labels.
-    TooManyClasses,
-    /// `CS_ERR_TOO_LARGE`: the sizes exceed the library's layout (n_workers x k >= 2^32).
-    TooLarge,
-    /// A code this crate does not know.
-    Other(i32),
+c_enum! {
+    /// The failing status codes of the C API (`cs_status` values below 0).
+    ///
+    /// [`Status::Other`] keeps a code this version of the crate does not know (one added
+    /// by a newer library).
+    #[non_exhaustive]
+    pub enum Status {
+        /// `CS_ERR_NULL_HANDLE`: the handle is NULL (not produced through this crate).
+        NullHandle = sys::CS_ERR_NULL_HANDLE,
+        /// `CS_ERR_NULL_POINTER`: a required pointer is NULL.
+        NullPointer = sys::CS_ERR_NULL_POINTER,
+        /// `CS_ERR_INVALID_ARGUMENT`: an argument is invalid (the message says which).
+        InvalidArgument = sys::CS_ERR_INVALID_ARGUMENT,
+        /// `CS_ERR_UNKNOWN_PARAM`: no parameter has this name.
+        UnknownParam = sys::CS_ERR_UNKNOWN_PARAM,
+        /// `CS_ERR_PARAM_RANGE`: a parameter value is out of range; the old value is kept.
+        ParamRange = sys::CS_ERR_PARAM_RANGE,
+        /// `CS_ERR_UNKNOWN_METHOD`: no method has this name or id.
+        UnknownMethod = sys::CS_ERR_UNKNOWN_METHOD,
+        /// `CS_ERR_EMPTY_INPUT`: no labels, points or edges.
+        EmptyInput = sys::CS_ERR_EMPTY_INPUT,
+        /// `CS_ERR_INVALID_ID`: an item, worker or node id is negative or too large.
+        InvalidId = sys::CS_ERR_INVALID_ID,
+        /// `CS_ERR_INVALID_LABEL`: a label is negative or not below the number of classes.
+        InvalidLabel = sys::CS_ERR_INVALID_LABEL,
+        /// `CS_ERR_TOO_FEW_CLASSES`: fewer than two classes.
+        TooFewClasses = sys::CS_ERR_TOO_FEW_CLASSES,
+        /// `CS_ERR_DUPLICATE`: a worker labelled an item twice (see the `duplicates` parameter).
+        Duplicate = sys::CS_ERR_DUPLICATE,
+        /// `CS_ERR_BUFFER_TOO_SMALL`: an output buffer was too small (a bug of this crate).
+        BufferTooSmall = sys::CS_ERR_BUFFER_TOO_SMALL,
+        /// `CS_ERR_NOT_FITTED`: results were asked for before a fit.
+        NotFitted = sys::CS_ERR_NOT_FITTED,
+        /// `CS_ERR_CANCELLED`: the progress callback stopped the fit; the results of the
+        /// last completed iteration can still be read.
+        Cancelled = sys::CS_ERR_CANCELLED,
+        /// `CS_ERR_OUT_OF_MEMORY`: an allocation failed; the model stays usable.
+        OutOfMemory = sys::CS_ERR_OUT_OF_MEMORY,
+        /// `CS_ERR_INTERNAL`: an internal failure of the library (please report it).
+        Internal = sys::CS_ERR_INTERNAL,
+        /// `CS_ERR_WRONG_INPUT_KIND`: the method does not take this kind of input.
+        WrongInputKind = sys::CS_ERR_WRONG_INPUT_KIND,
+        /// `CS_ERR_NON_FINITE`: a point coordinate is NaN, infinite or above 1e100.
+        NonFinite = sys::CS_ERR_NON_FINITE,
+        /// `CS_ERR_TOO_MANY_CLASSES`: more classes than points or nodes, or than
+        /// `CS_MAX_CROWD_CLASSES` (10,000) for crowd labels.
+        TooManyClasses = sys::CS_ERR_TOO_MANY_CLASSES,
+        /// `CS_ERR_TOO_LARGE`: the sizes exceed the library's layout (n_workers x k >= 2^32).
+        TooLarge = sys::CS_ERR_TOO_LARGE,
+        ..
+        /// A code this crate does not know.
+        Other(i32),
+    }
+    /// The C status code (`CS_ERR_...`, negative).
+    fn code;
 }
 
-const TABLE: [(Status, i32); 20] = [
-    (Status::NullHandle, sys::CS_ERR_NULL_HANDLE),
-    (Status::NullPointer, sys::CS_ERR_NULL_POINTER),
-    (Status::InvalidArgument, sys::CS_ERR_INVALID_ARGUMENT),
-    (Status::UnknownParam, sys::CS_ERR_UNKNOWN_PARAM),
-    (Status::ParamRange, sys::CS_ERR_PARAM_RANGE),
-    (Status::UnknownMethod, sys::CS_ERR_UNKNOWN_METHOD),
-    (Status::EmptyInput, sys::CS_ERR_EMPTY_INPUT),
-    (Status::InvalidId, sys::CS_ERR_INVALID_ID),
-    (Status::InvalidLabel, sys::CS_ERR_INVALID_LABEL),
-    (Status::TooFewClasses, sys::CS_ERR_TOO_FEW_CLASSES),
-    (Status::Duplicate, sys::CS_ERR_DUPLICATE),
-    (Status::BufferTooSmall, sys::CS_ERR_BUFFER_TOO_SMALL),
-    (Status::NotFitted, sys::CS_ERR_NOT_FITTED),
-    (Status::Cancelled, sys::CS_ERR_CANCELLED),
-    (Status::OutOfMemory, sys::CS_ERR_OUT_OF_MEMORY),
-    (Status::Internal, sys::CS_ERR_INTERNAL),
-    (Status::WrongInputKind, sys::CS_ERR_WRONG_INPUT_KIND),
-    (Status::NonFinite, sys::CS_ERR_NON_FINITE),
-    (Status::TooManyClasses, sys::CS_ERR_TOO_MANY_CLASSES),
-    (Status::TooLarge, sys::CS_ERR_TOO_LARGE),
-];
-
 impl Status {
-    /// The C status code (`CS_ERR_...`, negative).
-    pub fn code(self) -> i32 {
-        if let Status::Other(code) = self {
-            return code;
-        }
-        TABLE.iter().find(|(s, _)| *s == self).map(|(_, c)| *c).unwrap_or(0)
-    }
-
     /// The status of a C code; unknown codes give [`Status::Other`].
     pub fn from_code(code: i32) -> Status {
-        TABLE.iter().find(|(_, c)| *c == code).map(|(s, _)| *s).unwrap_or(Status::Other(code))
+        Status::from_known(code).unwrap_or(Status::Other(code))
     }
 
     /// The library's name of the code, e.g. `"CS_ERR_INVALID_ID"` (`cs_status_string`).

@@ -51,6 +51,8 @@
 //! are the `"threads"` parameter; results do not depend on it.
 #![deny(missing_docs)]
 
+#[macro_use]
+mod c_enum;
 mod codes;
 mod enums;
 mod error;

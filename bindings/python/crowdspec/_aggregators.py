@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: MIT
+"""The crowd-kit-shaped classes of the crowd methods: ``Aggregator`` (any method by
+name), one class per method (DawidSkene, MajorityVote, ...) and METHOD_CLASSES.
+
+They encode a DataFrame (_crowd_frame), fit it through the numpy layer (_fit) and give
+the results back as pandas objects indexed by the frame's own ids and labels.
+"""
+
+import numpy as np
+
+from ._crowd_frame import (_check_coded, _check_columns, _confusion_from_errors, _Encoded,
+                           _in_frame_terms, _missing_row)
+from ._estimator import _Params
+from ._fit import fit_labels, predict_labels, validate_params, warn_notes
+from ._frame import _factorize, _int32, _pd
+from ._lib import CrowdspecError
+
+__all__ = [
+    "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
+    "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
+    "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC",
+    "METHOD_CLASSES",
+]
+
+
+class Aggregator(_Params):
+    """Any crowd method of the library by name: ``Aggregator("ds", max_iter=50)``.
+
+    The named classes (DawidSkene, MajorityVote, ...) are this with the method fixed.
+
+    Keyword arguments: crowd-kit's ``n_iter`` (the library's max_iter) and ``tol``,
+    scikit-learn's ``n_jobs`` (threads; -1 = the library's automatic count, up to every core) and ``random_state`` (seed),
+    and any library parameter by its name (prior="uniform", confusion="one-coin",
+    support=..., seed=..., threads=..., smoothing=...). None leaves the library's
+    default. Unknown names and out-of-range values raise CrowdspecError at once.
+
+    After fit(): labels_ (Series by task, name "agg_label", the label column's dtype),
+    probas_ (DataFrame task x label), priors_ (Series by label), errors_ (DataFrame
+    indexed by (worker, observed label), columns true label: P(observed | true)),
+    skills_ (Series by worker: sum_l prior_l P(l | l)), loss_history_ (the
+    log-likelihood trace, a list), n_iter_, converged_, log_likelihood_, notes_ (list
+    of note names) and result_ (the crowdspec.Result).
+    """
+
+    def __init__(self, method, n_iter=None, tol=None, **params):
+        validate_params({"method": method})  # an unknown method fails here
+        self._method = method
+        self._init(n_iter, tol, params)
+
+    def _init(self, n_iter, tol, params):
+        self._init_params(dict(params, n_iter=n_iter, tol=tol))
+
+    @property
+    def method(self):
+        return self._method
+
+    def fit(self, data, true_labels=None, initial_error=None):
+        """Fit to a DataFrame with columns task, worker, label; true_labels (a Series
+        task -> label) are pinned as gold. initial_error (EM methods; crowd-kit's
+        argument): a warm start in the layout of errors_ (rows (worker, observed
+        label), columns true label), for example a previous fit's errors_; workers it
+        lacks start from the majority-vote estimate. Returns self."""
+        pd = _pd()
+        enc = _Encoded(data, true_labels)
+        initial = None
+        if initial_error is not None:
+            initial = _confusion_from_errors(initial_error, enc.worker_index(),
+                                             enc.class_index())
+        try:
+            result = fit_labels(enc.item, enc.worker, enc.label, method=self._method,
+                                n_items=enc.n_items, n_workers=enc.n_workers,
+                                n_classes=enc.n_classes, gold_item=enc.gold_item,
+                                gold_label=enc.gold_label, initial_confusion=initial,
+                                warn=False, **self._params)
+        except CrowdspecError as err:
+            raise _in_frame_terms(err, data) from None
+        warn_notes(result, stacklevel=3)
+        tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
+        k = enc.n_classes
+        self._keep_result(result)
+        self.classes_ = classes
+        self._workers = workers
+        self._class_values = enc.classes
+        self.labels_ = pd.Series(enc.classes.take(result.labels), index=tasks,
+                                 name="agg_label")
+        self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=classes)
+        self.priors_ = pd.Series(result.prior, index=classes, name="prior")
+        # crowd-kit's layout: rows (worker, observed label), columns true label.
+        errors = result.confusion.transpose(0, 2, 1).reshape(-1, k)
+        rows = pd.MultiIndex.from_arrays(
+            [np.repeat(np.asarray(workers, dtype=object), k),
+             np.tile(np.asarray(enc.classes, dtype=object), len(workers))],
+            names=["worker", "label"])
+        self.errors_ = pd.DataFrame(errors, index=rows, columns=classes)
+        diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
+        self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
+        self.log_likelihood_ = result.log_likelihood
+        return self
+
+    def fit_predict(self, data, true_labels=None):
+        """fit(), then labels_."""
+        return self.fit(data, true_labels).labels_
+
+    def predict_proba(self, data):
+        """Class probabilities of a new batch (DataFrame task, worker, label) from the
+        fitted workers without refitting (one E-step, cs_predict). Workers the fit did
+        not see are weighed by the average worker (a CrowdspecWarning says how many);
+        labels must be among the fitted classes. Returns a DataFrame task x label."""
+        pd = _pd()
+        if not hasattr(self, "result_"):
+            raise ValueError("predict needs a fit first: call fit()")
+        _check_columns(data)
+        task_codes, tasks = _factorize(data["task"])
+        _check_coded(data, "task", task_codes)
+        # code each column once, then map its few distinct values onto the fit's
+        known = self._workers
+        codes, seen = _factorize(data["worker"], sort=False)
+        _check_coded(data, "worker", codes)
+        to_known = known.get_indexer(seen)
+        new = to_known < 0
+        if new.any():  # unknown workers get ids after the known ones
+            to_known[new] = len(known) + np.arange(np.count_nonzero(new))
+        worker_codes = to_known[codes]
+        codes, seen = _factorize(data["label"], sort=False)
+        to_class = np.append(self.classes_.get_indexer(seen), -1)
+        label_codes = to_class[codes]
+        if label_codes.size and label_codes.min() < 0:
+            row = _missing_row(data["label"], label_codes < 0)
+            raise ValueError("data['label'] has a value the fit has no class for (row %r: %r)"
+                             % (row, data["label"].loc[row]))
+        task_codes, worker_codes, label_codes = _int32(task_codes), _int32(worker_codes), _int32(label_codes)
+        try:
+            result = predict_labels(task_codes, worker_codes, label_codes,
+                                    self.result_.confusion, self.result_.prior, warn=False,
+                                    **{k: v for k, v in self._params.items()
+                                       if k in ("support", "threads")})
+        except CrowdspecError as err:
+            raise _in_frame_terms(err, data) from None
+        warn_notes(result, stacklevel=3)
+        index = pd.Index(tasks, name="task")
+        return pd.DataFrame(result.posteriors, index=index, columns=self.classes_)
+
+    def predict(self, data):
+        """Labels of a new batch from the fitted workers (see predict_proba): a Series
+        by task, name "agg_label"."""
+        pd = _pd()
+        probas = self.predict_proba(data)
+        labels = self._class_values.take(np.argmax(probas.to_numpy(), axis=1))
+        return pd.Series(labels, index=probas.index, name="agg_label")
+
+    def fit_predict_proba(self, data, true_labels=None):
+        """fit(), then probas_."""
+        return self.fit(data, true_labels).probas_
+
+
+def _crowd_class(name, method, doc):
+    def __init__(self, n_iter=None, tol=None, **params):
+        self._init(n_iter, tol, params)
+
+    __init__.__doc__ = "See crowdspec.Aggregator for the keyword arguments."
+    return type(name, (Aggregator,), {"_method": method, "__init__": __init__,
+                                      "__doc__": doc + "\n\n" + Aggregator.__doc__,
+                                      "__module__": "crowdspec"})
+
+
+MajorityVote = _crowd_class(
+    "MajorityVote", "mv",
+    'Majority vote ("mv"): ties to the lowest class; probas_ are the vote shares.')
+DawidSkene = _crowd_class(
+    "DawidSkene", "ds", 'Dawid-Skene EM from the soft majority vote ("ds", MV-D&S).')
+OptDawidSkene = _crowd_class(
+    "OptDawidSkene", "opt-ds",
+    'Spectral (method-of-moments) start, then Dawid-Skene EM ("opt-ds", the default).')
+OneCoinDawidSkene = _crowd_class(
+    "OneCoinDawidSkene", "one-coin-ds",
+    'Dawid-Skene EM with one accuracy per worker ("one-coin-ds").')
+ClassOneCoinDawidSkene = _crowd_class(
+    "ClassOneCoinDawidSkene", "class-one-coin-ds",
+    'Dawid-Skene EM with one accuracy per worker and true class ("class-one-coin-ds").')
+CrowdLloyd = _crowd_class(
+    "CrowdLloyd", "crowd-lloyd", 'Lloyd iterations on the one-hot labels ("crowd-lloyd").')
+KOS = _crowd_class("KOS", "kos", 'Spectral Karger-Oh-Shah ("kos"), a baseline.')
+KOSMessagePassing = _crowd_class(
+    "KOSMessagePassing", "kos-mp",
+    'Karger-Oh-Shah iterative message passing ("kos-mp"), a baseline.')
+GhoshSVD = _crowd_class("GhoshSVD", "ghosh-svd",
+                        'The SVD method of Ghosh, Kale and McAfee ("ghosh-svd"), a baseline.')
+EigenRatio = _crowd_class("EigenRatio", "eigen-ratio",
+                          'The eigenvector-ratio method of Dalvi et al. ("eigen-ratio").')
+EBCC = _crowd_class(
+    "EBCC", "ebcc",
+    'Enhanced Bayesian Classifier Combination ("ebcc"; Li, Rubinstein and Cohn 2019): per-class\n'
+    'mixtures of worker-correlation subtypes, mean-field variational Bayes; loss_history_ is the\n'
+    'evidence lower bound. Prior keywords: subtypes, subtype_concentration, class_concentration,\n'
+    'confusion_diagonal, confusion_off_diagonal.')
+BCC = _crowd_class(
+    "BCC", "bcc",
+    'Bayesian Classifier Combination ("bcc"; Kim and Ghahramani 2012) by mean-field variational\n'
+    'Bayes: ebcc with one subtype; loss_history_ is the evidence lower bound.')
+
+Wawa = _crowd_class(
+    "Wawa", "wawa",
+    'Majority vote reweighted by each worker\'s agreement with it ("wawa", crowd-kit\'s Wawa).')
+ZeroBasedSkill = _crowd_class(
+    "ZeroBasedSkill", "zbs",
+    'Zero-Based Skill: skills stepped towards agreement with the weighted vote ("zbs").')
+GLAD = _crowd_class(
+    "GLAD", "glad",
+    'GLAD: worker abilities and item difficulties, MAP-EM (Whitehill et al., "glad").')
+MACE = _crowd_class(
+    "MACE", "mace",
+    'MACE: each worker knows the answer or spams; variational Bayes ("mace", Hovy et al.).')
+MMSR = _crowd_class(
+    "MMSR", "m-msr",
+    'M-MSR: one-coin skills by robust rank-one matrix completion ("m-msr", Ma and Olshevsky).')
+
+#: The class of each crowd method of the library, by method name.
+METHOD_CLASSES = {cls._method: cls for cls in (
+    MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
+    CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
+    MACE, MMSR, EBCC, BCC)}
