@@ -81,7 +81,7 @@
  *  to detect a header/library mismatch.
  *  @{ */
 #define CS_VERSION_MAJOR 0 /**< Incremented on incompatible ABI changes. */
-#define CS_VERSION_MINOR 1 /**< Incremented when functions or enum values are added. */
+#define CS_VERSION_MINOR 2 /**< Incremented when functions or enum values are added. */
 #define CS_VERSION_PATCH 0 /**< Incremented for fixes that change no interface. */
 /** The version as one number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define CS_VERSION_NUMBER (CS_VERSION_MAJOR * 10000 + CS_VERSION_MINOR * 100 + CS_VERSION_PATCH)

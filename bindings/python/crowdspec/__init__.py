@@ -16,7 +16,7 @@ from ._aggregators import (BCC, EBCC, GLAD, KOS, MACE, METHOD_CLASSES, MMSR, Agg
                            OptDawidSkene, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CrowdspecError", "CrowdspecWarning", "library_path", "version",
