@@ -264,7 +264,7 @@ void shards_match_cs_fit(void **) {
 }
 
 // 50,000 workers and k = 5: count tables of 10 MB, so each process gathers its M-step
-// counts by code (crowd/em/dawid_skene.cpp) before the processes add them up.
+// counts by code (crowd/em/ds_m_step.cpp) before the processes add them up.
 void many_workers_shards_match_cs_fit(void **) {
     cs::sim::CrowdSpec spec;
     spec.n_items = 12000;

@@ -3,7 +3,7 @@
 // tables beyond the caches (many workers, k >= 3) the E-step writes only the
 // posteriors and the M-step gathers every code's counts from them through the labels
 // grouped by code; otherwise the E-step scatters them into per-partition tables
-// (crowd/em/dawid_skene.cpp). FitOptions::pull_table_bytes picks the way for any crowd,
+// (crowd/em/ds_e_step.cpp, ds_m_step.cpp). FitOptions::pull_table_bytes picks the way for any crowd,
 // so both run here on the same crowds: ds, one-coin-ds and class-one-coin-ds, plain EM
 // and SQUAREM, with gold items, smoothing around the pooled matrix, k = 3, 5 (kernels
 // fixed at compile time) and 7 (the generic one), on 1 and 2 threads. Posteriors,

@@ -50,16 +50,6 @@ const cs::MethodInfo &method_for(const cs::FitOptions &options, cs::InputKind ki
     return *method;
 }
 
-// Stores a finished (or cancelled) fit on the handle; a cancelled one still throws.
-void keep_fit(cs_model *model, std::unique_ptr<cs::FitResult> fit, bool cancelled) {
-    model->message = fit->note_message;
-    model->fit = std::move(fit);
-    if (cancelled)
-        throw Error(CS_ERR_CANCELLED, "cancelled by the progress callback after iteration " +
-                                          std::to_string(model->fit->iterations) +
-                                          "; the results of that iteration are kept");
-}
-
 template <class T>
 void copy_out(const std::vector<T> &values, T *out, std::size_t capacity, const char *what) {
     require(out, what);
@@ -87,7 +77,7 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
     const bool cancelled =
         model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
                                : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
-    keep_fit(model, std::move(fit), cancelled);
+    cs::keep_fit(model, std::move(fit), cancelled);
 }
 
 // cs_fit and cs_fit_csr: the same fit of a crowd, from the CrowdData that `build`
@@ -330,7 +320,7 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
         auto fit = std::make_unique<cs::FitResult>();
         const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, method.points, *fit);
-        keep_fit(model, std::move(fit), cancelled);
+        cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
 
@@ -346,7 +336,7 @@ CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
             cs::GraphData::build(n_nodes, u, v, n_edges, cs::resolve_threads(options.threads));
         auto fit = std::make_unique<cs::FitResult>();
         const bool cancelled = cs::run_graph_method(graph, options, model->progress, method.graph, *fit);
-        keep_fit(model, std::move(fit), cancelled);
+        cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
 

@@ -308,12 +308,7 @@ CS_API cs_status cs_private_fit_distributed(cs_model *model, const cs_private_tr
             collective.fail(CS_ERR_INTERNAL, "internal error: unknown exception");
             throw;
         }
-        model->message = fit->note_message;
-        model->fit = std::move(fit);
-        if (cancelled)
-            throw Error(CS_ERR_CANCELLED, "cancelled by the progress callback after iteration " +
-                                              std::to_string(model->fit->iterations) +
-                                              "; the results of that iteration are kept");
+        cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
 

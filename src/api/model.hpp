@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The opaque handle behind the C API: parameters, callback, last fit, last message.
+// The opaque handle behind the C API: parameters, callback, last fit, last message,
+// and keep_fit, which stores a fit on it.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/params.hpp"
 #include "core/fit_result.hpp"
 #include "crowd/em/warm_start.hpp"
+#include "util/error.hpp"
 #include "util/progress.hpp"
 
 struct cs_model {
@@ -21,3 +24,19 @@ struct cs_model {
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;
 };
+
+namespace cs {
+
+/// Stores a finished (or cancelled) fit on the handle, with its notes as the handle's
+/// message (cs_fit, cs_fit_csr, cs_fit_points, cs_fit_graph, the distributed fit). A
+/// cancelled fit is kept and queryable, and still throws CS_ERR_CANCELLED.
+inline void keep_fit(cs_model *model, std::unique_ptr<FitResult> fit, bool cancelled) {
+    model->message = fit->note_message;
+    model->fit = std::move(fit);
+    if (cancelled)
+        throw Error(CS_ERR_CANCELLED, "cancelled by the progress callback after iteration " +
+                                          std::to_string(model->fit->iterations) +
+                                          "; the results of that iteration are kept");
+}
+
+}  // namespace cs

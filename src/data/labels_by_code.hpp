@@ -3,7 +3,7 @@
 // that were given it, in increasing item order. CrowdData keeps the labels by item;
 // this transposed copy is for a pass that gathers, per worker, what its items hold
 // (the Dawid-Skene M-step when the count tables are beyond the caches, see
-// crowd/em/dawid_skene.cpp): 4 bytes per label and 8 per code.
+// crowd/em/ds_m_step.cpp): 4 bytes per label and 8 per code.
 #pragma once
 
 #include <cstdint>

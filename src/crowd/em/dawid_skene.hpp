@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Dawid-Skene EM (ALGORITHMS.md "Dawid-Skene EM"): the E-step (Z-4), the M-step
 // (Z-5) and the EM loop shared by ds, opt-ds and the one-coin variants.
+// Implemented in dawid_skene.cpp (the algorithm: starts, rounds, SQUAREM, stopping,
+// entry points) and the ds_* files beside it: ds_workspace (the tables of a fit),
+// ds_steps.hpp with ds_e_step.cpp and ds_m_step.cpp (the passes of a round), and
+// ds_kernel*.hpp (the per-item E-step kernels).
 #pragma once
 
 #include <cstdint>

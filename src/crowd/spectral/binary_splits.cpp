@@ -76,11 +76,35 @@ std::vector<int32_t> combine_splits(const std::vector<int8_t> &t, int32_t n_item
 }
 
 SplitOutcome missing_vector(bool cancelled, int32_t max_iter, const std::string &problem) {
+    if (cancelled || max_iter == 0) return SplitOutcome{};  // NotRun
+    return degenerate_split(problem);
+}
+
+SplitOutcome degenerate_split(std::string problem) {
     SplitOutcome outcome;
-    if (cancelled || max_iter == 0) return outcome;  // NotRun
     outcome.kind = SplitOutcome::Kind::Degenerate;
-    outcome.problem = problem;
+    outcome.problem = std::move(problem);
     return outcome;
+}
+
+SplitOutcome split_signs(std::vector<int8_t> t, bool flip, bool converged) {
+    SplitOutcome outcome;
+    outcome.t = std::move(t);
+    if (flip)
+        for (int8_t &tj : outcome.t) tj = static_cast<int8_t>(-tj);
+    outcome.kind = SplitOutcome::Kind::Signs;
+    outcome.converged = converged;
+    return outcome;
+}
+
+EigenResult top_split_vector(int64_t dim, const BlockOperator &apply, const FitOptions &options, Rng &rng,
+                             SplitRun &run) {
+    EigenOptions eigen;
+    eigen.k = 1;
+    eigen.max_iter = options.max_iter;
+    eigen.tol = options.tol;
+    eigen.observer = run.observer();
+    return top_eigenpairs(dim, apply, eigen, rng);
 }
 
 SplitRun::SplitRun(const CrowdData &data, const FitOptions &options, const Progress &progress,

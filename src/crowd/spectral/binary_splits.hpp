@@ -23,6 +23,7 @@
 #include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
 #include "linalg/sparse_matrix.hpp"
+#include "linalg/subspace_eigen.hpp"
 #include "util/parallel.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
@@ -81,6 +82,15 @@ struct SplitOutcome {
 /// with `problem` (a LAPACK failure inside the eigensolver).
 SplitOutcome missing_vector(bool cancelled, int32_t max_iter, const std::string &problem);
 
+/// The outcome of a split whose matrix carries no usable information: Degenerate, with
+/// `problem` for the fit's note.
+SplitOutcome degenerate_split(std::string problem);
+
+/// The outcome of a split that gave signs: t (tie_signs of the method's scores), reversed
+/// when `flip` (the method's orientation rule picks the other sign), and whether the
+/// split's solver met its stopping rule.
+SplitOutcome split_signs(std::vector<int8_t> t, bool flip, bool converged);
+
 /// One run of a split method: counts iterations (eigensolver block products or
 /// message-passing rounds) across all splits, reports each to the progress callback
 /// with objective 0 (these methods have no objective; the trace gets a 0 per
@@ -125,6 +135,14 @@ private:
     bool all_converged_ = true;
     std::string unconverged_;   // splits whose solver stopped at max_iter
 };
+
+/// The top eigenvector of a split method's symmetric operator `apply` on R^dim (block
+/// subspace iteration, linalg/subspace_eigen.hpp) within the fit's max_iter and tol, each
+/// block product one iteration of `run` (progress report, cancellation). The result is
+/// empty when no product was allowed, the fit was cancelled before any, or LAPACK failed
+/// (missing_vector tells which).
+EigenResult top_split_vector(int64_t dim, const BlockOperator &apply, const FitOptions &options, Rng &rng,
+                             SplitRun &run);
 
 /// The driver of a method that treats each binary split on its own (kos, kos-mp,
 /// ghosh-svd): split(data, s, options, threads, rng, run) gives split s's outcome, for

@@ -25,6 +25,7 @@
 // reproduces. The other four sets match the reference run (datasets/README.md).
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "crowd/spectral/binary_splits.hpp"
@@ -135,12 +136,7 @@ EigenResult top_vector(const CsrMatrix &r, const FitOptions &options, int thread
     const BlockOperator apply = [&](const double *x, double *y, int32_t p) {
         r.multiply(x, y, p, threads);
     };
-    EigenOptions eigen;
-    eigen.k = 1;
-    eigen.max_iter = options.max_iter;
-    eigen.tol = options.tol;
-    eigen.observer = run.observer();
-    return top_eigenpairs(r.rows, apply, eigen, rng);
+    return top_split_vector(r.rows, apply, options, rng, run);
 }
 
 }  // namespace
@@ -190,22 +186,15 @@ bool fit_eigen_ratio(const CrowdData &data, const FitOptions &options, const Pro
         const SplitMatrix o = split_matrix(data, s);
         std::vector<double> u(static_cast<std::size_t>(n));
         o.multiply(v.data(), u.data(), 1, threads);
-        SplitOutcome outcome;
-        outcome.t = tie_signs(u);
-        if (std::all_of(outcome.t.begin(), outcome.t.end(), [](int8_t t) { return t == 0; })) {
-            outcome.kind = SplitOutcome::Kind::Degenerate;
-            outcome.problem = "the eigenvector ratio gives every item the score 0";
-            run.set(s, outcome);
+        std::vector<int8_t> t = tie_signs(u);
+        if (std::all_of(t.begin(), t.end(), [](int8_t tj) { return tj == 0; })) {
+            run.set(s, degenerate_split("the eigenvector ratio gives every item the score 0"));
             continue;
         }
         const std::vector<int64_t> row_sum = split_row_sums(data, s);
         double agreement = 0.0;  // u^T (O 1), in item order
         for (int64_t j = 0; j < n; ++j) agreement += u[j] * static_cast<double>(row_sum[j]);
-        if (agreement < 0.0)
-            for (int8_t &tj : outcome.t) tj = static_cast<int8_t>(-tj);
-        outcome.kind = SplitOutcome::Kind::Signs;
-        outcome.converged = top.converged && perron.converged;
-        run.set(s, outcome);
+        run.set(s, split_signs(std::move(t), agreement < 0.0, top.converged && perron.converged));
     }
     return run.finish();
 }

@@ -13,6 +13,7 @@
 // u = O v / sigma with v the top eigenvector of O^T O (m x m), found by block subspace
 // iteration (linalg/subspace_eigen) over products O^T (O X): memory O(labels + items x
 // block), never a dense matrix. sigma > 0 does not change signs and is not applied.
+#include <utility>
 #include <vector>
 
 #include "crowd/spectral/binary_splits.hpp"
@@ -29,8 +30,7 @@ SplitOutcome ghosh_split(const CrowdData &data, int32_t split, const FitOptions 
                          int threads, Rng &rng, SplitRun &run) {
     const SplitMatrix o = split_matrix(data, split);
     const int64_t n = data.n_items, m = data.n_workers;
-    SplitOutcome outcome;
-    if (options.max_iter == 0) return outcome;  // NotRun
+    if (options.max_iter == 0) return SplitOutcome{};  // NotRun
 
     std::vector<double> w;  // O X, n x block
     const BlockOperator apply = [&](const double *x, double *y, int32_t p) {
@@ -38,35 +38,22 @@ SplitOutcome ghosh_split(const CrowdData &data, int32_t split, const FitOptions 
         o.multiply(x, w.data(), p, threads);
         o.multiply_transpose(w.data(), y, p, threads);
     };
-    EigenOptions eigen;
-    eigen.k = 1;
-    eigen.max_iter = options.max_iter;
-    eigen.tol = options.tol;
-    eigen.observer = run.observer();
-    const EigenResult top = top_eigenpairs(m, apply, eigen, rng);
+    const EigenResult top = top_split_vector(m, apply, options, rng, run);
     std::vector<double>().swap(w);
     if (top.values.empty())
         return missing_vector(run.cancelled(), options.max_iter,
                               "the eigensolver failed (LAPACK error)");
     // ||O||_F^2 = number of labels >= 1 and sigma_1^2 >= ||O||_F^2 / min(n, m) > 0; a
     // zero here can only be an eigensolver stopped before it found any direction.
-    if (!(top.values[0] > 0.0)) {
-        outcome.kind = SplitOutcome::Kind::Degenerate;
-        outcome.problem = "the eigensolver found no direction (top singular value 0)";
-        return outcome;
-    }
+    if (!(top.values[0] > 0.0)) return degenerate_split("the eigensolver found no direction (top singular value 0)");
 
     std::vector<double> u(static_cast<std::size_t>(n));
     o.multiply(top.vectors.data(), u.data(), 1, threads);
-    outcome.t = tie_signs(u);
+    std::vector<int8_t> t = tie_signs(u);
     const std::vector<int64_t> row_sum = split_row_sums(data, split);
     int64_t agreement = 0;  // sign(u)^T (O 1), exact
-    for (int64_t j = 0; j < n; ++j) agreement += outcome.t[j] * row_sum[j];
-    if (agreement < 0)
-        for (int8_t &tj : outcome.t) tj = static_cast<int8_t>(-tj);
-    outcome.kind = SplitOutcome::Kind::Signs;
-    outcome.converged = top.converged;
-    return outcome;
+    for (int64_t j = 0; j < n; ++j) agreement += t[j] * row_sum[j];
+    return split_signs(std::move(t), agreement < 0, top.converged);
 }
 
 }  // namespace

@@ -47,14 +47,10 @@ SplitOutcome kos_split(const CrowdData &data, int32_t split, const FitOptions &o
         if (col_count[i] * n != col_sum[i] * col_sum[i]) zero = false;
         fro2 += static_cast<double>(col_count[i]) - static_cast<double>(col_sum[i]) * c[i];
     }
-    SplitOutcome outcome;
-    if (zero) {
-        outcome.kind = SplitOutcome::Kind::Degenerate;
-        outcome.problem = "the column-centred label matrix is zero (every worker gave one answer "
-                          "to every item)";
-        return outcome;
-    }
-    if (options.max_iter == 0) return outcome;  // NotRun
+    if (zero)
+        return degenerate_split("the column-centred label matrix is zero (every worker gave one answer "
+                                "to every item)");
+    if (options.max_iter == 0) return SplitOutcome{};  // NotRun
 
     std::vector<double> w;  // B X, n x block
     const BlockOperator apply = [&](const double *x, double *y, int32_t p) {
@@ -72,21 +68,13 @@ SplitOutcome kos_split(const CrowdData &data, int32_t split, const FitOptions &o
         for (int64_t i = 0; i < m; ++i)
             for (int32_t b = 0; b < p; ++b) y[i * p + b] -= c[i] * sum[b];
     };
-    EigenOptions eigen;
-    eigen.k = 1;
-    eigen.max_iter = options.max_iter;
-    eigen.tol = options.tol;
-    eigen.observer = run.observer();
-    const EigenResult top = top_eigenpairs(m, apply, eigen, rng);
+    const EigenResult top = top_split_vector(m, apply, options, rng, run);
     std::vector<double>().swap(w);
     if (top.values.empty())
         return missing_vector(run.cancelled(), options.max_iter,
                               "the eigensolver failed (LAPACK error)");
-    if (!(top.values[0] > 1e-12 * fro2)) {
-        outcome.kind = SplitOutcome::Kind::Degenerate;
-        outcome.problem = "the top singular value of the column-centred label matrix is zero";
-        return outcome;
-    }
+    if (!(top.values[0] > 1e-12 * fro2))
+        return degenerate_split("the top singular value of the column-centred label matrix is zero");
 
     const std::vector<double> &v = top.vectors;  // m x 1, unit norm
     std::vector<double> u(static_cast<std::size_t>(n));
@@ -98,12 +86,7 @@ SplitOutcome kos_split(const CrowdData &data, int32_t split, const FitOptions &o
         if (v[i] >= 0.0) positive += v[i] * v[i];
     }
     for (double &uj : u) uj -= cv;
-    outcome.t = tie_signs(u);
-    if (positive < 0.5 * total)
-        for (int8_t &tj : outcome.t) tj = static_cast<int8_t>(-tj);
-    outcome.kind = SplitOutcome::Kind::Signs;
-    outcome.converged = top.converged;
-    return outcome;
+    return split_signs(tie_signs(u), positive < 0.5 * total, top.converged);
 }
 
 }  // namespace

@@ -35,6 +35,7 @@
 // information and takes the majority sign (a noted fallback).
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "crowd/spectral/binary_splits.hpp"
@@ -61,8 +62,7 @@ void item_sums(const CrowdData &data, int32_t split, const std::vector<double> &
 
 SplitOutcome kos_mp_split(const CrowdData &data, int32_t split, const FitOptions &options,
                           int threads, Rng &rng, SplitRun &run) {
-    SplitOutcome outcome;
-    if (options.max_iter == 0) return outcome;  // NotRun
+    if (options.max_iter == 0) return SplitOutcome{};  // NotRun
     const int32_t n = data.n_items, m = data.n_workers;
     const int64_t labels = static_cast<int64_t>(data.n_labels());
     std::vector<double> y(static_cast<std::size_t>(labels));
@@ -109,26 +109,18 @@ SplitOutcome kos_mp_split(const CrowdData &data, int32_t split, const FitOptions
         }
         if (run.step()) break;
     }
-    if (vanished) {
-        outcome.kind = SplitOutcome::Kind::Degenerate;
-        outcome.problem = "every message became 0 (no item has labels from two workers who "
-                          "also labelled other items)";
-        return outcome;
-    }
+    if (vanished)
+        return degenerate_split("every message became 0 (no item has labels from two workers who "
+                                "also labelled other items)");
     item_sums(data, split, y, s, threads);
     double reliability = 0.0;  // sum of the messages, in label order
     for (double v : y) reliability += v;
     if (reliability < 0.0)
         for (double &v : s) v = -v;
-    outcome.t = tie_signs(s);
-    if (std::all_of(outcome.t.begin(), outcome.t.end(), [](int8_t t) { return t == 0; })) {
-        outcome.kind = SplitOutcome::Kind::Degenerate;
-        outcome.problem = "the messages give every item the score 0";
-        return outcome;
-    }
-    outcome.kind = SplitOutcome::Kind::Signs;
-    outcome.converged = converged;
-    return outcome;
+    std::vector<int8_t> t = tie_signs(s);
+    if (std::all_of(t.begin(), t.end(), [](int8_t tj) { return tj == 0; }))
+        return degenerate_split("the messages give every item the score 0");
+    return split_signs(std::move(t), false, converged);
 }
 
 }  // namespace

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// The E-step (Z-4) of a Dawid-Skene EM round over every partition of the items: which
+// kernel takes a partition (ds_kernel*.hpp: the k = 2 ratio kernel, the K = 2..5 kernels
+// in registers by item or in batches, or the generic one), run on the fit's team, and
+// the partitions' log-likelihoods added in partition order (the same for any number of
+// threads).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "crowd/em/ds_kernel.hpp"
+#include "crowd/em/ds_kernel_lanes.hpp"
+#include "crowd/em/ds_kernel_ratio.hpp"
+#include "crowd/em/ds_steps.hpp"
+#include "data/crowd_shard.hpp"
+#include "util/per_class.hpp"
+
+namespace cs::ds {
+
+namespace {
+
+// The E-step of every partition, and with `scatter` the next M-step's counts.
+void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
+    const bool pull = scatter && ws.pull();
+    if (pull) scatter = false;  // the kernels only write q; the counts are gathered later
+    with_classes(d.k, [&](auto kc) {
+        constexpr int K = decltype(kc)::value;
+        for_each_part(ws, [&](int64_t p) {
+            double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
+            if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
+            double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
+#if defined(CS_HAVE_PAIR)
+            if constexpr (K == 2) {
+                if (ws.ratio_ready) {
+                    const auto kernel = ws.table * 12 > (int64_t{1} << 20) ? e_step_range_ratio<true>
+                                                                           : e_step_range_ratio<false>;
+                    kernel(d, ws.parts[p], ws.ratio.data(), ws.log_pi.data(), ws.log_prior.data(), prior, q,
+                           counts, prior_sum, ws.part_ll[p], ws.part_impossible[p]);
+                    return;
+                }
+            }
+            if constexpr (K > 0) {
+                // Prefetch when log pi and a count table together exceed about 1 MiB.
+                const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
+                                                                       : e_step_range_batched<K>;
+                kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
+                       prior_sum, ws.part_ll[p], ws.part_impossible[p]);
+                return;
+            }
+#endif
+            e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
+                            prior_sum, ws.part_ll[p], ws.part_impossible[p]);
+        });
+    });
+    if (pull) pull_from(d, ws, q);
+}
+
+}  // namespace
+
+// The E-step at `params`; `logs_ready` when the finish_m_step that produced them has
+// already filled the logs.
+EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std::vector<double> &q,
+                 bool scatter, bool logs_ready) {
+    q.resize(static_cast<std::size_t>(d.n_items) * d.k);
+    if (!logs_ready) prepare_logs(d, params, ws);
+    e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
+    EStep result;
+    if (d.k == 2 && ws.ratio_ready) result.log_likelihood = ws.ratio_ll;  // e_step_range_ratio
+    for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic
+        result.log_likelihood += ws.part_ll[p];
+        result.impossible_items += ws.part_impossible[p];
+    }
+    if (d.shard != nullptr) {  // the whole problem's (counts below 2^53 stay exact)
+        double both[2] = {result.log_likelihood, static_cast<double>(result.impossible_items)};
+        sum_over_shards(d, both, 2);
+        result.log_likelihood = both[0];
+        result.impossible_items = static_cast<int64_t>(both[1]);
+    }
+    return result;
+}
+
+}  // namespace cs::ds
