@@ -26,7 +26,7 @@ static void unknown_method_ids_are_unknown_method(void **state) {
     CS_ASSERT_FAIL(m, cs_set_double(m, CS_PARAM_METHOD, 999.0), CS_ERR_UNKNOWN_METHOD, "999");
     CS_ASSERT_FAIL(m, cs_set_param_string(m, "method", "999"), CS_ERR_UNKNOWN_METHOD, "999");
     CS_ASSERT_OK(cs_get_int(m, CS_PARAM_METHOD, &v));
-    assert_int_equal(v, CS_METHOD_OPT_DS);
+    assert_int_equal(v, CS_METHOD_AUTO);
 }
 
 static int32_t count_calls(void *user, int32_t iteration, double objective) {

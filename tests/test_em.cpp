@@ -106,6 +106,7 @@ static void test_estimated_prior_is_mean_posterior(void **) {
     const auto crowd = cs::sim::simulate_crowd(spec);
     auto m = test::make_model("ds");
     cs_set_param_string(m.get(), "prior", "estimated");
+    cs_set_param_string(m.get(), "calibration", "none");  // the model's own posteriors
     assert_int_equal(cs_fit(m.get(), crowd.item.data(), crowd.worker.data(), crowd.label.data(),
                             crowd.item.size()), CS_OK);
     std::vector<double> w(3);
@@ -449,6 +450,7 @@ static std::pair<std::vector<double>, std::vector<double>> fit_ds(const cs::sim:
                                                                   const Textbook::Params *start = nullptr) {
     auto m = test::make_model("ds");
     cs_set_param_string(m.get(), "accel", accel);
+    cs_set_param_string(m.get(), "calibration", "none");  // EM's posteriors, as the textbook's
     cs_set_int(m.get(), CS_PARAM_MAX_ITER, rounds);
     cs_set_double(m.get(), CS_PARAM_TOL, 0.0);
     cs_set_int(m.get(), CS_PARAM_THREADS, threads);

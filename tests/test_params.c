@@ -15,7 +15,7 @@ typedef struct {
 
 /* From crowdspec.h. NAN bounds are not documented there and are not checked. */
 static const Documented documented[] = {
-    {CS_PARAM_METHOD, "method", NAN, NAN, CS_METHOD_OPT_DS, 1},
+    {CS_PARAM_METHOD, "method", NAN, NAN, CS_METHOD_AUTO, 1},
     {CS_PARAM_CLASSES, "classes", 0, 100000, 0, 1},
     {CS_PARAM_ITEMS, "items", 0, NAN, 0, 1},
     {CS_PARAM_WORKERS, "workers", 0, NAN, 0, 1},
@@ -30,6 +30,8 @@ static const Documented documented[] = {
     {CS_PARAM_DELTA, "delta", 0, 0.5, 1e-6, 0},
     {CS_PARAM_POWER_STARTS, "power_starts", 1, 100000, 100, 1},
     {CS_PARAM_POWER_ITERS, "power_iters", 1, 100000, 100, 1},
+    {CS_PARAM_SMOOTHING_CENTER, "smoothing_center", 0, 2, CS_SMOOTHING_CENTER_UNIFORM, 1},
+    {CS_PARAM_CALIBRATION, "calibration", 0, 2, CS_CALIBRATION_AUTO, 1},
 };
 #define N_DOCUMENTED (sizeof documented / sizeof documented[0])
 
@@ -96,8 +98,8 @@ static void getters_read_the_defaults(void **state) {
         CS_ASSERT_OK(cs_get_double(m, CS_PARAM_DELTA, &d));
         assert_true(d == 1e-6);
         CS_ASSERT_OK(cs_get_int(m, CS_PARAM_METHOD, &v));
-        assert_int_equal(v, CS_METHOD_OPT_DS);
-        assert_string_equal(cs_method_name((int32_t)v), "opt-ds");
+        assert_int_equal(v, CS_METHOD_AUTO);
+        assert_string_equal(cs_method_name((int32_t)v), "auto");
     }
 }
 

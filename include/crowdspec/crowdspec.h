@@ -378,6 +378,17 @@ enum cs_method {
      *  defaults (alpha = 1, a_v = 4, b_v = 1). Results, stopping rule and the
      *  parameters that do not apply as for ::CS_METHOD_EBCC; cs_confusion() is E[pi_i]. */
     CS_METHOD_BCC = 17,
+    /** "auto" (since 0.2; the default): Dawid-Skene EM from the soft majority vote with
+     *  each worker's confusion rows under a Dirichlet prior centred on the workers of
+     *  like activity (::CS_SMOOTHING_CENTER_STRATA: activity strata floor(log2 labels),
+     *  s = ::CS_PARAM_SMOOTHING_STRENGTH pseudo-labels per row, default k, split by the
+     *  class prior), then calibrated posteriors (::CS_PARAM_CALIBRATION). It overrides
+     *  ::CS_PARAM_SMOOTHING_CENTER; every other EM parameter applies as for ds. A worker
+     *  with a few labels is pulled towards the crowd's other occasional workers rather
+     *  than trusted on two or three labels (where full Dawid-Skene overfits and loses to
+     *  majority vote), one with many keeps its own matrix. docs/defaults.md gives the
+     *  reasons and docs/accuracy.md the measurements. */
+    CS_METHOD_AUTO = 24,
 
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
      *  singular subspace of the n x d data matrix, k-means++ seeding and Lloyd
@@ -467,7 +478,7 @@ CS_API cs_status cs_method_from_name(const char *name, int32_t *method);
  *  cs_set_double(); either setter accepts either kind when the value converts exactly. */
 enum cs_param {
     /** int, "method": a ::cs_method; an id no method has is ::CS_ERR_UNKNOWN_METHOD.
-     *  Default ::CS_METHOD_OPT_DS. */
+     *  Default ::CS_METHOD_AUTO (::CS_METHOD_OPT_DS before 0.2). */
     CS_PARAM_METHOD = 1,
     /** int, "classes": number of classes k, 2..100000; 0 (default) infers k as
      *  1 + the largest label. Points and graphs have no labels to infer k from: set it
@@ -631,7 +642,21 @@ enum cs_param {
     /** double, "confusion_off_diagonal": b_v of bcc and ebcc: the Dirichlet parameter of
      *  each other class in a confusion row, 1e-6..10^6. Default 1 (the paper's): a priori
      *  a worker gives the true class 4 times as often as any one wrong class. */
-    CS_PARAM_CONFUSION_OFF_DIAGONAL = 556
+    CS_PARAM_CONFUSION_OFF_DIAGONAL = 556,
+
+    /** int, "calibration" (since 0.2): how the posteriors of the Dawid-Skene family (ds,
+     *  opt-ds, one-coin-ds, class-one-coin-ds) are calibrated, a ::cs_calibration.
+     *  Default ::CS_CALIBRATION_AUTO. The model's posterior treats an item's labels as
+     *  independent given its class and so is far more certain than its labels warrant;
+     *  calibration tempers it, q(t) proportional to q(t)^(1/T), which keeps every hard
+     *  label, with T chosen from the crowd alone: the T in [0.2, 10] under which each
+     *  label is best predicted (log-likelihood) from the other labels of its item and
+     *  its worker's confusion row refitted without it. With at least 10 gold items
+     *  (cs_set_gold), T in [0.2, 200] and a weight eps in [0, 0.4] of the class prior,
+     *  q' = (1 - eps) q_T + eps w, are fitted to the gold classes instead (each gold item
+     *  scored with its workers' rows refitted without it); eps can change a hard label.
+     *  cs_calibration() reports what was applied. Other methods are not calibrated. */
+    CS_PARAM_CALIBRATION = 620
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -677,8 +702,23 @@ enum cs_groups {
 /** Values of ::CS_PARAM_SMOOTHING_CENTER. */
 enum cs_smoothing_center {
     CS_SMOOTHING_CENTER_UNIFORM = 0, /**< "uniform": only ::CS_PARAM_SMOOTHING, on every entry. */
-    CS_SMOOTHING_CENTER_POOLED = 1   /**< "pooled": also ::CS_PARAM_SMOOTHING_STRENGTH pseudo-labels
+    CS_SMOOTHING_CENTER_POOLED = 1,  /**< "pooled": also ::CS_PARAM_SMOOTHING_STRENGTH pseudo-labels
                                           per row, spread as the crowd's pooled confusion row. */
+    CS_SMOOTHING_CENTER_STRATA = 2   /**< "strata" (since 0.2; the prior of ::CS_METHOD_AUTO): worker
+                                          i in activity stratum g = floor(log2 n_i) (n_i its labels)
+                                          gets s k rho_l C_g[l][c] pseudo-counts in row l, C_g the
+                                          stratum's pooled rows with k pseudo-labels of the crowd's
+                                          pooled rows added, rho the class prior, s =
+                                          ::CS_PARAM_SMOOTHING_STRENGTH (docs/algorithms.md). */
+};
+
+/** Values of ::CS_PARAM_CALIBRATION, and the source cs_calibration() reports. */
+enum cs_calibration {
+    CS_CALIBRATION_NONE = 0,   /**< "none": the model's posterior as it is (T = 1). */
+    CS_CALIBRATION_AUTO = 1,   /**< "auto": from gold items when there are at least 10, else
+                                    from held-out labels (a parameter value only). */
+    CS_CALIBRATION_LABELS = 2, /**< "labels": from held-out labels, even with gold. */
+    CS_CALIBRATION_GOLD = 3    /**< Reported by cs_calibration() when gold calibrated the fit. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */
@@ -922,6 +962,25 @@ CS_API cs_status cs_set_initial_confusion(cs_model *model, const double *confusi
  *         is not k or the values sum to 0.
  */
 CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size_t n);
+
+/**
+ * @brief The calibration cs_predict() applies with the workers of
+ *        cs_set_initial_confusion() (no fit on the handle).
+ *
+ * Since 0.2. A fit of the Dawid-Skene family calibrates its posteriors
+ * (::CS_PARAM_CALIBRATION, cs_calibration()); a later cs_predict() with the same workers
+ * on a new handle gives the same posteriors for the same items only with the same
+ * calibration: q'(t) = (1 - mixing) q_T(t) + mixing w(t), q_T proportional to
+ * q(t)^(1/temperature). After a fit on the handle, cs_predict() uses that fit's own
+ * calibration and ignores these values. Kept until replaced; (1, 0) is none.
+ *
+ * @param model The handle.
+ * @param temperature T, 1e-6 to 1e6.
+ * @param mixing The weight of the class prior, 0 to 1 (1 excluded).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_INVALID_ARGUMENT (a value outside its
+ *         range or not finite).
+ */
+CS_API cs_status cs_set_initial_calibration(cs_model *model, double temperature, double mixing);
 
 /**
  * @brief Fit the model's method to crowd labels given as triples.
@@ -1328,6 +1387,23 @@ CS_API cs_status cs_converged(const cs_model *model, int32_t *converged);
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER or ::CS_ERR_NOT_FITTED.
  */
 CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood);
+
+/**
+ * @brief How the posteriors of the last fit were calibrated (::CS_PARAM_CALIBRATION).
+ *
+ * Since 0.2. The posteriors cs_posteriors() returns are, for every item with labels
+ * that is not gold, q'(t) = (1 - mixing) q_T(t) + mixing w(t), where q_T is the model's
+ * posterior tempered, q_T(t) proportional to q(t)^(1/temperature), and w the class prior.
+ * @param model A fitted handle.
+ * @param temperature Receives T (1 when nothing was applied); may be NULL.
+ * @param mixing Receives the weight of the class prior (0 unless gold calibrated the
+ *        fit); may be NULL.
+ * @param source Receives a ::cs_calibration: ::CS_CALIBRATION_NONE (not applied: the
+ *        parameter was none, or the method is not of the Dawid-Skene family, or the fit
+ *        was cancelled), ::CS_CALIBRATION_LABELS or ::CS_CALIBRATION_GOLD; may be NULL.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NOT_FITTED.
+ */
+CS_API cs_status cs_calibration(const cs_model *model, double *temperature, double *mixing, int32_t *source);
 
 /**
  * @brief Notes about the last fit: a bitwise OR of ::cs_fit_note values (0 = none).

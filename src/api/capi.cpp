@@ -8,6 +8,7 @@
 #include "api/guard.hpp"
 #include "api/registry.hpp"
 #include "api/model.hpp"
+#include "crowd/calibration/calibration.hpp"
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
 #include "community/run_graph.hpp"
@@ -254,6 +255,18 @@ CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size
     });
 }
 
+CS_API cs_status cs_set_initial_calibration(cs_model *model, double temperature, double mixing) {
+    return cs::guard(model, [&] {
+        if (!(temperature >= 1e-6 && temperature <= 1e6))
+            throw Error(CS_ERR_INVALID_ARGUMENT,
+                        "calibration temperature " + std::to_string(temperature) + " is outside [1e-6, 1e6]");
+        if (!(mixing >= 0.0 && mixing < 1.0))
+            throw Error(CS_ERR_INVALID_ARGUMENT, "calibration mixing " + std::to_string(mixing) + " is outside [0, 1)");
+        model->initial_temperature = temperature;
+        model->initial_mixing = mixing;
+    });
+}
+
 CS_API cs_status cs_fit(cs_model *model, const int32_t *item, const int32_t *worker,
                         const int32_t *label, size_t n_labels) {
     return fit_crowd(model, [&](const cs::FitOptions &options) {
@@ -275,6 +288,8 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         // The known workers: the last crowd fit's, else the initial matrices.
         cs::DsParams known;
         int32_t k = 0;
+        double temperature = 1.0, mixing = 0.0;  // the fit's calibration, kept for its workers
+        int32_t calibration = CS_CALIBRATION_NONE;
         if (model->fit) {
             const cs::FitResult &fit = *model->fit;
             if (fit.input_kind != CS_INPUT_CROWD)
@@ -286,9 +301,15 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
             known.confusion = fit.confusion;
             known.prior = fit.prior;
             k = fit.k;
+            temperature = fit.temperature;
+            mixing = fit.mixing;
+            calibration = fit.calibration;
         } else if (!model->initial.confusion.empty()) {
             known = cs::initial_for_prediction(model->initial, model->params.fit_options().classes);
             k = static_cast<int32_t>(known.prior.size());
+            temperature = model->initial_temperature;
+            mixing = model->initial_mixing;
+            if (temperature != 1.0 || mixing != 0.0) calibration = CS_CALIBRATION_LABELS;
         } else {
             throw Error(CS_ERR_NOT_FITTED,
                         "no fit yet and no initial confusion matrices: call cs_fit or cs_set_initial_confusion first");
@@ -306,6 +327,7 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options);
         auto result = std::make_unique<cs::FitResult>();
         cs::predict_items(data, options, known, known_workers, *result);
+        cs::apply_calibration(data, temperature, mixing, calibration, *result);
         model->message = result->note_message;
         model->fit = std::move(result);
     });
@@ -425,6 +447,15 @@ CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood
         const cs::FitResult &fit = fitted(model);
         const bool em = fit.has_log_likelihood && !fit.trace.empty();
         *log_likelihood = em ? fit.trace.back() : 0.0;
+    });
+}
+
+CS_API cs_status cs_calibration(const cs_model *model, double *temperature, double *mixing, int32_t *source) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (temperature != nullptr) *temperature = fit.temperature;
+        if (mixing != nullptr) *mixing = fit.mixing;
+        if (source != nullptr) *source = fit.calibration;
     });
 }
 

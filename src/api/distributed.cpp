@@ -134,6 +134,7 @@ bool supported(int32_t method) {
         case CS_METHOD_OPT_DS:
         case CS_METHOD_ONE_COIN_DS:
         case CS_METHOD_CLASS_ONE_COIN_DS:
+        case CS_METHOD_AUTO:
             return true;
         default:
             return false;

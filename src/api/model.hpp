@@ -20,6 +20,8 @@ struct cs_model {
     std::vector<int32_t> gold_item;   // known true labels (cs_set_gold), checked at fit
     std::vector<int32_t> gold_label;
     cs::InitialParams initial;        // warm start (cs_set_initial_confusion / _prior)
+    double initial_temperature = 1.0; // cs_predict's calibration without a fit
+    double initial_mixing = 0.0;      // (cs_set_initial_calibration)
     std::unique_ptr<cs::FitResult> fit;  // null until a fit succeeds (or is cancelled)
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;

@@ -32,7 +32,7 @@ std::string format_number(double v) {
 // are in docs/defaults.md.
 const std::vector<ParamSpec> &param_table() {
     static const std::vector<ParamSpec> table = {
-        {CS_PARAM_METHOD, "method", true, 1, 299, CS_METHOD_OPT_DS, method_names()},
+        {CS_PARAM_METHOD, "method", true, 1, 299, CS_METHOD_AUTO, method_names()},
         {CS_PARAM_CLASSES, "classes", true, 0, 100000, 0, {}},
         {CS_PARAM_ITEMS, "items", true, 0, 2147483647.0, 0, {}},
         {CS_PARAM_WORKERS, "workers", true, 0, 2147483647.0, 0, {}},
@@ -66,14 +66,18 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_START_ROUNDS, "start_rounds", true, 0, 10000000, 0, {}},
         {CS_PARAM_N_INIT, "n_init", true, 1, 10000, 1, {}},
         {CS_PARAM_TRIM, "trim", false, 0, 1e6, 3.0, {}},
-        {CS_PARAM_SMOOTHING_CENTER, "smoothing_center", true, 0, 1, CS_SMOOTHING_CENTER_UNIFORM,
-         {{"uniform", CS_SMOOTHING_CENTER_UNIFORM}, {"pooled", CS_SMOOTHING_CENTER_POOLED}}},
+        {CS_PARAM_SMOOTHING_CENTER, "smoothing_center", true, 0, 2, CS_SMOOTHING_CENTER_UNIFORM,
+         {{"uniform", CS_SMOOTHING_CENTER_UNIFORM},
+          {"pooled", CS_SMOOTHING_CENTER_POOLED},
+          {"strata", CS_SMOOTHING_CENTER_STRATA}}},
         {CS_PARAM_SMOOTHING_STRENGTH, "smoothing_strength", false, 0, 1e6, 0.0, {}},
         {CS_PARAM_SUBTYPES, "subtypes", true, 1, 1000, 10, {}},
         {CS_PARAM_SUBTYPE_CONCENTRATION, "subtype_concentration", false, 1e-6, 1e6, 0.1, {}},
         {CS_PARAM_CLASS_CONCENTRATION, "class_concentration", false, 1e-6, 1e6, 1.0, {}},
         {CS_PARAM_CONFUSION_DIAGONAL, "confusion_diagonal", false, 1e-6, 1e6, 4.0, {}},
         {CS_PARAM_CONFUSION_OFF_DIAGONAL, "confusion_off_diagonal", false, 1e-6, 1e6, 1.0, {}},
+        {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
+         {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
     };
     return table;
 }
@@ -236,6 +240,7 @@ FitOptions Params::fit_options() const {
     o.class_concentration = get_double(CS_PARAM_CLASS_CONCENTRATION);
     o.confusion_diagonal = get_double(CS_PARAM_CONFUSION_DIAGONAL);
     o.confusion_off_diagonal = get_double(CS_PARAM_CONFUSION_OFF_DIAGONAL);
+    o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
     return o;
 }
 

@@ -64,6 +64,8 @@ const std::vector<MethodInfo> &method_table() {
               "enhanced BCC: per-class subtype mixtures, variational Bayes (Li et al.)"),
         crowd(CS_METHOD_BCC, "bcc", fit_bcc,
               "Bayesian classifier combination, variational Bayes (Kim, Ghahramani)"),
+        crowd(CS_METHOD_AUTO, "auto", fit_auto,
+              "the default: D&S EM, each worker pulled towards workers of like activity; calibrated"),
         // Points (cs_fit_points).
         points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
                "spectral initialisation, then Lloyd's iterations"),

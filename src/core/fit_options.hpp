@@ -11,7 +11,7 @@
 namespace cs {
 
 struct FitOptions {
-    int32_t method = CS_METHOD_OPT_DS;
+    int32_t method = CS_METHOD_AUTO;
     int32_t classes = 0;        // 0 = infer from the labels
     int32_t items = 0;          // 0 = infer
     int32_t workers = 0;        // 0 = infer
@@ -44,6 +44,8 @@ struct FitOptions {
     double class_concentration = 1.0;       // alpha: Dirichlet of the class proportions
     double confusion_diagonal = 4.0;        // a_v: Dirichlet of a confusion row, its own class
     double confusion_off_diagonal = 1.0;    // b_v: every other class
+    // Calibration of the Dawid-Skene family's posteriors (crowd/calibration/).
+    int32_t calibration = CS_CALIBRATION_AUTO;
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its

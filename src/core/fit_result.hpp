@@ -24,6 +24,10 @@ struct FitResult {
     bool has_log_likelihood = false;  // trace holds log-likelihoods (EM methods)
     int32_t iterations = 0;
     bool converged = false;
+    // Calibration applied to the posteriors (crowd/calibration/calibration.hpp).
+    double temperature = 1.0;
+    double mixing = 0.0;
+    int32_t calibration = CS_CALIBRATION_NONE;  // the source used
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
 

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "data/crowd_shard.hpp"
+#include "crowd/calibration/calibration.hpp"
+#include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/degenerate_fit.hpp"
 
 namespace cs {
@@ -20,9 +22,11 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
     // crowd under the uniform prior) fall back to majority vote among the confounded
     // classes (crowd/em/degenerate_fit.hpp). Not after a cancel, whose results are those
     // of the last completed round.
-    const bool em = options.method == CS_METHOD_DS || options.method == CS_METHOD_OPT_DS ||
-                    options.method == CS_METHOD_ONE_COIN_DS || options.method == CS_METHOD_CLASS_ONE_COIN_DS;
+    const bool em = is_ds_family(options.method);
     if (em && !cancelled) resolve_degenerate_ties(data, out, options.threads);
+    // Calibrated posteriors (crowd/calibration/): after the ties are settled, so that
+    // tempering keeps every hard label the fit chose.
+    if (em && !cancelled) calibrate_crowd_posteriors(data, em_options(options), out);
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;

@@ -34,7 +34,7 @@ done
 contains report.html '<th scope="row">Items</th><td>400</td>'
 contains report.html '<th scope="row">Workers</th><td>30</td>'
 contains report.html '<th scope="row">Labels</th><td>1600 '
-contains report.html '<th scope="row">Method</th><td>opt-ds</td>'
+contains report.html '<th scope="row">Method</th><td>auto</td>'
 contains report.html '<th scope="row">Converged</th><td>yes</td>'
 contains report.html 'id="share-changed"'
 check "20 histogram bars" test "$(grep -c '<rect class="bar"' report.html)" -eq 20

@@ -91,7 +91,7 @@ run_mpi fit --quiet --threads 1 --format tsv crowd.csv >got.tsv || fail "tsv out
 same_rows ref.tsv got.tsv "$(printf '\t')"
 run_mpi fit --quiet --threads 1 -o got.json crowd.csv || fail "json output"
 CHECKS=$((CHECKS + 1))
-[ "$(head -c 50 got.json)" = '{"method":"opt-ds","classes":["bird","cat","dog"],' ] &&
+[ "$(head -c 48 got.json)" = '{"method":"auto","classes":["bird","cat","dog"],' ] &&
     [ "$(grep -c '"item":' got.json)" = 400 ] && [ "$(tail -1 got.json)" = ']}' ] ||
     fail "json output: $(head -c 80 got.json) ... $(tail -c 20 got.json)"
 

@@ -212,7 +212,7 @@ inline std::string read_fit(const cs_model *m, FitReadout &r) {
 
 inline bool em_method(int32_t method) {
     return method == CS_METHOD_DS || method == CS_METHOD_OPT_DS || method == CS_METHOD_ONE_COIN_DS ||
-           method == CS_METHOD_CLASS_ONE_COIN_DS;
+           method == CS_METHOD_CLASS_ONE_COIN_DS || method == CS_METHOD_AUTO;
 }
 
 inline std::string describe(const char *what, std::size_t index, double value) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `crowdspec demo`: simulate a realistic crowd with known truth, fit mv, ds and opt-ds
+// `crowdspec demo`: simulate a realistic crowd with known truth, fit mv, ds, opt-ds and auto
 // through the public C API and show how close each gets to the Bayes-optimal labels
 // and to the true worker confusion matrices.
 #include <cmath>
@@ -19,7 +19,7 @@ std::string demo_help() {
     return "Usage: crowdspec demo [options]\n"
            "\n"
            "Simulate a crowd (experts, ordinary workers, spammers and a few adversaries,\n"
-           "each with its own confusion matrix), fit mv, ds and opt-ds, and print a table:\n"
+           "each with its own confusion matrix), fit mv, ds, opt-ds and auto, and print a table:\n"
            "error rate, the oracle (Bayes-optimal) error rate given the true confusion\n"
            "matrices and a uniform prior, iterations, seconds of the fit, and the mean\n"
            "absolute error of the estimated confusion entries (averaged over workers\n"
@@ -158,7 +158,7 @@ int run_demo(const std::vector<std::string> &args, std::size_t first) {
     std::snprintf(buf, sizeof buf, "%-8s %9s %9s %11s %10s %15s\n", "method", "error", "oracle", "iterations",
                   "seconds", "confusion MAE");
     text += buf;
-    for (const char *name : {"mv", "ds", "opt-ds"}) {
+    for (const char *name : {"mv", "ds", "opt-ds", "auto"}) {
         const DemoRow row = fit_demo_method(name, crowd, settings);
         std::snprintf(buf, sizeof buf, "%-8s %8.2f%% %8.2f%% %11d %10.4f %15.4f\n", row.method.c_str(),
                       100.0 * row.error, 100.0 * oracle, row.iterations, row.seconds, row.confusion_mae);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `crowdspec evaluate`: fit one or every method and score it against a truth file,
 // one JSON object per method per line on stdout.
+#include <algorithm>
 #include <cstdio>
 
 #include "io/binary_labels.hpp"
@@ -11,6 +12,7 @@
 #include "io/crowd_input.hpp"
 #include "io/label_file.hpp"
 #include "io/output.hpp"
+#include "report/quality.hpp"
 
 namespace cli {
 
@@ -31,10 +33,18 @@ std::string evaluate_help() {
                "truth; scored = truth items present in FILE (other truth items are ignored; a\n"
                "truth label that is not one of the classes counts as an error); seconds = wall\n"
                "time of the fit alone. For mv, error_rate_tie_fractional also scores an item\n"
-               "tied between t classes, the truth among them, as 1/t correct.\n"
+               "tied between t classes, the truth among them, as 1/t correct. calibration\n"
+               "scores the posteriors: ece (expected calibration error: 10 equal-width bins of\n"
+               "the confidence, sum of bin share x |accuracy - mean confidence|), brier (mean\n"
+               "of sum_t (p_t - [t = truth])^2), mean_confidence, and how the library calibrated\n"
+               "them (source none, labels or gold; temperature; mixing; see --param\n"
+               "calibration in crowdspec(1)). With --gold, the gold items are pinned in every\n"
+               "fit and left out of the scores.\n"
                "\n"
                "Options:\n"
                "  -t, --truth TRUTHFILE   the ground truth (default: FILE's gold column)\n"
+               "      --gold GOLDFILE     known labels pinned in every fit (semi-supervised, as\n"
+               "                          for fit --gold); the scores leave these items out\n"
                "  -m, --method NAME[,NAME...]|all\n"
                "                          a method (see below), a comma-separated list run in\n"
                "                          that order, or all: every method in turn\n"
@@ -113,6 +123,42 @@ double tie_fractional_error_rate(const std::vector<ScoredItem> &scored, const st
     return 1.0 - correct / static_cast<double>(scored.size());
 }
 
+// `,"calibration":{...}`: how well the posteriors' confidence matches the truth
+// (report/quality.hpp) and what calibration the library applied.
+void append_calibration(std::string &line, const cs_model *model, const std::vector<ScoredItem> &scored,
+                        const std::vector<int32_t> &labels, const std::vector<double> &posteriors, std::size_t k) {
+    std::vector<double> confidence, truth_prob, sum_sq;
+    std::vector<bool> correct;
+    for (const ScoredItem &s : scored) {
+        const double *p = posteriors.data() + static_cast<std::size_t>(s.item) * k;
+        double top = 0.0, squares = 0.0;
+        for (std::size_t t = 0; t < k; ++t) {
+            top = std::max(top, p[t]);
+            squares += p[t] * p[t];
+        }
+        confidence.push_back(top);
+        correct.push_back(s.truth >= 0 && labels[static_cast<std::size_t>(s.item)] == s.truth);
+        truth_prob.push_back(s.truth >= 0 ? p[s.truth] : 0.0);
+        sum_sq.push_back(squares);
+    }
+    const Calibration c = calibration_against_truth(confidence, correct, truth_prob, sum_sq);
+    double temperature = 1.0, mixing = 0.0;
+    int32_t source = CS_CALIBRATION_NONE;
+    check_status(model, cs_calibration(model, &temperature, &mixing, &source), "reading the calibration");
+    line += ",\"calibration\":{\"ece\":";
+    append_number(line, "%.6f", c.ece);
+    line += ",\"brier\":";
+    append_number(line, "%.6f", c.brier);
+    line += ",\"mean_confidence\":";
+    append_number(line, "%.6f", c.mean_confidence);
+    line += source == CS_CALIBRATION_GOLD ? ",\"source\":\"gold\"" : source == CS_CALIBRATION_LABELS ? ",\"source\":\"labels\"" : ",\"source\":\"none\"";
+    line += ",\"temperature\":";
+    append_number(line, "%.6g", temperature);
+    line += ",\"mixing\":";
+    append_number(line, "%.6g", mixing);
+    line += "}";
+}
+
 // Fits one method and returns its JSON line.
 std::string evaluate_method(cs_model *model, int32_t method, const CrowdTable &table,
                             const std::vector<ScoredItem> &scored, FitMonitor &monitor, bool quiet) {
@@ -144,6 +190,7 @@ std::string evaluate_method(cs_model *model, int32_t method, const CrowdTable &t
     append_number(line, "%.6f", seconds);
     line += ",\"log_likelihood\":";
     append_number(line, "%.15g", log_likelihood);
+    append_calibration(line, model, scored, labels, fitted_posteriors(model, n_items, k), k);
     append_notes(line, notes);
     line += "}\n";
     return line;
@@ -155,6 +202,7 @@ int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
     std::vector<OptionSpec> specs = fit_option_specs();
     for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
     specs.push_back({"truth", true, 't'});
+    specs.push_back({"gold", true, '\0'});
     const std::optional<ParsedArgs> maybe_parsed = parse_command("evaluate", args, first, specs, evaluate_help);
     if (!maybe_parsed) return kExitOk;
     const ParsedArgs &parsed = *maybe_parsed;
@@ -187,7 +235,23 @@ int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
     if (truth_path && !table.file_gold.entries.empty() && !settings.quiet)
         std::fprintf(stderr, "crowdspec: note: scoring against %s, not the gold column of %s\n",
                      escape_controls(truth.source).c_str(), escape_controls(table.source).c_str());
-    const std::vector<ScoredItem> scored = match_truth(table, truth, settings.quiet);
+    std::vector<ScoredItem> scored = match_truth(table, truth, settings.quiet);
+    // --gold: pinned in every fit, and not scored (a pinned item's label is given).
+    const std::optional<std::string> gold_path = parsed.last("gold");
+    if (gold_path) {
+        const MatchedGold gold = match_gold(table, read_truth_file(*gold_path, input), *gold_path);
+        for (ModelPtr &m : models) {
+            const std::string note = pin_gold(m.get(), table, gold);
+            if (!note.empty() && !settings.quiet && &m == &models.front())
+                std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+        }
+        std::vector<bool> pinned(table.item_names.size(), false);
+        for (int32_t j : gold.item) pinned[static_cast<std::size_t>(j)] = true;
+        scored.erase(std::remove_if(scored.begin(), scored.end(),
+                                    [&](const ScoredItem &s) { return pinned[static_cast<std::size_t>(s.item)]; }),
+                     scored.end());
+        if (scored.empty()) throw CliError(kExitInput, "evaluate: every truth item is a gold item; nothing to score");
+    }
     FitMonitor monitor(settings.quiet);
 
     // A method that fails is reported and the others still run; the exit code then

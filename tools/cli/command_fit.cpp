@@ -237,6 +237,9 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         report.confusion = &fit.confusion;
         report.prior = &fit.prior;
         report.method = settings.method;
+        report.calibrated = fit.calibration != CS_CALIBRATION_NONE;
+        report.temperature = fit.temperature;
+        report.mixing = fit.mixing;
         write_worker_results(*workers_out, worker_format, report);
     }
     phases.mark("write");

@@ -107,6 +107,9 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
     if (!wf.prior.empty())
         check_status(model.get(), cs_set_initial_prior(model.get(), wf.prior.data(), wf.prior.size()),
                      "the class prior of " + wf.source);
+    if (wf.calibrated)  // the fit's calibration, so that the same items get the same posteriors
+        check_status(model.get(), cs_set_initial_calibration(model.get(), wf.temperature, wf.mixing),
+                     "the calibration of " + wf.source);
     const cs_status status =
         cs_predict(model.get(), table.item.data(), worker.data(), table.label.data(), table.item.size());
     if (status != CS_OK) {

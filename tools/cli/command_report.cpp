@@ -66,7 +66,7 @@ std::string report_help() {
                "Options:\n"
                "  -o, --output FILE       the HTML file, written atomically (default: stdout)\n"
                "  -m, --method NAME[,NAME...]\n"
-               "                          the method of the page (default opt-ds); further\n"
+               "                          the method of the page (default auto); further\n"
                "                          methods are fitted too and scored on --truth\n"
                "      --gold FILE         known true labels pinned during the fit (as in fit)\n"
                "  -t, --truth FILE        true labels to score the methods and workers on (read\n"

@@ -31,7 +31,7 @@ const Command kCommands[] = {
     {"evaluate", cli::run_evaluate, cli::evaluate_help, "fit and score against a truth file; one JSON line per method"},
     {"simulate", cli::run_simulate, cli::simulate_help, "generate Dawid-Skene crowd labels with known truth"},
     {"report", cli::run_report, cli::report_help, "fit and write a self-contained HTML report with charts"},
-    {"demo", cli::run_demo, cli::demo_help, "simulate a crowd and compare mv, ds and opt-ds to the oracle"},
+    {"demo", cli::run_demo, cli::demo_help, "simulate a crowd and compare mv, ds, opt-ds and auto to the oracle"},
     {"convert", cli::run_convert, cli::convert_help, "write crowd labels as a binary label file (memory-mapped by fit)"},
     {"cluster", cli::run_cluster, cli::cluster_help, "cluster numeric points into K clusters (lloyd, kmeans++)"},
     {"communities", cli::run_communities, cli::communities_help, "find K communities of a graph (commu-lloyd, spec, spec-mle)"},
@@ -79,7 +79,7 @@ std::string main_help() {
         "  crowdspec communities --k 2 edges.txt\n"
         "\n"
         "Methods: ";
-    text += cli::known_methods_text() + " (default opt-ds).\n\n";
+    text += cli::known_methods_text() + " (default auto).\n\n";
     text += std::string(cli::kMappingHelp) + "\n" + cli::kExitCodesHelp +
             "\nSee also the manual page crowdspec(1).\n";
     return text;

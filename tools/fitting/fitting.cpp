@@ -522,6 +522,7 @@ FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {
     check_status(model, cs_converged(model, &o.converged), "reading the converged flag");
     check_status(model, cs_fit_notes(model, &o.notes), "reading the fit notes");
     check_status(model, cs_log_likelihood(model, &o.log_likelihood), "reading the log-likelihood");
+    check_status(model, cs_calibration(model, &o.temperature, &o.mixing, &o.calibration), "reading the calibration");
     return o;
 }
 

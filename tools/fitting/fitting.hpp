@@ -32,7 +32,7 @@ struct ParamSetting {
 
 /// The fitting options common to fit, evaluate and report.
 struct FitSettings {
-    std::string method = "opt-ds";
+    std::string method = "auto";
     ClassSpec classes;
     std::vector<ParamSetting> params;  ///< in command-line order
     bool quiet = false;                ///< --quiet: no progress line, no notes on stderr

@@ -19,6 +19,8 @@ struct FitOutcome {
     std::vector<double> trace;        ///< objective per iteration
     int32_t iterations = 0, converged = 0, notes = 0;
     double log_likelihood = 0.0;
+    double temperature = 1.0, mixing = 0.0;  ///< the calibration applied (cs_calibration)
+    int32_t calibration = 0;                 ///< its cs_calibration source (0 = none)
     double seconds = 0.0;             ///< cs_fit wall time
 };
 

@@ -331,7 +331,15 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
             if (l) buf.push_back(',');
             append_number(buf, "%.10g", (*r.prior)[l]);
         }
-        buf += "],\"accuracy_definition\":\"sum over true classes l of class_prior[l] * confusion[l][l]\"";
+        buf += "]";
+        if (r.calibrated) {
+            buf += ",\"calibration\":{\"temperature\":";
+            append_number(buf, "%.17g", r.temperature);
+            buf += ",\"mixing\":";
+            append_number(buf, "%.17g", r.mixing);
+            buf += "}";
+        }
+        buf += ",\"accuracy_definition\":\"sum over true classes l of class_prior[l] * confusion[l][l]\"";
         buf += ",\"confusion_definition\":\"confusion[l][c] = P(the worker answers classes[c] | true class classes[l])\"";
         buf += ",\"workers\":[";
         for (std::size_t i = 0; i < m; ++i) {
@@ -367,6 +375,10 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
     // The class prior, the same on every row, so that `predict --workers` and
     // `fit --init-workers` can read it back (and a record stays self-contained).
     for (std::size_t l = 0; l < k; ++l) columns.push_back("prior_" + classes[l]);
+    if (r.calibrated) {
+        columns.emplace_back("calibration_temperature");
+        columns.emplace_back("calibration_mixing");
+    }
     RecordWriter w(out, format, columns);
     blocks_in_order(
         m, threads,
@@ -379,6 +391,10 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
                 if (r.types != nullptr) part.text((*r.types)[i]);
                 for (std::size_t e = 0; e < k * k; ++e) part.number(pi[i * k * k + e]);
                 for (std::size_t l = 0; l < k; ++l) part.number((*r.prior)[l]);
+                if (r.calibrated) {
+                    part.number(r.temperature, "%.17g");
+                    part.number(r.mixing, "%.17g");
+                }
                 part.end_row();
             }
             text = part.take();

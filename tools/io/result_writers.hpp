@@ -94,11 +94,17 @@ struct WorkerReport {
     const std::vector<double> *prior = nullptr;        ///< k class probabilities
     const std::vector<std::string> *types = nullptr;   ///< optional per-worker type (simulate)
     std::string method;                                ///< "" when not a fit (simulate)
+    /// The fit's calibration (cs_calibration): with `calibrated`, written as the columns
+    /// calibration_temperature and calibration_mixing (json-nested: "calibration"), so
+    /// that predict applies it to a new batch as the fit did.
+    bool calibrated = false;
+    double temperature = 1.0, mixing = 0.0;
 };
 
 /// One row per worker: worker, labels, accuracy (= sum_l prior_l * pi[l][l]), [type,]
 /// then pi_<true>_<observed> for every pair of classes, then prior_<class> for every
-/// class (the class prior, repeated on every row) (CSV/TSV, and the keys of the JSON
+/// class (the class prior, repeated on every row), then, for a calibrated fit,
+/// calibration_temperature and calibration_mixing (the same on every row) (CSV/TSV, and the keys of the JSON
 /// records; read back by read_worker_file()); JsonNested: {"method", "classes", "class_prior",
 /// "accuracy_definition", "workers": [{"worker", "labels", "accuracy", ["type",]
 /// "confusion": [[row of true class 0], ...]}]}.

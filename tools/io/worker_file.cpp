@@ -307,7 +307,7 @@ bool classes_from_pi_columns(const std::vector<std::string> &pi, std::vector<std
 
 void fill_from_rows(WorkerFile &wf, const Rows &r) {
     if (r.columns.empty()) file_error(wf.source, 0, "empty workers file (expected the file `crowdspec fit --workers` writes)");
-    int worker_col = -1;
+    int worker_col = -1, temperature_col = -1, mixing_col = -1;
     std::vector<std::size_t> pi_cols, prior_cols;
     std::vector<std::string> pi_names;
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
@@ -321,6 +321,10 @@ void fill_from_rows(WorkerFile &wf, const Rows &r) {
         } else if (name.compare(0, 6, "prior_") == 0) {
             prior_cols.push_back(c);
             wf.class_names.push_back(name.substr(6));
+        } else if (name == "calibration_temperature") {
+            temperature_col = static_cast<int>(c);
+        } else if (name == "calibration_mixing") {
+            mixing_col = static_cast<int>(c);
         }
     }
     const std::size_t header_line = r.line.empty() ? 1 : (wf.layout == "csv" || wf.layout == "tsv" ? 1 : r.line[0]);
@@ -378,6 +382,12 @@ void fill_from_rows(WorkerFile &wf, const Rows &r) {
         wf.worker_names.push_back(id.text);
         for (std::size_t p = 0; p < pi_cols.size(); ++p)
             wf.confusion[i * k * k + entry_of[p]] = parse_value(wf, line, pi_names[p], row[pi_cols[p]]);
+        if (i == 0 && temperature_col >= 0 && mixing_col >= 0) {  // the same on every row: the first row's
+            const auto t = static_cast<std::size_t>(temperature_col), e = static_cast<std::size_t>(mixing_col);
+            wf.temperature = parse_value(wf, line, r.columns[t], row[t]);
+            wf.mixing = parse_value(wf, line, r.columns[e], row[e]);
+            wf.calibrated = true;
+        }
         if (prior_cols.empty()) continue;
         std::vector<double> prior(k);
         for (std::size_t l = 0; l < k; ++l)
@@ -399,6 +409,7 @@ void fill_from_nested(WorkerFile &wf, const JsonValue &doc) {
     const JsonValue *classes = doc.member("classes");
     const JsonValue *workers = doc.member("workers");
     const JsonValue *prior = doc.member("class_prior");
+    const JsonValue *calibration = doc.member("calibration");
     if (classes == nullptr || classes->kind != JsonValue::Kind::Array)
         file_error(wf.source, doc.line, "the nested document needs \"classes\": [...]");
     if (workers->kind != JsonValue::Kind::Array) file_error(wf.source, workers->line, "\"workers\" must be an array");
@@ -424,6 +435,15 @@ void fill_from_nested(WorkerFile &wf, const JsonValue &doc) {
             sum += wf.prior.back();
         }
         if (!(sum > 0.0)) file_error(wf.source, prior->line, "\"class_prior\" is all 0");
+    }
+    if (calibration != nullptr && calibration->kind != JsonValue::Kind::Null) {
+        const JsonValue *t = calibration->kind == JsonValue::Kind::Object ? calibration->member("temperature") : nullptr;
+        const JsonValue *e = calibration->kind == JsonValue::Kind::Object ? calibration->member("mixing") : nullptr;
+        if (t == nullptr || e == nullptr)
+            file_error(wf.source, calibration->line, "\"calibration\" must be {\"temperature\": T, \"mixing\": eps}");
+        wf.temperature = number(*t, "calibration temperature");
+        wf.mixing = number(*e, "calibration mixing");
+        wf.calibrated = true;
     }
     std::unordered_map<std::string, std::size_t> line_of;
     for (const JsonValue &w : workers->items) {

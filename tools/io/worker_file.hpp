@@ -21,16 +21,20 @@ struct WorkerFile {
     std::vector<std::string> class_names;   ///< in the file's class order
     std::vector<double> confusion;          ///< workers x k (true) x k (observed), as written
     std::vector<double> prior;              ///< k values, or empty when the file has no prior
+    bool calibrated = false;                ///< the file gives the fit's calibration
+    double temperature = 1.0, mixing = 0.0; ///< calibration_temperature, calibration_mixing
 };
 
 /// Reads a workers file in any layout `fit --workers` writes:
 /// - CSV or TSV with a header: `worker`, then any columns, the k x k columns
 ///   pi_<true>_<observed> and, when present, the k columns prior_<class> (the same
-///   values on every row). The classes are named by the prior_ columns, else by the
+///   values on every row), and the fit's calibration_temperature and
+///   calibration_mixing when present. The classes are named by the prior_ columns, else by the
 ///   diagonal pi_<c>_<c> columns of a k x k block in row-major order.
 /// - JSON records ([{...}, ...]) or JSON lines (one object per line) with the same keys.
 /// - The nested JSON document (`--workers-format json-nested`): "classes",
-///   "class_prior" and "workers": [{"worker", "confusion": [[...], ...]}].
+///   "class_prior", "calibration": {"temperature", "mixing"} (optional) and "workers":
+///   [{"worker", "confusion": [[...], ...]}].
 /// The layout is told by the first non-blank character ('[' or '{': JSON) and for
 /// delimited text by the extension (.tsv/.tab) or a tab in the header line.
 /// Other columns (labels, accuracy, type) are ignored. Throws CliError(kExitInput)

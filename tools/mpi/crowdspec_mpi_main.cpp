@@ -42,7 +42,7 @@ std::string fit_help() {
                "Process 0 writes the outputs, in the formats of `crowdspec fit`; the item rows\n"
                "come grouped by process, not in the file's order.\n"
                "\n"
-               "Methods: mv, ds, opt-ds, one-coin-ds, class-one-coin-ds.\n"
+               "Methods: mv, ds, opt-ds, one-coin-ds, class-one-coin-ds, auto (the default).\n"
                "\n"
                "Options:\n"
                "  -o, --output FILE       write the items to FILE (default: standard output)\n"
@@ -213,6 +213,8 @@ int run_fit(const mpi::World &w, const std::vector<std::string> &args) {
     cs_n_classes(model.get(), &k);
     std::vector<int32_t> labels(n), ids(n);
     std::vector<double> q(n * k), confusion(m * k * k), prior(k);
+    double temperature = 1.0, mixing = 0.0;
+    int32_t calibration = CS_CALIBRATION_NONE;
     mpi::run_phase(w, kExitFit, [&] {
         if (n > 0) {  // a process may hold no items
             check_status(model.get(), cs_labels(model.get(), labels.data(), n), "reading the labels");
@@ -221,6 +223,8 @@ int run_fit(const mpi::World &w, const std::vector<std::string> &args) {
         }
         check_status(model.get(), cs_confusion(model.get(), confusion.data(), confusion.size()), "reading the confusion");
         check_status(model.get(), cs_class_prior(model.get(), prior.data(), k), "reading the prior");
+        check_status(model.get(), cs_calibration(model.get(), &temperature, &mixing, &calibration),
+                     "reading the calibration");
         // The reader numbered this process's items first_item, first_item + 1, ...: the
         // rows come back in that order, which the item names follow.
         for (std::size_t j = 0; j < n; ++j)
@@ -253,6 +257,9 @@ int run_fit(const mpi::World &w, const std::vector<std::string> &args) {
             report.confusion = &confusion;
             report.prior = &prior;
             report.method = settings.method;
+            report.calibrated = calibration != CS_CALIBRATION_NONE;
+            report.temperature = temperature;
+            report.mixing = mixing;
             write_worker_results(*workers_out, worker_format, report);
         }
         // Both files are complete before either replaces its destination.

@@ -136,4 +136,40 @@ std::vector<std::size_t> relabel_order(const std::vector<double> &confidence, co
     return order;
 }
 
+Calibration calibration_against_truth(const std::vector<double> &confidence, const std::vector<bool> &correct,
+                                      const std::vector<double> &truth_prob, const std::vector<double> &sum_sq) {
+    Calibration c;
+    const std::size_t n = confidence.size(), bins = Calibration::kBins;
+    c.items = n;
+    c.bin_items.assign(bins, 0);
+    std::vector<double> conf_sum(bins, 0.0), right(bins, 0.0);
+    double brier = 0.0, conf_total = 0.0, right_total = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double x = confidence[i];
+        const std::size_t b = std::min(bins - 1, static_cast<std::size_t>(std::max(0.0, x) * static_cast<double>(bins)));
+        ++c.bin_items[b];
+        conf_sum[b] += x;
+        right[b] += correct[i] ? 1.0 : 0.0;
+        brier += sum_sq[i] - 2.0 * truth_prob[i] + 1.0;
+        conf_total += x;
+        right_total += correct[i] ? 1.0 : 0.0;
+    }
+    const double nan = std::nan("");
+    c.bin_confidence.assign(bins, nan);
+    c.bin_accuracy.assign(bins, nan);
+    for (std::size_t b = 0; b < bins; ++b) {
+        if (c.bin_items[b] == 0) continue;
+        const double m = static_cast<double>(c.bin_items[b]);
+        c.bin_confidence[b] = conf_sum[b] / m;
+        c.bin_accuracy[b] = right[b] / m;
+        c.ece += m / static_cast<double>(n) * std::fabs(c.bin_accuracy[b] - c.bin_confidence[b]);
+    }
+    if (n > 0) {
+        c.brier = brier / static_cast<double>(n);
+        c.mean_confidence = conf_total / static_cast<double>(n);
+        c.accuracy = right_total / static_cast<double>(n);
+    }
+    return c;
+}
+
 }  // namespace cli

@@ -73,6 +73,27 @@ struct WorkerReview {
 WorkerReview review_worker(const std::vector<std::size_t> &answers, const double *pi, double accuracy,
                            const std::vector<std::string> &classes, const ReviewRules &rules);
 
+/// How well confidences match accuracy against a truth: `confidence[i]` the largest
+/// posterior of item i, `correct[i]` whether its hard label is the truth, `truth_prob[i]`
+/// the posterior of the true class (0 when the truth is not a class) and `sum_sq[i]`
+/// the sum of its squared posteriors.
+/// - ECE, the expected calibration error: items in 10 equal-width bins of confidence
+///   ([0, 0.1), ..., [0.9, 1]); sum over bins of (n_b / n) |accuracy_b - confidence_b|.
+/// - Brier score: mean over items of sum_t (p_t - [t = truth])^2
+///   = sum_sq - 2 truth_prob + 1 (the truth one-hot; 0 to 2).
+/// The bins are kept for the reliability diagram.
+struct Calibration {
+    static constexpr std::size_t kBins = 10;
+    std::size_t items = 0;
+    double ece = 0.0, brier = 0.0, mean_confidence = 0.0, accuracy = 0.0;
+    std::vector<std::size_t> bin_items;      ///< kBins
+    std::vector<double> bin_confidence;      ///< mean confidence per bin (NaN when empty)
+    std::vector<double> bin_accuracy;        ///< accuracy per bin (NaN when empty)
+};
+
+Calibration calibration_against_truth(const std::vector<double> &confidence, const std::vector<bool> &correct,
+                                      const std::vector<double> &truth_prob, const std::vector<double> &sum_sq);
+
 /// Items to relabel first: item indices by ascending confidence (the largest
 /// posterior), ties by fewer labels, then by index; items in `exclude` (gold) are left
 /// out. At most `count` of them.

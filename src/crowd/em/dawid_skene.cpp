@@ -385,21 +385,34 @@ bool fit_ds_with(const CrowdData &data, const FitOptions &options, const Progres
 
 }  // namespace
 
+bool is_ds_family(int32_t method) {
+    return method == CS_METHOD_DS || method == CS_METHOD_OPT_DS || method == CS_METHOD_ONE_COIN_DS ||
+           method == CS_METHOD_CLASS_ONE_COIN_DS || method == CS_METHOD_AUTO;
+}
+
+FitOptions em_options(const FitOptions &options) {
+    FitOptions em = options;
+    if (options.method == CS_METHOD_ONE_COIN_DS) em.confusion = CS_CONFUSION_ONE_COIN;
+    if (options.method == CS_METHOD_CLASS_ONE_COIN_DS) em.confusion = CS_CONFUSION_CLASS_ONE_COIN;
+    if (options.method == CS_METHOD_AUTO) em.smoothing_center = CS_SMOOTHING_CENTER_STRATA;
+    return em;
+}
+
 bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     return fit_ds_with(data, options, progress, out);
 }
 
 bool fit_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
-    FitOptions fixed = options;
-    fixed.confusion = CS_CONFUSION_ONE_COIN;
-    return fit_ds_with(data, fixed, progress, out);
+    return fit_ds_with(data, em_options(options), progress, out);
 }
 
 bool fit_class_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
                            FitResult &out) {
-    FitOptions fixed = options;
-    fixed.confusion = CS_CONFUSION_CLASS_ONE_COIN;
-    return fit_ds_with(data, fixed, progress, out);
+    return fit_ds_with(data, em_options(options), progress, out);
+}
+
+bool fit_auto(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    return fit_ds_with(data, em_options(options), progress, out);
 }
 
 }  // namespace cs

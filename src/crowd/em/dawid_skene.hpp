@@ -92,6 +92,16 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
 /// ask for exactly that many rounds.
 void note_max_iter(const FitOptions &options, FitResult &out);
 
+/// Whether `method` is of the Dawid-Skene family, whose EM runs on confusion matrices
+/// (ds, opt-ds, one-coin-ds, class-one-coin-ds, auto): they take warm starts, settle
+/// degenerate ties and get calibrated posteriors.
+bool is_ds_family(int32_t method);
+
+/// The options EM runs with for a method of the family: the confusion model that
+/// one-coin-ds and class-one-coin-ds fix, the stratified prior (smoothing_center =
+/// strata) of auto; the options as given for the others.
+FitOptions em_options(const FitOptions &options);
+
 /// Entry point of "ds" (MV-D&S): EM from the soft majority vote.
 bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 
@@ -100,6 +110,12 @@ bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &pr
 bool fit_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 bool fit_class_one_coin_ds(const CrowdData &data, const FitOptions &options, const Progress &progress,
                            FitResult &out);
+
+/// Entry point of "auto", the default: EM from the soft majority vote under the
+/// stratified pooled prior (crowd/em/pooled_prior.hpp, smoothing_center = strata, with
+/// smoothing_strength's s = k by default); its posteriors are then calibrated like every
+/// method of the family (crowd/calibration/). docs/defaults.md says why.
+bool fit_auto(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 
 /// Hard labels: argmax of each posterior row, ties to the lowest class index.
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);

@@ -181,6 +181,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     std::vector<double> &total = ws.total;  // reused every round: no allocation in the EM loop
     params.confusion.resize(static_cast<std::size_t>(ws.table));
     const bool pooled = options.smoothing_center == CS_SMOOTHING_CENTER_POOLED;
+    const bool strata = options.smoothing_center == CS_SMOOTHING_CENTER_STRATA;
     const int64_t parts = ws.n_parts(), blocks = ws.n_worker_blocks(d.n_workers);
     const auto sum_block = [&](int64_t b) {
         const int64_t first = b * ws.worker_block * kk;
@@ -208,20 +209,24 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     // confusion matrices: a distributed fit (the counts and class mass of all processes'
     // items, sum_over_shards) or smoothing_center = pooled (every row also gets s P[l][o],
     // P this round's pooled confusion matrix, crowd/em/pooled_prior.hpp).
-    const bool sums_first = pooled || d.shard != nullptr;
+    const bool sums_first = pooled || strata || d.shard != nullptr;
     if (sums_first) {
         ws.team.run(blocks, sum_block);
         sum_over_shards(d, total.data(), total.size());
         if (pooled) pooled_pseudo_counts(total.data(), d.n_workers, k, options, ws.pooled);
+        if (strata)
+            strata_pseudo_counts(total.data(), class_mass, total_items(d), ws.strata, ws.n_strata, k, options,
+                                 ws.pooled);
     }
     for_each_worker_block(d, ws, [&](int32_t first, int32_t last, int64_t b) {
         if (!sums_first) sum_block(b);
         for (int32_t i = first; i < last; ++i) {
             double *pi = params.confusion.data() + i * kk;
             const double *c = total.data() + i * kk;  // observed x true
+            const double *a = pooled ? ws.pooled.data() : strata ? ws.pooled.data() + ws.strata[i] * kk : nullptr;
             for (int32_t l = 0; l < k; ++l)
                 for (int32_t o = 0; o < k; ++o)
-                    pi[l * k + o] = options.smoothing + c[o * k + l] + (pooled ? ws.pooled[l * k + o] : 0.0);
+                    pi[l * k + o] = options.smoothing + c[o * k + l] + (a != nullptr ? a[l * k + o] : 0.0);
             apply_confusion_model(pi, k, options.confusion);
             if (logs) log_transposed(pi, k, ws.log_pi.data() + i * kk);
         }

@@ -3,6 +3,8 @@
 // and filled once per fit.
 #include "crowd/em/ds_workspace.hpp"
 
+#include "crowd/em/pooled_prior.hpp"
+
 #include "crowd/em/dawid_skene.hpp"
 
 namespace cs::ds {
@@ -48,6 +50,7 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
     const int64_t kk = static_cast<int64_t>(data.k) * data.k;
     worker_block = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, kk * n_parts()));
     allocate_table(log_pi, static_cast<std::size_t>(table));
+    if (scatter && options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) strata = worker_strata(data, n_strata);
     if (scatter && gathers_counts(data, options)) {
         if (shared_by_code == nullptr) {
             own_by_code = labels_by_code(data, team);

@@ -55,7 +55,9 @@ struct Workspace {
     using Table = std::vector<double, AlignedAllocator<double>>;
     Table counts;                       // per partition: m x k (observed) x k (true)
     std::vector<double> total;          // the partitions' counts summed, then the class mass (finish_m_step)
-    std::vector<double> pooled;         // k x k pseudo-counts of smoothing_center = pooled
+    std::vector<double> pooled;         // pseudo-counts: k x k (pooled), strata x k x k (strata)
+    std::vector<int32_t> strata;        // smoothing_center = strata: each worker's stratum
+    int32_t n_strata = 0;
     std::vector<double> prior_sums;     // per partition: k, sum of q_jl over its items
     Table log_pi;                       // m x k (observed) x k (true): log pi_i[l][c]
     std::vector<double> log_prior;      // k

@@ -45,10 +45,7 @@ void check_initial_values(const std::vector<double> &values, const char *what) {
                                                      ": values must be finite and >= 0");
 }
 
-bool takes_initial_params(int32_t method) {
-    return method == CS_METHOD_DS || method == CS_METHOD_OPT_DS || method == CS_METHOD_ONE_COIN_DS ||
-           method == CS_METHOD_CLASS_ONE_COIN_DS;
-}
+bool takes_initial_params(int32_t method) { return is_ds_family(method); }
 
 bool fit_from_initial(const CrowdData &data, const FitOptions &options, const Progress &progress,
                       const InitialParams &initial, FitResult &out) {
@@ -68,9 +65,7 @@ bool fit_from_initial(const CrowdData &data, const FitOptions &options, const Pr
         throw Error(CS_ERR_INVALID_ARGUMENT, "the initial prior has " + count(initial.prior.size()) +
                                                  " values; this fit has " + count(k) + " classes");
 
-    FitOptions em = options;
-    if (options.method == CS_METHOD_ONE_COIN_DS) em.confusion = CS_CONFUSION_ONE_COIN;
-    if (options.method == CS_METHOD_CLASS_ONE_COIN_DS) em.confusion = CS_CONFUSION_CLASS_ONE_COIN;
+    const FitOptions em = em_options(options);
 
     EmStart start;
     DsParams &params = start.params;

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+#include "crowd/calibration/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "crowd/em/confusion_model.hpp"
+#include "crowd/em/pooled_prior.hpp"
+#include "data/crowd_shard.hpp"
+
+namespace cs {
+
+namespace {
+
+// At most this many held-out labels enter the objective (a deterministic subsample of
+// whole items above it): T is one number, and 2*10^5 labels fix it to well under the
+// spread between data sets, at a cost that stays flat beyond 10^6 labels.
+constexpr int64_t kCalibrationLabels = 200000;
+// The temperature's range from held-out labels: up to 10 (a posterior five labels
+// strong then counts as half a label); 0.2 lets an underconfident model sharpen.
+constexpr double kLowTemperature = 0.2, kHighTemperature = 10.0;
+// From gold the range is wider: gold measures the truth itself.
+constexpr double kHighGoldTemperature = 200.0;
+// Golden-section steps on log T: the bracket shrinks to 0.618^24 = 1e-5 of its width.
+constexpr int kGoldenSteps = 24;
+// Mixing weights tried with gold: 0, 0.02, ..., 0.4.
+constexpr int kMixingSteps = 20;
+constexpr double kMixingStep = 0.02;
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// Whether an item's posterior is restricted to the classes its workers gave
+// (CS_PARAM_SUPPORT), as in the E-step.
+bool answered_support(const FitOptions &options, int32_t k) {
+    return options.support == CS_SUPPORT_ANSWERED || (options.support == CS_SUPPORT_AUTO && k >= 3);
+}
+
+// What the held-out rows are made from: the M-step counts of the final posteriors,
+// total[w][o][t] = sum over worker w's labels o of q_j(t) (the M-step's layout, workers
+// x observed x true), and the pseudo-counts each worker's rows get: the model's own
+// prior (smoothing, the pooled or stratified centre: crowd/em/pooled_prior.hpp), else
+// one pooled pseudo-label per row, the smallest proper prior.
+struct RowCounts {
+    int32_t k = 0;
+    int32_t model = CS_CONFUSION_FULL;
+    double smoothing = 0.0;
+    std::vector<double> total;
+    std::vector<double> tables;   // pseudo-counts, true x observed: one table, or one per stratum
+    std::vector<int32_t> strata;  // each worker's table (empty: table 0 for all)
+    const double *pseudo(int32_t w) const {
+        const int64_t kk = static_cast<int64_t>(k) * k;
+        return tables.data() + (strata.empty() ? 0 : strata[static_cast<std::size_t>(w)] * kk);
+    }
+};
+
+RowCounts row_counts(const CrowdData &data, const FitOptions &options, const FitResult &fit) {
+    RowCounts rc;
+    const int32_t k = data.k;
+    rc.k = k;
+    rc.model = options.confusion;
+    rc.smoothing = options.smoothing;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    rc.total.assign(static_cast<std::size_t>(data.n_workers * kk + k), 0.0);
+    double *class_mass = rc.total.data() + data.n_workers * kk;  // summed with the counts
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+            double *row = rc.total.data() + static_cast<int64_t>(data.item_code[p]) * k;  // [w][o][.]
+            for (int32_t t = 0; t < k; ++t) row[t] += q[t];
+        }
+    }
+    sum_over_shards(data, rc.total.data(), rc.total.size());
+    FitOptions prior = options;
+    if (options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) {
+        int32_t n_strata = 0;
+        rc.strata = worker_strata(data, n_strata);
+        strata_pseudo_counts(rc.total.data(), class_mass, total_items(data), rc.strata, n_strata, k, prior, rc.tables);
+        return rc;
+    }
+    if (options.smoothing_center != CS_SMOOTHING_CENTER_POOLED) {
+        if (options.smoothing > 0.0) {
+            rc.tables.assign(static_cast<std::size_t>(kk), 0.0);
+            return rc;
+        }
+        prior.smoothing_strength = 1.0;  // the model has no prior: one pooled pseudo-label per row
+    }
+    pooled_pseudo_counts(rc.total.data(), data.n_workers, k, prior, rc.tables);
+    return rc;
+}
+
+// Worker w's confusion column o with `drop[t]` taken out of the counts n_w[t][o] (the
+// held-out label's share): the row the M-step would give without it, under the fit's
+// confusion model. Writes k values to `column`; `scratch` holds k x k.
+void held_out_column(const RowCounts &rc, int32_t w, int32_t o, const double *drop, std::vector<double> &scratch,
+                     double *column) {
+    const int32_t k = rc.k;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    const double *n = rc.total.data() + w * kk;  // observed x true
+    const double *a = rc.pseudo(w);              // true x observed
+    scratch.resize(static_cast<std::size_t>(kk));
+    for (int32_t t = 0; t < k; ++t)
+        for (int32_t c = 0; c < k; ++c) {
+            double v = n[c * k + t] - (c == o ? drop[t] : 0.0);
+            if (v < 1e-12) v = 0.0;  // the label's own share, less rounding
+            scratch[t * k + c] = rc.smoothing + v + a[t * k + c];
+        }
+    apply_confusion_model(scratch.data(), k, rc.model);
+    for (int32_t t = 0; t < k; ++t) column[t] = scratch[t * k + o];
+}
+
+// The log evidence of one item's labels for each class: sum of the finite log pi
+// terms, the number of zero terms, and the labels given per class.
+struct ItemEvidence {
+    std::vector<double> finite;
+    std::vector<int32_t> zeros, answered;
+};
+
+void item_evidence(const CrowdData &data, const std::vector<double> &log_pi, int32_t j, ItemEvidence &ev) {
+    const int32_t k = data.k;
+    ev.finite.assign(k, 0.0);
+    ev.zeros.assign(k, 0);
+    ev.answered.assign(k, 0);
+    for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+        const uint32_t code = data.item_code[p];
+        ++ev.answered[code % static_cast<uint32_t>(k)];
+        const double *lp = log_pi.data() + static_cast<int64_t>(code) * k;  // log pi_w[.][o], by true class
+        for (int32_t t = 0; t < k; ++t) {
+            if (lp[t] == kNegInf) ++ev.zeros[t];
+            else ev.finite[t] += lp[t];
+        }
+    }
+}
+
+// log pi laid out by code (worker * k + observed) then true class: one label's k
+// terms are contiguous.
+std::vector<double> log_pi_by_code(const FitResult &fit, int32_t n_workers, int32_t k) {
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    std::vector<double> out(static_cast<std::size_t>(n_workers * kk));
+    for (int32_t w = 0; w < n_workers; ++w)
+        for (int32_t t = 0; t < k; ++t)
+            for (int32_t o = 0; o < k; ++o) {
+                const double v = fit.confusion[w * kk + t * k + o];
+                out[(static_cast<int64_t>(w) * k + o) * k + t] = v > 0.0 ? std::log(v) : kNegInf;
+            }
+    return out;
+}
+
+int64_t global_item(const CrowdData &data, int32_t j) {
+    return data.shard != nullptr ? data.shard->item_ids[static_cast<std::size_t>(j)] : j;
+}
+
+// Held-out labels of the sample: per label, the tempered-posterior logits without it
+// (kNegInf where a class is impossible) and its held-out column.
+struct HeldOut {
+    int32_t k = 0;
+    std::vector<double> logit, column;
+    std::size_t size() const { return k > 0 ? logit.size() / static_cast<std::size_t>(k) : 0; }
+};
+
+HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const FitResult &fit,
+                        const RowCounts &rc, const std::vector<double> &log_pi) {
+    const int32_t k = data.k;
+    HeldOut h;
+    h.k = k;
+    const bool restricted = answered_support(options, k);
+    const int64_t stride = std::max<int64_t>(1, (total_labels(data) + kCalibrationLabels - 1) / kCalibrationLabels);
+    std::vector<double> log_w(k), drop(k), column(k), scratch;
+    for (int32_t t = 0; t < k; ++t) log_w[t] = fit.prior[t] > 0.0 ? std::log(fit.prior[t]) : kNegInf;
+    ItemEvidence ev;
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+        if (end - begin < 2 || data.gold_of(j) >= 0 || global_item(data, j) % stride != 0) continue;
+        item_evidence(data, log_pi, j, ev);
+        const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int64_t p = begin; p < end; ++p) {
+            const uint32_t code = data.item_code[p];
+            const int32_t o = static_cast<int32_t>(code % static_cast<uint32_t>(k));
+            const double *lp = log_pi.data() + static_cast<int64_t>(code) * k;
+            bool any = false;
+            for (int32_t t = 0; t < k; ++t) {
+                const bool own_zero = lp[t] == kNegInf;
+                const bool possible = ev.zeros[t] - (own_zero ? 1 : 0) == 0 && log_w[t] != kNegInf &&
+                                      (!restricted || ev.answered[t] - (o == t ? 1 : 0) > 0);
+                h.logit.push_back(possible ? log_w[t] + ev.finite[t] - (own_zero ? 0.0 : lp[t]) : kNegInf);
+                any = any || possible;
+            }
+            if (!any) {  // the rest of the item allows no class: nothing to predict from
+                h.logit.resize(h.logit.size() - static_cast<std::size_t>(k));
+                continue;
+            }
+            for (int32_t t = 0; t < k; ++t) drop[t] = q[t];
+            held_out_column(rc, data.worker_of(p), o, drop.data(), scratch, column.data());
+            h.column.insert(h.column.end(), column.begin(), column.end());
+        }
+    }
+    return h;
+}
+
+// softmax(logit / T) over the finite logits, into `p`; false when none is finite.
+bool tempered(const double *logit, int32_t k, double inv_t, double *p) {
+    double top = kNegInf;
+    for (int32_t t = 0; t < k; ++t) top = std::max(top, logit[t]);
+    if (top == kNegInf) return false;
+    double z = 0.0;
+    for (int32_t t = 0; t < k; ++t) {
+        p[t] = logit[t] == kNegInf ? 0.0 : std::exp((logit[t] - top) * inv_t);
+        z += p[t];
+    }
+    for (int32_t t = 0; t < k; ++t) p[t] /= z;
+    return true;
+}
+
+// Mean log predictive probability of the held-out labels at temperature T (summed
+// over shards).
+double held_out_objective(const CrowdData &data, const HeldOut &h, double temperature) {
+    const int32_t k = h.k;
+    std::vector<double> p(k);
+    double totals[2] = {0.0, 0.0};
+    for (std::size_t l = 0; l < h.size(); ++l) {
+        tempered(h.logit.data() + l * k, k, 1.0 / temperature, p.data());
+        double pred = 0.0;
+        for (int32_t t = 0; t < k; ++t) pred += p[t] * h.column[l * k + t];
+        totals[0] += std::log(std::max(pred, 1e-300));
+        totals[1] += 1.0;
+    }
+    sum_over_shards(data, totals, 2);
+    return totals[1] > 0.0 ? totals[0] / totals[1] : 0.0;
+}
+
+// Maximises f over log T in [log lo, log hi] by golden section; returns T.
+template <class F>
+double golden_max(F f, double lo, double hi) {
+    const double r = 0.5 * (std::sqrt(5.0) - 1.0);
+    double a = std::log(lo), b = std::log(hi);
+    double c = b - r * (b - a), d = a + r * (b - a);
+    double fc = f(std::exp(c)), fd = f(std::exp(d));
+    for (int step = 0; step < kGoldenSteps; ++step) {
+        if (fc >= fd) {
+            b = d, d = c, fd = fc;
+            c = b - r * (b - a);
+            fc = f(std::exp(c));
+        } else {
+            a = c, c = d, fc = fd;
+            d = a + r * (b - a);
+            fd = f(std::exp(d));
+        }
+    }
+    return std::exp(fc >= fd ? c : d);
+}
+
+// Gold items with labels: the log evidence of each one's labels under its workers'
+// rows fitted without that item (its pinned one-hot count removed), per class.
+struct GoldEvidence {
+    int32_t k = 0;
+    std::vector<double> logit;  // items x k
+    std::vector<int32_t> truth;
+    std::size_t size() const { return truth.size(); }
+};
+
+GoldEvidence gold_evidence(const CrowdData &data, const FitOptions &options, const FitResult &fit,
+                           const RowCounts &rc) {
+    const int32_t k = data.k;
+    GoldEvidence g;
+    g.k = k;
+    const bool restricted = answered_support(options, k);
+    std::vector<double> log_w(k), drop(k), column(k), scratch, logit(k);
+    std::vector<int32_t> answered(k);
+    for (int32_t t = 0; t < k; ++t) log_w[t] = fit.prior[t] > 0.0 ? std::log(fit.prior[t]) : kNegInf;
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const int32_t truth = data.gold_of(j);
+        if (truth < 0 || data.item_start[j + 1] == data.item_start[j]) continue;
+        for (int32_t t = 0; t < k; ++t) drop[t] = t == truth ? 1.0 : 0.0;
+        logit = log_w;
+        std::fill(answered.begin(), answered.end(), 0);
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+            const int32_t o = data.label_of(p);
+            ++answered[o];
+            held_out_column(rc, data.worker_of(p), o, drop.data(), scratch, column.data());
+            for (int32_t t = 0; t < k; ++t) logit[t] += column[t] > 0.0 ? std::log(column[t]) : kNegInf;
+        }
+        if (restricted)
+            for (int32_t t = 0; t < k; ++t)
+                if (answered[t] == 0) logit[t] = kNegInf;
+        g.logit.insert(g.logit.end(), logit.begin(), logit.end());
+        g.truth.push_back(truth);
+    }
+    return g;
+}
+
+// Negative log-likelihood of the gold classes under (T, eps), summed over shards.
+double gold_loss(const CrowdData &data, const GoldEvidence &g, const std::vector<double> &prior, double temperature,
+                 double mixing) {
+    const int32_t k = g.k;
+    std::vector<double> p(k);
+    double loss = 0.0;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+        const int32_t truth = g.truth[i];
+        double q = prior[truth];
+        if (tempered(g.logit.data() + i * k, k, 1.0 / temperature, p.data())) q = (1.0 - mixing) * p[truth] + mixing * q;
+        loss -= std::log(std::max(q, 1e-300));
+    }
+    sum_over_shards(data, &loss, 1);
+    return loss;
+}
+
+int64_t gold_items_with_labels(const CrowdData &data) {
+    uint64_t count = 0;
+    for (int32_t j = 0; j < data.n_items; ++j)
+        if (data.gold_of(j) >= 0 && data.item_start[j + 1] > data.item_start[j]) ++count;
+    sum_over_shards(data, &count, 1);
+    return static_cast<int64_t>(count);
+}
+
+// q(t) <- (1 - eps) q(t)^(1/T) / Z + eps w(t) on every item with labels that is not
+// gold, and its label the argmax, ties to the lowest class. T alone keeps the order of
+// the classes, but two posteriors a rounding apart can come out equal, and the label
+// must stay the argmax of the posterior it is reported with.
+// An impossible item (every class has a zero confusion term, CS_NOTE_IMPOSSIBLE_ITEMS)
+// keeps the prior EM gave it, as an item without labels does.
+void apply(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
+           FitResult &out) {
+    const int32_t k = data.k;
+    const double inv_t = 1.0 / temperature;
+    std::vector<double> logit(k), p(k);
+    ItemEvidence ev;
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        if (data.gold_of(j) >= 0 || data.item_start[j + 1] == data.item_start[j]) continue;
+        item_evidence(data, log_pi, j, ev);
+        if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) continue;
+        double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
+        if (!tempered(logit.data(), k, inv_t, p.data())) continue;
+        for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * p[t] + mixing * out.prior[t];
+        out.labels[j] = static_cast<int32_t>(std::max_element(q, q + k) - q);
+    }
+}
+
+}  // namespace
+
+void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options, FitResult &out) {
+    out.temperature = 1.0;
+    out.mixing = 0.0;
+    out.calibration = CS_CALIBRATION_NONE;
+    // Every process of a distributed fit goes on (one with no items too): the sums below
+    // are collective.
+    if (options.calibration == CS_CALIBRATION_NONE || data.k < 2) return;
+    const RowCounts rc = row_counts(data, options, out);
+    const std::vector<double> log_pi = log_pi_by_code(out, data.n_workers, data.k);
+    const bool use_gold = options.calibration != CS_CALIBRATION_LABELS && gold_items_with_labels(data) >= kMinGoldItems;
+    if (use_gold) {
+        const GoldEvidence g = gold_evidence(data, options, out, rc);
+        double best_loss = std::numeric_limits<double>::infinity(), best_t = 1.0, best_eps = 0.0;
+        for (int step = 0; step <= kMixingSteps; ++step) {
+            const double eps = step * kMixingStep;
+            const double t = golden_max([&](double temp) { return -gold_loss(data, g, out.prior, temp, eps); },
+                                        kLowTemperature, kHighGoldTemperature);
+            const double loss = gold_loss(data, g, out.prior, t, eps);
+            if (loss < best_loss) best_loss = loss, best_t = t, best_eps = eps;
+        }
+        // No better than the model as it is (T = 1, eps = 0) by a relative 1e-9: keep it.
+        if (!(best_loss < gold_loss(data, g, out.prior, 1.0, 0.0) * (1.0 - 1e-9))) best_t = 1.0, best_eps = 0.0;
+        out.temperature = best_t;
+        out.mixing = best_eps;
+        out.calibration = CS_CALIBRATION_GOLD;
+    } else {
+        const HeldOut h = held_out_labels(data, options, out, rc, log_pi);
+        const double t = golden_max([&](double temp) { return held_out_objective(data, h, temp); }, kLowTemperature,
+                                    kHighTemperature);
+        // A flat objective (nothing to learn, e.g. every item unanimous) keeps T = 1.
+        const double at_one = held_out_objective(data, h, 1.0), at_t = held_out_objective(data, h, t);
+        out.temperature = at_t - at_one > 1e-6 * std::fabs(at_one) ? t : 1.0;
+        out.calibration = CS_CALIBRATION_LABELS;
+    }
+    if (out.temperature != 1.0 || out.mixing != 0.0) apply(data, log_pi, out.temperature, out.mixing, out);
+}
+
+void apply_calibration(const CrowdData &data, double temperature, double mixing, int32_t source, FitResult &out) {
+    out.temperature = temperature;
+    out.mixing = mixing;
+    out.calibration = source;
+    if (temperature != 1.0 || mixing != 0.0)
+        apply(data, log_pi_by_code(out, data.n_workers, data.k), temperature, mixing, out);
+}
+
+}  // namespace cs
