@@ -378,6 +378,52 @@ enum cs_method {
      *  defaults (alpha = 1, a_v = 4, b_v = 1). Results, stopping rule and the
      *  parameters that do not apply as for ::CS_METHOD_EBCC; cs_confusion() is E[pi_i]. */
     CS_METHOD_BCC = 17,
+    /** "bwa": Bayesian Weighted Average (Li, Rubinstein and Cohn, WWW 2019). One binary
+     *  problem per class c (one-versus-rest): the indicator "item j is of class c" is
+     *  relaxed to a score z_jc, y_ijc = [worker i said c] ~ N(z_jc, 1 / v_ic), with a
+     *  Gamma(a_v / 2, b_c / 2) prior on the precision v_ic (one per worker and class) and
+     *  z_jc ~ N(mu_c, 1 / lambda). From the soft majority vote z0 it iterates in closed
+     *  form (Jacobi): mu_c = mean score of the items with labels; v_ic = (a_v + N_i) /
+     *  (b_c + sum_j (y_ijc - z_jc)^2), N_i = worker i's labels; z_jc = (lambda mu_c +
+     *  sum_i v_ic y_ijc) / (lambda + sum_i v_ic). b_c = a_v adj sum_j n_j z0_jc (1 - z0_jc)
+     *  / labels, set once: the prior mean of a worker's variance is the labels' mean
+     *  squared deviation from the vote, times adj = 4 (1 - 1/k) (the authors' prior
+     *  correction, ::CS_PARAM_BWA_PRIOR_CORRECTION) or 1. Defaults a_v = 15
+     *  (::CS_PARAM_BWA_STRENGTH), lambda = 1 (::CS_PARAM_BWA_ITEM_PRECISION).
+     *  - Stopping: each class stops when every item's score moves by at most 1e-8 + tol
+     *    |new score| (::CS_PARAM_TOL; tol = 0 runs exactly ::CS_PARAM_MAX_ITER iterations),
+     *    or at ::CS_PARAM_MAX_ITER iterations. The authors stop at tol = 1e-3 and 500
+     *    iterations; the library's defaults run to the fixed point (docs/defaults.md).
+     *  - A class no item disagrees about (b_c = 0: all its labels agree with every item's
+     *    vote, e.g. a class nobody chose, or every item unanimous) keeps the soft
+     *    majority vote, where the update would divide by zero.
+     *  - Results: posteriors are the scores (each in [0, 1]) normalised per item; a gold
+     *    item is pinned to its class (its scores one-hot in every update); an item
+     *    without labels gets cs_class_prior(), the mean scores mu normalised (the model's
+     *    base rates; ::CS_PARAM_PRIOR does not apply). Confusion matrices are one M-step
+     *    from the posteriors (as mv's). No objective: the trace holds 0. Cost O(labels x
+     *    k) per iteration, no logarithms. */
+    CS_METHOD_BWA = 18,
+    /** "la": LA two-pass (Yang, Zhao, Bai, Liu and Li, ACM TKDD 2024): "la-onepass",
+     *  then every item voted again with the final abilities, each label weighted
+     *  k a_w - 1 (positive for a better-than-chance worker, negative for a worse one), the
+     *  largest class sum among the classes the item got winning (lowest class on ties).
+     *  Posteriors: the positive class sums normalised (uniform over the largest classes
+     *  when none is positive). Each label is read twice; no iterations (cs_iterations()
+     *  = 2 passes, ::CS_PARAM_MAX_ITER and ::CS_PARAM_TOL do not apply). */
+    CS_METHOD_LA = 19,
+    /** "la-onepass": LA one-pass (Yang et al.), an online algorithm: the items are
+     *  decided one after another, in the order of ::CS_PARAM_LA_ORDER (by default a
+     *  permutation drawn from ::CS_PARAM_SEED), each by the vote weighted with the
+     *  workers' current abilities a_w (lowest class on ties); the decision then updates
+     *  the item's labellers: a_w = (alpha - 1 + c_w) / (alpha + beta - 2 + t_w), the mode
+     *  of a Beta(alpha, beta) posterior (::CS_PARAM_LA_ALPHA, ::CS_PARAM_LA_BETA, 2 and
+     *  2) after t_w labels of which c_w agreed with their item's decision. A decision is
+     *  never revised. Posteriors: the weighted vote shares at decision time. Gold items
+     *  decide as their class. Confusion matrices are one-coin with accuracy a_w; the
+     *  class prior is the mean posterior (or uniform with ::CS_PRIOR_UNIFORM). One pass
+     *  (cs_iterations() = 1). The result depends on the order, hence on the seed. */
+    CS_METHOD_LA_ONEPASS = 20,
 
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
      *  singular subspace of the n x d data matrix, k-means++ seeding and Lloyd
@@ -631,7 +677,27 @@ enum cs_param {
     /** double, "confusion_off_diagonal": b_v of bcc and ebcc: the Dirichlet parameter of
      *  each other class in a confusion row, 1e-6..10^6. Default 1 (the paper's): a priori
      *  a worker gives the true class 4 times as often as any one wrong class. */
-    CS_PARAM_CONFUSION_OFF_DIAGONAL = 556
+    CS_PARAM_CONFUSION_OFF_DIAGONAL = 556,
+
+    /** double, "bwa_strength": a_v of bwa, the weight of the prior on each worker's
+     *  variance in pseudo-labels, 1e-6..10^6. Default 15 (the authors' code). */
+    CS_PARAM_BWA_STRENGTH = 610,
+    /** double, "bwa_item_precision": lambda of bwa, the prior precision of an item's
+     *  score around the class mean, 1e-6..10^6. Default 1 (the authors' code). */
+    CS_PARAM_BWA_ITEM_PRECISION = 611,
+    /** int, "bwa_prior_correction": 1 ("on", default) scales bwa's prior variance by
+     *  adj = 4 (1 - 1/k), the authors' correction; 0 ("off") uses adj = 1. */
+    CS_PARAM_BWA_PRIOR_CORRECTION = 612,
+    /** double, "la_alpha": alpha of la and la-onepass's Beta(alpha, beta) ability prior,
+     *  1..10^6. Default 2 (the authors'). */
+    CS_PARAM_LA_ALPHA = 613,
+    /** double, "la_beta": beta of that prior, 1..10^6. Default 2: with alpha = 2 every
+     *  worker starts at ability 1/2. With alpha = beta = 1 a worker without labels has
+     *  ability 1/2 (the flat prior's mean; it has no mode). */
+    CS_PARAM_LA_BETA = 614,
+    /** int, "la_order": the order in which la and la-onepass decide the items in their
+     *  first pass, a ::cs_la_order. Default ::CS_LA_ORDER_RANDOM. */
+    CS_PARAM_LA_ORDER = 615
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -679,6 +745,13 @@ enum cs_smoothing_center {
     CS_SMOOTHING_CENTER_UNIFORM = 0, /**< "uniform": only ::CS_PARAM_SMOOTHING, on every entry. */
     CS_SMOOTHING_CENTER_POOLED = 1   /**< "pooled": also ::CS_PARAM_SMOOTHING_STRENGTH pseudo-labels
                                           per row, spread as the crowd's pooled confusion row. */
+};
+
+/** Values of ::CS_PARAM_LA_ORDER. */
+enum cs_la_order {
+    CS_LA_ORDER_RANDOM = 0, /**< "random": a uniform permutation of the items drawn from ::CS_PARAM_SEED
+                                 (the authors visit the items in a random order). */
+    CS_LA_ORDER_ITEMS = 1   /**< "items": increasing item id, the arrival order of an online stream. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */
