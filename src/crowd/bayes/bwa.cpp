@@ -73,6 +73,24 @@ struct Bwa {
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
 };
 
+// A label code (worker * k + label) split without an integer division, which would cost
+// more than the rest of a label's work per iteration: the quotient by a double
+// reciprocal, exact after one correction (codes are below 2^32, far inside a double's 53
+// bits, so the estimate is off by at most one).
+struct CodeSplit {
+    uint32_t k;
+    double inverse;
+    explicit CodeSplit(int32_t classes) : k(static_cast<uint32_t>(classes)), inverse(1.0 / classes) {}
+    // The worker's row offset (worker * k) and the label of `code`.
+    void operator()(uint32_t code, uint32_t &row, int32_t &label) const {
+        uint32_t worker = static_cast<uint32_t>(static_cast<double>(code) * inverse);
+        if (worker * k > code) --worker;
+        else if ((worker + 1) * k <= code) ++worker;
+        row = worker * k;
+        label = static_cast<int32_t>(code - row);
+    }
+};
+
 template <class F>
 void for_each_part(const Bwa &b, F &&f) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(b.threads) if (b.n_parts() > 1)
@@ -84,16 +102,19 @@ bool counted_item(const CrowdData &d, int32_t j) {
 }
 
 // Add item j's labels' squared errors (y_ijc - z_jc)^2, every class c, into the worker
-// rows of `error`, and its scores into `sums` when it counts for B2.
-void scatter_item(const CrowdData &d, int32_t j, const double *zj, double *error, double *sums) {
-    const int32_t k = d.k;
+// rows of `error`, and its scores into `sums` when it counts for B2. K > 0 is k known at
+// compile time (the loops over classes unroll and stay in registers); 0 reads d.k.
+template <int K>
+void scatter_item(const CrowdData &d, const CodeSplit &split, int32_t j, const double *zj, double *error,
+                  double *sums) {
+    const int32_t k = K > 0 ? K : d.k;
     for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-        double *row = error + static_cast<int64_t>(d.worker_of(p)) * k;
-        const int32_t l = d.label_of(p);
-        for (int32_t c = 0; c < k; ++c) {
-            const double e = (c == l ? 1.0 : 0.0) - zj[c];
-            row[c] += e * e;
-        }
+        uint32_t offset = 0;
+        int32_t l = 0;
+        split(d.item_code[p], offset, l);
+        double *row = error + offset;
+        for (int32_t c = 0; c < k; ++c) row[c] += zj[c] * zj[c];
+        row[l] += 1.0 - 2.0 * zj[l];  // (1 - z)^2 = z^2 + 1 - 2 z
     }
     if (counted_item(d, j))
         for (int32_t c = 0; c < k; ++c) sums[c] += zj[c];
@@ -123,6 +144,7 @@ void update_precisions(const CrowdData &d, Bwa &b) {
 // mu), B1's prior scales, the workers' label counts, and the errors of the start.
 void start(const CrowdData &d, const FitOptions &o, Bwa &b) {
     const int32_t k = b.k;
+    const CodeSplit split(k);
     for (std::size_t p = 0; p < d.n_labels(); ++p) ++b.worker_labels[static_cast<std::size_t>(d.worker_of(p))];
     std::vector<double> disagreement_parts(b.parts.size() * static_cast<std::size_t>(k), 0.0);
     for_each_part(b, [&](int64_t part) {
@@ -145,7 +167,7 @@ void start(const CrowdData &d, const FitOptions &o, Bwa &b) {
                 }
             if (d.gold_of(j) >= 0)
                 for (int32_t c = 0; c < k; ++c) zj[c] = c == d.gold_of(j) ? 1.0 : 0.0;
-            scatter_item(d, j, zj, error, sums);
+            scatter_item<0>(d, split, j, zj, error, sums);
         }
     });
     for (int32_t j = 0; j < d.n_items; ++j) b.counted += counted_item(d, j);
@@ -169,9 +191,11 @@ void start(const CrowdData &d, const FitOptions &o, Bwa &b) {
 }
 
 // One iteration: B4 for every item and class that still iterates, the stopping test, and
-// the errors and sums of the new scores for the next B2 and B3.
-void iterate(const CrowdData &d, Bwa &b) {
-    const int32_t k = b.k;
+// the errors and sums of the new scores for the next B2 and B3. K as in scatter_item.
+template <int K>
+void iterate_k(const CrowdData &d, Bwa &b) {
+    const int32_t k = K > 0 ? K : b.k;
+    const CodeSplit split(k);
     const double lambda = b.item_precision;
     for_each_part(b, [&](int64_t part) {
         double *error = b.error_parts.data() + part * b.table;
@@ -180,11 +204,14 @@ void iterate(const CrowdData &d, Bwa &b) {
         std::fill(sums, sums + k, 0.0);
         uint8_t *moved = b.moved_parts.data() + part * k;
         std::fill(moved, moved + k, 0);
-        std::vector<double> num(static_cast<std::size_t>(k)), den(static_cast<std::size_t>(k));
+        // B4's sums: on the stack for a compile-time k (registers once unrolled).
+        double fixed[2 * (K > 0 ? K : 1)];
+        std::vector<double> dynamic(K > 0 ? 0 : 2 * static_cast<std::size_t>(k));
+        double *num = K > 0 ? fixed : dynamic.data(), *den = num + k;
         for (int32_t j = b.parts[part].first; j < b.parts[part].last; ++j) {
             double *zj = b.z.data() + static_cast<int64_t>(j) * k;
             if (d.gold_of(j) >= 0) {  // a known class: its scores stay one-hot
-                scatter_item(d, j, zj, error, sums);
+                scatter_item<K>(d, split, j, zj, error, sums);
                 continue;
             }
             if (d.item_start[j + 1] == d.item_start[j]) {  // no labels: the prior mean
@@ -197,9 +224,12 @@ void iterate(const CrowdData &d, Bwa &b) {
                 den[c] = lambda;
             }
             for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-                const double *v = b.precision.data() + static_cast<int64_t>(d.worker_of(p)) * k;
+                uint32_t offset = 0;
+                int32_t l = 0;
+                split(d.item_code[p], offset, l);
+                const double *v = b.precision.data() + offset;
                 for (int32_t c = 0; c < k; ++c) den[c] += v[c];
-                num[d.label_of(p)] += v[d.label_of(p)];
+                num[l] += v[l];
             }
             for (int32_t c = 0; c < k; ++c) {
                 if (!b.active[c]) continue;
@@ -207,9 +237,19 @@ void iterate(const CrowdData &d, Bwa &b) {
                 if (!(std::fabs(next - zj[c]) <= kBwaAbsTol + b.tol * std::fabs(next))) moved[c] = 1;
                 zj[c] = next;
             }
-            scatter_item(d, j, zj, error, sums);
+            scatter_item<K>(d, split, j, zj, error, sums);
         }
     });
+}
+
+void iterate(const CrowdData &d, Bwa &b) {
+    switch (b.k) {
+        case 2: iterate_k<2>(d, b); break;
+        case 3: iterate_k<3>(d, b); break;
+        case 4: iterate_k<4>(d, b); break;
+        case 5: iterate_k<5>(d, b); break;
+        default: iterate_k<0>(d, b); break;
+    }
 }
 
 }  // namespace
