@@ -23,6 +23,7 @@
 
 #include "crowd/em/dawid_skene.hpp"
 #include "data/item_partitions.hpp"
+#include "util/fixed_divisor.hpp"
 #include "util/parallel.hpp"
 
 namespace cs {
@@ -48,9 +49,12 @@ struct Bwa {
     double strength = 15.0;            // a_v
     double item_precision = 1.0;       // lambda
     double tol = 0.0;
-    int threads = 1;
+    // The library's own threads (util/parallel.hpp), which sleep between the passes
+    // instead of spinning as OpenMP's idle threads do: a pass lasts milliseconds.
+    Team team;
 
-    Bwa(const CrowdData &d, const FitOptions &o) : k(d.k) {
+    Bwa(const CrowdData &d, const FitOptions &o)
+        : k(d.k), team(threads_for(o.threads, static_cast<int64_t>(d.n_labels()))) {
         table = static_cast<int64_t>(d.n_workers) * k;
         parts = partition_items(d, table);
         const std::size_t np = parts.size(), kk = static_cast<std::size_t>(k);
@@ -67,34 +71,14 @@ struct Bwa {
         strength = o.bwa_strength;
         item_precision = o.bwa_item_precision;
         tol = o.tol;
-        threads = threads_for(o.threads, static_cast<int64_t>(d.n_labels()));
     }
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
 };
 
-// A label code (worker * k + label) split without an integer division, which would cost
-// more than the rest of a label's work per iteration: the quotient by a double
-// reciprocal, exact after one correction (codes are below 2^32, far inside a double's 53
-// bits, so the estimate is off by at most one).
-struct CodeSplit {
-    uint32_t k;
-    double inverse;
-    explicit CodeSplit(int32_t classes) : k(static_cast<uint32_t>(classes)), inverse(1.0 / classes) {}
-    // The worker's row offset (worker * k) and the label of `code`.
-    void operator()(uint32_t code, uint32_t &row, int32_t &label) const {
-        uint32_t worker = static_cast<uint32_t>(static_cast<double>(code) * inverse);
-        if (worker * k > code) --worker;
-        else if ((worker + 1) * k <= code) ++worker;
-        row = worker * k;
-        label = static_cast<int32_t>(code - row);
-    }
-};
-
 template <class F>
-void for_each_part(const Bwa &b, F &&f) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(b.threads) if (b.n_parts() > 1)
-    for (int64_t p = 0; p < b.n_parts(); ++p) f(p);
+void for_each_part(Bwa &b, F &&f) {
+    b.team.run(b.n_parts(), f);
 }
 
 bool counted_item(const CrowdData &d, int32_t j) {
@@ -105,13 +89,13 @@ bool counted_item(const CrowdData &d, int32_t j) {
 // rows of `error`, and its scores into `sums` when it counts for B2. K > 0 is k known at
 // compile time (the loops over classes unroll and stay in registers); 0 reads d.k.
 template <int K>
-void scatter_item(const CrowdData &d, const CodeSplit &split, int32_t j, const double *zj, double *error,
+void scatter_item(const CrowdData &d, const FixedDivisor &split, int32_t j, const double *zj, double *error,
                   double *sums) {
     const int32_t k = K > 0 ? K : d.k;
     for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
         uint32_t offset = 0;
         int32_t l = 0;
-        split(d.item_code[p], offset, l);
+        split.split(d.item_code[p], offset, l);
         double *row = error + offset;
         for (int32_t c = 0; c < k; ++c) row[c] += zj[c] * zj[c];
         row[l] += 1.0 - 2.0 * zj[l];  // (1 - z)^2 = z^2 + 1 - 2 z
@@ -123,7 +107,7 @@ void scatter_item(const CrowdData &d, const CodeSplit &split, int32_t j, const d
 // The partitions' error tables and score sums, summed in partition order: B3's v and
 // B2's mu for the classes that still iterate.
 void update_precisions(const CrowdData &d, Bwa &b) {
-    sum_tables(b.error_parts.data(), b.table, b.n_parts(), b.error.data(), b.threads);
+    sum_tables(b.error_parts.data(), b.table, b.n_parts(), b.error.data(), b.team.size());
     const int32_t k = b.k;
     for (int32_t c = 0; c < k; ++c) {
         if (!b.active[c]) continue;
@@ -144,7 +128,7 @@ void update_precisions(const CrowdData &d, Bwa &b) {
 // mu), B1's prior scales, the workers' label counts, and the errors of the start.
 void start(const CrowdData &d, const FitOptions &o, Bwa &b) {
     const int32_t k = b.k;
-    const CodeSplit split(k);
+    const FixedDivisor split(static_cast<uint32_t>(k));
     for (std::size_t p = 0; p < d.n_labels(); ++p) ++b.worker_labels[static_cast<std::size_t>(d.worker_of(p))];
     std::vector<double> disagreement_parts(b.parts.size() * static_cast<std::size_t>(k), 0.0);
     for_each_part(b, [&](int64_t part) {
@@ -195,7 +179,7 @@ void start(const CrowdData &d, const FitOptions &o, Bwa &b) {
 template <int K>
 void iterate_k(const CrowdData &d, Bwa &b) {
     const int32_t k = K > 0 ? K : b.k;
-    const CodeSplit split(k);
+    const FixedDivisor split(static_cast<uint32_t>(k));
     const double lambda = b.item_precision;
     for_each_part(b, [&](int64_t part) {
         double *error = b.error_parts.data() + part * b.table;
@@ -226,7 +210,7 @@ void iterate_k(const CrowdData &d, Bwa &b) {
             for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
                 uint32_t offset = 0;
                 int32_t l = 0;
-                split(d.item_code[p], offset, l);
+                split.split(d.item_code[p], offset, l);
                 const double *v = b.precision.data() + offset;
                 for (int32_t c = 0; c < k; ++c) den[c] += v[c];
                 num[l] += v[l];

@@ -18,6 +18,7 @@
 
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/voting/weighted_vote.hpp"
+#include "util/fixed_divisor.hpp"
 #include "util/parallel.hpp"
 #include "util/rng.hpp"
 
@@ -71,9 +72,21 @@ void uniform_over(const std::vector<uint8_t> &mark, int32_t k, double *qj) {
 // label is the argmax of the row, as in every method), and the final counts.
 void first_pass(const CrowdData &d, const FitOptions &o, Abilities &ab, std::vector<double> &q) {
     const int32_t k = d.k;
+    const FixedDivisor split(static_cast<uint32_t>(k));
     std::vector<double> score(static_cast<std::size_t>(k));
     std::vector<uint8_t> voted(static_cast<std::size_t>(k));
-    for (const int32_t j : item_order(d.n_items, o)) {
+    const std::vector<int32_t> order = item_order(d.n_items, o);
+    const std::size_t n = order.size();
+    for (std::size_t at = 0; at < n; ++at) {
+        // In a random order every item is a cache miss (its offsets, its labels, its row):
+        // ask for them ahead, the offsets 16 items ahead, the labels and row 8 ahead.
+        if (at + 16 < n) __builtin_prefetch(d.item_start.data() + order[at + 16]);
+        if (at + 8 < n) {
+            const int32_t ahead = order[at + 8];
+            __builtin_prefetch(d.item_code.data() + d.item_start[ahead]);
+            __builtin_prefetch(q.data() + static_cast<std::size_t>(ahead) * k, 1);
+        }
+        const int32_t j = order[at];
         double *qj = q.data() + static_cast<std::size_t>(j) * k;
         const int64_t first = d.item_start[j], last = d.item_start[j + 1];
         int32_t decision = d.gold_of(j);
@@ -86,9 +99,11 @@ void first_pass(const CrowdData &d, const FitOptions &o, Abilities &ab, std::vec
             std::fill(voted.begin(), voted.end(), 0);
             double total = 0.0;
             for (int64_t p = first; p < last; ++p) {
-                const double a = ab.of(d.worker_of(p));
-                score[d.label_of(p)] += a;
-                voted[d.label_of(p)] = 1;
+                const uint32_t w = split.quotient(d.item_code[p]);
+                const int32_t l = static_cast<int32_t>(d.item_code[p] - w * static_cast<uint32_t>(k));
+                const double a = ab.of(static_cast<int32_t>(w));
+                score[l] += a;
+                voted[l] = 1;
                 total += a;
             }
             if (total > 0.0) {
@@ -99,9 +114,10 @@ void first_pass(const CrowdData &d, const FitOptions &o, Abilities &ab, std::vec
             decision = static_cast<int32_t>(std::max_element(qj, qj + k) - qj);
         }
         for (int64_t p = first; p < last; ++p) {
-            const auto w = static_cast<std::size_t>(d.worker_of(p));
+            const uint32_t w = split.quotient(d.item_code[p]);
             ++ab.seen[w];
-            ab.agreed[w] += d.label_of(p) == decision;
+            // The label agrees when the code is the worker's code of the decision.
+            ab.agreed[w] += d.item_code[p] == w * static_cast<uint32_t>(k) + static_cast<uint32_t>(decision);
         }
     }
 }
@@ -112,20 +128,25 @@ void first_pass(const CrowdData &d, const FitOptions &o, Abilities &ab, std::vec
 // is the decision (lowest class on ties).
 void second_pass(const CrowdData &d, const std::vector<double> &ability, int threads, std::vector<double> &q) {
     const int32_t k = d.k;
-#pragma omp parallel num_threads(threads)
-    {
+    const FixedDivisor split(static_cast<uint32_t>(k));
+    constexpr int32_t kBlockItems = 16384;  // each block of items one task, its rows its own
+    Team team(threads);
+    team.run(chunk_count(d.n_items, kBlockItems), [&](int64_t block) {
         std::vector<double> score(static_cast<std::size_t>(k));
         std::vector<uint8_t> voted(static_cast<std::size_t>(k)), best(static_cast<std::size_t>(k));
-#pragma omp for schedule(static, 4096)
-        for (int32_t j = 0; j < d.n_items; ++j) {
+        const int32_t first_item = static_cast<int32_t>(block * kBlockItems);
+        const int32_t last_item = std::min(d.n_items, first_item + kBlockItems);
+        for (int32_t j = first_item; j < last_item; ++j) {
             const int64_t first = d.item_start[j], last = d.item_start[j + 1];
             if (d.gold_of(j) >= 0 || first == last) continue;  // as after pass 1
             double *qj = q.data() + static_cast<std::size_t>(j) * k;
             std::fill(score.begin(), score.end(), 0.0);
             std::fill(voted.begin(), voted.end(), 0);
             for (int64_t p = first; p < last; ++p) {
-                score[d.label_of(p)] += k * ability[d.worker_of(p)] - 1.0;
-                voted[d.label_of(p)] = 1;
+                const uint32_t w = split.quotient(d.item_code[p]);
+                const int32_t l = static_cast<int32_t>(d.item_code[p] - w * static_cast<uint32_t>(k));
+                score[l] += k * ability[w] - 1.0;
+                voted[l] = 1;
             }
             double top = 0.0, positive = 0.0;
             bool any = false;
@@ -142,7 +163,7 @@ void second_pass(const CrowdData &d, const std::vector<double> &ability, int thr
                 uniform_over(best, k, qj);
             }
         }
-    }
+    });
 }
 
 bool fit_light_aggregation(const CrowdData &data, const FitOptions &options, const Progress &progress,
