@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // bwa, la and la-onepass: hand-computed cases, degenerate inputs (one worker,
 // unanimous items, a class nobody chose, items without labels, gold), the stopping rule,
-// the parameters, determinism over seeds and thread counts, finite outputs.
+// the parameters, determinism over seeds and thread counts, finite outputs; the exact
+// code split (util/fixed_divisor.hpp) both use, through the internal header.
 //
 // The expected numbers come from tests/reference/bwa_la_reference.py
 // (`/usr/bin/python3 tests/reference/bwa_la_reference.py hand`), a numpy implementation
@@ -17,6 +18,7 @@
 #include "support/cmocka_cpp.hpp"
 #include "support/crowd_invariants.hpp"
 #include "support/fit_helpers.hpp"
+#include "util/fixed_divisor.hpp"
 
 namespace {
 
@@ -69,17 +71,8 @@ void assert_all_near(const std::vector<double> &actual, const std::vector<double
     for (std::size_t e = 0; e < actual.size(); ++e) assert_near(actual[e], expected[e], tol);
 }
 
-int32_t iterations(const cs_model *m) {
-    int32_t it = -1;
-    cs_iterations(m, &it);
-    return it;
-}
-
-int32_t notes(const cs_model *m) {
-    int32_t n = -1;
-    cs_fit_notes(m, &n);
-    return n;
-}
+using test::iterations;
+using test::notes;
 
 int32_t converged(const cs_model *m) {
     int32_t c = -1;
@@ -420,6 +413,32 @@ static void same_fit_for_any_thread_count(void **) {
     }
 }
 
+// The label-code split both methods use instead of an integer division: exact for every
+// divisor and every 32-bit value, around each multiple of the divisor and at the top.
+static void fixed_divisor_is_exact(void **) {
+    const uint32_t divisors[] = {1, 2, 3, 5, 7, 10, 97, 1000, 10000, 65537, 2147483647u, 4294967291u};
+    test::SplitMix rng(11);
+    for (const uint32_t k : divisors) {
+        const cs::FixedDivisor div(k);
+        std::vector<uint32_t> values = {0, 1, k - 1, k, 4294967295u, 4294967294u};
+        for (int r = 0; r < 2000; ++r) {
+            const uint64_t multiple = (rng.next() % (4294967296ull / k + 1)) * k;
+            for (int64_t delta = -1; delta <= 1; ++delta)
+                if (static_cast<int64_t>(multiple) + delta >= 0 && multiple + delta <= 4294967295ull)
+                    values.push_back(static_cast<uint32_t>(multiple + delta));
+            values.push_back(static_cast<uint32_t>(rng.next()));
+        }
+        for (const uint32_t v : values) {
+            assert_int_equal(div.quotient(v), v / k);
+            uint32_t row = 0;
+            int32_t label = -1;
+            div.split(v, row, label);
+            assert_int_equal(row, v / k * k);
+            assert_int_equal(label, static_cast<int32_t>(v % k));
+        }
+    }
+}
+
 static void registered_with_pinned_ids(void **) {
     const struct {
         const char *name;
@@ -456,6 +475,7 @@ int main(void) {
         cmocka_unit_test(la_order_from_the_seed),
         cmocka_unit_test(la_degenerate_inputs),
         cmocka_unit_test(same_fit_for_any_thread_count),
+        cmocka_unit_test(fixed_divisor_is_exact),
         cmocka_unit_test(registered_with_pinned_ids),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

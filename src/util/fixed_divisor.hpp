@@ -18,7 +18,7 @@ public:
     uint32_t quotient(uint32_t value) const {
         uint32_t q = static_cast<uint32_t>(static_cast<double>(value) * inverse_);
         if (static_cast<uint64_t>(q) * divisor_ > value) --q;
-        else if (static_cast<uint64_t>(q + 1) * divisor_ <= value) ++q;
+        else if ((static_cast<uint64_t>(q) + 1) * divisor_ <= value) ++q;
         return q;
     }
 

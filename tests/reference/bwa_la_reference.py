@@ -151,37 +151,36 @@ def hand():
         print("C la order", order, "one-pass", y1, "abilities", repr(a1), "two-pass", y2)
 
 
-def sets(directories):
+def each_set(directories):
+    """(name, items, workers, labels, n, m, k, truth) of every NAME_crowd.txt in the directories."""
     for d in directories:
         for f in sorted(os.listdir(d)):
-            if not f.endswith("_crowd.txt"):
-                continue
-            name = f[: -len("_crowd.txt")]
-            items, workers, labels, n, m, k, truth = read_set(d, name)
-            z, its = bwa(items, workers, labels, n, m, k)
-            e_ref = error(np.argmax(z, axis=1), truth)
-            z, its_full = bwa(items, workers, labels, n, m, k, max_iter=1000, rtol=1e-10, atol=0.0)
-            e_full = error(np.argmax(z, axis=1), truth)
-            one = [error(la(items, workers, labels, n, m, k, shuffled(n, s), two_pass=False)[0], truth)
-                   for s in range(20)]
-            two = [error(la(items, workers, labels, n, m, k, shuffled(n, s))[0], truth) for s in range(20)]
-            print(f"{name:11s} bwa {e_ref:6.2f} (iters {max(its):3d}) full {e_full:6.2f} (iters {max(its_full):4d})"
-                  f"  la1 {np.mean(one):6.2f} ({np.std(one):.2f})  la2 {np.mean(two):6.2f} ({np.std(two):.2f})",
-                  flush=True)
+            if f.endswith("_crowd.txt"):
+                name = f[: -len("_crowd.txt")]
+                yield (name,) + read_set(d, name)
+
+
+def sets(directories):
+    for name, items, workers, labels, n, m, k, truth in each_set(directories):
+        z, its = bwa(items, workers, labels, n, m, k)
+        e_ref = error(np.argmax(z, axis=1), truth)
+        z, its_full = bwa(items, workers, labels, n, m, k, max_iter=1000, rtol=1e-10, atol=0.0)
+        e_full = error(np.argmax(z, axis=1), truth)
+        one = [error(la(items, workers, labels, n, m, k, shuffled(n, s), two_pass=False)[0], truth)
+               for s in range(20)]
+        two = [error(la(items, workers, labels, n, m, k, shuffled(n, s))[0], truth) for s in range(20)]
+        print(f"{name:11s} bwa {e_ref:6.2f} (iters {max(its):3d}) full {e_full:6.2f} (iters {max(its_full):4d})"
+              f"  la1 {np.mean(one):6.2f} ({np.std(one):.2f})  la2 {np.mean(two):6.2f} ({np.std(two):.2f})",
+              flush=True)
 
 
 def items_order(directories):
     """LA with the items in id order (la_order = items): deterministic, pinned exactly."""
-    for d in directories:
-        for f in sorted(os.listdir(d)):
-            if not f.endswith("_crowd.txt"):
-                continue
-            name = f[: -len("_crowd.txt")]
-            items, workers, labels, n, m, k, truth = read_set(d, name)
-            order = np.arange(n)
-            one = error(la(items, workers, labels, n, m, k, order, two_pass=False)[0], truth)
-            two = error(la(items, workers, labels, n, m, k, order)[0], truth)
-            print(f"{name:11s} la-onepass {one:6.2f}  la {two:6.2f}", flush=True)
+    for name, items, workers, labels, n, m, k, truth in each_set(directories):
+        order = np.arange(n)
+        one = error(la(items, workers, labels, n, m, k, order, two_pass=False)[0], truth)
+        two = error(la(items, workers, labels, n, m, k, order)[0], truth)
+        print(f"{name:11s} la-onepass {one:6.2f}  la {two:6.2f}", flush=True)
 
 
 if __name__ == "__main__":
