@@ -544,14 +544,16 @@ enum cs_param {
      *  Default 1000. 0 stops after the initialisation. Lloyd and CommuLloyd stop earlier
      *  when no label changes (Lu and Zhou show ceil(4 log n) iterations suffice). For
      *  kos, ghosh-svd and eigen-ratio: maximum eigensolver block products per
-     *  eigenproblem; for kos-mp: maximum message-passing rounds per binary split (see
-     *  ::cs_method). */
+     *  eigenproblem; for kos-mp: maximum message-passing rounds per binary split; for
+     *  bwa: maximum iterations of each class (see ::cs_method). la and la-onepass have no
+     *  iterations and ignore it. */
     CS_PARAM_MAX_ITER = 100,
     /** double, "tol": EM stops when the relative change of the marginal
      *  log-likelihood between rounds, |L_r - L_(r-1)| / |L_(r-1)|, is below tol.
      *  0..1; default 1e-10. 0 runs exactly max_iter rounds. For kos, ghosh-svd and
      *  eigen-ratio: the eigensolver stops when ||A v - lambda v|| <= tol * |lambda|; for
-     *  kos-mp: when no normalised message changes by more than tol in a round. */
+     *  kos-mp: when no normalised message changes by more than tol in a round; for bwa: a
+     *  class stops when no item's score moves by more than 1e-8 + tol * |new score|. */
     CS_PARAM_TOL = 101,
     /** int, "confusion": the confusion-matrix model, a ::cs_confusion_model.
      *  Default ::CS_CONFUSION_FULL. Applies to every EM-based method (one-coin-ds and
@@ -561,9 +563,9 @@ enum cs_param {
     /** int, "prior": the class prior, a ::cs_prior. Default ::CS_PRIOR_ESTIMATED: the
      *  Dawid-Skene model's maximum-likelihood estimate includes the class frequencies;
      *  ::CS_PRIOR_UNIFORM is the papers' and their reference code's simplification.
-     *  glad and mace keep their models' uniform class prior; for wawa, zbs and m-msr,
-     *  whose votes use none, it only sets the reported cs_class_prior() (the mean
-     *  posterior, or uniform). */
+     *  glad and mace keep their models' uniform class prior, bwa its mean scores; for
+     *  wawa, zbs, m-msr, la and la-onepass, whose votes use none, it only sets the
+     *  reported cs_class_prior() (the mean posterior, or uniform). */
     CS_PARAM_PRIOR = 103,
     /** double, "smoothing": pseudo-count added to every confusion count in the
      *  M-step, 0..10^6. Default 0 (plain maximum likelihood). */
