@@ -206,6 +206,17 @@ static void bwa_three_classes_and_an_unlabelled_item(void **) {
     // Item 3 takes the prior's largest class, 1 (mean scores 0.311, 0.401, 0.283).
     assert_true(test::labels(m.get()) == std::vector<int32_t>({0, 1, 2, 1}));
     assert_valid(m.get(), CS_METHOD_BWA);
+    // prior = uniform: the reported prior and the unlabelled item's row are 1/k; the
+    // labelled items are unchanged (the iterations do not use it).
+    auto flat = test::make_model("bwa");
+    set(flat.get(), "max_iter", "1");
+    set(flat.get(), "items", "4");
+    set(flat.get(), "prior", "uniform");
+    assert_int_equal(test::fit(flat.get(), case_b()), CS_OK);
+    std::vector<double> uniform_expected(expected.begin(), expected.begin() + 9);
+    uniform_expected.insert(uniform_expected.end(), 3, 1.0 / 3);
+    assert_all_near(test::posteriors(flat.get()), uniform_expected, 1e-12);
+    assert_all_near(prior(flat.get()), {1.0 / 3, 1.0 / 3, 1.0 / 3}, 0.0);
     // The fixed point (the reference run to a relative change of 1e-12).
     auto fixed = test::make_model("bwa");
     set(fixed.get(), "items", "4");

@@ -400,7 +400,9 @@ enum cs_method {
      *  - Results: posteriors are the scores (each in [0, 1]) normalised per item; a gold
      *    item is pinned to its class (its scores one-hot in every update); an item
      *    without labels gets cs_class_prior(), the mean scores mu normalised (the model's
-     *    base rates; ::CS_PARAM_PRIOR does not apply). Confusion matrices are one M-step
+     *    base rates), or 1/k with ::CS_PRIOR_UNIFORM (the iterations do not use it).
+     *    The progress callback sees 0 after the start (the soft majority vote), then
+     *    every iteration. Confusion matrices are one M-step
      *    from the posteriors (as mv's). No objective: the trace holds 0. Cost O(labels x
      *    k) per iteration, no logarithms. */
     CS_METHOD_BWA = 18,
@@ -410,7 +412,10 @@ enum cs_method {
      *  largest class sum among the classes the item got winning (lowest class on ties).
      *  Posteriors: the positive class sums normalised (uniform over the largest classes
      *  when none is positive). Each label is read twice; no iterations (cs_iterations()
-     *  = 2 passes, ::CS_PARAM_MAX_ITER and ::CS_PARAM_TOL do not apply). */
+     *  = 2 passes, ::CS_PARAM_MAX_ITER and ::CS_PARAM_TOL do not apply). The progress
+     *  callback sees 0 before the first pass (cancelled there, the fit is the majority
+     *  vote, the decisions of the first pass with every ability at its prior value), 1
+     *  and 2 after the passes. */
     CS_METHOD_LA = 19,
     /** "la-onepass": LA one-pass (Yang et al.), an online algorithm: the items are
      *  decided one after another, in the order of ::CS_PARAM_LA_ORDER (by default a
@@ -422,7 +427,8 @@ enum cs_method {
      *  never revised. Posteriors: the weighted vote shares at decision time. Gold items
      *  decide as their class. Confusion matrices are one-coin with accuracy a_w; the
      *  class prior is the mean posterior (or uniform with ::CS_PRIOR_UNIFORM). One pass
-     *  (cs_iterations() = 1). The result depends on the order, hence on the seed. */
+     *  (cs_iterations() = 1; the progress callback as for "la"). The result depends on
+     *  the order, hence on the seed. */
     CS_METHOD_LA_ONEPASS = 20,
 
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
@@ -563,9 +569,10 @@ enum cs_param {
     /** int, "prior": the class prior, a ::cs_prior. Default ::CS_PRIOR_ESTIMATED: the
      *  Dawid-Skene model's maximum-likelihood estimate includes the class frequencies;
      *  ::CS_PRIOR_UNIFORM is the papers' and their reference code's simplification.
-     *  glad and mace keep their models' uniform class prior, bwa its mean scores; for
-     *  wawa, zbs, m-msr, la and la-onepass, whose votes use none, it only sets the
-     *  reported cs_class_prior() (the mean posterior, or uniform). */
+     *  glad and mace keep their models' uniform class prior; for wawa, zbs, m-msr, la
+     *  and la-onepass, whose votes use none, it only sets the reported cs_class_prior()
+     *  (the mean posterior, or uniform), and for bwa the reported prior and the posterior
+     *  of items without labels (its normalised mean scores, or uniform). */
     CS_PARAM_PRIOR = 103,
     /** double, "smoothing": pseudo-count added to every confusion count in the
      *  M-step, 0..10^6. Default 0 (plain maximum likelihood). */

@@ -268,15 +268,17 @@ bool fit_bwa(const CrowdData &data, const FitOptions &options, const Progress &p
                             " iterations with scores still moving by more than tol. ";
     }
 
-    // The class prior: the mean scores mu, normalised (the model's base rates). Items
-    // without labels get it; the others their scores, normalised (each is in [0, 1]).
+    // The class prior: the mean scores mu, normalised (the model's base rates), or
+    // uniform with prior = uniform. Items without labels get it; the others their
+    // scores, normalised (each is in [0, 1]).
     std::vector<double> prior(static_cast<std::size_t>(k), 0.0);
     for (int32_t j = 0; j < data.n_items; ++j)
         if (counted_item(data, j))
             for (int32_t c = 0; c < k; ++c) prior[c] += b.z[static_cast<std::size_t>(j) * k + c];
     double total = 0.0;
     for (double w : prior) total += w;
-    for (double &w : prior) w = total > 0.0 ? w / total : 1.0 / k;
+    const bool uniform = options.prior == CS_PRIOR_UNIFORM || !(total > 0.0);
+    for (double &w : prior) w = uniform ? 1.0 / k : w / total;
     out.posteriors.assign(b.z.size(), 0.0);
     for (int32_t j = 0; j < data.n_items; ++j) {
         const double *zj = b.z.data() + static_cast<std::size_t>(j) * k;

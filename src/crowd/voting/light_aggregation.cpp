@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "crowd/em/dawid_skene.hpp"
+#include "crowd/voting/majority_vote.hpp"
 #include "crowd/voting/weighted_vote.hpp"
 #include "util/fixed_divisor.hpp"
 #include "util/parallel.hpp"
@@ -170,11 +171,19 @@ bool fit_light_aggregation(const CrowdData &data, const FitOptions &options, con
                            bool two_pass, FitResult &out) {
     const int32_t k = data.k;
     Abilities ab(data.n_workers, options);
-    out.posteriors.assign(static_cast<std::size_t>(data.n_items) * k, 0.0);
-    first_pass(data, options, ab, out.posteriors);
-    out.iterations = 1;  // one pass over the labels (no iterations: nothing to converge)
-    out.trace.push_back(0.0);
-    bool cancelled = progress.cancelled(1, 0.0);
+    out.iterations = 0;  // iterations count the passes over the labels (nothing converges)
+    bool cancelled = progress.cancelled(0, 0.0);
+    if (cancelled) {
+        // Cancelled before the first pass: what it would start from, every ability at its
+        // prior value, under which a decision is the majority vote.
+        out.posteriors = soft_majority_vote(data, options.threads);
+    } else {
+        out.posteriors.assign(static_cast<std::size_t>(data.n_items) * k, 0.0);
+        first_pass(data, options, ab, out.posteriors);
+        out.iterations = 1;
+        out.trace.push_back(0.0);
+        cancelled = progress.cancelled(1, 0.0);
+    }
     const std::vector<double> ability = ab.all();
     if (two_pass && !cancelled) {
         second_pass(data, ability, threads_for(options.threads, static_cast<int64_t>(data.n_labels())),
