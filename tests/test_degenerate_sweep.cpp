@@ -24,7 +24,8 @@
 namespace {
 
 // Methods that must follow a unanimous crowd.
-const char *const kOracleMethods[] = {"mv", "ds", "opt-ds", "crowd-lloyd", "one-coin-ds", "class-one-coin-ds"};
+const char *const kOracleMethods[] = {"mv",  "ds", "opt-ds",    "crowd-lloyd", "one-coin-ds", "class-one-coin-ds",
+                                      "bwa", "la", "la-onepass"};
 
 bool oracle_method(const char *name) {
     for (const char *m : kOracleMethods)

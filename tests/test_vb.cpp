@@ -50,17 +50,8 @@ void assert_rows_sum_to_one(const std::vector<double> &v, std::size_t per_row) {
     }
 }
 
-int32_t iterations(const cs_model *m) {
-    int32_t it = -1;
-    cs_iterations(m, &it);
-    return it;
-}
-
-int32_t notes(const cs_model *m) {
-    int32_t n = -1;
-    cs_fit_notes(m, &n);
-    return n;
-}
+using test::iterations;
+using test::notes;
 
 // Internal fit from explicit responsibilities (the hand cases).
 cs::FitResult fit_from(const test::Triples &t, const cs::FitOptions &options, int32_t subtypes,

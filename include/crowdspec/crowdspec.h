@@ -378,6 +378,58 @@ enum cs_method {
      *  defaults (alpha = 1, a_v = 4, b_v = 1). Results, stopping rule and the
      *  parameters that do not apply as for ::CS_METHOD_EBCC; cs_confusion() is E[pi_i]. */
     CS_METHOD_BCC = 17,
+    /** "bwa": Bayesian Weighted Average (Li, Rubinstein and Cohn, WWW 2019). One binary
+     *  problem per class c (one-versus-rest): the indicator "item j is of class c" is
+     *  relaxed to a score z_jc, y_ijc = [worker i said c] ~ N(z_jc, 1 / v_ic), with a
+     *  Gamma(a_v / 2, b_c / 2) prior on the precision v_ic (one per worker and class) and
+     *  z_jc ~ N(mu_c, 1 / lambda). From the soft majority vote z0 it iterates in closed
+     *  form (Jacobi): mu_c = mean score of the items with labels; v_ic = (a_v + N_i) /
+     *  (b_c + sum_j (y_ijc - z_jc)^2), N_i = worker i's labels; z_jc = (lambda mu_c +
+     *  sum_i v_ic y_ijc) / (lambda + sum_i v_ic). b_c = a_v adj sum_j n_j z0_jc (1 - z0_jc)
+     *  / labels, set once: the prior mean of a worker's variance is the labels' mean
+     *  squared deviation from the vote, times adj = 4 (1 - 1/k) (the authors' prior
+     *  correction, ::CS_PARAM_BWA_PRIOR_CORRECTION) or 1. Defaults a_v = 15
+     *  (::CS_PARAM_BWA_STRENGTH), lambda = 1 (::CS_PARAM_BWA_ITEM_PRECISION).
+     *  - Stopping: each class stops when every item's score moves by at most 1e-8 + tol
+     *    |new score| (::CS_PARAM_TOL; tol = 0 runs exactly ::CS_PARAM_MAX_ITER iterations),
+     *    or at ::CS_PARAM_MAX_ITER iterations. The authors stop at tol = 1e-3 and 500
+     *    iterations; the library's defaults run to the fixed point (docs/defaults.md).
+     *  - A class no item disagrees about (b_c = 0: all its labels agree with every item's
+     *    vote, e.g. a class nobody chose, or every item unanimous) keeps the soft
+     *    majority vote, where the update would divide by zero.
+     *  - Results: posteriors are the scores (each in [0, 1]) normalised per item; a gold
+     *    item is pinned to its class (its scores one-hot in every update); an item
+     *    without labels gets cs_class_prior(), the mean scores mu normalised (the model's
+     *    base rates), or 1/k with ::CS_PRIOR_UNIFORM (the iterations do not use it).
+     *    The progress callback sees 0 after the start (the soft majority vote), then
+     *    every iteration. Confusion matrices are one M-step
+     *    from the posteriors (as mv's). No objective: the trace holds 0. Cost O(labels x
+     *    k) per iteration, no logarithms. */
+    CS_METHOD_BWA = 18,
+    /** "la": LA two-pass (Yang, Zhao, Bai, Liu and Li, ACM TKDD 2024): "la-onepass",
+     *  then every item voted again with the final abilities, each label weighted
+     *  k a_w - 1 (positive for a better-than-chance worker, negative for a worse one), the
+     *  largest class sum among the classes the item got winning (lowest class on ties).
+     *  Posteriors: the positive class sums normalised (uniform over the largest classes
+     *  when none is positive). Each label is read twice; no iterations (cs_iterations()
+     *  = 2 passes, ::CS_PARAM_MAX_ITER and ::CS_PARAM_TOL do not apply). The progress
+     *  callback sees 0 before the first pass (cancelled there, the fit is the majority
+     *  vote, the decisions of the first pass with every ability at its prior value), 1
+     *  and 2 after the passes. */
+    CS_METHOD_LA = 19,
+    /** "la-onepass": LA one-pass (Yang et al.), an online algorithm: the items are
+     *  decided one after another, in the order of ::CS_PARAM_LA_ORDER (by default a
+     *  permutation drawn from ::CS_PARAM_SEED), each by the vote weighted with the
+     *  workers' current abilities a_w (lowest class on ties); the decision then updates
+     *  the item's labellers: a_w = (alpha - 1 + c_w) / (alpha + beta - 2 + t_w), the mode
+     *  of a Beta(alpha, beta) posterior (::CS_PARAM_LA_ALPHA, ::CS_PARAM_LA_BETA, 2 and
+     *  2) after t_w labels of which c_w agreed with their item's decision. A decision is
+     *  never revised. Posteriors: the weighted vote shares at decision time. Gold items
+     *  decide as their class. Confusion matrices are one-coin with accuracy a_w; the
+     *  class prior is the mean posterior (or uniform with ::CS_PRIOR_UNIFORM). One pass
+     *  (cs_iterations() = 1; the progress callback as for "la"). The result depends on
+     *  the order, hence on the seed. */
+    CS_METHOD_LA_ONEPASS = 20,
     /** "auto" (since 0.2; the default): Dawid-Skene EM from the soft majority vote with
      *  each worker's confusion rows under a Dirichlet prior centred on the workers of
      *  like activity (::CS_SMOOTHING_CENTER_STRATA: activity strata floor(log2 labels),
@@ -509,14 +561,16 @@ enum cs_param {
      *  Default 1000. 0 stops after the initialisation. Lloyd and CommuLloyd stop earlier
      *  when no label changes (Lu and Zhou show ceil(4 log n) iterations suffice). For
      *  kos, ghosh-svd and eigen-ratio: maximum eigensolver block products per
-     *  eigenproblem; for kos-mp: maximum message-passing rounds per binary split (see
-     *  ::cs_method). */
+     *  eigenproblem; for kos-mp: maximum message-passing rounds per binary split; for
+     *  bwa: maximum iterations of each class (see ::cs_method). la and la-onepass have no
+     *  iterations and ignore it. */
     CS_PARAM_MAX_ITER = 100,
     /** double, "tol": EM stops when the relative change of the marginal
      *  log-likelihood between rounds, |L_r - L_(r-1)| / |L_(r-1)|, is below tol.
      *  0..1; default 1e-10. 0 runs exactly max_iter rounds. For kos, ghosh-svd and
      *  eigen-ratio: the eigensolver stops when ||A v - lambda v|| <= tol * |lambda|; for
-     *  kos-mp: when no normalised message changes by more than tol in a round. */
+     *  kos-mp: when no normalised message changes by more than tol in a round; for bwa: a
+     *  class stops when no item's score moves by more than 1e-8 + tol * |new score|. */
     CS_PARAM_TOL = 101,
     /** int, "confusion": the confusion-matrix model, a ::cs_confusion_model.
      *  Default ::CS_CONFUSION_FULL. Applies to every EM-based method (one-coin-ds and
@@ -526,9 +580,10 @@ enum cs_param {
     /** int, "prior": the class prior, a ::cs_prior. Default ::CS_PRIOR_ESTIMATED: the
      *  Dawid-Skene model's maximum-likelihood estimate includes the class frequencies;
      *  ::CS_PRIOR_UNIFORM is the papers' and their reference code's simplification.
-     *  glad and mace keep their models' uniform class prior; for wawa, zbs and m-msr,
-     *  whose votes use none, it only sets the reported cs_class_prior() (the mean
-     *  posterior, or uniform). */
+     *  glad and mace keep their models' uniform class prior; for wawa, zbs, m-msr, la
+     *  and la-onepass, whose votes use none, it only sets the reported cs_class_prior()
+     *  (the mean posterior, or uniform), and for bwa the reported prior and the posterior
+     *  of items without labels (its normalised mean scores, or uniform). */
     CS_PARAM_PRIOR = 103,
     /** double, "smoothing": pseudo-count added to every confusion count in the
      *  M-step, 0..10^6. Default 0 (plain maximum likelihood). */
@@ -644,8 +699,28 @@ enum cs_param {
      *  a worker gives the true class 4 times as often as any one wrong class. */
     CS_PARAM_CONFUSION_OFF_DIAGONAL = 556,
 
+    /** double, "bwa_strength": a_v of bwa, the weight of the prior on each worker's
+     *  variance in pseudo-labels, 1e-6..10^6. Default 15 (the authors' code). */
+    CS_PARAM_BWA_STRENGTH = 610,
+    /** double, "bwa_item_precision": lambda of bwa, the prior precision of an item's
+     *  score around the class mean, 1e-6..10^6. Default 1 (the authors' code). */
+    CS_PARAM_BWA_ITEM_PRECISION = 611,
+    /** int, "bwa_prior_correction": 1 ("on", default) scales bwa's prior variance by
+     *  adj = 4 (1 - 1/k), the authors' correction; 0 ("off") uses adj = 1. */
+    CS_PARAM_BWA_PRIOR_CORRECTION = 612,
+    /** double, "la_alpha": alpha of la and la-onepass's Beta(alpha, beta) ability prior,
+     *  1..10^6. Default 2 (the authors'). */
+    CS_PARAM_LA_ALPHA = 613,
+    /** double, "la_beta": beta of that prior, 1..10^6. Default 2: with alpha = 2 every
+     *  worker starts at ability 1/2. With alpha = beta = 1 a worker without labels has
+     *  ability 1/2 (the flat prior's mean; it has no mode). */
+    CS_PARAM_LA_BETA = 614,
+    /** int, "la_order": the order in which la and la-onepass decide the items in their
+     *  first pass, a ::cs_la_order. Default ::CS_LA_ORDER_RANDOM. */
+    CS_PARAM_LA_ORDER = 615,
+
     /** int, "calibration" (since 0.2): how the posteriors of the Dawid-Skene family (ds,
-     *  opt-ds, one-coin-ds, class-one-coin-ds) are calibrated, a ::cs_calibration.
+     *  opt-ds, one-coin-ds, class-one-coin-ds, auto) are calibrated, a ::cs_calibration.
      *  Default ::CS_CALIBRATION_AUTO. The model's posterior treats an item's labels as
      *  independent given its class and so is far more certain than its labels warrant;
      *  calibration tempers it, q(t) proportional to q(t)^(1/T), which keeps every hard
@@ -719,6 +794,13 @@ enum cs_calibration {
                                     from held-out labels (a parameter value only). */
     CS_CALIBRATION_LABELS = 2, /**< "labels": from held-out labels, even with gold. */
     CS_CALIBRATION_GOLD = 3    /**< Reported by cs_calibration() when gold calibrated the fit. */
+};
+
+/** Values of ::CS_PARAM_LA_ORDER. */
+enum cs_la_order {
+    CS_LA_ORDER_RANDOM = 0, /**< "random": a uniform permutation of the items drawn from ::CS_PARAM_SEED
+                                 (the authors visit the items in a random order). */
+    CS_LA_ORDER_ITEMS = 1   /**< "items": increasing item id, the arrival order of an online stream. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */

@@ -76,6 +76,13 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_CLASS_CONCENTRATION, "class_concentration", false, 1e-6, 1e6, 1.0, {}},
         {CS_PARAM_CONFUSION_DIAGONAL, "confusion_diagonal", false, 1e-6, 1e6, 4.0, {}},
         {CS_PARAM_CONFUSION_OFF_DIAGONAL, "confusion_off_diagonal", false, 1e-6, 1e6, 1.0, {}},
+        {CS_PARAM_BWA_STRENGTH, "bwa_strength", false, 1e-6, 1e6, 15.0, {}},
+        {CS_PARAM_BWA_ITEM_PRECISION, "bwa_item_precision", false, 1e-6, 1e6, 1.0, {}},
+        {CS_PARAM_BWA_PRIOR_CORRECTION, "bwa_prior_correction", true, 0, 1, 1, {{"off", 0}, {"on", 1}}},
+        {CS_PARAM_LA_ALPHA, "la_alpha", false, 1, 1e6, 2.0, {}},
+        {CS_PARAM_LA_BETA, "la_beta", false, 1, 1e6, 2.0, {}},
+        {CS_PARAM_LA_ORDER, "la_order", true, 0, 1, CS_LA_ORDER_RANDOM,
+         {{"random", CS_LA_ORDER_RANDOM}, {"items", CS_LA_ORDER_ITEMS}}},
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
     };
@@ -240,6 +247,12 @@ FitOptions Params::fit_options() const {
     o.class_concentration = get_double(CS_PARAM_CLASS_CONCENTRATION);
     o.confusion_diagonal = get_double(CS_PARAM_CONFUSION_DIAGONAL);
     o.confusion_off_diagonal = get_double(CS_PARAM_CONFUSION_OFF_DIAGONAL);
+    o.bwa_strength = get_double(CS_PARAM_BWA_STRENGTH);
+    o.bwa_item_precision = get_double(CS_PARAM_BWA_ITEM_PRECISION);
+    o.bwa_prior_correction = static_cast<int32_t>(get_int(CS_PARAM_BWA_PRIOR_CORRECTION));
+    o.la_alpha = get_double(CS_PARAM_LA_ALPHA);
+    o.la_beta = get_double(CS_PARAM_LA_BETA);
+    o.la_order = static_cast<int32_t>(get_int(CS_PARAM_LA_ORDER));
     o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
     return o;
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "crowd/bayes/bcc.hpp"
+#include "crowd/bayes/bwa.hpp"
 #include "crowd/bayes/ebcc.hpp"
 #include "crowd/em/crowd_lloyd.hpp"
 #include "crowd/em/dawid_skene.hpp"
@@ -13,6 +14,7 @@
 #include "crowd/em/mace.hpp"
 #include "crowd/spectral/opt_ds.hpp"
 #include "crowd/spectral/split_methods.hpp"
+#include "crowd/voting/light_aggregation.hpp"
 #include "crowd/voting/m_msr.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "crowd/voting/weighted_vote.hpp"
@@ -64,6 +66,11 @@ const std::vector<MethodInfo> &method_table() {
               "enhanced BCC: per-class subtype mixtures, variational Bayes (Li et al.)"),
         crowd(CS_METHOD_BCC, "bcc", fit_bcc,
               "Bayesian classifier combination, variational Bayes (Kim, Ghahramani)"),
+        crowd(CS_METHOD_BWA, "bwa", fit_bwa,
+              "Bayesian weighted average: per-class worker precisions, closed form (Li et al.)"),
+        crowd(CS_METHOD_LA, "la", fit_la, "LA two-pass: online worker abilities, then a second vote (Yang et al.)"),
+        crowd(CS_METHOD_LA_ONEPASS, "la-onepass", fit_la_onepass,
+              "LA one-pass: each item decided once, online, by the current abilities (Yang et al.)"),
         crowd(CS_METHOD_AUTO, "auto", fit_auto,
               "the default: D&S EM, each worker pulled towards workers of like activity; calibrated"),
         // Points (cs_fit_points).

@@ -44,6 +44,14 @@ struct FitOptions {
     double class_concentration = 1.0;       // alpha: Dirichlet of the class proportions
     double confusion_diagonal = 4.0;        // a_v: Dirichlet of a confusion row, its own class
     double confusion_off_diagonal = 1.0;    // b_v: every other class
+    // bwa (Li, Rubinstein and Cohn, WWW 2019).
+    double bwa_strength = 15.0;             // a_v: prior pseudo-labels of a worker's variance
+    double bwa_item_precision = 1.0;        // lambda: prior precision of an item's score
+    int32_t bwa_prior_correction = 1;       // adj = 4 (1 - 1/k) when 1, else 1
+    // la and la-onepass (Yang et al., TKDD 2024).
+    double la_alpha = 2.0;                  // Beta(alpha, beta) prior of a worker's ability
+    double la_beta = 2.0;
+    int32_t la_order = CS_LA_ORDER_RANDOM;  // the first pass's item order
     // Calibration of the Dawid-Skene family's posteriors (crowd/calibration/).
     int32_t calibration = CS_CALIBRATION_AUTO;
 

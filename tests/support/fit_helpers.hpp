@@ -81,6 +81,18 @@ inline std::vector<double> trace(const cs_model *m) {
     return out;
 }
 
+inline int32_t iterations(const cs_model *m) {
+    int32_t it = -1;
+    cs_iterations(m, &it);
+    return it;
+}
+
+inline int32_t notes(const cs_model *m) {
+    int32_t n = -1;
+    cs_fit_notes(m, &n);
+    return n;
+}
+
 /// One of the five shared datasets: 1-based integer files turned 0-based.
 struct Dataset {
     bool found = false;

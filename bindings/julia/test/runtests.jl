@@ -128,6 +128,8 @@ end
     @test_throws CrowdSpecError setparam!(model, "tolerance", 1.0)
     @test_throws CrowdSpecError setparam!(model, "method", "dawid")
     @test "opt-ds" in method_names() && "lloyd" in method_names()
+    @test all(name -> name in method_names(), ("bwa", "la", "la-onepass"))
+    @test method_input("bwa") == :crowd && method_input("la-onepass") == :crowd
     @test method_input("lloyd") == :points && method_input("spec") == :graph
     @test "max_iter" in param_names()
     @test param_info("max_iter").is_integer

@@ -10,10 +10,10 @@ from ._lib import CrowdspecError, CrowdspecWarning, library_path
 from ._fit import (NOTE_NAMES, Result, fit_graph, fit_labels, fit_points, has_param,
                    method_summaries, methods, params, predict_labels,
                    version)
-from ._aggregators import (BCC, EBCC, GLAD, KOS, MACE, METHOD_CLASSES, MMSR, Aggregator,
-                           ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene, EigenRatio,
-                           GhoshSVD, KOSMessagePassing, MajorityVote, OneCoinDawidSkene,
-                           OptDawidSkene, Wawa, ZeroBasedSkill)
+from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
+                           Aggregator, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
+                           EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
+                           OneCoinDawidSkene, OptDawidSkene, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 
 __version__ = "0.2.0"
@@ -25,6 +25,6 @@ __all__ = [
     "NOTE_NAMES", "METHOD_CLASSES",
     "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
-    "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC",
-    "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE",
+    "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
+    "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE",
 ]

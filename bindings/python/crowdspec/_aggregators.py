@@ -18,8 +18,8 @@ from ._lib import CrowdspecError
 __all__ = [
     "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
-    "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC",
-    "METHOD_CLASSES",
+    "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
+    "LA", "LAOnePass", "METHOD_CLASSES",
 ]
 
 
@@ -197,6 +197,21 @@ BCC = _crowd_class(
     "BCC", "bcc",
     'Bayesian Classifier Combination ("bcc"; Kim and Ghahramani 2012) by mean-field variational\n'
     'Bayes: ebcc with one subtype; loss_history_ is the evidence lower bound.')
+BWA = _crowd_class(
+    "BWA", "bwa",
+    'Bayesian Weighted Average ("bwa"; Li, Rubinstein and Cohn 2019): one-versus-rest scores,\n'
+    'each the precision-weighted average of the labels with one precision per worker and class,\n'
+    'closed-form iterations. Prior keywords: bwa_strength (a_v), bwa_item_precision (lambda),\n'
+    'bwa_prior_correction ("on"/"off"). The authors stop at tol=1e-3, n_iter=500.')
+LA = _crowd_class(
+    "LA", "la",
+    'LA two-pass ("la"; Yang et al. 2024): worker abilities learned in one online pass over the\n'
+    'items (order: la_order, "random" from random_state, or "items"), then every item voted again\n'
+    'with weights k a - 1. Prior keywords: la_alpha, la_beta (Beta prior of an ability).')
+LAOnePass = _crowd_class(
+    "LAOnePass", "la-onepass",
+    'LA one-pass ("la-onepass"; Yang et al. 2024): each item decided once, online, by the vote\n'
+    'weighted with the abilities learned from the items before it. Keywords as LA.')
 
 Wawa = _crowd_class(
     "Wawa", "wawa",
@@ -218,4 +233,4 @@ MMSR = _crowd_class(
 METHOD_CLASSES = {cls._method: cls for cls in (
     MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
     CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
-    MACE, MMSR, EBCC, BCC)}
+    MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass)}

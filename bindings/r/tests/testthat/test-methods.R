@@ -36,6 +36,7 @@ test_that("the library's methods, parameters and version are listed", {
   m <- crowdspec_methods()
   expect_identical(unname(m[names(m) == "points"]), c("lloyd", "kmeans++"))
   expect_identical(crowdspec_methods("graph"), c("commu-lloyd", "spec", "spec-mle"))
+  expect_true(all(c("bwa", "la", "la-onepass") %in% crowdspec_methods("crowd")))
   p <- crowdspec_params()
   expect_identical(p$default[p$name == "max_iter"], 1000)
   expect_identical(p$default[p$name == "tol"], 1e-10)

@@ -116,6 +116,12 @@ pub const CS_METHOD_M_MSR: cs_method = 15;
 pub const CS_METHOD_EBCC: cs_method = 16;
 /// `"bcc"`: Bayesian Classifier Combination (variational Bayes; ebcc with one subtype).
 pub const CS_METHOD_BCC: cs_method = 17;
+/// `"bwa"`: Bayesian Weighted Average (one-vs-rest, per-class worker precisions, closed form).
+pub const CS_METHOD_BWA: cs_method = 18;
+/// `"la"`: LA two-pass (online worker abilities, then a second weighted vote).
+pub const CS_METHOD_LA: cs_method = 19;
+/// `"la-onepass"`: LA one-pass (each item decided once, online).
+pub const CS_METHOD_LA_ONEPASS: cs_method = 20;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -199,6 +205,18 @@ pub const CS_PARAM_CLASS_CONCENTRATION: cs_param = 554;
 pub const CS_PARAM_CONFUSION_DIAGONAL: cs_param = 555;
 /// double `"confusion_off_diagonal"`: b_v, that of every other class (bcc, ebcc).
 pub const CS_PARAM_CONFUSION_OFF_DIAGONAL: cs_param = 556;
+/// double `"bwa_strength"`: bwa's a_v, prior pseudo-labels of a worker's variance.
+pub const CS_PARAM_BWA_STRENGTH: cs_param = 610;
+/// double `"bwa_item_precision"`: bwa's lambda, prior precision of an item's score.
+pub const CS_PARAM_BWA_ITEM_PRECISION: cs_param = 611;
+/// int `"bwa_prior_correction"`: 1 (`"on"`) scales bwa's prior variance by 4 (1 - 1/k), 0 (`"off"`) not.
+pub const CS_PARAM_BWA_PRIOR_CORRECTION: cs_param = 612;
+/// double `"la_alpha"`: alpha of LA's Beta ability prior.
+pub const CS_PARAM_LA_ALPHA: cs_param = 613;
+/// double `"la_beta"`: beta of LA's Beta ability prior.
+pub const CS_PARAM_LA_BETA: cs_param = 614;
+/// int `"la_order"`: a [`cs_la_order`] value.
+pub const CS_PARAM_LA_ORDER: cs_param = 615;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -252,6 +270,13 @@ pub type cs_smoothing_center = i32;
 pub const CS_SMOOTHING_CENTER_UNIFORM: cs_smoothing_center = 0;
 /// `"pooled"`: also pseudo-labels spread as the crowd's pooled confusion row.
 pub const CS_SMOOTHING_CENTER_POOLED: cs_smoothing_center = 1;
+
+/// Values of [`CS_PARAM_LA_ORDER`].
+pub type cs_la_order = i32;
+/// `"random"`: a permutation of the items drawn from the seed.
+pub const CS_LA_ORDER_RANDOM: cs_la_order = 0;
+/// `"items"`: increasing item id (the arrival order of a stream).
+pub const CS_LA_ORDER_ITEMS: cs_la_order = 1;
 
 /// Values of [`CS_PARAM_DUPLICATES`].
 pub type cs_duplicates = i32;

@@ -63,6 +63,13 @@ c_enum! {
         /// `"bcc"`: Bayesian Classifier Combination (Kim and Ghahramani) by variational
         /// Bayes: ebcc with one subtype.
         Bcc = sys::CS_METHOD_BCC,
+        /// `"bwa"`: Bayesian Weighted Average (Li, Rubinstein and Cohn): one-versus-rest
+        /// scores, precision-weighted averages with one precision per worker and class.
+        Bwa = sys::CS_METHOD_BWA,
+        /// `"la"`: LA two-pass (Yang et al.): online worker abilities, then a second vote.
+        La = sys::CS_METHOD_LA,
+        /// `"la-onepass"`: LA one-pass (Yang et al.): each item decided once, online.
+        LaOnePass = sys::CS_METHOD_LA_ONEPASS,
         /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
         Lloyd = sys::CS_METHOD_LLOYD,
         /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -253,6 +260,16 @@ value_enum!(
         /// `"pooled"`: also `"smoothing_strength"` pseudo-labels per row, spread as the
         /// crowd's pooled confusion row (a Dirichlet prior centred on the crowd's average).
         Pooled = sys::CS_SMOOTHING_CENTER_POOLED,
+    }
+);
+
+value_enum!(
+    /// Values of the `"la_order"` parameter: the order of LA's first pass.
+    LaOrder, "la_order" {
+        /// `"random"`: a permutation of the items drawn from the seed (the default).
+        Random = sys::CS_LA_ORDER_RANDOM,
+        /// `"items"`: increasing item id, the arrival order of an online stream.
+        Items = sys::CS_LA_ORDER_ITEMS,
     }
 );
 

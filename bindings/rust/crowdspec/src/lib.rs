@@ -61,8 +61,8 @@ mod results;
 
 pub use codes::Codes;
 pub use enums::{
-    Accel, ConfusionModel, Duplicates, Groups, Identify, InputKind, Method, Notes, ParamInfo,
-    ParamValue, Prior, SmoothingCenter, Support,
+    Accel, ConfusionModel, Duplicates, Groups, Identify, InputKind, LaOrder, Method, Notes,
+    ParamInfo, ParamValue, Prior, SmoothingCenter, Support,
 };
 pub use error::{Error, Status};
 pub use model::Model;
