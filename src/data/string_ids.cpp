@@ -41,8 +41,13 @@ uint64_t hash_bytes(std::string_view s) {
     return h;
 }
 
-// Open addressing, linear probing; a slot holds a code + 1 (0 = empty) and the top
-// 32 bits of the hash, compared before the bytes. Grown to keep the load below 1/2.
+// Open addressing, linear probing. A slot holds a code + 1 (0 = empty) and the top 32
+// bits of the hash, compared before the bytes; the distinct strings are copied into one
+// arena in code order, so that the byte comparison of a hit reads a compact block
+// (the caller's buffer, where a string first appeared, is scattered over the whole
+// input). Grown to keep the load below 1/2. Lookups go in batches: the hashes of a
+// batch are computed and their slots prefetched first, so that the cache misses of
+// random ids overlap instead of following one another.
 class StringTable {
 public:
     explicit StringTable(std::size_t expected) {
@@ -50,45 +55,63 @@ public:
         while (cap < 2 * expected && cap < (std::size_t{1} << 40)) cap <<= 1;
         slots_.assign(cap, Slot{});
     }
-    // The code of s, adding it (as code `next`) when new; *added tells which.
-    int32_t find_or_add(std::string_view s, int32_t next, const std::vector<std::string_view> &names, bool *added) {
-        const uint64_t h = hash_bytes(s);
+    static constexpr std::size_t kBatch = 16;
+    void prefetch(uint64_t h) const {
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(&slots_[static_cast<std::size_t>(h) & (slots_.size() - 1)]);
+#else
+        (void)h;
+#endif
+    }
+    // The code of s (hash h), adding it as the next code when new; *added tells which.
+    int32_t find_or_add(std::string_view s, uint64_t h, bool *added) {
         const uint32_t tag = static_cast<uint32_t>(h >> 32);
-        std::size_t mask = slots_.size() - 1, i = static_cast<std::size_t>(h) & mask;
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = static_cast<std::size_t>(h) & mask;
         while (slots_[i].code_plus_one != 0) {
             const Slot &slot = slots_[i];
-            if (slot.tag == tag && names[static_cast<std::size_t>(slot.code_plus_one - 1)] == s) {
+            if (slot.tag == tag && name(slot.code_plus_one - 1) == s) {
                 *added = false;
                 return slot.code_plus_one - 1;
             }
             i = (i + 1) & mask;
         }
-        slots_[i] = Slot{next + 1, tag};
+        const int32_t code = static_cast<int32_t>(starts_.size());
+        slots_[i] = Slot{code + 1, tag};
+        starts_.push_back(arena_.size());
+        arena_.append(s.data(), s.size());
+        hashes_.push_back(h);
         *added = true;
-        return next;
+        if (2 * starts_.size() > slots_.size()) grow();
+        return code;
     }
-    // Called once the new string is in `names`: keeps the load below 1/2.
-    void added(const std::vector<std::string_view> &names) {
-        if (2 * names.size() > slots_.size()) grow(names, static_cast<int32_t>(names.size()));
+    std::string_view name(int32_t code) const {
+        const std::size_t b = starts_[static_cast<std::size_t>(code)];
+        const std::size_t e = static_cast<std::size_t>(code) + 1 < starts_.size() ? starts_[static_cast<std::size_t>(code) + 1]
+                                                                                   : arena_.size();
+        return std::string_view(arena_.data() + b, e - b);
     }
+    std::size_t size() const { return starts_.size(); }
 
 private:
     struct Slot {
         int32_t code_plus_one = 0;
         uint32_t tag = 0;
     };
-    void grow(const std::vector<std::string_view> &names, int32_t count) {
-        std::vector<Slot> old(slots_.size() * 2, Slot{});
-        old.swap(slots_);
-        const std::size_t mask = slots_.size() - 1;
-        for (int32_t c = 0; c < count; ++c) {
-            const uint64_t h = hash_bytes(names[static_cast<std::size_t>(c)]);
-            std::size_t i = static_cast<std::size_t>(h) & mask;
-            while (slots_[i].code_plus_one != 0) i = (i + 1) & mask;
-            slots_[i] = Slot{c + 1, static_cast<uint32_t>(h >> 32)};
+    void grow() {
+        std::vector<Slot> bigger(slots_.size() * 2, Slot{});
+        const std::size_t mask = bigger.size() - 1;
+        for (std::size_t c = 0; c < hashes_.size(); ++c) {
+            std::size_t i = static_cast<std::size_t>(hashes_[c]) & mask;
+            while (bigger[i].code_plus_one != 0) i = (i + 1) & mask;
+            bigger[i] = Slot{static_cast<int32_t>(c) + 1, static_cast<uint32_t>(hashes_[c] >> 32)};
         }
+        slots_.swap(bigger);
     }
     std::vector<Slot> slots_;
+    std::string arena_;                // the distinct strings, in code order
+    std::vector<std::size_t> starts_;  // where each begins in arena_
+    std::vector<uint64_t> hashes_;     // for growing without hashing again
 };
 
 }  // namespace
@@ -131,24 +154,33 @@ StringCodes intern_strings(const std::vector<std::string_view> &strings, bool so
     StringCodes out;
     const std::size_t n = strings.size();
     out.codes.resize(n);
-    std::vector<std::string_view> names;  // by code, in order of first appearance
     StringTable table(std::min<std::size_t>(n, 1 << 16));
-    for (std::size_t t = 0; t < n; ++t) {
-        // Exports list labels task by task: a string equal to the previous one is common.
-        if (t > 0 && strings[t] == strings[t - 1]) {
-            out.codes[t] = out.codes[t - 1];
-            continue;
+    uint64_t hashes[StringTable::kBatch];
+    for (std::size_t base = 0; base < n; base += StringTable::kBatch) {
+        const std::size_t end = std::min(n, base + StringTable::kBatch);
+        // Exports list labels task by task: a string equal to the previous one is
+        // common, and takes the previous code without a lookup.
+        bool repeat[StringTable::kBatch];
+        for (std::size_t t = base; t < end; ++t) {
+            repeat[t - base] = t > 0 && strings[t] == strings[t - 1];
+            if (repeat[t - base]) continue;
+            hashes[t - base] = hash_bytes(strings[t]);
+            table.prefetch(hashes[t - base]);
         }
-        bool added = false;
-        const int32_t code = table.find_or_add(strings[t], static_cast<int32_t>(names.size()), names, &added);
-        if (added) {
-            names.push_back(strings[t]);
-            table.added(names);
-            out.first.push_back(static_cast<int64_t>(t));
+        for (std::size_t t = base; t < end; ++t) {
+            if (repeat[t - base]) {
+                out.codes[t] = out.codes[t - 1];
+                continue;
+            }
+            bool added = false;
+            out.codes[t] = table.find_or_add(strings[t], hashes[t - base], &added);
+            if (added) out.first.push_back(static_cast<int64_t>(t));
         }
-        out.codes[t] = code;
     }
     if (!sorted) return out;
+    std::vector<std::string_view> names(table.size());
+    for (std::size_t c = 0; c < names.size(); ++c) names[c] = table.name(static_cast<int32_t>(c));
+    if (std::is_sorted(names.begin(), names.end())) return out;  // first seen in order (ids listed in order): the codes are the ranks
     // Renumber in byte order (std::string_view compares bytes as unsigned char: UTF-8's
     // byte order is its code point order).
     std::vector<int32_t> order(names.size());
