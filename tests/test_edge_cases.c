@@ -5,6 +5,8 @@
  * (CS_MAX_CROWD_CLASSES, n_workers x k < 2^32) and converged = 0 after a cancel. */
 #include <float.h>
 
+#include <stdlib.h>
+
 #include "cs_test.h"
 
 #if defined(__has_feature)
@@ -137,6 +139,16 @@ static void impossible_items_get_the_prior(void **state) {
                       fabs(post[3 * j + 2] - prior[2]) <= 4 * DBL_EPSILON;
     if (prior_rows == 0)
         fail_msg("no posterior equals the prior (%g, %g, %g)", prior[0], prior[1], prior[2]);
+    /* The note names the first such item (issue 39): its posterior is the prior. */
+    {
+        const char *message = cs_last_error(m);
+        const char *at = strstr(message, " is item ");
+        long first;
+        if (at == NULL) fail_msg("the note does not name the item: %s", message);
+        first = strtol(at + strlen(" is item "), NULL, 10);
+        assert_true(first >= 0 && first < 25);
+        for (j = 0; j < 3; ++j) assert_true(fabs(post[3 * first + j] - prior[j]) <= 4 * DBL_EPSILON);
+    }
 }
 
 /* Issue 12, item 11: the documented range and the real limits of cs_fit() agree, each

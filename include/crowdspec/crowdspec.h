@@ -67,6 +67,10 @@
  *  @brief The inference methods, their ids and names, and how to enumerate them. */
 /** @defgroup api_status Status codes
  *  @brief What every call returns, and the name of each code. */
+/** @defgroup api_measures Crowd measures and string ids
+ *  @brief Agreement, uncertainty, consistency and accuracy on aggregates of a crowd's
+ *  labels (the measures of crowd-kit's metrics module), and string ids numbered by the
+ *  library (added in 0.2). */
 /** @defgroup api_version Version
  *  @brief The version of the header and of the library loaded at run time. */
 #ifndef CROWDSPEC_H
@@ -1527,6 +1531,192 @@ CS_API cs_status cs_centres(const cs_model *model, double *centres, size_t capac
  *         (the last fit was not a graph fit).
  */
 CS_API cs_status cs_graph_densities(const cs_model *model, double *within, double *between);
+
+/**
+ * @brief A method-specific estimate of the last fit, by name (added in 0.2): values
+ *        that are no part of the Dawid-Skene results above.
+ *
+ * | method | name | rows x cols | meaning |
+ * |---|---|---|---|
+ * | glad | "ability" | n_workers x 1 | alpha_i, worker i's ability (prior mean 1) |
+ * | glad | "inverse_difficulty" | n_items x 1 | beta_j = exp(b_j) > 0, item j's inverse difficulty |
+ * | mace | "competence" | n_workers x 1 | posterior mean of theta_i, the chance worker i knows the answer |
+ * | mace | "strategy" | n_workers x k | posterior mean of xi_i, worker i's label distribution when it spams |
+ *
+ * Under glad, worker i labels item j correctly with probability
+ * sigma(alpha_i beta_j); under mace, cs_confusion() is theta_i I + (1 - theta_i) 1 xi_i^T.
+ * Other methods have no estimate of their own; a name the last fit does not have is
+ * ::CS_ERR_INVALID_ARGUMENT, and the message lists the names it has.
+ *
+ * @param model The handle.
+ * @param name The estimate's name (NUL-terminated).
+ * @param[out] values Buffer for rows * cols doubles, row-major; may be NULL when
+ *        capacity is 0 (then only the shape is returned).
+ * @param capacity Length of values (0, or >= rows * cols).
+ * @param[out] rows Receives the number of rows (may be NULL).
+ * @param[out] cols Receives the number of columns (may be NULL).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER (name), ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_INVALID_ARGUMENT or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *values, size_t capacity,
+                             size_t *rows, size_t *cols);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @addtogroup api_measures
+ *  The measures take the labels as cs_fit() does (0-based item, worker and label
+ *  arrays of n_labels entries) and do not use or change the handle's fit: the handle
+ *  only receives the message of a failure. Items are 0 .. the largest item id, workers
+ *  0 .. the largest worker id. Each given label counts once (crowd-kit drops repeated
+ *  identical (task, worker, label) rows in accuracy on aggregates; the library counts
+ *  them). Cost: O(n_labels + n_items + n_workers) time and memory (O(n_labels x k) for
+ *  uncertainty and consistency), no dense items x workers matrix.
+ *  @{ */
+
+/**
+ * @brief Krippendorff's alpha for nominal labels (crowd-kit's alpha_krippendorff, with
+ *        its default binary distance), and the coincidence matrix it comes from.
+ *
+ * Every item with m >= 2 labels adds to the coincidence matrix o[c][d] the n_c n_d /
+ * (m - 1) ordered pairs of its labels of classes c and d (n_c (n_c - 1) / (m - 1) for
+ * c = d); with n_c = sum_d o[c][d] and n = sum_c n_c (the pairable labels), the
+ * observed disagreement is D_o = sum_{c != d} o[c][d] / n, the expected D_e = sum_{c !=
+ * d} n_c n_d / (n (n - 1)), and alpha = 1 - D_o / D_e. Items with one label are left
+ * out. When every label has one value alpha is 1 (as NLTK's, which crowd-kit calls);
+ * otherwise, when no item has two labels (n = 0) or D_e = 0, alpha is NaN (undefined).
+ * o[c][c] / n_c is the agreement of class c: the chance that another label of an item
+ * that has a label c is c too.
+ *
+ * @param model The handle (receives the message of a failure).
+ * @param item Item of each label.
+ * @param label Class of each label (k = 1 + the largest).
+ * @param n_labels Number of labels (> 0).
+ * @param[out] alpha Receives alpha (may be NULL).
+ * @param[out] coincidence Buffer for the k x k matrix o, row-major, or NULL.
+ * @param capacity Length of coincidence (>= k * k when it is not NULL).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_EMPTY_INPUT,
+ *         ::CS_ERR_INVALID_ID, ::CS_ERR_INVALID_LABEL (negative), ::CS_ERR_TOO_MANY_CLASSES
+ *         or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_agreement(cs_model *model, const int32_t *item, const int32_t *label, size_t n_labels,
+                              double *alpha, double *coincidence, size_t capacity);
+
+/** For cs_uncertainty(): what each value is about. */
+enum cs_measure_by {
+    CS_BY_ITEM = 0,   /**< One value per item. */
+    CS_BY_WORKER = 1  /**< One value per worker. */
+};
+
+/**
+ * @brief Label uncertainty per item or per worker (crowd-kit's uncertainty with
+ *        aggregate=False): the entropy, in nats, of the label distribution of each item
+ *        (or worker) weighed by worker skills.
+ *
+ * With K the number of distinct labels given, each label of class c by a worker of
+ * skill s counts s for class c and (1 - s) / (K - 1) for every other class that was
+ * given; the counts summed over the item's (worker's) labels are normalised to p, and
+ * the value is H = -sum_c p_c log p_c. Without skills every worker has skill 1 (then H
+ * is the entropy of the item's label shares). Items (workers) without labels get NaN.
+ *
+ * @param model The handle (receives the message of a failure).
+ * @param item, worker, label The labels (as cs_fit()).
+ * @param n_labels Number of labels (> 0).
+ * @param skill Skill of each worker, in [0, 1], or NULL (every skill 1).
+ * @param n_skills Length of skill (> the largest worker id when skill is not NULL).
+ * @param by ::CS_BY_ITEM or ::CS_BY_WORKER.
+ * @param[out] values Buffer for one value per item (1 + the largest item id) or per
+ *        worker (1 + the largest worker id).
+ * @param capacity Length of values.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_EMPTY_INPUT,
+ *         ::CS_ERR_INVALID_ID, ::CS_ERR_INVALID_LABEL, ::CS_ERR_INVALID_ARGUMENT (a skill
+ *         outside [0, 1] or NaN, n_skills too small, an unknown by),
+ *         ::CS_ERR_TOO_MANY_CLASSES or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_uncertainty(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                                size_t n_labels, const double *skill, size_t n_skills, int32_t by, double *values,
+                                size_t capacity);
+
+/**
+ * @brief Consistency of each item with its aggregated label (crowd-kit's consistency
+ *        with by_task=True): the posterior probability of the aggregate under the
+ *        one-coin model of the worker skills and a uniform prior.
+ *
+ * With K the number of distinct labels given, a label c by a worker of skill s has
+ * probability s under class c and (1 - s) / (K - 1) under every other given class;
+ * P(l) is the product over the item's labels, and the value is P(a) / sum_l P(l) for
+ * the aggregate a (computed in log space: no underflow; 0 when every P(l) is 0).
+ * Items without labels, or whose aggregate is negative (none), get NaN.
+ *
+ * @param model The handle (receives the message of a failure).
+ * @param item, worker, label The labels (as cs_fit()).
+ * @param n_labels Number of labels (> 0).
+ * @param skill Skill of each worker, in [0, 1].
+ * @param n_skills Length of skill (> the largest worker id).
+ * @param aggregate Aggregated label of each item (e.g. cs_labels()); -1 for none.
+ * @param n_aggregate Length of aggregate (> the largest item id).
+ * @param[out] values Buffer for one value per item (1 + the largest item id).
+ * @param capacity Length of values.
+ * @return as cs_uncertainty(); also ::CS_ERR_INVALID_LABEL for an aggregate >= the
+ *         number of classes.
+ */
+CS_API cs_status cs_consistency(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                                size_t n_labels, const double *skill, size_t n_skills, const int32_t *aggregate,
+                                size_t n_aggregate, double *values, size_t capacity);
+
+/**
+ * @brief Accuracy of each worker on the aggregated labels (crowd-kit's
+ *        accuracy_on_aggregates with by="worker"): the share of its labels on items
+ *        that have an aggregate that equal it.
+ *
+ * Labels on items whose aggregate is negative (none) are left out; workers with no
+ * label left get NaN. The overall accuracy (by=None) is the sum of the matches over the
+ * sum of the counted labels, returned in *overall.
+ *
+ * @param model The handle (receives the message of a failure).
+ * @param item, worker, label The labels (as cs_fit()).
+ * @param n_labels Number of labels (> 0).
+ * @param aggregate Aggregated label of each item; -1 for none.
+ * @param n_aggregate Length of aggregate (> the largest item id).
+ * @param[out] values Buffer for one value per worker (1 + the largest worker id), or NULL.
+ * @param capacity Length of values.
+ * @param[out] overall Receives the overall accuracy (NaN when no label counts); may be NULL.
+ * @return as cs_consistency().
+ */
+CS_API cs_status cs_accuracy_on_aggregates(cs_model *model, const int32_t *item, const int32_t *worker,
+                                           const int32_t *label, size_t n_labels, const int32_t *aggregate,
+                                           size_t n_aggregate, double *values, size_t capacity, double *overall);
+
+/**
+ * @brief Numbers string ids in the library (a hash table), so that a binding hands
+ *        over one buffer instead of numbering millions of strings itself.
+ *
+ * The n strings are byte strings (UTF-8 for text; compared byte by byte, any byte
+ * allowed). Equal strings get the same code. With sorted != 0 the codes follow the
+ * byte order of the distinct strings (memcmp, shorter first on a common prefix), which
+ * for valid UTF-8 is the order of their code points (Python's and Rust's string
+ * order); with sorted == 0 they follow the order of first appearance.
+ *
+ * @param model The handle (receives the message of a failure).
+ * @param text The strings' bytes.
+ * @param text_size Length of text in bytes.
+ * @param offsets n + 1 non-decreasing offsets into text, string t being text[offsets[t]
+ *        .. offsets[t + 1]) (offsets[0] >= 0, offsets[n] <= text_size), as Arrow's string
+ *        arrays hold them; or NULL: text is the n strings joined by single NUL bytes
+ *        (exactly n - 1 NUL bytes, none at the end; an empty text with n = 1 is one empty
+ *        string).
+ * @param n Number of strings (> 0, < 2^31).
+ * @param sorted Non-zero: codes in byte order of the strings; 0: in order of first
+ *        appearance.
+ * @param[out] codes Buffer for n codes (0 .. n_distinct - 1).
+ * @param[out] first Buffer for n indices: first[c] receives the index of the first
+ *        string with code c (only the first n_distinct entries are written).
+ * @param[out] n_distinct Receives the number of distinct strings.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_EMPTY_INPUT (n =
+ *         0), ::CS_ERR_INVALID_ARGUMENT (offsets out of order or past text_size, or the
+ *         number of NUL bytes is not n - 1) or ::CS_ERR_TOO_LARGE (n >= 2^31).
+ */
+CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t text_size, const int64_t *offsets,
+                                   size_t n, int32_t sorted, int32_t *codes, int64_t *first, size_t *n_distinct);
 /** @} */
 
 #ifdef __cplusplus

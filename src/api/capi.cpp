@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/arguments.hpp"
 #include "api/guard.hpp"
 #include "api/registry.hpp"
 #include "api/model.hpp"
@@ -18,12 +19,10 @@
 #include "util/parallel.hpp"
 
 using cs::Error;
+using cs::copy_out;
+using cs::require;
 
 namespace {
-
-void require(const void *p, const char *what) {
-    if (p == nullptr) throw Error(CS_ERR_NULL_POINTER, std::string(what) + " is NULL");
-}
 
 const cs::FitResult &fitted(const cs_model *model) {
     if (!model->fit)
@@ -51,15 +50,6 @@ const cs::MethodInfo &method_for(const cs::FitOptions &options, cs::InputKind ki
     return *method;
 }
 
-template <class T>
-void copy_out(const std::vector<T> &values, T *out, std::size_t capacity, const char *what) {
-    require(out, what);
-    if (capacity < values.size())
-        throw Error(CS_ERR_BUFFER_TOO_SMALL, std::string(what) + ": capacity " +
-                                                 std::to_string(capacity) + " < " +
-                                                 std::to_string(values.size()) + " values");
-    if (!values.empty()) std::memcpy(out, values.data(), values.size() * sizeof(T));
-}
 
 
 // Initial matrices are only for the EM methods.
@@ -490,6 +480,27 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
                         "cs_graph_densities: the last fit was not a graph fit (cs_fit_graph)");
         if (within) *within = fit.within_density;
         if (between) *between = fit.between_density;
+    });
+}
+
+CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *values, size_t capacity,
+                             size_t *rows, size_t *cols) {
+    return cs::guard(model, [&] {
+        require(name, "name");
+        const cs::FitResult &fit = fitted(model);
+        const cs::FitResult::Estimate *found = nullptr;
+        std::string names;
+        for (const cs::FitResult::Estimate &e : fit.estimates) {
+            if (e.name == name) found = &e;
+            names += (names.empty() ? "" : ", ") + ("\"" + e.name + "\"");
+        }
+        if (found == nullptr)
+            throw Error(CS_ERR_INVALID_ARGUMENT, std::string("the last fit has no estimate \"") + name + "\"" +
+                                                     (names.empty() ? std::string(" (its method has none)")
+                                                                    : "; it has " + names));
+        if (rows) *rows = static_cast<size_t>(found->rows);
+        if (cols) *cols = static_cast<size_t>(found->cols);
+        if (values != nullptr || capacity > 0) copy_out(found->values, values, capacity, "values");
     });
 }
 

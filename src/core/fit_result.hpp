@@ -31,6 +31,16 @@ struct FitResult {
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
 
+    // Method-specific estimates (cs_estimate), e.g. glad's worker abilities: a name
+    // and a rows x cols row-major table.
+    struct Estimate {
+        std::string name;
+        int32_t rows = 0;
+        int32_t cols = 0;
+        std::vector<double> values;
+    };
+    std::vector<Estimate> estimates;
+
     // Distributed crowd fits (cs_fit_mpi): n_items and the item rows above are this
     // process's items; item_ids holds their global ids, total_items the whole
     // problem's item count. Empty / 0 for every other fit.

@@ -141,5 +141,15 @@ raw = open("bad_utf8.csv", "rb").read().split(b"\n")
 want = sorted(line.split(b",")[1].decode("utf-8", "replace") for line in raw[1:3])
 assert sorted(w["worker"] for w in workers) == want, (workers, want)'
 fi
+# Formats no reader takes (issue 39): one line naming the format and what to do.
+printf 'PK\003\004\024\000\006\000rest of a workbook' >book.xlsx
+run 2 "$CS" fit book.xlsx && stderr_is '^crowdspec: book\.xlsx: an Excel workbook \(\.xlsx\).*save the sheet as CSV'
+cp book.xlsx labels.zip
+run 2 "$CS" fit labels.zip && stderr_is '^crowdspec: labels\.zip: a zip archive.*unzip it'
+printf 'PAR1\025\000\025\034rest' >labels.parquet
+run 2 "$CS" fit labels.parquet && stderr_is '^crowdspec: labels\.parquet: an Apache Parquet file.*read_parquet'
+printf '[{"item": "a", "worker": "w", "label": "x"}]\n' >labels.json
+run 2 "$CS" fit labels.json && stderr_is '^crowdspec: labels\.json: JSON, which crowdspec fit does not read'
+printf '\037\213\010\000\000\000\000\000' | run 2 "$CS" fit - && stderr_is 'gzip-compressed data.*gunzip -c FILE'
 no_temporaries
 finish

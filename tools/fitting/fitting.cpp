@@ -71,7 +71,8 @@ std::string fit_options_help() {
            "                          delta=1e-6, power_starts=100); repeatable\n"
            "  -q, --quiet             no progress line and no notes on stderr (errors still are)\n"
            "Progress: a fit running longer than a second shows `iteration, log-likelihood,\n"
-           "elapsed` on one stderr line, only when stderr is a terminal. Ctrl-C (SIGINT) or\n"
+           "elapsed` on one stderr line, only when stderr is a terminal; iterations count\n"
+           "across opt-ds's starts, and `(start N)` tells which one runs. Ctrl-C (SIGINT) or\n"
            "SIGTERM stops the fit cleanly: no output file is written or changed, exit 130/143.\n"
            "\n" + methods_help() + "\n"
            "Input options:\n"
@@ -285,6 +286,9 @@ void FitMonitor::begin(cs_model *model, const std::string &method_name) {
     start_ = now_seconds();
     last_shown_ = 0.0;
     shown_width_ = 0;
+    runs_ = 0;
+    last_iteration_ = -1;
+    last_objective_ = 0.0;
     cs_set_progress(model, &FitMonitor::callback, this);
 }
 
@@ -300,6 +304,13 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
     FitMonitor &m = *static_cast<FitMonitor *>(self);
     if (pending_interrupt() != 0) return 1;  // the library stops with CS_ERR_CANCELLED
     if (!m.show_) return 0;
+    // The library counts rounds across the starts of opt-ds (and mace, kmeans++), while
+    // the objective is that of the start running: EM's objective never falls within
+    // one run, so a fall means a new start began, and the line says which run it is.
+    if (iteration <= m.last_iteration_ || (m.runs_ > 0 && objective < m.last_objective_)) ++m.runs_;
+    if (m.runs_ == 0) m.runs_ = 1;
+    m.last_iteration_ = iteration;
+    m.last_objective_ = objective;
     const double now = now_seconds();
     const double elapsed = now - m.start_;
     // Quiet for the first second (short fits never flicker), then ~10 redraws a second.
@@ -309,8 +320,10 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
                        : m.method_ == "ebcc" || m.method_ == "bcc" ? "bound"  // the variational ELBO
                                                                       : "log-likelihood";
     char line[160];
-    const int n = std::snprintf(line, sizeof line, "crowdspec: %s: iteration %d, %s %.6f, %.1f s", m.method_.c_str(),
-                                static_cast<int>(iteration), what, objective, elapsed);
+    char run[32] = "";
+    if (m.runs_ > 1) std::snprintf(run, sizeof run, " (start %d)", m.runs_);
+    const int n = std::snprintf(line, sizeof line, "crowdspec: %s: iteration %d%s, %s %.6f, %.1f s", m.method_.c_str(),
+                                static_cast<int>(iteration), run, what, objective, elapsed);
     if (n <= 0) return 0;
     const std::size_t width = static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : sizeof line - 1;
     // Pad over a longer previous line; \r keeps it on one terminal line.

@@ -94,6 +94,9 @@ private:
     double start_ = 0.0;       // steady-clock seconds at begin()
     double last_shown_ = 0.0;  // when the line was last redrawn
     std::size_t shown_width_ = 0;
+    int runs_ = 0;               // runs seen: a fall of the objective starts the next
+    int32_t last_iteration_ = -1;
+    double last_objective_ = 0.0;
 };
 
 /// Runs cs_fit on the table and returns its wall time in seconds (cs_fit alone).

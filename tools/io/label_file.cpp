@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "io/column_layout.hpp"
+#include "io/foreign_formats.hpp"
 #include "io/id_interner.hpp"
 #include "io/parallel_reader.hpp"
 #include "io/text_values.hpp"
@@ -277,6 +278,7 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
             throw CliError(kExitInput, table.source +
                                            ": a crowdspec binary label file, which is read mapped from a regular "
                                            "file: give its file name instead of a pipe or standard input");
+        reject_foreign_format(std::string_view(in.data(), std::min<std::size_t>(in.size(), 64)), path, table.source);
         const std::vector<Role> roles = crowd_roles(input);
         const TextFormat format = resolve_text_format(
             input.format, path, std::string_view(in.data(), in.size()), input.header,

@@ -5,7 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <numeric>
+#include <stdexcept>
+
+#include "crowdspec/crowdspec.h"
 
 namespace cli {
 
@@ -28,33 +32,18 @@ Agreement nominal_agreement(const std::vector<int32_t> &item, const std::vector<
     a.coincidence.assign(k * k, 0.0);
     a.values.assign(k, 0.0);
     a.class_agreement.assign(k, kNaN);
-    // The labels of each item together (a counting sort by item).
-    std::vector<std::size_t> start(n_items + 1, 0);
-    for (int32_t j : item) ++start[static_cast<std::size_t>(j) + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<int32_t> by_item(label.size());
-    {
-        std::vector<std::size_t> next(start.begin(), start.end() - 1);
-        for (std::size_t t = 0; t < item.size(); ++t) by_item[next[static_cast<std::size_t>(item[t])]++] = label[t];
-    }
-    std::vector<double> count(k, 0.0);
-    std::vector<std::size_t> present;  // classes with a label on the current item
-    for (std::size_t j = 0; j < n_items; ++j) {
-        const std::size_t m = start[j + 1] - start[j];
-        if (m < 2) continue;
-        ++a.units;
-        present.clear();
-        for (std::size_t t = start[j]; t < start[j + 1]; ++t) {
-            const std::size_t c = static_cast<std::size_t>(by_item[t]);
-            if (count[c] == 0.0) present.push_back(c);
-            count[c] += 1.0;
-        }
-        const double scale = 1.0 / static_cast<double>(m - 1);
-        for (std::size_t c : present)
-            for (std::size_t d : present)
-                a.coincidence[c * k + d] += (c == d ? count[c] * (count[c] - 1.0) : count[c] * count[d]) * scale;
-        for (std::size_t c : present) count[c] = 0.0;
-    }
+    a.observed = a.expected = a.alpha = kNaN;
+    if (item.empty()) return a;
+    // The library computes the coincidence matrix and alpha (cs_agreement); the
+    // report's other figures are its sums. Its k is 1 + the largest label given.
+    std::size_t given_k = 0;
+    for (int32_t c : label) given_k = std::max(given_k, static_cast<std::size_t>(c) + 1);
+    std::vector<double> o(given_k * given_k, 0.0);
+    std::unique_ptr<cs_model, void (*)(cs_model *)> model(cs_create(), cs_destroy);
+    if (!model || cs_agreement(model.get(), item.data(), label.data(), item.size(), &a.alpha, o.data(), o.size()) != CS_OK)
+        throw std::runtime_error(std::string("agreement: ") + (model ? cs_last_error(model.get()) : "out of memory"));
+    for (std::size_t c = 0; c < given_k && c < k; ++c)
+        for (std::size_t d = 0; d < given_k && d < k; ++d) a.coincidence[c * k + d] = o[c * given_k + d];
     double disagree = 0.0, squares = 0.0;
     for (std::size_t c = 0; c < k; ++c) {
         for (std::size_t d = 0; d < k; ++d) {
@@ -66,10 +55,11 @@ Agreement nominal_agreement(const std::vector<int32_t> &item, const std::vector<
         if (a.values[c] > 0.0) a.class_agreement[c] = a.coincidence[c * k + c] / a.values[c];
     }
     const double n = a.pairable;
-    a.observed = n > 0.0 ? disagree / n : kNaN;
-    // sum_{c != d} n_c n_d = n^2 - sum_c n_c^2.
-    a.expected = n > 1.0 ? (n * n - squares) / (n * (n - 1.0)) : kNaN;
-    a.alpha = n > 1.0 && a.expected > 0.0 ? 1.0 - a.observed / a.expected : kNaN;
+    if (n > 0.0) a.observed = disagree / n;
+    if (n > 1.0) a.expected = (n * n - squares) / (n * (n - 1.0));  // sum_{c != d} n_c n_d / (n (n - 1))
+    std::vector<std::size_t> per_item(n_items, 0);
+    for (int32_t j : item) ++per_item[static_cast<std::size_t>(j)];
+    a.units = static_cast<std::size_t>(std::count_if(per_item.begin(), per_item.end(), [](std::size_t m) { return m >= 2; }));
     return a;
 }
 

@@ -15,14 +15,11 @@ namespace cli {
 
 /// Agreement among the labels given to the same items, nominal classes.
 ///
-/// Krippendorff's alpha from its definition: every item (unit) with m_u >= 2 labels
-/// contributes to the k x k coincidence matrix o[c][d] the number of ordered pairs
-/// of its labels (from different labellings) with values c and d, divided by
-/// m_u - 1: o[c][d] += n_uc * n_ud / (m_u - 1) for c != d and n_uc * (n_uc - 1) /
-/// (m_u - 1) for c == d. Then n_c = sum_d o[c][d], n = sum_c n_c (the pairable
-/// labels), observed disagreement D_o = sum_{c != d} o[c][d] / n, expected
-/// disagreement D_e = sum_{c != d} n_c n_d / (n (n - 1)), and alpha = 1 - D_o / D_e.
-/// Items with one label carry no pair and are left out.
+/// Krippendorff's alpha and its coincidence matrix come from the library
+/// (cs_agreement, whose documentation in crowdspec.h gives the formulas); the other
+/// fields are their sums: n_c = sum_d o[c][d], n = sum_c n_c, D_o = sum_{c != d}
+/// o[c][d] / n, D_e = sum_{c != d} n_c n_d / (n (n - 1)). When every label has one
+/// value alpha is 1 (NLTK's and crowd-kit's rule), otherwise NaN when D_e = 0 or n < 2.
 struct Agreement {
     std::size_t k = 0;
     std::vector<double> coincidence;  ///< k x k, row-major: o[c][d]
@@ -31,7 +28,7 @@ struct Agreement {
     std::size_t units = 0;            ///< items with at least two labels
     double observed = 0.0;            ///< D_o (NaN when n = 0)
     double expected = 0.0;            ///< D_e (NaN when n < 2)
-    double alpha = 0.0;               ///< 1 - D_o / D_e; NaN when undefined (D_e = 0 or n < 2)
+    double alpha = 0.0;               ///< 1 - D_o / D_e (see above)
     /// Per class c: o[c][c] / n_c, the chance that another label on an item that has a
     /// label c is c too (NaN when n_c = 0).
     std::vector<double> class_agreement;
@@ -39,7 +36,8 @@ struct Agreement {
 
 /// Agreement of labels `label[t]` on items `item[t]` (0-based, < n_items and < k).
 /// Each (item, label) pair given counts once per occurrence; the caller removes
-/// repeated labellings it does not want counted.
+/// repeated labellings it does not want counted. Throws std::runtime_error when the
+/// library refuses the labels (they are checked before: it does not).
 Agreement nominal_agreement(const std::vector<int32_t> &item, const std::vector<int32_t> &label, std::size_t n_items,
                             std::size_t k);
 

@@ -6,12 +6,14 @@ They encode a DataFrame (_crowd_frame), fit it through the numpy layer (_fit) an
 the results back as pandas objects indexed by the frame's own ids and labels.
 """
 
+import re
+
 import numpy as np
 
 from ._crowd_frame import (_check_coded, _check_columns, _confusion_from_errors, _Encoded,
                            _in_frame_terms, _missing_row)
 from ._estimator import _Params
-from ._fit import fit_labels, predict_labels, validate_params, warn_notes
+from ._fit import fit_labels, predict_labels, warn_notes
 from ._frame import _factorize, _int32, _pd
 from ._lib import CrowdspecError
 
@@ -43,16 +45,8 @@ class Aggregator(_Params):
     """
 
     def __init__(self, method, n_iter=None, tol=None, **params):
-        validate_params({"method": method})  # an unknown method fails here
-        self._method = method
-        self._init(n_iter, tol, params)
-
-    def _init(self, n_iter, tol, params):
-        self._init_params(dict(params, n_iter=n_iter, tol=tol))
-
-    @property
-    def method(self):
-        return self._method
+        # scikit-learn's rule: every argument stored as given (checked, not changed)
+        self._set_checked(dict(method=method, n_iter=n_iter, tol=tol, **params))
 
     def fit(self, data, true_labels=None, initial_error=None):
         """Fit to a DataFrame with columns task, worker, label; true_labels (a Series
@@ -67,15 +61,15 @@ class Aggregator(_Params):
             initial = _confusion_from_errors(initial_error, enc.worker_index(),
                                              enc.class_index())
         try:
-            result = fit_labels(enc.item, enc.worker, enc.label, method=self._method,
+            result = fit_labels(enc.item, enc.worker, enc.label, method=self._fit_method(),
                                 n_items=enc.n_items, n_workers=enc.n_workers,
                                 n_classes=enc.n_classes, gold_item=enc.gold_item,
                                 gold_label=enc.gold_label, initial_confusion=initial,
                                 warn=False, **self._params)
         except CrowdspecError as err:
             raise _in_frame_terms(err, data) from None
-        warn_notes(result, stacklevel=3)
         tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
+        warn_notes(result, stacklevel=3, rename=lambda text: _name_items(text, tasks))
         k = enc.n_classes
         self._keep_result(result)
         self.classes_ = classes
@@ -95,7 +89,58 @@ class Aggregator(_Params):
         diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
         self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
         self.log_likelihood_ = result.log_likelihood
+        self._keep_estimates(result, tasks, workers, classes, enc)
         return self
+
+    def _keep_estimates(self, result, tasks, workers, classes, enc):
+        """crowd-kit's model-specific attributes, where the method has them."""
+        pd = _pd()
+        est = result.estimates
+        if "ability" in est:  # GLAD
+            self.alphas_ = pd.Series(est["ability"], index=workers, name="alpha")
+            self.betas_ = pd.Series(est["inverse_difficulty"], index=tasks, name="beta")
+        if "competence" in est:  # MACE: spamming_[:, 0] spams, [:, 1] knows
+            theta = est["competence"]
+            self.spamming_ = np.column_stack([1.0 - theta, theta])
+            self.thetas_ = est["strategy"]
+        if self._fit_method() == "mv":
+            # crowd-kit's MajorityVote.skills_: each worker's share of labels that
+            # agree with the majority vote (accuracy on aggregates).
+            from . import metrics
+            share = metrics._accuracy_by_worker(enc, result.labels[:enc.n_items])
+            self.skills_ = pd.Series(share, index=workers, name="skill")
+
+    def score(self, data, y=None):
+        """Mean log-likelihood per label of ``data`` (task, worker, label) under the
+        fitted model, as scikit-learn's GaussianMixture.score: each label's
+        probability is sum_t P(true t | the fit) P(label | t, worker), with the fitted
+        task posteriors (the prior for tasks the fit did not see) and worker matrices
+        (the mean matrix for workers it did not see). Higher is better, so that
+        GridSearchCV(estimator, grid).fit(data) picks parameters by the likelihood of
+        held-out labels. Labels the fit has no class for raise ValueError."""
+        pd = _pd()
+        if not hasattr(self, "result_"):
+            raise ValueError("score needs a fit first: call fit()")
+        _check_columns(data)
+        r = self.result_
+        task_codes, seen = _factorize(data["task"], sort=False)
+        _check_coded(data, "task", task_codes)
+        post = np.vstack([r.posteriors, r.prior[None, :]])
+        t = self.probas_.index.get_indexer(seen)
+        t = np.append(np.where(t < 0, len(r.posteriors), t), -1)[task_codes]
+        worker_codes, seen = _factorize(data["worker"], sort=False)
+        _check_coded(data, "worker", worker_codes)
+        conf = np.concatenate([r.confusion, r.confusion.mean(axis=0, keepdims=True)])
+        w = self._workers.get_indexer(seen)
+        w = np.append(np.where(w < 0, len(r.confusion), w), -1)[worker_codes]
+        label_codes, seen = _factorize(data["label"], sort=False)
+        c = np.append(self.classes_.get_indexer(seen), -1)[label_codes]
+        if c.size and c.min() < 0:
+            row = _missing_row(data["label"], c < 0)
+            raise ValueError("data['label'] has a value the fit has no class for (row %r: %r)"
+                             % (row, data["label"].loc[row]))
+        p = np.einsum("nk,nk->n", post[t], conf[w, :, c])
+        return float(np.mean(np.log(np.maximum(p, np.finfo(float).tiny)))) if p.size else float("nan")
 
     def fit_predict(self, data, true_labels=None):
         """fit(), then labels_."""
@@ -136,7 +181,7 @@ class Aggregator(_Params):
                                        if k in ("support", "threads")})
         except CrowdspecError as err:
             raise _in_frame_terms(err, data) from None
-        warn_notes(result, stacklevel=3)
+        warn_notes(result, stacklevel=3, rename=lambda text: _name_items(text, tasks))
         index = pd.Index(tasks, name="task")
         return pd.DataFrame(result.posteriors, index=index, columns=self.classes_)
 
@@ -153,12 +198,24 @@ class Aggregator(_Params):
         return self.fit(data, true_labels).probas_
 
 
+def _name_items(text, tasks):
+    """The library's message with its 0-based item numbers ("item 17") given as the
+    frame's task ids."""
+    def task(match):
+        j = int(match.group(1))
+        return "task %r" % (tasks[j],) if 0 <= j < len(tasks) else match.group(0)
+    return re.sub(r"\bitem (\d+)", task, text)
+
+
 def _crowd_class(name, method, doc):
     def __init__(self, n_iter=None, tol=None, **params):
-        self._init(n_iter, tol, params)
+        if "method" in params:
+            raise TypeError("the method is fixed by the class; use crowdspec.Aggregator(method=...)"
+                            " or crowdspec.fit_labels for another one")
+        self._set_checked(dict(n_iter=n_iter, tol=tol, **params))
 
     __init__.__doc__ = "See crowdspec.Aggregator for the keyword arguments."
-    return type(name, (Aggregator,), {"_method": method, "__init__": __init__,
+    return type(name, (Aggregator,), {"_method": method, "method": method, "__init__": __init__,
                                       "__doc__": doc + "\n\n" + Aggregator.__doc__,
                                       "__module__": "crowdspec"})
 

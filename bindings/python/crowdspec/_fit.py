@@ -29,6 +29,7 @@ __all__ = [
     "params",
     "version",
     "NOTE_NAMES",
+    "WARN_NOTES",
 ]
 
 _INT32_MIN = -(2 ** 31)
@@ -50,6 +51,20 @@ NOTE_NAMES = {
     65536: "unknown_workers",
     131072: "degenerate_maximum",
 }
+
+
+#: Notes a user must act on: a fit that reports one issues a CrowdspecWarning. The
+#: others describe normal outcomes the documentation defines (the majority-vote start
+#: won, a spectral start fell back to it, items without labels got the prior, ...):
+#: they are in Result.note_names and the estimators' notes_, without a warning.
+WARN_NOTES = frozenset({
+    "max_iter_reached",     # raise max_iter or loosen tol: the fit did not converge
+    "impossible_items",     # zero-likelihood items got the prior: check the data
+    "eigen_not_converged",  # the spectral start is less accurate than it could be
+    "degenerate_maximum",   # some items' label was arbitrary at EM's maximum
+    "unknown_workers",      # predict: workers the fit never saw count as average
+    "isolated_nodes",       # nodes without edges got community 0 by default
+})
 
 
 def note_names(notes):
@@ -78,6 +93,9 @@ class Result:
     notes: the cs_fit_notes bits; message: the library's explanation of them.
     centres: (k, d) cluster means of a points fit, else None.
     densities: (within, between) edge densities of a graph fit, else None.
+    estimates: the method's own estimates by name (cs_estimate), e.g. glad's
+        "ability" (m,) and "inverse_difficulty" (n,), mace's "competence" (m,) and
+        "strategy" (m, k); empty for methods without any.
     """
 
     method: str
@@ -93,6 +111,7 @@ class Result:
     message: str = ""
     centres: Optional[np.ndarray] = None
     densities: Optional[Tuple[float, float]] = None
+    estimates: dict = field(default_factory=dict)
 
     @property
     def note_names(self) -> List[str]:
@@ -311,6 +330,8 @@ def _collect(model, method, kind):
                     iterations=int(iterations.value), converged=bool(converged.value),
                     log_likelihood=float(loglik.value), notes=int(notes.value),
                     message=_lib.last_error(model) if notes.value else "")
+    if kind == _lib.INPUT_CROWD:
+        result.estimates = _estimates(model)
     if kind == _lib.INPUT_POINTS:
         d = _size(L.cs_n_dims, model)
         centres = np.empty((k, d), dtype=np.float64)
@@ -324,12 +345,38 @@ def _collect(model, method, kind):
     return result
 
 
-def warn_notes(result, stacklevel=3):
-    """warnings.warn(CrowdspecWarning) for a fit's notes, if any."""
-    if result.notes:
-        text = "crowdspec %s: %s" % (result.method, ", ".join(result.note_names))
+# The names cs_estimate knows (crowdspec.h): each is looked up after a crowd fit.
+_ESTIMATE_NAMES = ("ability", "inverse_difficulty", "competence", "strategy")
+
+
+def _estimates(model):
+    """{name: array} of the method-specific estimates of the fit on the handle: (rows,)
+    for one column, else (rows, cols). Empty with a library older than 0.2."""
+    if not _lib.has_function("cs_estimate"):
+        return {}
+    fn = _lib.function("cs_estimate")
+    out = {}
+    for name in _ESTIMATE_NAMES:
+        rows, cols = ctypes.c_size_t(), ctypes.c_size_t()
+        key = name.encode("ascii")
+        if fn(model, key, None, 0, ctypes.byref(rows), ctypes.byref(cols)) != _lib.CS_OK:
+            continue  # not an estimate of this method
+        values = np.empty((rows.value, cols.value), dtype=np.float64)
+        check(fn(model, key, _f64p(values), values.size, None, None), model)
+        out[name] = values[:, 0].copy() if cols.value == 1 else values
+    return out
+
+
+def warn_notes(result, stacklevel=3, rename=None):
+    """warnings.warn(CrowdspecWarning) when a fit reports a note the user must act on
+    (WARN_NOTES); the other notes stay in result.note_names. rename: an optional
+    function applied to the library's message (the DataFrame classes name items by
+    their task ids)."""
+    urgent = [name for name in result.note_names if name in WARN_NOTES]
+    if urgent:
+        text = "crowdspec %s: %s" % (result.method, ", ".join(urgent))
         if result.message:
-            text += ": " + result.message
+            text += ": " + (rename(result.message) if rename else result.message)
         warnings.warn(text, CrowdspecWarning, stacklevel=stacklevel)
 
 
@@ -372,7 +419,8 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
             as new (it starts from the majority-vote estimate).
         progress: optional function(iteration, objective); a true return value stops
             the fit, keeping the last completed iteration.
-        warn: issue a CrowdspecWarning when the fit reports notes.
+        warn: issue a CrowdspecWarning when the fit reports a note the user must act
+            on (WARN_NOTES); every note is in Result.note_names.
         **params: any library parameter by name (max_iter=50, tol=0, prior="uniform",
             confusion="one-coin", seed=3, threads=1, smoothing=0.5, ...).
 

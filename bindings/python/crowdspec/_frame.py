@@ -18,7 +18,7 @@ import ctypes
 
 import numpy as np
 
-from . import _fit
+from . import _fit, _lib
 
 
 def _pd():
@@ -230,6 +230,9 @@ def _code_strings(objects):
     a chunk of rows), they are first merged by hashing, so that only distinct strings
     are sorted."""
     pd = _pd()
+    interned = _intern_in_library(objects, True)  # str objects, hashed in C
+    if interned is not None:
+        return interned
     if pd.api.types.infer_dtype(objects, skipna=False) != "string":
         return None
     d = objects.size
@@ -299,9 +302,37 @@ def _factorize_strings_by_address(a, keys, heads):
     return codes, uniques
 
 
+def _intern_in_library(a, sort=True):
+    """Codes and distinct values of a column of str objects, numbered by the library
+    (cs_intern_strings): the strings are joined by NUL bytes into one UTF-8 buffer and
+    hashed in C. UTF-8's byte order is the code point order of Python's sort, so the
+    codes are those of the sorted distinct strings; the distinct values are the
+    column's own objects (a.take(first)). None when the column is not all str, a
+    string holds a NUL byte or a lone surrogate, or the library predates 0.2."""
+    if not _lib.has_function("cs_intern_strings"):
+        return None
+    values = a.tolist()
+    try:
+        text = "\0".join(values).encode("utf-8")
+    except (TypeError, UnicodeEncodeError):  # not all str, or not encodable
+        return None
+    n = len(values)
+    if text.count(b"\0") != n - 1:  # a string holds a NUL byte
+        return None
+    codes = np.empty(n, dtype=np.int32)
+    first = np.empty(n, dtype=np.int64)
+    distinct = ctypes.c_size_t()
+    with _lib.Handle() as model:
+        _lib.check(_lib.function("cs_intern_strings")(
+            model, text, len(text), None, n, 1 if sort else 0, codes.ctypes.data_as(_lib.I32P),
+            first.ctypes.data_as(_lib.I64P), ctypes.byref(distinct)), model)
+    return codes, a.take(first[:distinct.value])
+
+
 def _factorize_objects(a, sort=True):
     """_factorize_values(a, sort) for a 1-D numpy object array, coding each distinct
-    object (not each row) by value; int32 or intp codes."""
+    object (not each row) by value -- str values through the library's hash table
+    (_intern_in_library) -- ; int32 or intp codes."""
     n = a.size
     if n < 2 or n > _INT32_MAX:
         return _factorize_values(a, sort)
@@ -331,6 +362,8 @@ def _factorize_objects(a, sort=True):
         # without hashing when they are already in order
         objects = a[heads] if grouped else a
         in_order = _factorize_sorted(objects) if sort else None
+        if in_order is None:  # str objects: the library's hash table
+            in_order = _intern_in_library(objects, sort)
         codes, uniques = in_order if in_order is not None else _factorize_values(objects, sort)
         codes = codes.astype(np.int32, copy=False)
     else:

@@ -128,6 +128,23 @@ _SIGNATURES = {
     "cs_graph_densities": (_status, [ModelP, F64P, F64P]),
 }
 
+I64P = ctypes.POINTER(ctypes.c_int64)
+
+# Functions added in 0.2 (node CS_0.2): declared when the loaded library has them, so
+# that these bindings still load a 0.1 library; using one it lacks raises (function()).
+_SIGNATURES_0_2 = {
+    "cs_estimate": (_status, [ModelP, ctypes.c_char_p, F64P, ctypes.c_size_t, SizeP, SizeP]),
+    "cs_agreement": (_status, [ModelP, I32P, I32P, ctypes.c_size_t, F64P, F64P, ctypes.c_size_t]),
+    "cs_uncertainty": (_status, [ModelP, I32P, I32P, I32P, ctypes.c_size_t, F64P, ctypes.c_size_t,
+                                 ctypes.c_int32, F64P, ctypes.c_size_t]),
+    "cs_consistency": (_status, [ModelP, I32P, I32P, I32P, ctypes.c_size_t, F64P, ctypes.c_size_t,
+                                 I32P, ctypes.c_size_t, F64P, ctypes.c_size_t]),
+    "cs_accuracy_on_aggregates": (_status, [ModelP, I32P, I32P, I32P, ctypes.c_size_t, I32P,
+                                            ctypes.c_size_t, F64P, ctypes.c_size_t, F64P]),
+    "cs_intern_strings": (_status, [ModelP, ctypes.c_char_p, ctypes.c_size_t, I64P,
+                                    ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
+}
+
 _lock = threading.Lock()
 _lib = None
 _lib_path = None
@@ -167,6 +184,27 @@ def _declare(handle):
         fn = getattr(handle, name)
         fn.restype = restype
         fn.argtypes = argtypes
+    for name, (restype, argtypes) in _SIGNATURES_0_2.items():
+        fn = getattr(handle, name, None)
+        if fn is not None:
+            fn.restype = restype
+            fn.argtypes = argtypes
+
+
+def has_function(name):
+    """Whether the loaded library exports ``name`` (functions of later releases)."""
+    return getattr(lib(), name, None) is not None
+
+
+def function(name):
+    """A function of the loaded library that a later release added; RuntimeError
+    naming the library's version when it lacks it."""
+    fn = getattr(lib(), name, None)
+    if fn is None:
+        raise RuntimeError("crowdspec: the loaded library %s (%s) has no %s; it needs "
+                           "libcrowdspec 0.2 or later" % (lib().cs_version_string().decode(),
+                                                          _lib_path, name))
+    return fn
 
 
 def lib():

@@ -26,16 +26,16 @@ class Lloyd(_Params):
     _method = "lloyd"
 
     def __init__(self, n_clusters=8, **params):
-        self.n_clusters = int(n_clusters)
-        self._init_params(params)
+        self._set_checked(dict(n_clusters=n_clusters, **params))
 
     def fit(self, X, y=None):
-        result = fit_points(X, self.n_clusters, method=self._method, warn=False,
+        result = fit_points(X, int(self.n_clusters), method=self._method, warn=False,
                             **self._params)
         warn_notes(result, stacklevel=3)
         self._keep_result(result)
         self.labels_ = result.labels
         self.cluster_centers_ = result.centres
+        self.n_features_in_ = result.centres.shape[1]
         self.inertia_ = float(-result.trace[-1]) if result.trace.size else None
         self.priors_ = result.prior
         return self
@@ -71,8 +71,7 @@ class CommuLloyd(_Params):
     _method = "commu-lloyd"
 
     def __init__(self, n_communities=2, **params):
-        self.n_communities = int(n_communities)
-        self._init_params(params)
+        self._set_checked(dict(n_communities=n_communities, **params))
 
     def fit(self, edges, n_nodes=None):
         nodes = None
@@ -93,7 +92,7 @@ class CommuLloyd(_Params):
             if arr.ndim != 2 or arr.shape[1] != 2:
                 raise ValueError("edges must be an (E, 2) array, got shape %s" % (arr.shape,))
             u, v = as_int32(arr[:, 0], "node id"), as_int32(arr[:, 1], "node id")
-        result = fit_graph(u, v, self.n_communities, method=self._method, n_nodes=n_nodes,
+        result = fit_graph(u, v, int(self.n_communities), method=self._method, n_nodes=n_nodes,
                            warn=False, **self._params)
         warn_notes(result, stacklevel=3)
         self._keep_result(result)

@@ -10,8 +10,10 @@ import crowdspec
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-DATASETS = os.environ.get("CROWDSPEC_DATASETS",
-                          os.path.normpath(os.path.join(PROJECT, "..", "shared", "datasets")))
+# The shared data sets: CROWDSPEC_DATASETS_DIR, as in every binding's tests (the older
+# CROWDSPEC_DATASETS still works), else ../shared/datasets beside the project.
+DATASETS = (os.environ.get("CROWDSPEC_DATASETS_DIR") or os.environ.get("CROWDSPEC_DATASETS")
+            or os.path.normpath(os.path.join(PROJECT, "..", "shared", "datasets")))
 INCLUDE = os.path.join(PROJECT, "include")
 
 

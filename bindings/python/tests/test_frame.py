@@ -382,11 +382,14 @@ def test_true_labels_are_pinned():
 def test_crowd_kit_aliases_and_library_parameters():
     df, _, _ = crowd_frame()
     ds = crowdspec.DawidSkene(n_iter=3, tol=0.0, n_jobs=1)
-    assert ds.get_params() == {"max_iter": 3, "tol": 0.0, "threads": 1}
+    # get_params gives the arguments as given (scikit-learn's rule); the library
+    # receives its own names
+    assert ds.get_params() == {"n_iter": 3, "tol": 0.0, "n_jobs": 1}
+    assert ds._params == {"max_iter": 3, "tol": 0.0, "threads": 1}
     ds.fit(df)
     assert ds.n_iter_ == 3 and len(ds.loss_history_) == 3
     # n_jobs=-1 is every core (threads = 0)
-    assert crowdspec.DawidSkene(n_jobs=-1).get_params() == {"threads": 0}
+    assert crowdspec.DawidSkene(n_jobs=-1)._params == {"threads": 0}
     # ours: prior, confusion, seed, and any library parameter by name
     one = crowdspec.DawidSkene(prior="uniform", confusion="one-coin", smoothing=0.5,
                                seed=4, n_jobs=1).fit(df)

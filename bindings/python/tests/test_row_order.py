@@ -72,9 +72,9 @@ def test_fit_does_not_depend_on_row_order(cls, monkeypatch):
     they are the library's fit of the rows sorted by item, then worker (numpy's lexsort
     of codes numbered here by Python's sorted)."""
     df, (item, worker, label) = _crowd()
-    by_address = _spy(monkeypatch, "_factorize_strings_by_address")
+    interned = _spy(monkeypatch, "_intern_in_library")
     fits = {name: cls(n_jobs=1).fit(frame) for name, frame in _row_orders(df).items()}
-    assert any(by_address), "the address table was not used"
+    assert any(interned), "the library's string table was not used"
     want = fits["grouped by task"]
     for name, got in fits.items():
         pd.testing.assert_series_equal(got.labels_, want.labels_, check_exact=True, obj=name)
@@ -136,6 +136,8 @@ def test_address_table_equals_python_coding(name, monkeypatch):
     distinct strings): the codes and ids of Python's sorted order, which are also
     pd.factorize(sort=True)'s when no string holds a NUL."""
     column = _string_columns()[name]
+    # the path of str columns the library cannot take (a NUL byte, a library before 0.2)
+    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
     by_address = _spy(monkeypatch, "_factorize_strings_by_address")
     codes, uniques = _frame._factorize(pd.Series(column))
     assert by_address == [True]
@@ -147,6 +149,22 @@ def test_address_table_equals_python_coding(name, monkeypatch):
         pd_codes, pd_uniques = pd.factorize(column, sort=True)
         np.testing.assert_array_equal(codes, pd_codes)
         assert list(uniques) == list(pd_uniques)
+
+
+@pytest.mark.parametrize("name", list(_string_columns()))
+def test_library_interning_equals_python_coding(name, monkeypatch):
+    """str columns numbered by the library (cs_intern_strings on the UTF-8 bytes): the
+    codes and ids of Python's sorted order (UTF-8 byte order is code point order); a
+    column with a NUL byte in a string goes the Python way, to the same result."""
+    column = _string_columns()[name]
+    interned = _spy(monkeypatch, "_intern_in_library")
+    codes, uniques = _frame._factorize(pd.Series(column))
+    has_nul = any("\0" in s for s in column.tolist())
+    assert any(interned) == (not has_nul)
+    want_codes, want_uniques = _python_coding(column)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == want_uniques
+    assert codes.dtype == np.int32
 
 
 def test_address_table_with_objects_outside_the_window(monkeypatch):
@@ -166,6 +184,7 @@ def test_address_table_with_objects_outside_the_window(monkeypatch):
     window = _frame._address_window(keys)
     assert window is not None and window[2] is not None
     assert 0.05 < window[2].size / keys.size < 0.95
+    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
     by_address = _spy(monkeypatch, "_factorize_strings_by_address")
     codes, uniques = _frame._factorize(pd.Series(column))
     assert by_address == [True]

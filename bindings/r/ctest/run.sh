@@ -7,7 +7,7 @@
 # Environment: CS_R (the R program), CS_R_SKIP (a reason to skip, or empty),
 # CS_R_SOURCE (the package), CS_R_WORK (a scratch directory, emptied first), and for
 # configure and the tests CROWDSPEC_CFLAGS, CROWDSPEC_LIBS, CROWDSPEC_C_REFERENCE,
-# CROWDSPEC_DATASETS. Exit 77 (skipped) with the reason when R or testthat is missing.
+# CROWDSPEC_DATASETS_DIR. Exit 77 (skipped) with the reason when R or testthat is missing.
 set -u
 mode=${1:-}
 case $mode in

@@ -367,12 +367,20 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     if (next == nullptr && !log.converged && !log.cancelled) note_max_iter(options, out);
     if (last.impossible_items > 0) {
         out.notes |= CS_NOTE_IMPOSSIBLE_ITEMS;
-        out.note_message += std::to_string(last.impossible_items) +
-                            " items have zero likelihood under every class (zero confusion "
-                            "entries); they got the prior as posterior. ";
+        out.note_message += impossible_items_note(last);
     }
     if (log.cancelled) out.notes |= CS_NOTE_CANCELLED;
     return log.cancelled;
+}
+
+std::string impossible_items_note(const EStep &e) {
+    std::string text = std::to_string(e.impossible_items) +
+                       (e.impossible_items == 1 ? " item has" : " items have") +
+                       " zero likelihood under every class (zero confusion entries";
+    if (e.first_impossible >= 0)
+        text += std::string(e.impossible_items == 1 ? "; it is" : "; the first is") + " item " +
+                std::to_string(e.first_impossible);
+    return text + "); " + (e.impossible_items == 1 ? "it got" : "they got") + " the prior as posterior. ";
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/fit_result.hpp"
@@ -34,7 +35,12 @@ void m_step(const CrowdData &data, const std::vector<double> &q, const FitOption
 struct EStep {
     double log_likelihood = 0.0;  // sum_j log sum_l w_l prod pi (finite items only)
     int64_t impossible_items = 0; // items with zero likelihood under every class
+    int64_t first_impossible = -1; // the first of them (-1: none, or a sharded fit)
 };
+
+/// "N items have zero likelihood ... (the first: item J) ...", the note text of an
+/// E-step's impossible items (dawid_skene.cpp and warm_start.cpp share it).
+std::string impossible_items_note(const EStep &e);
 
 /// E-step (Z-4) in log space: posteriors q (n_items x k) from the parameters.
 /// A zero confusion entry makes a class impossible for the items it touches; an

@@ -55,6 +55,30 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
     if (pull) pull_from(d, ws, q);
 }
 
+// The first item that the E-step just run found impossible: its sums (Z-4) from the same
+// logs, as e_step_range takes them. Run only when some item was (a rare note), so the
+// kernels stay as they are.
+int64_t first_impossible_item(const CrowdData &d, const Workspace &ws, const double *prior) {
+    const int32_t k = d.k;
+    std::vector<double> s(static_cast<std::size_t>(k)), qj(static_cast<std::size_t>(k));
+    for (int64_t j = 0; j < d.n_items; ++j) {
+        if (d.item_start[j] == d.item_start[j + 1]) continue;  // no labels: never impossible
+        for (int32_t l = 0; l < k; ++l) s[l] = ws.log_prior[l];
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+            const double *row = ws.log_pi.data() + static_cast<int64_t>(d.item_code[p]) * k;
+            for (int32_t l = 0; l < k; ++l) s[l] += row[l];
+        }
+        const uint8_t *allowed_j = ws.allowed != nullptr ? ws.allowed + j * k : nullptr;
+        if (allowed_j != nullptr)
+            for (int32_t l = 0; l < k; ++l)
+                if (!allowed_j[l]) s[l] = kMinusInf;
+        if (posterior_from_sums<0>(s.data(), k, d.gold_of(static_cast<int32_t>(j)), prior, allowed_j, qj.data())
+                .impossible)
+            return j;
+    }
+    return -1;
+}
+
 }  // namespace
 
 // The E-step at `params`; `logs_ready` when the finish_m_step that produced them has
@@ -70,6 +94,8 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
         result.log_likelihood += ws.part_ll[p];
         result.impossible_items += ws.part_impossible[p];
     }
+    if (result.impossible_items > 0 && d.shard == nullptr)
+        result.first_impossible = first_impossible_item(d, ws, params.prior.data());
     if (d.shard != nullptr) {  // the whole problem's (counts below 2^53 stay exact)
         double both[2] = {result.log_likelihood, static_cast<double>(result.impossible_items)};
         sum_over_shards(d, both, 2);

@@ -336,6 +336,11 @@ bool fit_glad(const CrowdData &data, const FitOptions &options, const Progress &
                 out.confusion[i * kk + static_cast<std::size_t>(l) * k + c] =
                     l == c ? accuracy : (1.0 - accuracy) / (k - 1);
     }
+    // The model's own parameters (cs_estimate): alpha_i, and beta_j = exp(b_j).
+    std::vector<double> beta(s.b.size());
+    for (std::size_t j = 0; j < beta.size(); ++j) beta[j] = std::exp(s.b[j]);
+    out.estimates.push_back({"ability", m, 1, s.alpha});
+    out.estimates.push_back({"inverse_difficulty", n, 1, std::move(beta)});
     out.has_log_likelihood = true;
     return cancelled;
 }

@@ -475,15 +475,22 @@ bool fit_mace(const CrowdData &data, const FitOptions &options, const Progress &
     // Posterior-mean matrices: theta I + (1 - theta) 1 xi^T.
     const std::size_t kk = static_cast<std::size_t>(k) * k;
     out.confusion.resize(static_cast<std::size_t>(m) * kk);
+    // The posterior means themselves too (cs_estimate): theta_i and xi_i.
+    std::vector<double> competence(static_cast<std::size_t>(m)), strategy(static_cast<std::size_t>(m) * k);
     for (int32_t i = 0; i < m; ++i) {
         const double theta = kept.G.a[i] / (kept.G.a[i] + kept.G.b[i]);
+        competence[static_cast<std::size_t>(i)] = theta;
         double total = 0.0;
         for (int32_t c = 0; c < k; ++c) total += kept.G.g[static_cast<int64_t>(i) * k + c];
+        for (int32_t c = 0; c < k; ++c)
+            strategy[static_cast<std::size_t>(i) * k + c] = kept.G.g[static_cast<int64_t>(i) * k + c] / total;
         for (int32_t l = 0; l < k; ++l)
             for (int32_t c = 0; c < k; ++c)
                 out.confusion[i * kk + static_cast<std::size_t>(l) * k + c] =
                     (1.0 - theta) * kept.G.g[static_cast<int64_t>(i) * k + c] / total + (l == c ? theta : 0.0);
     }
+    out.estimates.push_back({"competence", m, 1, std::move(competence)});
+    out.estimates.push_back({"strategy", m, k, std::move(strategy)});
     out.has_log_likelihood = true;
     return cancelled;
 }

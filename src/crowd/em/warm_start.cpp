@@ -170,9 +170,7 @@ void predict_items(const CrowdData &data, const FitOptions &options, const DsPar
     }
     if (e.impossible_items > 0) {
         out.notes |= CS_NOTE_IMPOSSIBLE_ITEMS;
-        out.note_message += std::to_string(e.impossible_items) +
-                            " items have zero likelihood under every class (zero confusion entries); they got "
-                            "the prior as posterior. ";
+        out.note_message += impossible_items_note(e);
     }
     if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
 }

@@ -20,9 +20,11 @@ vector_path <- function(name = "vector.txt") {
 test_vector <- function() read_triples(vector_path())
 
 datasets_dir <- function() {
-  dir <- Sys.getenv("CROWDSPEC_DATASETS")
+  # CROWDSPEC_DATASETS_DIR, as in every binding's tests; the older CROWDSPEC_DATASETS
+  # still works.
+  dir <- Sys.getenv("CROWDSPEC_DATASETS_DIR", Sys.getenv("CROWDSPEC_DATASETS"))
   if (!nzchar(dir) || !file.exists(file.path(dir, "bluebird_crowd.txt"))) {
-    skip(paste0("the shared datasets are not available (CROWDSPEC_DATASETS=\"", dir,
+    skip(paste0("the shared datasets are not available (CROWDSPEC_DATASETS_DIR=\"", dir,
                 "\" has no bluebird_crowd.txt)"))
   }
   dir

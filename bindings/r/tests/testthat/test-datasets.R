@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The five real datasets of ../shared/datasets (the Opt-D&S paper's): the error rates
 # and the MV-D&S log-likelihood checkpoints its README publishes, within its stated
-# tolerances. Skipped when CROWDSPEC_DATASETS does not point at them.
+# tolerances. Skipped when CROWDSPEC_DATASETS_DIR does not point at them.
 
 # From shared/datasets/README.md: majority vote with ties scored fractionally (exact
 # to 0.01 pp), the largest error allowed for MV-D&S and Opt-D&S, CrowdLloyd (within

@@ -80,10 +80,13 @@ fn project_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..")
 }
 
-/// The shared data sets directory: CROWDSPEC_DATASETS_DIR, else ../shared/datasets
-/// beside the project; None when absent.
+/// The shared data sets directory: CROWDSPEC_DATASETS_DIR (or the older
+/// CROWDSPEC_DATASETS), else ../shared/datasets beside the project; None when absent.
 pub fn datasets_dir() -> Option<PathBuf> {
-    let dir = match env::var_os("CROWDSPEC_DATASETS_DIR") {
+    let given = env::var_os("CROWDSPEC_DATASETS_DIR")
+        .filter(|d| !d.is_empty())
+        .or_else(|| env::var_os("CROWDSPEC_DATASETS").filter(|d| !d.is_empty()));
+    let dir = match given {
         Some(d) => PathBuf::from(d),
         None => project_root().join("../shared/datasets"),
     };
