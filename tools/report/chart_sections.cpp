@@ -195,5 +195,52 @@ std::string likelihood_section(const ReportInput &in) {
     return html + "</section>\n";
 }
 
+// With --truth: how far the page's confidences are from its accuracy on the truth items
+// that are not pinned (report/quality.hpp), and the reliability diagram.
+std::string calibration_section(const ReportInput &in) {
+    if (!in.have_truth) return std::string();
+    const FitOutcome &f = *in.fit;
+    std::vector<double> confidence, truth_prob, sum_sq;
+    std::vector<bool> correct;
+    for (std::size_t j = 0; j < f.n_items; ++j) {
+        if (in.reference[j] == -1 || in.pinned[j]) continue;
+        const double *p = f.posteriors.data() + j * f.k;
+        double top = 0.0, squares = 0.0;
+        for (std::size_t t = 0; t < f.k; ++t) {
+            top = std::max(top, p[t]);
+            squares += p[t] * p[t];
+        }
+        const int32_t truth = in.reference[j];
+        confidence.push_back(top);
+        correct.push_back(truth >= 0 && f.labels[j] == truth);
+        truth_prob.push_back(truth >= 0 ? p[truth] : 0.0);
+        sum_sq.push_back(squares);
+    }
+    std::string html = "<section id=\"calibration\"><h2>Calibration against the truth</h2>\n";
+    if (confidence.empty()) return html + "<p>No truth item is left once the gold items are set aside.</p></section>\n";
+    const Calibration c = calibration_against_truth(confidence, correct, truth_prob, sum_sq);
+    const char *source = f.calibration == CS_CALIBRATION_GOLD     ? "fitted on the gold items"
+                         : f.calibration == CS_CALIBRATION_LABELS ? "fitted on held-out labels"
+                                                                  : "none applied";
+    html += "<p>On the " + std::to_string(c.items) + " truth items" + (in.truth_pinned > 0 ? " that are not gold" : "") +
+            ": mean confidence <span class=\"stat\">" + fmt("%.3f", c.mean_confidence) +
+            "</span>, accuracy <span class=\"stat\">" + fmt("%.3f", c.accuracy) +
+            "</span>; expected calibration error (ECE, 10 bins) <strong id=\"ece\">" + fmt("%.3f", c.ece) +
+            "</strong>, Brier score " + fmt("%.3f", c.brier) + ". Calibration of the posteriors: " + source +
+            " (temperature " + fmt("%.3g", f.temperature) + ", prior weight " + fmt("%.2g", f.mixing) +
+            "). A point below the diagonal is a bin of items more confident than right.</p>\n";
+    svg::Reliability r;
+    r.id = "chart-reliability";
+    r.title = "Reliability: accuracy by confidence";
+    for (std::size_t b = 0; b < Calibration::kBins; ++b) {
+        if (c.bin_items[b] == 0) continue;
+        r.confidence.push_back(c.bin_confidence[b]);
+        r.accuracy.push_back(c.bin_accuracy[b]);
+        r.items.push_back(c.bin_items[b]);
+    }
+    html += svg::reliability_diagram(r);
+    return html + "</section>\n";
+}
+
 }  // namespace report
 }  // namespace cli

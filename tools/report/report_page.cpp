@@ -94,6 +94,7 @@ std::string report_html(const ReportInput &in, const ReportTables &tables) {
     html += agreement_section(in);
     html += workers_section(in, accuracy);
     html += likelihood_section(in);
+    html += calibration_section(in);
     html += std::string("<footer>Written by crowdspec ") + cs_version_string() +
             ". This page is self-contained: no scripts, no network access.</footer>\n</body>\n</html>\n";
     return html;

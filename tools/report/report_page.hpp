@@ -128,6 +128,7 @@ std::string accuracy_section(const ReportInput &in, const std::vector<double> &a
 std::string agreement_section(const ReportInput &in);
 std::string workers_section(const ReportInput &in, const std::vector<double> &accuracy);
 std::string likelihood_section(const ReportInput &in);
+std::string calibration_section(const ReportInput &in);
 std::vector<RelabelRow> relabel_rows(const ReportInput &in);
 std::string relabel_section(const ReportInput &in, const std::vector<RelabelRow> &rows);
 std::string review_section(const ReportInput &in, const std::vector<ReviewRow> &rows,

@@ -236,6 +236,28 @@ std::string line_chart(const LineChart &c) {
     return s + "</svg>\n";
 }
 
+std::string reliability_diagram(const Reliability &r) {
+    Frame f;
+    f.width = r.width;
+    f.height = r.width;
+    std::string s = open_svg(r.id, r.title, f.width, f.height);
+    s += axes(f, 0.0, 1.0, 0.0, 1.0, "confidence (largest posterior)", "accuracy", false);
+    const auto px = [&](double x) { return f.left + x * f.plot_w(); };
+    const auto py = [&](double y) { return f.top + f.plot_h() - y * f.plot_h(); };
+    s += line(px(0), py(0), px(1), py(1), "reference");
+    std::size_t most = 1;
+    for (std::size_t n : r.items) most = std::max(most, n);
+    for (std::size_t b = 0; b < r.items.size(); ++b) {
+        char tip[160];
+        std::snprintf(tip, sizeof tip, "%zu items: mean confidence %.3f, accuracy %.3f", r.items[b], r.confidence[b],
+                      r.accuracy[b]);
+        const double radius = 3.0 + 9.0 * std::sqrt(static_cast<double>(r.items[b]) / static_cast<double>(most));
+        s += "<circle class=\"point\" cx=\"" + n2(px(r.confidence[b])) + "\" cy=\"" + n2(py(r.accuracy[b])) +
+             "\" r=\"" + n2(radius) + "\" fill-opacity=\"0.6\"><title>" + escape(tip) + "</title></circle>\n";
+    }
+    return s + "</svg>\n";
+}
+
 std::string placeholder(const std::string &id, const std::string &title, const std::string &message, double width,
                         bool wide) {
     const double height = 120;

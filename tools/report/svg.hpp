@@ -59,6 +59,16 @@ struct LineChart {
 };
 std::string line_chart(const LineChart &c);
 
+/// A reliability diagram: for each confidence bin with items, a point at (mean
+/// confidence, accuracy) whose area grows with its items, over the diagonal of perfect
+/// calibration; both axes 0..1.
+struct Reliability {
+    std::string id, title;
+    std::vector<double> confidence, accuracy;  ///< per non-empty bin
+    std::vector<std::size_t> items;            ///< per non-empty bin
+    double width = 420;
+};
+std::string reliability_diagram(const Reliability &r);
 /// An empty chart frame with a message, for data that has no such chart (e.g. the
 /// log-likelihood of majority vote): the chart is still there, saying why it is empty.
 /// `wide`: class "chart wide" and a drawing `width` pixels wide, as for the charts it
