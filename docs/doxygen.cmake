@@ -24,6 +24,7 @@ set(CS_DOXYGEN_PAGES
   docs/reliability.md
   docs/binary-format.md
   docs/ARCHITECTURE.md
+  docs/accuracy.md
   README.md
   bench/README.md
   bindings/python/README.md

@@ -43,8 +43,9 @@ int main(void) {
         fprintf(stderr, "cs_create: out of memory\n");
         return EXIT_FAILURE;
     }
-    /* Opt-D&S (spectral initialisation, then Dawid-Skene EM) is the default method;
-     * set it anyway to show how options are set. */
+    /* The default method is auto (Dawid-Skene EM, each worker pulled towards workers of
+     * like activity, calibrated posteriors); choose Opt-D&S (spectral initialisation,
+     * then Dawid-Skene EM) here, to show how options are set. */
     CHECK(cs_set_int(model, CS_PARAM_METHOD, CS_METHOD_OPT_DS));
     CHECK(cs_fit(model, item, worker, label, n_labels));
 
