@@ -75,6 +75,16 @@ const CS_ERR_TOO_LARGE = Int32(-20)
 # The parameter Base.show reads (enum cs_param).
 const CS_PARAM_METHOD = Int32(1)
 
+# Methods (enum cs_method): the library's default since 0.2.
+const CS_METHOD_AUTO = Int32(24)
+
+# Calibration of the Dawid-Skene family's posteriors (enum cs_calibration): the values
+# of the parameter "calibration" and the sources calibration(model) reports.
+const CS_CALIBRATION_NONE = Int32(0)
+const CS_CALIBRATION_AUTO = Int32(1)
+const CS_CALIBRATION_LABELS = Int32(2)
+const CS_CALIBRATION_GOLD = Int32(3)
+
 # Input kinds (enum cs_input_kind).
 const CS_INPUT_CROWD = Int32(1)
 const CS_INPUT_POINTS = Int32(2)

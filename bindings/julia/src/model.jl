@@ -13,7 +13,8 @@
 A crowdspec model: a method, its parameters and the results of the last fit. It owns a
 C handle, freed by a finalizer (or earlier by `close(model)`). Keyword arguments set
 parameters by name, as [`setparam!`](@ref) does, e.g.
-`Model(method = "opt-ds", prior = "uniform", max_iter = 200, tol = 1e-8)`.
+`Model(method = "opt-ds", prior = "uniform", max_iter = 200, tol = 1e-8)`; without
+`method`, the library's default, `"auto"`.
 
 A model must be used by one task at a time; distinct models share nothing, so fits on
 different models may run on different threads.
@@ -179,7 +180,7 @@ end
 """
     method_names() -> Vector{String}
 
-The names of every method of the loaded library (`"mv"`, `"ds"`, `"opt-ds"`, ...,
+The names of every method of the loaded library (`"mv"`, `"ds"`, `"opt-ds"`, ..., `"auto"`,
 `"lloyd"`, `"commu-lloyd"`, ...).
 """
 function method_names()

@@ -145,6 +145,28 @@ converged(model::Model) = !iszero(_read(model, Int32) do c
 end)
 
 """
+    calibration(model::Model) -> NamedTuple
+
+How the posteriors of the last crowd fit (or prediction) were calibrated: `(temperature,
+mixing, source)`. Each posterior row is `(1 - mixing) q_T + mixing prior`, `q_T` the
+model's posterior raised to `1 / temperature` and renormalised; `source` is `:none`
+(temperature 1, mixing 0: not applied -- the parameter `"calibration"` was `"none"`,
+the method is not of the Dawid-Skene family, or the fit was cancelled), `:labels`
+(the temperature under which held-out labels are best predicted) or `:gold` (both
+fitted to at least 10 gold items). Give it to [`set_initial_calibration!`](@ref) to
+predict with the fit's workers on another model as the fit did.
+"""
+function calibration(model::Model)
+    temperature, mixing, source = Ref{Cdouble}(1.0), Ref{Cdouble}(0.0), Ref{Int32}(0)
+    _check(model, ccall(_fn(:cs_calibration), Int32, (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int32}),
+                        model, temperature, mixing, source))
+    name = source[] == CS_CALIBRATION_NONE ? :none :
+           source[] == CS_CALIBRATION_LABELS ? :labels :
+           source[] == CS_CALIBRATION_GOLD ? :gold : Symbol("source_", source[])
+    return (temperature = temperature[], mixing = mixing[], source = name)
+end
+
+"""
     fit_notes(model::Model) -> Int32
 
 The notes of the last fit, a bitwise OR of the `CrowdSpec.CS_NOTE_*` constants (0 =

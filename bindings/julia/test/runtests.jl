@@ -167,6 +167,7 @@ end
     @test seen == [0, 1, 2, 3, 4]
     @test iterations(model) == 4
     @test :cancelled in note_names(fit_notes(model))
+    @test calibration(model) == (temperature = 1.0, mixing = 0.0, source = :none)  # never after a cancel
     # an exception in the callback stops the fit and reaches the caller
     @test_throws DomainError fit!(model, items, workers, given;
                                   progress = (it, obj) -> it == 2 ? throw(DomainError(it)) : true)
@@ -197,6 +198,37 @@ end
     @test :unknown_workers in note_names(fit_notes(model))
     @test confusion(model)[3, :, :] ≈ M[3, :, :] atol = 1e-15
     @test_throws CrowdSpecError predict!(Model(), [1], [1], [1])        # nothing to predict with
+end
+
+@testset "auto, the default, and the calibration of the posteriors" begin
+    items, workers, given, truth = simulate(300, 12, 3, 31)
+    model = Model(threads = 1)
+    @test getparam(model, "method") == CrowdSpec.CS_METHOD_AUTO
+    fit!(model, items, workers, given)
+    c = calibration(model)
+    @test c.source == :labels && c.mixing == 0.0
+    @test isfinite(c.temperature) && 0.2 <= c.temperature <= 10
+    @test count(CrowdSpec.labels(model) .== truth) > 0.75 * length(truth)
+    # the reported temperature is the one applied: the uncalibrated posterior of the same
+    # EM, raised to 1 / T and renormalised
+    ds = fit!(Model(method = "ds", threads = 1), items, workers, given)
+    raw = fit!(Model(method = "ds", threads = 1, calibration = "none"), items, workers, given)
+    @test calibration(raw) == (temperature = 1.0, mixing = 0.0, source = :none)
+    T = calibration(ds).temperature
+    @test T != 1.0
+    tempered = posteriors(raw) .^ (1 / T)
+    tempered ./= sum(tempered; dims = 2)
+    @test maximum(abs.(posteriors(ds) .- tempered)) <= TOL
+    # predict on another model with the fit's matrices, prior and calibration: the fit
+    fitted = fit!(Model(threads = 1, support = "all"), items, workers, given)
+    other = Model(support = "all")
+    set_initial_confusion!(other, confusion(fitted))
+    set_initial_prior!(other, class_prior(fitted))
+    set_initial_calibration!(other, calibration(fitted).temperature, calibration(fitted).mixing)
+    predict!(other, items, workers, given)
+    @test maximum(abs.(posteriors(other) .- posteriors(fitted))) <= TOL
+    @test calibration(other).temperature == calibration(fitted).temperature
+    @test_throws CrowdSpecError set_initial_calibration!(Model(), 0.0)
 end
 
 @testset "points" begin

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """crowdspec: recover true labels from noisy crowd labels (Python bindings).
 
-The crowd-kit-shaped classes (DawidSkene, MajorityVote, OptDawidSkene, ...) take a
+The crowd-kit-shaped classes (Auto, DawidSkene, MajorityVote, OptDawidSkene, ...) take a
 pandas DataFrame with columns task, worker, label; fit_labels() is the numpy layer
 under them. Both call libcrowdspec through ctypes (see library_path()).
 """
@@ -11,7 +11,7 @@ from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_graph, fit_labels, fit_po
                    method_summaries, methods, params, predict_labels,
                    version)
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
-                           Aggregator, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
+                           Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
                            OneCoinDawidSkene, OptDawidSkene, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
@@ -24,7 +24,7 @@ __all__ = [
     "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "methods",
     "method_summaries", "params", "has_param",
     "NOTE_NAMES", "WARN_NOTES", "METHOD_CLASSES",
-    "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
+    "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
     "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",

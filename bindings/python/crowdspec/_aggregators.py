@@ -18,7 +18,7 @@ from ._frame import _factorize, _int32, _pd
 from ._lib import CrowdspecError
 
 __all__ = [
-    "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
+    "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
     "LA", "LAOnePass", "METHOD_CLASSES",
@@ -41,7 +41,12 @@ class Aggregator(_Params):
     indexed by (worker, observed label), columns true label: P(observed | true)),
     skills_ (Series by worker: sum_l prior_l P(l | l)), loss_history_ (the
     log-likelihood trace, a list), n_iter_, converged_, log_likelihood_, notes_ (list
-    of note names) and result_ (the crowdspec.Result).
+    of note names), result_ (the crowdspec.Result) and the calibration of probas_
+    (parameter calibration="auto", "labels" or "none"; the Dawid-Skene family):
+    temperature_ (T; 1 when none was applied), mixing_ (the weight of the prior, from
+    gold) and calibration_ (its source: "none", "labels" or "gold"). predict and
+    predict_proba apply the same calibration, so that the training data predicts as
+    probas_.
     """
 
     def __init__(self, method, n_iter=None, tol=None, **params):
@@ -89,6 +94,9 @@ class Aggregator(_Params):
         diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
         self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
         self.log_likelihood_ = result.log_likelihood
+        self.temperature_ = result.temperature
+        self.mixing_ = result.mixing
+        self.calibration_ = result.calibration
         self._keep_estimates(result, tasks, workers, classes, enc)
         return self
 
@@ -148,9 +156,10 @@ class Aggregator(_Params):
 
     def predict_proba(self, data):
         """Class probabilities of a new batch (DataFrame task, worker, label) from the
-        fitted workers without refitting (one E-step, cs_predict). Workers the fit did
-        not see are weighed by the average worker (a CrowdspecWarning says how many);
-        labels must be among the fitted classes. Returns a DataFrame task x label."""
+        fitted workers without refitting (one E-step, cs_predict), calibrated as the fit
+        was (temperature_, mixing_). Workers the fit did not see are weighed by the
+        average worker (a CrowdspecWarning says how many); labels must be among the
+        fitted classes. Returns a DataFrame task x label."""
         pd = _pd()
         if not hasattr(self, "result_"):
             raise ValueError("predict needs a fit first: call fit()")
@@ -176,7 +185,9 @@ class Aggregator(_Params):
         task_codes, worker_codes, label_codes = _int32(task_codes), _int32(worker_codes), _int32(label_codes)
         try:
             result = predict_labels(task_codes, worker_codes, label_codes,
-                                    self.result_.confusion, self.result_.prior, warn=False,
+                                    self.result_.confusion, self.result_.prior,
+                                    temperature=self.result_.temperature,
+                                    mixing=self.result_.mixing, warn=False,
                                     **{k: v for k, v in self._params.items()
                                        if k in ("support", "threads")})
         except CrowdspecError as err:
@@ -220,6 +231,13 @@ def _crowd_class(name, method, doc):
                                       "__module__": "crowdspec"})
 
 
+Auto = _crowd_class(
+    "Auto", "auto",
+    'The library\'s default ("auto"): Dawid-Skene EM from the soft majority vote, each worker\'s\n'
+    'confusion rows under a Dirichlet prior centred on the pooled rows of the workers of like\n'
+    'activity (smoothing_center "strata"; smoothing_strength pseudo-labels per row), so that a\n'
+    'worker with few labels is pulled towards the crowd\'s other occasional workers; then\n'
+    'calibrated posteriors (temperature_, calibration_).')
 MajorityVote = _crowd_class(
     "MajorityVote", "mv",
     'Majority vote ("mv"): ties to the lowest class; probas_ are the vote shares.')
@@ -227,7 +245,7 @@ DawidSkene = _crowd_class(
     "DawidSkene", "ds", 'Dawid-Skene EM from the soft majority vote ("ds", MV-D&S).')
 OptDawidSkene = _crowd_class(
     "OptDawidSkene", "opt-ds",
-    'Spectral (method-of-moments) start, then Dawid-Skene EM ("opt-ds", the default).')
+    'Spectral (method-of-moments) start, then Dawid-Skene EM ("opt-ds"; the default before 0.2).')
 OneCoinDawidSkene = _crowd_class(
     "OneCoinDawidSkene", "one-coin-ds",
     'Dawid-Skene EM with one accuracy per worker ("one-coin-ds").')
@@ -288,6 +306,6 @@ MMSR = _crowd_class(
 
 #: The class of each crowd method of the library, by method name.
 METHOD_CLASSES = {cls._method: cls for cls in (
-    MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
+    Auto, MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
     CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
     MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass)}

@@ -96,6 +96,12 @@ class Result:
     estimates: the method's own estimates by name (cs_estimate), e.g. glad's
         "ability" (m,) and "inverse_difficulty" (n,), mace's "competence" (m,) and
         "strategy" (m, k); empty for methods without any.
+    temperature, mixing, calibration: how the posteriors were calibrated
+        (cs_calibration; the Dawid-Skene family, parameter "calibration"): each row is
+        (1 - mixing) q_T + mixing prior with q_T proportional to q^(1/temperature);
+        calibration is the source, "none" (T = 1, mixing 0: not applied), "labels"
+        (T from held-out labels) or "gold" (T and mixing from gold items). Pass
+        temperature and mixing to predict_labels to predict as the fit did.
     """
 
     method: str
@@ -112,6 +118,9 @@ class Result:
     centres: Optional[np.ndarray] = None
     densities: Optional[Tuple[float, float]] = None
     estimates: dict = field(default_factory=dict)
+    temperature: float = 1.0
+    mixing: float = 0.0
+    calibration: str = "none"
 
     @property
     def note_names(self) -> List[str]:
@@ -332,6 +341,7 @@ def _collect(model, method, kind):
                     message=_lib.last_error(model) if notes.value else "")
     if kind == _lib.INPUT_CROWD:
         result.estimates = _estimates(model)
+        _read_calibration(model, result)
     if kind == _lib.INPUT_POINTS:
         d = _size(L.cs_n_dims, model)
         centres = np.empty((k, d), dtype=np.float64)
@@ -367,6 +377,26 @@ def _estimates(model):
     return out
 
 
+def _read_calibration(model, result):
+    """The calibration of the crowd fit (or prediction) on the handle (cs_calibration)
+    into result; left at none with a library older than 0.2."""
+    if not _lib.has_function("cs_calibration"):
+        return
+    temperature, mixing, source = ctypes.c_double(), ctypes.c_double(), ctypes.c_int32()
+    check(_lib.function("cs_calibration")(model, ctypes.byref(temperature), ctypes.byref(mixing),
+                                          ctypes.byref(source)), model)
+    result.temperature = float(temperature.value)
+    result.mixing = float(mixing.value)
+    result.calibration = _lib.CALIBRATION_NAMES.get(source.value, "source_%d" % source.value)
+
+
+def _method_name(model):
+    """The name of the method set on the handle (the library's default when none was)."""
+    method = ctypes.c_int64()
+    check(lib().cs_get_int(model, _lib.CS_PARAM_METHOD, ctypes.byref(method)), model)
+    return lib().cs_method_name(int(method.value)).decode("utf-8")
+
+
 def warn_notes(result, stacklevel=3, rename=None):
     """warnings.warn(CrowdspecWarning) when a fit reports a note the user must act on
     (WARN_NOTES); the other notes stay in result.note_names. rename: an optional
@@ -393,15 +423,19 @@ def _triples(item, worker, label):
 
 
 def _prepare(model, method, params):
-    check(lib().cs_set_param_string(model, b"method", str(method).encode("utf-8")), model)
+    """Set the method (None: the library's default) and params; returns the method's
+    name."""
+    if method is not None:
+        check(lib().cs_set_param_string(model, b"method", str(method).encode("utf-8")), model)
     set_params(model, params)
+    return _method_name(model)
 
 
 # ----------------------------------------------------------------------------------
 # Public functions
 
 
-def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=None,
+def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None,
                n_classes=None, gold_item=None, gold_label=None, initial_confusion=None,
                initial_prior=None, progress=None, warn=True, **params):
     """Fit a crowd method to (item, worker, label) triples of 0-based integers.
@@ -409,7 +443,9 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     Args:
         item, worker, label: 1-D integer arrays of equal length (any integer dtype;
             values must fit in int32).
-        method: a crowd method name ("mv", "ds", "opt-ds", ...; see methods()).
+        method: a crowd method name ("auto", "mv", "ds", "opt-ds", ...; see
+            methods()); None (the default) is the library's default, "auto" (Dawid-Skene
+            with a prior pooled over workers of like activity, calibrated posteriors).
         n_items, n_workers, n_classes: the library's "items", "workers", "classes"
             (default: 1 + the largest id / label).
         gold_item, gold_label: known true labels pinned during the fit (cs_set_gold).
@@ -430,7 +466,7 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     item, worker, label = _triples(item, worker, label)
     sizes = {"items": n_items, "workers": n_workers, "classes": n_classes}
     with Handle() as model:
-        _prepare(model, method, dict(sizes, **params))
+        method = _prepare(model, method, dict(sizes, **params))
         if gold_item is not None or gold_label is not None:
             gi = as_int32(gold_item if gold_item is not None else [], "gold item id",
                           _lib.CS_ERR_INVALID_ID)
@@ -449,7 +485,8 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     return result
 
 
-def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params):
+def predict_labels(item, worker, label, confusion, prior, *, temperature=None, mixing=None,
+                   warn=True, **params):
     """Label a new batch of items by workers with known matrices, without refitting
     (cs_predict: one E-step).
 
@@ -460,6 +497,10 @@ def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params
             Result.confusion); workers with ids >= m are unknown and weighed by the mean
             matrix (note "unknown_workers").
         prior: (k,) class prior (e.g. Result.prior).
+        temperature, mixing: the calibration applied to the posteriors
+            (cs_set_initial_calibration; e.g. Result.temperature and Result.mixing of
+            the fit, so that the fit's own items get the fit's posteriors). None: 1 and
+            0, the model's posterior as it is.
         **params: library parameters (support=..., threads=...).
 
     Returns: a Result (iterations 0, trace = [batch log-likelihood]).
@@ -468,6 +509,10 @@ def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params
     with Handle() as model:
         set_params(model, params)
         _set_initial(model, confusion, prior)
+        if temperature is not None or mixing is not None:
+            check(_lib.function("cs_set_initial_calibration")(
+                model, 1.0 if temperature is None else float(temperature),
+                0.0 if mixing is None else float(mixing)), model)
         check(lib().cs_predict(model, _i32p(item), _i32p(worker), _i32p(label),
                                item.shape[0]), model)
         result = _collect(model, "predict", _lib.INPUT_CROWD)

@@ -34,6 +34,12 @@ CS_ERR_INVALID_LABEL = -9
 CS_ERR_CANCELLED = -14
 CS_ERR_OUT_OF_MEMORY = -15
 
+# The parameter of the method (enum cs_param).
+CS_PARAM_METHOD = 1
+
+# Sources of a fit's calibration (enum cs_calibration, as cs_calibration reports them).
+CALIBRATION_NAMES = {0: "none", 1: "auto", 2: "labels", 3: "gold"}
+
 # Input kinds (enum cs_input_kind).
 INPUT_CROWD = 1
 INPUT_POINTS = 2
@@ -143,6 +149,8 @@ _SIGNATURES_0_2 = {
                                             ctypes.c_size_t, F64P, ctypes.c_size_t, F64P]),
     "cs_intern_strings": (_status, [ModelP, ctypes.c_char_p, ctypes.c_size_t, I64P,
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
+    "cs_calibration": (_status, [ModelP, F64P, F64P, I32P]),
+    "cs_set_initial_calibration": (_status, [ModelP, ctypes.c_double, ctypes.c_double]),
 }
 
 _lock = threading.Lock()

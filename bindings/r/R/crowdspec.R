@@ -137,12 +137,12 @@
 }
 
 crowdspec <- function(data, item = "item", worker = "worker", label = "label",
-                      method = "opt-ds", gold = NULL, ..., initial_confusion = NULL,
+                      method = "auto", gold = NULL, ..., initial_confusion = NULL,
                       initial_prior = NULL, progress = NULL) {
   call <- match.call()
   if (!is.data.frame(data)) stop("data must be a data.frame of labels in long form", call. = FALSE)
   if (!is.character(method) || length(method) != 1L || is.na(method)) {
-    stop("method must be one method name, e.g. \"opt-ds\" (see crowdspec_methods())",
+    stop("method must be one method name, e.g. \"auto\" (see crowdspec_methods())",
          call. = FALSE)
   }
   items_col <- .column(data, item, "item")
@@ -222,6 +222,9 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     iterations = r$iterations,
     converged = r$converged,
     log_likelihood = r$log_likelihood,
+    temperature = r$temperature,
+    mixing = r$mixing,
+    calibration = .calibration_name(r$calibration),
     notes = .note_names(r$notes),
     message = r$message,
     stopped = r$stopped,
@@ -232,4 +235,13 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
   ), class = "crowdspec_fit")
   .warn_notes(method, r$notes, r$message, call)
   fit
+}
+
+# The name of a cs_calibration value (the source cs_calibration reports).
+.calibration_name <- function(source) {
+  names <- c("none", "auto", "labels", "gold")
+  if (is.null(source) || is.na(source) || source < 0L || source >= length(names)) {
+    return(paste0("source_", source))
+  }
+  names[[source + 1L]]
 }

@@ -220,7 +220,8 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "trace",      "iterations", "converged",      "log_likelihood",
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
-                           "densities",  ""};
+                           "densities",  "temperature", "mixing",        "calibration",
+                           ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -262,6 +263,17 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
             UNPROTECT(1);
             return failure(ptr, s);
         }
+    } else {
+        /* how the posteriors were calibrated (the Dawid-Skene family; T = 1 otherwise) */
+        double temperature = 1, mixing = 0;
+        int32_t source = CS_CALIBRATION_NONE;
+        if ((s = cs_calibration(model, &temperature, &mixing, &source))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+        SET_VECTOR_ELT(out, 17, Rf_ScalarReal(temperature));
+        SET_VECTOR_ELT(out, 18, Rf_ScalarReal(mixing));
+        SET_VECTOR_ELT(out, 19, Rf_ScalarInteger(source));
     }
     destroy_handle(ptr);
     UNPROTECT(1);
@@ -352,9 +364,10 @@ static cs_status set_initial(cs_model *model, SEXP confusion, SEXP prior) {
     return status;
 }
 
-/* The arguments of cs_r_fit_crowd and cs_r_predict (predict has no gold). */
+/* The arguments of cs_r_fit_crowd and cs_r_predict (predict has no gold; the fit no
+ * calibration: NULL, or predict's (temperature, mixing)). */
 typedef struct {
-    SEXP item, worker, label, gold_item, gold_label, confusion, prior;
+    SEXP item, worker, label, gold_item, gold_label, confusion, prior, calibration;
 } crowd_args;
 
 /* Gold labels and the warm start, then cs_fit. */
@@ -382,14 +395,16 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
     if (XLENGTH(gold_item) != XLENGTH(gold_label))
         Rf_error("crowdspec: gold items and labels must have the same length");
     const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
-                             initial_prior};
+                             initial_prior, R_NilValue};
     return run_fit(params, progress, R_CROWD, call_fit_crowd, &args);
 }
 
-/* The given matrices and prior, then cs_predict. */
+/* The given matrices, prior and calibration, then cs_predict. */
 static cs_status call_predict(cs_model *model, const void *args) {
     const crowd_args *a = (const crowd_args *)args;
     cs_status status = set_initial(model, a->confusion, a->prior);
+    if (status == CS_OK && a->calibration != R_NilValue)
+        status = cs_set_initial_calibration(model, REAL(a->calibration)[0], REAL(a->calibration)[1]);
     if (status == CS_OK)
         status = cs_predict(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
                             (size_t)XLENGTH(a->item));
@@ -398,13 +413,18 @@ static cs_status call_predict(cs_model *model, const void *args) {
 
 /* One E-step on a new batch (cs_predict) with the given worker matrices and prior:
  * confusion row-major worker x true x observed; worker ids at or beyond its number of
- * workers are unknown to it (the library weighs them by the mean matrix). */
+ * workers are unknown to it (the library weighs them by the mean matrix). calibration:
+ * NULL, or c(temperature, mixing) for cs_set_initial_calibration (a fit's own, so that
+ * its items predict as it gave them). */
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
-                  SEXP params) {
+                  SEXP params, SEXP calibration) {
     check_crowd_labels(item, worker, label);
     if (TYPEOF(confusion) != REALSXP || TYPEOF(prior) != REALSXP)
         Rf_error("crowdspec: the confusion matrices and the prior must be double vectors");
-    const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior};
+    if (calibration != R_NilValue && (TYPEOF(calibration) != REALSXP || XLENGTH(calibration) != 2))
+        Rf_error("crowdspec: the calibration must be NULL or c(temperature, mixing)");
+    const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior,
+                             calibration};
     return run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
 }
 

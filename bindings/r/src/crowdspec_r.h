@@ -11,7 +11,7 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
                     SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
                     SEXP progress);
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
-                  SEXP params);
+                  SEXP params, SEXP calibration);
 SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress);
 SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress);
 SEXP cs_r_status_string(SEXP status);

@@ -122,6 +122,10 @@ pub const CS_METHOD_BWA: cs_method = 18;
 pub const CS_METHOD_LA: cs_method = 19;
 /// `"la-onepass"`: LA one-pass (each item decided once, online).
 pub const CS_METHOD_LA_ONEPASS: cs_method = 20;
+/// `"auto"` (the default since 0.2): Dawid-Skene EM with each worker's confusion rows under
+/// a prior centred on the workers of like activity ([`CS_SMOOTHING_CENTER_STRATA`]), then
+/// calibrated posteriors ([`CS_PARAM_CALIBRATION`]).
+pub const CS_METHOD_AUTO: cs_method = 24;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -145,7 +149,7 @@ pub const CS_INPUT_GRAPH: cs_input_kind = 3;
 /// Parameter ids (the header's `enum cs_param`); the header documents each one's type,
 /// default and range.
 pub type cs_param = i32;
-/// int `"method"`: a [`cs_method`]; default [`CS_METHOD_OPT_DS`].
+/// int `"method"`: a [`cs_method`]; default [`CS_METHOD_AUTO`] ([`CS_METHOD_OPT_DS`] before 0.2).
 pub const CS_PARAM_METHOD: cs_param = 1;
 /// int `"classes"`: number of classes k; 0 infers it from the labels.
 pub const CS_PARAM_CLASSES: cs_param = 2;
@@ -217,6 +221,9 @@ pub const CS_PARAM_LA_ALPHA: cs_param = 613;
 pub const CS_PARAM_LA_BETA: cs_param = 614;
 /// int `"la_order"`: a [`cs_la_order`] value.
 pub const CS_PARAM_LA_ORDER: cs_param = 615;
+/// int `"calibration"`: a [`cs_calibration`](tyalias@cs_calibration) value, how the
+/// Dawid-Skene family's posteriors are calibrated (default [`CS_CALIBRATION_AUTO`]).
+pub const CS_PARAM_CALIBRATION: cs_param = 620;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -270,6 +277,28 @@ pub type cs_smoothing_center = i32;
 pub const CS_SMOOTHING_CENTER_UNIFORM: cs_smoothing_center = 0;
 /// `"pooled"`: also pseudo-labels spread as the crowd's pooled confusion row.
 pub const CS_SMOOTHING_CENTER_POOLED: cs_smoothing_center = 1;
+/// `"strata"`: pseudo-labels spread as the pooled rows of the worker's activity stratum
+/// (the prior of [`CS_METHOD_AUTO`]).
+pub const CS_SMOOTHING_CENTER_STRATA: cs_smoothing_center = 2;
+
+/// Values of [`CS_PARAM_CALIBRATION`], and the source [`cs_calibration()`] reports.
+pub type cs_calibration = i32;
+/// `"none"`: the model's posterior as it is (T = 1).
+pub const CS_CALIBRATION_NONE: cs_calibration = 0;
+/// `"auto"`: from gold items when there are at least 10, else from held-out labels (a
+/// parameter value only).
+pub const CS_CALIBRATION_AUTO: cs_calibration = 1;
+/// `"labels"`: from held-out labels, even with gold.
+pub const CS_CALIBRATION_LABELS: cs_calibration = 2;
+/// Reported by [`cs_calibration()`] when gold items calibrated the fit.
+pub const CS_CALIBRATION_GOLD: cs_calibration = 3;
+
+/// For [`cs_uncertainty`]: what each value is about.
+pub type cs_measure_by = i32;
+/// One value per item.
+pub const CS_BY_ITEM: cs_measure_by = 0;
+/// One value per worker.
+pub const CS_BY_WORKER: cs_measure_by = 1;
 
 /// Values of [`CS_PARAM_LA_ORDER`].
 pub type cs_la_order = i32;
@@ -425,6 +454,10 @@ extern "C" {
         -> cs_status;
     /// The class prior a warm start begins from (copied; n = 0 clears).
     pub fn cs_set_initial_prior(model: *mut cs_model, prior: *const f64, n: usize) -> cs_status;
+    /// The calibration [`cs_predict`] applies with the initial matrices when the handle
+    /// has no fit: temperature in [1e-6, 1e6], mixing (the prior's weight) in [0, 1).
+    pub fn cs_set_initial_calibration(model: *mut cs_model, temperature: f64, mixing: f64)
+        -> cs_status;
     /// Fit the method to `n_labels` (item, worker, label) triples (copied).
     pub fn cs_fit(
         model: *mut cs_model,
@@ -496,6 +529,15 @@ extern "C" {
     pub fn cs_converged(model: *const cs_model, converged: *mut i32) -> cs_status;
     /// Final log-likelihood of an EM fit (0 for methods that do not compute it).
     pub fn cs_log_likelihood(model: *const cs_model, log_likelihood: *mut f64) -> cs_status;
+    /// How the posteriors of the last fit were calibrated: temperature, the prior's
+    /// weight and the source (a [`cs_calibration`](tyalias@cs_calibration)); each
+    /// pointer may be NULL.
+    pub fn cs_calibration(
+        model: *const cs_model,
+        temperature: *mut f64,
+        mixing: *mut f64,
+        source: *mut i32,
+    ) -> cs_status;
     /// Notes of the last fit: an OR of [`cs_fit_note`] bits.
     pub fn cs_fit_notes(model: *const cs_model, notes: *mut i32) -> cs_status;
     /// Dimension of the points of the last fit (0 when not a points fit).
@@ -508,5 +550,80 @@ extern "C" {
         model: *const cs_model,
         within: *mut f64,
         between: *mut f64,
+    ) -> cs_status;
+
+    /// A method-specific estimate of the last fit by name (rows x cols, row-major);
+    /// `values` may be NULL to ask for the shape only.
+    pub fn cs_estimate(
+        model: *const cs_model,
+        name: *const c_char,
+        values: *mut f64,
+        capacity: usize,
+        rows: *mut usize,
+        cols: *mut usize,
+    ) -> cs_status;
+    /// Krippendorff's alpha of (item, label) pairs and the k x k coincidence matrix.
+    pub fn cs_agreement(
+        model: *mut cs_model,
+        item: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        alpha: *mut f64,
+        coincidence: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// Uncertainty (entropy of the skill-weighted votes) by item or worker
+    /// ([`cs_measure_by`]).
+    pub fn cs_uncertainty(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        skill: *const f64,
+        n_skills: usize,
+        by: i32,
+        values: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// Consistency of the labels with given aggregate labels under the workers' skills.
+    pub fn cs_consistency(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        skill: *const f64,
+        n_skills: usize,
+        aggregate: *const i32,
+        n_aggregate: usize,
+        values: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// Each worker's share of labels that agree with given aggregate labels, and overall.
+    pub fn cs_accuracy_on_aggregates(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        aggregate: *const i32,
+        n_aggregate: usize,
+        values: *mut f64,
+        capacity: usize,
+        overall: *mut f64,
+    ) -> cs_status;
+    /// Numbers n strings (NUL-separated in `text`, or cut at `offsets`) by a hash table:
+    /// codes, the first occurrence of each distinct string, their number.
+    pub fn cs_intern_strings(
+        model: *mut cs_model,
+        text: *const c_char,
+        text_size: usize,
+        offsets: *const i64,
+        n: usize,
+        sorted: i32,
+        codes: *mut i32,
+        first: *mut i64,
+        n_distinct: *mut usize,
     ) -> cs_status;
 }

@@ -61,8 +61,9 @@ mod results;
 
 pub use codes::Codes;
 pub use enums::{
-    Accel, ConfusionModel, Duplicates, Groups, Identify, InputKind, LaOrder, Method, Notes,
-    ParamInfo, ParamValue, Prior, SmoothingCenter, Support,
+    Accel, AppliedCalibration, Calibration, CalibrationSource, ConfusionModel, Duplicates,
+    Groups, Identify, InputKind, LaOrder, Method, Notes, ParamInfo, ParamValue, Prior,
+    SmoothingCenter, Support,
 };
 pub use error::{Error, Status};
 pub use model::Model;

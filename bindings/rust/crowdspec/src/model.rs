@@ -9,7 +9,10 @@ use std::ptr::{self, NonNull};
 
 use crowdspec_sys as sys;
 
-use crate::enums::{param_id, private::Arg, ConfusionModel, Duplicates, Method, ParamValue, Prior};
+use crate::enums::{
+    param_id, private::Arg, AppliedCalibration, CalibrationSource, ConfusionModel, Duplicates, Method,
+    ParamValue, Prior,
+};
 use crate::error::{check, text, Error, Status};
 use crate::results::{Array3, Fit, GraphFit, Matrix, PointsFit};
 use crate::Notes;
@@ -340,6 +343,39 @@ impl Model {
         Ok(self)
     }
 
+    /// The calibration [`Model::predict`] applies with the initial matrices while the
+    /// model has no fit of its own (`cs_set_initial_calibration`): pass a fit's
+    /// [`Model::calibration`] (from the model that fitted) so that its items predict
+    /// with the fit's posteriors. `temperature` in [1e-6, 1e6], `mixing` (the prior's
+    /// weight) in [0, 1); (1, 0) is none, the default. After a fit on this model, and
+    /// after a prediction (which the library keeps as the model's last fit), later
+    /// predictions use that result's matrices and calibration instead: set this before
+    /// the first prediction.
+    ///
+    /// ```
+    /// use crowdspec::{Method, Model};
+    ///
+    /// let (items, workers, labels) = ([0, 0, 0, 1, 1, 1, 2, 2, 2], [0, 1, 2, 0, 1, 2, 0, 1, 2],
+    ///                                 [0, 0, 1, 1, 1, 1, 0, 0, 0]);
+    /// let mut fitted = Model::new()?;
+    /// let fit = fitted.method(Method::Ds)?.fit(&items, &workers, &labels)?;
+    /// let applied = fitted.calibration()?;
+    /// let mut other = Model::new()?;
+    /// other.initial_confusion(fit.confusion.as_slice())?.initial_prior(&fit.prior)?;
+    /// other.initial_calibration(applied.temperature, applied.mixing)?;
+    /// let again = other.predict(&items, &workers, &labels)?;
+    /// for (a, b) in again.posteriors.as_slice().iter().zip(fit.posteriors.as_slice()) {
+    ///     assert!((a - b).abs() < 1e-12);
+    /// }
+    /// # Ok::<(), crowdspec::Error>(())
+    /// ```
+    pub fn initial_calibration(&mut self, temperature: f64, mixing: f64) -> Result<&mut Model, Error> {
+        // SAFETY: live handle; plain values.
+        let code = unsafe { sys::cs_set_initial_calibration(self.ptr(), temperature, mixing) };
+        self.check(code)?;
+        Ok(self)
+    }
+
     // ------------------------------------------------------------------ fitting
 
     /// Runs `run` with `callback` installed as the progress callback, then removes it,
@@ -430,8 +466,9 @@ impl Model {
     }
 
     /// Labels a new batch of items by the workers of the last crowd fit without refitting
-    /// (`cs_predict`): one E-step with that fit's confusion matrices and prior (before any
-    /// fit, those of [`Model::initial_confusion`] and [`Model::initial_prior`]). Items
+    /// (`cs_predict`): one E-step with that fit's confusion matrices and prior, calibrated
+    /// as the fit was (before any fit, those of [`Model::initial_confusion`],
+    /// [`Model::initial_prior`] and [`Model::initial_calibration`]). Items
     /// are numbered for the batch alone; a worker id beyond the fit's workers is an
     /// unknown worker, weighed as the average one ([`Notes::UNKNOWN_WORKERS`]). The
     /// returned [`Fit`] describes the batch. On failure the previous results are kept.
@@ -626,6 +663,30 @@ impl Model {
             notes,
             message,
         })
+    }
+
+    /// How the posteriors of the last crowd fit (or prediction) were calibrated
+    /// (`cs_calibration`; the parameter `"calibration"`, [`Calibration`](crate::Calibration)).
+    /// Before any fit: [`Status::NotFitted`].
+    ///
+    /// ```
+    /// use crowdspec::{Calibration, CalibrationSource, Method, Model};
+    ///
+    /// let (items, workers, labels) = ([0, 0, 0, 1, 1, 1, 2, 2, 2], [0, 1, 2, 0, 1, 2, 0, 1, 2],
+    ///                                 [0, 0, 1, 1, 1, 1, 0, 0, 0]);
+    /// let mut model = Model::new()?;
+    /// model.method(Method::Ds)?.set(Calibration::PARAM, Calibration::None)?;
+    /// model.fit(&items, &workers, &labels)?;
+    /// let applied = model.calibration()?;
+    /// assert_eq!((applied.temperature, applied.mixing), (1.0, 0.0));
+    /// assert_eq!(applied.source, CalibrationSource::None);
+    /// # Ok::<(), crowdspec::Error>(())
+    /// ```
+    pub fn calibration(&self) -> Result<AppliedCalibration, Error> {
+        let (mut temperature, mut mixing, mut source) = (1.0, 0.0, 0i32);
+        // SAFETY: live handle, valid out-pointers.
+        self.check(unsafe { sys::cs_calibration(self.ptr(), &mut temperature, &mut mixing, &mut source) })?;
+        Ok(AppliedCalibration { temperature, mixing, source: CalibrationSource::from_id(source) })
     }
 
     /// The results of the last points fit (see [`Model::result`]); after a fit of

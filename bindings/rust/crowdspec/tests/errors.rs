@@ -174,6 +174,9 @@ fn methods_and_parameters_are_enumerated() {
         assert_eq!(m.name().parse::<Method>().unwrap(), *m);
     }
     assert_eq!(Method::OptDs.name(), "opt-ds");
+    // the library's default method, since 0.2
+    assert_eq!(Method::Auto.name(), "auto");
+    assert_eq!(ParamInfo::of("method").unwrap().default, f64::from(Method::Auto.id()));
     assert_eq!(Method::KmeansPp.to_string(), "kmeans++");
     let params = ParamInfo::all();
     assert!(params.iter().any(|p| p.name == "tol" && !p.is_integer && p.upper == 1.0));
