@@ -74,6 +74,9 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_CLASS_CONCENTRATION, "class_concentration", false, 1e-6, 1e6, 1.0, {}},
         {CS_PARAM_CONFUSION_DIAGONAL, "confusion_diagonal", false, 1e-6, 1e6, 4.0, {}},
         {CS_PARAM_CONFUSION_OFF_DIAGONAL, "confusion_off_diagonal", false, 1e-6, 1e6, 1.0, {}},
+        {CS_PARAM_ORDINAL, "ordinal", true, 0, 1, 0, {}},
+        {CS_PARAM_GAMMA, "gamma", false, 0, 1e6, 0.0, {}},
+        {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
     };
     return table;
 }
@@ -236,6 +239,9 @@ FitOptions Params::fit_options() const {
     o.class_concentration = get_double(CS_PARAM_CLASS_CONCENTRATION);
     o.confusion_diagonal = get_double(CS_PARAM_CONFUSION_DIAGONAL);
     o.confusion_off_diagonal = get_double(CS_PARAM_CONFUSION_OFF_DIAGONAL);
+    o.ordinal = static_cast<int32_t>(get_int(CS_PARAM_ORDINAL));
+    o.gamma = get_double(CS_PARAM_GAMMA);
+    o.cv_folds = static_cast<int32_t>(get_int(CS_PARAM_CV_FOLDS));
     return o;
 }
 

@@ -44,6 +44,10 @@ struct FitOptions {
     double class_concentration = 1.0;       // alpha: Dirichlet of the class proportions
     double confusion_diagonal = 4.0;        // a_v: Dirichlet of a confusion row, its own class
     double confusion_off_diagonal = 1.0;    // b_v: every other class
+    // Ordered classes and the minimax-entropy methods (issue 36).
+    int32_t ordinal = 0;                    // 1: the classes are grades ordered by index
+    double gamma = 0.0;                     // minimax regularisation; 0 = cross-validated
+    int32_t cv_folds = 5;                   // folds of that cross-validation
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its
@@ -51,6 +55,9 @@ struct FitOptions {
     // gathers_counts). Tests set 0 (always gather) or the largest value (never) to run both
     // ways on one crowd.
     int64_t pull_table_bytes = int64_t{8} << 20;
+    // Internal, not a parameter (docs/defaults.md measures both): where the minimax
+    // methods start, 0 = the soft majority vote (the paper's eq. 15), 1 = a ds fit.
+    int32_t minimax_start = 0;
 };
 
 }  // namespace cs

@@ -26,6 +26,8 @@ struct FitResult {
     bool converged = false;
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
+    bool ordered = false;             // crowd fits: the classes are ordered grades (an
+                                      // ordinal method, or the "ordinal" parameter)
 
     // Distributed crowd fits (cs_fit_mpi): n_items and the item rows above are this
     // process's items; item_ids holds their global ids, total_items the whole

@@ -13,6 +13,7 @@ namespace {
 // What every crowd fit reports after its method: convergence after a cancel, the items
 // a degenerate maximum of EM left undecided, items without labels.
 void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool cancelled, FitResult &out) {
+    out.ordered = options.ordinal == 1 || ordinal_method(options.method);
     // A cancelled fit did not meet its stopping rule, whatever the method (mv's one
     // step included): cs_converged() is 0 after a cancel.
     if (cancelled) out.converged = false;
@@ -20,8 +21,12 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
     // crowd under the uniform prior) fall back to majority vote among the confounded
     // classes (crowd/em/degenerate_fit.hpp). Not after a cancel, whose results are those
     // of the last completed round.
+    // The minimax methods too: on a crowd too small for their penalties (a unanimous
+    // one of a few labels) their optimum can make every class explain the labels alike
+    // (all rows of sigma_i and tau_j equal), the same degenerate maximum.
     const bool em = options.method == CS_METHOD_DS || options.method == CS_METHOD_OPT_DS ||
-                    options.method == CS_METHOD_ONE_COIN_DS || options.method == CS_METHOD_CLASS_ONE_COIN_DS;
+                    options.method == CS_METHOD_ONE_COIN_DS || options.method == CS_METHOD_CLASS_ONE_COIN_DS ||
+                    options.method == CS_METHOD_MINIMAX_ENTROPY || options.method == CS_METHOD_ORDINAL_MINIMAX;
     if (em && !cancelled) resolve_degenerate_ties(data, out, options.threads);
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
@@ -34,6 +39,35 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
 }
 
 }  // namespace
+
+bool ordinal_method(int32_t method) {
+    return method == CS_METHOD_ORDINAL_MINIMAX || method == CS_METHOD_ORDINAL_DS;
+}
+
+std::vector<int32_t> median_grades(const std::vector<double> &posteriors, int32_t n_items, int32_t k) {
+    std::vector<int32_t> median(static_cast<std::size_t>(n_items), k - 1);
+    for (int32_t j = 0; j < n_items; ++j) {
+        const double *q = posteriors.data() + static_cast<int64_t>(j) * k;
+        double cumulative = 0.0;
+        for (int32_t g = 0; g < k; ++g) {
+            cumulative += q[g];
+            if (cumulative >= 0.5 - 1e-12) {
+                median[j] = g;
+                break;
+            }
+        }
+    }
+    return median;
+}
+
+std::vector<double> mean_grades(const std::vector<double> &posteriors, int32_t n_items, int32_t k) {
+    std::vector<double> mean(static_cast<std::size_t>(n_items), 0.0);
+    for (int32_t j = 0; j < n_items; ++j) {
+        const double *q = posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int32_t g = 1; g < k; ++g) mean[j] += g * q[g];
+    }
+    return mean;
+}
 
 bool run_crowd_from_initial(const CrowdData &data, const FitOptions &options, const Progress &progress,
                             const InitialParams &initial, FitResult &out) {

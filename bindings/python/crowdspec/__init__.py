@@ -12,8 +12,9 @@ from ._fit import (NOTE_NAMES, Result, fit_graph, fit_labels, fit_points, has_pa
                    version)
 from ._aggregators import (BCC, EBCC, GLAD, KOS, MACE, METHOD_CLASSES, MMSR, Aggregator,
                            ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene, EigenRatio,
-                           GhoshSVD, KOSMessagePassing, MajorityVote, OneCoinDawidSkene,
-                           OptDawidSkene, Wawa, ZeroBasedSkill)
+                           GhoshSVD, KOSMessagePassing, MajorityVote, MinimaxEntropy,
+                           OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
+                           OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 
 __version__ = "0.2.0"
@@ -26,5 +27,6 @@ __all__ = [
     "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC",
+    "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
     "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE",
 ]

@@ -78,6 +78,9 @@ class Result:
     notes: the cs_fit_notes bits; message: the library's explanation of them.
     centres: (k, d) cluster means of a points fit, else None.
     densities: (within, between) edge densities of a graph fit, else None.
+    median_grades, mean_grades: when the classes are ordered grades (an ordinal method,
+        or ordinal=1), each item's posterior median grade ((n,) int32 class index) and
+        posterior mean grade ((n,) float64, in class positions 0..k-1), else None.
     """
 
     method: str
@@ -93,6 +96,8 @@ class Result:
     message: str = ""
     centres: Optional[np.ndarray] = None
     densities: Optional[Tuple[float, float]] = None
+    median_grades: Optional[np.ndarray] = None
+    mean_grades: Optional[np.ndarray] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -311,6 +316,13 @@ def _collect(model, method, kind):
                     iterations=int(iterations.value), converged=bool(converged.value),
                     log_likelihood=float(loglik.value), notes=int(notes.value),
                     message=_lib.last_error(model) if notes.value else "")
+    if kind == _lib.INPUT_CROWD and n > 0:
+        # Ordered grades only: the library refuses (CS_ERR_INVALID_ARGUMENT) otherwise.
+        medians = np.empty(n, dtype=np.int32)
+        if L.cs_median_grades(model, _i32p(medians), medians.size) == _lib.CS_OK:
+            means = np.empty(n, dtype=np.float64)
+            check(L.cs_mean_grades(model, _f64p(means), means.size), model)
+            result.median_grades, result.mean_grades = medians, means
     if kind == _lib.INPUT_POINTS:
         d = _size(L.cs_n_dims, model)
         centres = np.empty((k, d), dtype=np.float64)

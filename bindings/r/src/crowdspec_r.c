@@ -220,7 +220,7 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "trace",      "iterations", "converged",      "log_likelihood",
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
-                           "densities",  ""};
+                           "densities",  "median_grades", "mean_grades", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -256,6 +256,19 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
             return failure(ptr, s);
         }
         SET_VECTOR_ELT(out, 15, Rf_ScalarReal((double)d));
+    } else if (kind == R_CROWD && n > 0) {
+        /* Ordered grades only (an ordinal method or ordinal = 1): the library refuses
+         * (CS_ERR_INVALID_ARGUMENT) otherwise, and both stay NULL. */
+        SEXP median = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
+        if (cs_median_grades(model, INTEGER(median), n) == CS_OK) {
+            SEXP mean = list_element(out, 18, REALSXP, (R_xlen_t)n);
+            if ((s = cs_mean_grades(model, REAL(mean), n))) {
+                UNPROTECT(2);
+                return failure(ptr, s);
+            }
+            SET_VECTOR_ELT(out, 17, median);
+        }
+        UNPROTECT(1);
     } else if (kind == R_GRAPH) {
         SEXP dens = list_element(out, 16, REALSXP, 2);
         if ((s = cs_graph_densities(model, REAL(dens), REAL(dens) + 1))) {

@@ -116,6 +116,12 @@ pub const CS_METHOD_M_MSR: cs_method = 15;
 pub const CS_METHOD_EBCC: cs_method = 16;
 /// `"bcc"`: Bayesian Classifier Combination (variational Bayes; ebcc with one subtype).
 pub const CS_METHOD_BCC: cs_method = 17;
+/// `"minimax-entropy"`: minimax conditional entropy, worker and item confusion matrices.
+pub const CS_METHOD_MINIMAX_ENTROPY: cs_method = 21;
+/// `"ordinal-minimax"`: the ordinal minimax conditional entropy model (ordered grades).
+pub const CS_METHOD_ORDINAL_MINIMAX: cs_method = 22;
+/// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers (a bias and a noise each).
+pub const CS_METHOD_ORDINAL_DS: cs_method = 23;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -199,6 +205,12 @@ pub const CS_PARAM_CLASS_CONCENTRATION: cs_param = 554;
 pub const CS_PARAM_CONFUSION_DIAGONAL: cs_param = 555;
 /// double `"confusion_off_diagonal"`: b_v, that of every other class (bcc, ebcc).
 pub const CS_PARAM_CONFUSION_OFF_DIAGONAL: cs_param = 556;
+/// int `"ordinal"`: 1 = the classes are grades ordered by index (posterior grades).
+pub const CS_PARAM_ORDINAL: cs_param = 600;
+/// double `"gamma"`: the minimax methods' regularisation (0 = cross-validated).
+pub const CS_PARAM_GAMMA: cs_param = 601;
+/// int `"cv_folds"`: folds of the cross-validation that chooses gamma.
+pub const CS_PARAM_CV_FOLDS: cs_param = 602;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -484,4 +496,8 @@ extern "C" {
         within: *mut f64,
         between: *mut f64,
     ) -> cs_status;
+    /// Posterior median grade of each item (ordered classes only), n_items values.
+    pub fn cs_median_grades(model: *const cs_model, grades: *mut i32, capacity: usize) -> cs_status;
+    /// Posterior mean grade of each item (ordered classes only), n_items values.
+    pub fn cs_mean_grades(model: *const cs_model, grades: *mut f64, capacity: usize) -> cs_status;
 }
