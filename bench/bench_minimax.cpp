@@ -10,6 +10,7 @@
 //       ratio to ds, iterations; one JSON line per method.
 // Files: NAME_crowd.txt (item worker label, 1-based) and NAME_truth.txt (item label).
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -28,8 +29,9 @@
 namespace {
 
 const char kUsage[] =
-    "usage: bench_minimax --sets PATH/NAME[,PATH/NAME...] [--methods categorical,ordinal]\n"
-    "       bench_minimax --labels N [--k K] [--reps R] [--threads T]\n";
+    "usage: bench_minimax --sets PATH/NAME[,PATH/NAME...] [--methods categorical,ordinal] [--grid G,G,...]\n"
+    "                     [--starts 1|2]   (2: also the vote start)\n"
+    "       bench_minimax --labels N [--k K] [--reps R] [--threads T] [--methods NAME,...]\n";
 
 struct Set {
     std::vector<int32_t> item, worker, label, truth;  // truth per item, -1 unknown
@@ -79,7 +81,7 @@ cs::FitResult run(const cs::CrowdData &data, cs::FitOptions options, cs::CrowdMe
     return r;
 }
 
-void sets(const std::string &list, const std::string &which) {
+void sets(const std::string &list, const std::string &which, const std::vector<double> &grid, bool both_starts) {
     std::stringstream names(list);
     std::string stem;
     while (std::getline(names, stem, ',')) {
@@ -101,13 +103,12 @@ void sets(const std::string &list, const std::string &which) {
                 continue;
             const char *method = ordinal ? "ordinal-minimax" : "minimax-entropy";
             options.method = ordinal ? CS_METHOD_ORDINAL_MINIMAX : CS_METHOD_MINIMAX_ENTROPY;
-            const std::vector<double> cv = cs::minimax_cv_scores(data, options, ordinal, 5);
-            const std::vector<double> &grid = cs::minimax_gamma_grid();
+            const std::vector<double> cv = cs::minimax_cv_scores(data, options, ordinal, 5, grid);
             std::size_t best = 0;
             for (std::size_t g = 0; g < cv.size(); ++g)
                 if (cv[g] > cv[best]) best = g;
             for (std::size_t g = 0; g < grid.size(); ++g) {
-                for (int32_t start = 0; start < 2; ++start) {
+                for (int32_t start = 1; start >= (both_starts ? 0 : 1); --start) {
                     options.gamma = grid[g];
                     options.minimax_start = start;
                     const double t0 = bench::now();
@@ -126,7 +127,7 @@ void sets(const std::string &list, const std::string &which) {
     }
 }
 
-void speed(long labels, int32_t k, int reps, int32_t threads) {
+void speed(long labels, int32_t k, int reps, int32_t threads, const std::string &which) {
     cs::sim::CrowdSpec sim;
     sim.n_workers = 1000;
     sim.k = k;
@@ -143,16 +144,20 @@ void speed(long labels, int32_t k, int reps, int32_t threads) {
         int32_t method;
         cs::CrowdMethod fit;
         double gamma;
+        int32_t start = 1;  // 0: minimax methods start from the soft majority vote
     };
     const Case cases[] = {{"ds", CS_METHOD_DS, cs::fit_ds, 0.0},
-                          {"minimax-entropy", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 1.0},
-                          {"ordinal-minimax", CS_METHOD_ORDINAL_MINIMAX, cs::fit_ordinal_minimax, 1.0},
+                          {"minimax-entropy", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.25},
+                          {"ordinal-minimax", CS_METHOD_ORDINAL_MINIMAX, cs::fit_ordinal_minimax, 0.25},
                           {"ordinal-ds", CS_METHOD_ORDINAL_DS, cs::fit_ordinal_ds, 0.0},
-                          {"minimax-entropy(cv)", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.0}};
+                          {"minimax-entropy(cv)", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.0},
+                          {"minimax-entropy(vote-start)", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.25, 0}};
     double ds_seconds = 0.0;
     for (const Case &c : cases) {
+        if (c.method != CS_METHOD_DS && which.find(c.name) == std::string::npos) continue;
         options.method = c.method;
         options.gamma = c.gamma;
+        options.minimax_start = c.start;
         double best = 1e300;
         cs::FitResult r;
         for (int rep = 0; rep < reps; ++rep) {
@@ -177,13 +182,24 @@ void speed(long labels, int32_t k, int reps, int32_t threads) {
 int main(int argc, char **argv) {
     bench::Args args(argc, argv, kUsage);
     const std::string list = args.str("sets", "");
-    const std::string which = args.str("methods", "categorical,ordinal");
+    const std::string which = args.str("methods", "");
     const long labels = static_cast<long>(args.num("labels", 0));
     const int32_t k = static_cast<int32_t>(args.num("k", 2));
     const int reps = static_cast<int>(args.num("reps", 3));
     const int32_t threads = static_cast<int32_t>(args.num("threads", 0));
+    const std::string grid_text = args.str("grid", "");
+    const bool both_starts = args.num("starts", 2) >= 2;
     args.done();
-    if (!list.empty()) sets(list, which);
-    if (labels > 0) speed(labels, k, reps, threads);
+    std::vector<double> grid = cs::minimax_gamma_grid();
+    if (!grid_text.empty()) {
+        grid.clear();
+        std::stringstream g(grid_text);
+        std::string v;
+        while (std::getline(g, v, ',')) grid.push_back(std::strtod(v.c_str(), nullptr));
+    }
+    if (!list.empty()) sets(list, which.empty() ? "categorical,ordinal" : which, grid, both_starts);
+    if (labels > 0)
+        speed(labels, k, reps, threads,
+              which.empty() ? "minimax-entropy,ordinal-minimax,ordinal-ds,minimax-entropy(cv)" : which);
     return 0;
 }

@@ -86,10 +86,12 @@ double objective(const cs::CrowdData &data, const cs::MinimaxSpec &spec, const s
     return f;
 }
 
-cs::MinimaxFit fit_model(const cs::CrowdData &data, bool ordinal, double gamma, int32_t max_iter = 1000) {
+// tol = 0: neither stopping rule (relative change, posteriors' movement) applies, so
+// L-BFGS runs until no descent is left at machine precision (or max_iter).
+cs::MinimaxFit fit_model(const cs::CrowdData &data, bool ordinal, double gamma, int32_t max_iter = 2000) {
     cs::FitOptions o;
     o.max_iter = max_iter;
-    o.tol = 1e-14;
+    o.tol = 0.0;
     return cs::fit_minimax_model(data, cs::minimax_spec(data, ordinal, gamma), o, cs::Progress(),
                                  cs::soft_majority_vote(data));
 }
@@ -129,22 +131,22 @@ void categorical_fit_is_stationary(void **) {
 void ordinal_fit_is_stationary(void **) { check_optimality(true, 4); }
 
 // One label (worker 0 says 0 on item 0), k = 2, gamma = 1: alpha = 4 and, with one item
-// and one worker, beta = 4. The M-step from the vote q = (1, 0) moves only row 0 (row 1
-// has no weight, so the penalty keeps it 0): by symmetry sigma(0,0) = -sigma(0,1) = a,
-// tau(0,0) = -tau(0,1) = b, and the stationarity conditions 4a = 4b = P(1 | 0) give the
-// logit gap d = 2a + 2b = P(1 | 0) = 1 / (1 + e^d), d = 0.40105... (solved below by
-// bisection). After the M-step alone (max_iter = 0) P(0 | 0) = 1 / (1 + e^-d), P(0 | 1)
-// = 1/2, so q_0 = P(0|0) / (P(0|0) + 1/2). The full fit maximises log((P(0|0) + P(0|1))/2)
-// minus penalties, symmetric in the two rows with a concave sigmoid: the optimum gives
-// both rows the same gap and the posterior (1/2, 1/2).
+// and one worker, beta = 4. The start (Algorithm 1's first M-step with the item matrices
+// at 0) from the vote q = (1, 0) moves only row 0 of sigma (row 1 has no weight, so the
+// penalty keeps it 0): by symmetry sigma(0,0) = -sigma(0,1) = a, and the stationarity
+// condition 4a = P(1 | 0) gives the logit gap d = 2a = P(1 | 0) / 2 = 1 / (2 (1 + e^d)),
+// d = 0.2223 (solved below by bisection). After the start alone (max_iter = 0)
+// P(0 | 0) = 1 / (1 + e^-d), P(0 | 1) = 1/2, so q_0 = P(0|0) / (P(0|0) + 1/2). The full fit
+// maximises log((P(0|0) + P(0|1)) / 2) minus the penalties, symmetric in the two rows with
+// a concave sigmoid: the optimum gives both rows the same gap and the posterior (1/2, 1/2).
 void one_label_by_hand(void **) {
     double lo = 0.0, hi = 1.0;
     for (int it = 0; it < 100; ++it) {
         const double mid = 0.5 * (lo + hi);
-        (mid < 1.0 / (1.0 + std::exp(mid)) ? lo : hi) = mid;
+        (mid < 0.5 / (1.0 + std::exp(mid)) ? lo : hi) = mid;
     }
     const double d = 0.5 * (lo + hi);
-    assert_near(d, 0.40105, 1e-4);
+    assert_near(d, 0.2223, 1e-4);
     test::Triples t;
     t.add(0, 0, 0);
     const cs::CrowdData data = build(t, 2);

@@ -382,23 +382,33 @@ enum cs_method {
      *  Zhou, Liu, Platt, Meek, ICML 2014). Worker i labels item j of class c as x with
      *  probability exp(sigma_i(c, x) + tau_j(c, x)) / Z_ij(c): a K x K worker matrix sigma_i
      *  (its ability) and a K x K item matrix tau_j (its difficulty), the class prior
-     *  uniform. Fitted as the paper's regularised dual, i.e. the penalised marginal
-     *  log-likelihood sum_j log sum_c (1/K) prod_i P(x_ij | c) - (alpha/2) sum_i |sigma_i|^2
-     *  - (beta/2) sum_j |tau_j|^2 with alpha = gamma K^2 and beta = alpha n / m (n items,
-     *  m workers with labels), gamma = ::CS_PARAM_GAMMA (0, the default: chosen by
+     *  uniform. Fitted as the paper's regularised dual with the labels' distribution at
+     *  its optimum, i.e. the penalised marginal log-likelihood
+     *  F = sum_j log sum_c (1/K) prod_i P(x_ij | c) - (alpha/2) sum_i |sigma_i|^2
+     *  - (beta/2) sum_j |tau_j|^2, alpha = gamma K^2, beta = alpha n / m (n items, m workers
+     *  with labels), gamma = ::CS_PARAM_GAMMA (default 1/4; 0 chooses it by
      *  ::CS_PARAM_CV_FOLDS-fold likelihood cross-validation over the labels from the
      *  paper's candidates 1/4, 1/2, 1, 2, 4, folds drawn from ::CS_PARAM_SEED; no truth is
-     *  used). Algorithm: the M-step from the soft majority vote (a strongly concave
-     *  problem) by L-BFGS, then L-BFGS on the penalised marginal log-likelihood (the
-     *  E-step folded into every evaluation), until its relative change is at most
-     *  ::CS_PARAM_TOL or ::CS_PARAM_MAX_ITER iterations. One evaluation is one pass over
-     *  the labels, O(labels x K^2). Results: posteriors under the uniform prior (gold items
-     *  pinned); cs_class_prior() uniform; cs_confusion() each worker's mean over its labels
-     *  of P_ij(. | c); cs_trace() and the progress callback the penalised marginal
-     *  log-likelihood after each iteration (never decreasing; iteration 0 is the start),
-     *  cs_log_likelihood() its last value. The cross-validation fits are not reported to
-     *  the callback. ::CS_PARAM_PRIOR, ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING,
-     *  ::CS_PARAM_SUPPORT and ::CS_PARAM_ACCEL do not apply. Any k >= 2. */
+     *  used).
+     *  - Start: the posteriors of a ds fit with the handle's parameters; from them the
+     *    paper's first M-step for the worker matrices with the item matrices at 0 (a
+     *    concave problem on the workers' posterior-weighted label counts).
+     *  - Then L-BFGS on F (the E-step folded into every evaluation; the quasi-Newton
+     *    curvature is kept for the worker parameters, the item parameters step by their
+     *    penalty-dominated diagonal curvature), until the relative change of F is at most
+     *    ::CS_PARAM_TOL, no posterior moves by more than 1e-3 in an iteration (the
+     *    authors' code's rule), no descent is left, or ::CS_PARAM_MAX_ITER iterations;
+     *    tol = 0 turns off the first two rules. One evaluation is one pass over the
+     *    labels, O(labels x K^2).
+     *  - Results: posteriors under the uniform prior (gold items pinned); cs_class_prior()
+     *    uniform; cs_confusion() each worker's mean over its labels of P_ij(. | c);
+     *    cs_trace() and the progress callback F after each iteration (never decreasing;
+     *    iteration 0 is the start), cs_log_likelihood() its last value. When the fit makes
+     *    some classes indistinguishable (tiny crowds: the penalties then win), those items
+     *    fall back to majority vote as ds's do (::CS_NOTE_DEGENERATE_MAXIMUM). The
+     *    cross-validation fits are not reported to the callback.
+     *  ::CS_PARAM_PRIOR, ::CS_PARAM_SUPPORT and ::CS_PARAM_CONFUSION apply only to the ds
+     *  start; ::CS_PARAM_SMOOTHING and ::CS_PARAM_ACCEL likewise. Any k >= 2. */
     CS_METHOD_MINIMAX_ENTROPY = 21,
     /** "ordinal-minimax": the ordinal minimax conditional entropy model (Zhou, Liu, Platt,
      *  Meek, ICML 2014, section 3) for classes that are grades 0 < 1 < ... < k-1: the
@@ -406,8 +416,7 @@ enum cs_method {
      *  reference grade s = 1..k-1 and region {c < s, c >= s} x {x < s, x >= s} (eq. 11):
      *  sigma_i(c, x) = sum_s theta_i,s[c >= s][x >= s]. The penalties are on those
      *  parameters; everything else is as ::CS_METHOD_MINIMAX_ENTROPY (for k = 2 the two
-     *  are the same model). Its grades (cs_median_grades(), cs_mean_grades()) are
-     *  always available. */
+     *  are the same model). Its grades (cs_median_grades(), cs_mean_grades()) are always available. */
     CS_METHOD_ORDINAL_MINIMAX = 22,
     /** "ordinal-ds": Dawid-Skene with ordered-logit workers, for grades 0 < ... < k-1. On an
      *  item of grade c, worker i perceives y = c + b_i + s_i e (e standard logistic) and
@@ -686,9 +695,11 @@ enum cs_param {
     CS_PARAM_ORDINAL = 600,
     /** double, "gamma": the regularisation constant of minimax-entropy and
      *  ordinal-minimax, 0..10^6: alpha = gamma k^2 penalises each worker's parameters,
-     *  beta = alpha n / m each item's (Zhou et al. 2014, eq. 17). Default 0 = chosen by
-     *  likelihood cross-validation over the labels (::CS_PARAM_CV_FOLDS) from 1/4, 1/2,
-     *  1, 2, 4; with fewer than 2 labels per fold gamma is 1. */
+     *  beta = alpha n / m each item's (Zhou et al. 2014, eq. 17). Default 1/4: the value
+     *  the paper's likelihood cross-validation chose on every one of the 15 shared sets
+     *  (docs/defaults.md). 0 = choose it per fit by that cross-validation
+     *  (::CS_PARAM_CV_FOLDS folds, candidates 1/4, 1/2, 1, 2, 4; 1 + 5 x folds fits); with
+     *  fewer than 2 labels per fold it is 1/4. */
     CS_PARAM_GAMMA = 601,
     /** int, "cv_folds": folds of the cross-validation that chooses gamma, 2..100.
      *  Default 5 (the paper's). */

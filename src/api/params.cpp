@@ -75,7 +75,7 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_CONFUSION_DIAGONAL, "confusion_diagonal", false, 1e-6, 1e6, 4.0, {}},
         {CS_PARAM_CONFUSION_OFF_DIAGONAL, "confusion_off_diagonal", false, 1e-6, 1e6, 1.0, {}},
         {CS_PARAM_ORDINAL, "ordinal", true, 0, 1, 0, {}},
-        {CS_PARAM_GAMMA, "gamma", false, 0, 1e6, 0.0, {}},
+        {CS_PARAM_GAMMA, "gamma", false, 0, 1e6, 0.25, {}},
         {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
     };
     return table;

@@ -46,7 +46,7 @@ struct FitOptions {
     double confusion_off_diagonal = 1.0;    // b_v: every other class
     // Ordered classes and the minimax-entropy methods (issue 36).
     int32_t ordinal = 0;                    // 1: the classes are grades ordered by index
-    double gamma = 0.0;                     // minimax regularisation; 0 = cross-validated
+    double gamma = 0.25;                    // minimax regularisation; 0 = cross-validated
     int32_t cv_folds = 5;                   // folds of that cross-validation
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
@@ -56,8 +56,9 @@ struct FitOptions {
     // ways on one crowd.
     int64_t pull_table_bytes = int64_t{8} << 20;
     // Internal, not a parameter (docs/defaults.md measures both): where the minimax
-    // methods start, 0 = the soft majority vote (the paper's eq. 15), 1 = a ds fit.
-    int32_t minimax_start = 0;
+    // methods start, 1 = the posteriors of a ds fit (the default), 0 = the soft majority
+    // vote (the paper's eq. 15).
+    int32_t minimax_start = 1;
 };
 
 }  // namespace cs

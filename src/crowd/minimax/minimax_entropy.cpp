@@ -18,9 +18,10 @@ struct Triples {
     std::vector<int32_t> item, worker, label;
 };
 
-// The start posteriors of Algorithm 1: the soft majority vote (eq. 15), or, with the
-// internal option minimax_start = 1, the posteriors of a ds fit (docs/defaults.md
-// measures both).
+// The start posteriors of Algorithm 1: those of a ds fit with the caller's options
+// (the default), or, with the internal option minimax_start = 0, the paper's soft
+// majority vote (eq. 15). docs/defaults.md measures both: the same labels on the shared
+// sets, and the ds start needs fewer iterations of the (dearer) minimax fit.
 std::vector<double> start_posteriors(const CrowdData &data, const FitOptions &options) {
     if (options.minimax_start != 1) return soft_majority_vote(data, options.threads);
     FitOptions ds = options;
@@ -88,7 +89,7 @@ const std::vector<double> &minimax_gamma_grid() {
 }
 
 std::vector<double> minimax_cv_scores(const CrowdData &data, const FitOptions &options, bool ordinal,
-                                      int32_t folds) {
+                                      int32_t folds, const std::vector<double> &grid) {
     const int64_t n_labels = static_cast<int64_t>(data.n_labels());
     if (folds < 2 || n_labels < 2 * static_cast<int64_t>(folds)) return {};
     // A random permutation of the labels (Fisher-Yates from the seed), dealt into the
@@ -100,7 +101,6 @@ std::vector<double> minimax_cv_scores(const CrowdData &data, const FitOptions &o
         std::swap(order[static_cast<std::size_t>(e)], order[rng.below(static_cast<uint64_t>(e + 1))]);
     std::vector<int32_t> fold_of(static_cast<std::size_t>(n_labels));
     for (int64_t e = 0; e < n_labels; ++e) fold_of[static_cast<std::size_t>(order[e])] = static_cast<int32_t>(e % folds);
-    const std::vector<double> &grid = minimax_gamma_grid();
     std::vector<double> score(grid.size(), 0.0);
     for (int32_t f = 0; f < folds; ++f) {
         const CrowdData train = fold_data(data, fold_of, f, false, options);

@@ -24,16 +24,19 @@ const std::vector<double> &minimax_gamma_grid();
 /// model is fitted on the other parts and scored by heldout_log_likelihood on that part.
 /// Returns the mean held-out log-likelihood per label of each candidate of the grid (in
 /// grid order); empty when there are fewer than 2 labels per fold (nothing to hold out).
+/// `grid`: the candidates (the bench measures others).
 std::vector<double> minimax_cv_scores(const CrowdData &data, const FitOptions &options, bool ordinal,
-                                      int32_t folds);
+                                      int32_t folds, const std::vector<double> &grid = minimax_gamma_grid());
 
 /// The gamma a fit uses: options.gamma when > 0, else the candidate of the highest
 /// cross-validation score (the smaller on ties), or kMinimaxDefaultGamma when there are
 /// too few labels to cross-validate.
 double minimax_gamma(const CrowdData &data, const FitOptions &options, bool ordinal);
 
-/// The gamma used when options.gamma is 0 and the labels are too few to cross-validate.
-constexpr double kMinimaxDefaultGamma = 1.0;
+/// The default gamma (CS_PARAM_GAMMA), also used when options.gamma is 0 and the labels
+/// are too few to cross-validate: the smallest of the paper's candidates, which its
+/// cross-validation chose on each of the 15 shared sets (docs/defaults.md).
+constexpr double kMinimaxDefaultGamma = 0.25;
 
 /// Entry points (crowd/run_crowd.hpp). O(labels x K^2) per iteration, times the
 /// 1 + folds x 5 fits of the cross-validation when gamma is chosen.
