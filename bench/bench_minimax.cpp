@@ -30,7 +30,7 @@ namespace {
 
 const char kUsage[] =
     "usage: bench_minimax --sets PATH/NAME[,PATH/NAME...] [--methods categorical,ordinal] [--grid G,G,...]\n"
-    "                     [--starts 1|2]   (2: also the vote start)\n"
+    "                     [--starts 1|2]   (2: also the ds start)\n"
     "       bench_minimax --labels N [--k K] [--reps R] [--threads T] [--methods NAME,...]\n";
 
 struct Set {
@@ -108,7 +108,7 @@ void sets(const std::string &list, const std::string &which, const std::vector<d
             for (std::size_t g = 0; g < cv.size(); ++g)
                 if (cv[g] > cv[best]) best = g;
             for (std::size_t g = 0; g < grid.size(); ++g) {
-                for (int32_t start = 1; start >= (both_starts ? 0 : 1); --start) {
+                for (int32_t start = CS_MINIMAX_START_VOTE; start <= (both_starts ? CS_MINIMAX_START_DS : CS_MINIMAX_START_VOTE); ++start) {
                     options.gamma = grid[g];
                     options.minimax_start = start;
                     const double t0 = bench::now();
@@ -144,14 +144,15 @@ void speed(long labels, int32_t k, int reps, int32_t threads, const std::string 
         int32_t method;
         cs::CrowdMethod fit;
         double gamma;
-        int32_t start = 1;  // 0: minimax methods start from the soft majority vote
+        int32_t start = CS_MINIMAX_START_VOTE;  // of the minimax methods
     };
     const Case cases[] = {{"ds", CS_METHOD_DS, cs::fit_ds, 0.0},
                           {"minimax-entropy", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.25},
                           {"ordinal-minimax", CS_METHOD_ORDINAL_MINIMAX, cs::fit_ordinal_minimax, 0.25},
                           {"ordinal-ds", CS_METHOD_ORDINAL_DS, cs::fit_ordinal_ds, 0.0},
                           {"minimax-entropy(cv)", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.0},
-                          {"minimax-entropy(vote-start)", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.25, 0}};
+                          {"minimax-entropy(ds-start)", CS_METHOD_MINIMAX_ENTROPY, cs::fit_minimax_entropy, 0.25,
+                           CS_MINIMAX_START_DS}};
     double ds_seconds = 0.0;
     for (const Case &c : cases) {
         if (c.method != CS_METHOD_DS && which.find(c.name) == std::string::npos) continue;

@@ -30,6 +30,10 @@ static const Documented documented[] = {
     {CS_PARAM_DELTA, "delta", 0, 0.5, 1e-6, 0},
     {CS_PARAM_POWER_STARTS, "power_starts", 1, 100000, 100, 1},
     {CS_PARAM_POWER_ITERS, "power_iters", 1, 100000, 100, 1},
+    {CS_PARAM_ORDINAL, "ordinal", 0, 1, 0, 1},
+    {CS_PARAM_GAMMA, "gamma", 0, 1e6, 0.25, 0},
+    {CS_PARAM_CV_FOLDS, "cv_folds", 2, 100, 5, 1},
+    {CS_PARAM_MINIMAX_START, "minimax_start", 0, 1, CS_MINIMAX_START_VOTE, 1},
 };
 #define N_DOCUMENTED (sizeof documented / sizeof documented[0])
 

@@ -390,7 +390,8 @@ enum cs_method {
      *  ::CS_PARAM_CV_FOLDS-fold likelihood cross-validation over the labels from the
      *  paper's candidates 1/4, 1/2, 1, 2, 4, folds drawn from ::CS_PARAM_SEED; no truth is
      *  used).
-     *  - Start: the posteriors of a ds fit with the handle's parameters; from them the
+     *  - Start: the soft majority vote (the paper's eq. 15), or the posteriors of a ds
+     *    fit with the handle's parameters (::CS_PARAM_MINIMAX_START); from them the
      *    paper's first M-step for the worker matrices with the item matrices at 0 (a
      *    concave problem on the workers' posterior-weighted label counts).
      *  - Then L-BFGS on F (the E-step folded into every evaluation; the quasi-Newton
@@ -407,8 +408,8 @@ enum cs_method {
      *    some classes indistinguishable (tiny crowds: the penalties then win), those items
      *    fall back to majority vote as ds's do (::CS_NOTE_DEGENERATE_MAXIMUM). The
      *    cross-validation fits are not reported to the callback.
-     *  ::CS_PARAM_PRIOR, ::CS_PARAM_SUPPORT and ::CS_PARAM_CONFUSION apply only to the ds
-     *  start; ::CS_PARAM_SMOOTHING and ::CS_PARAM_ACCEL likewise. Any k >= 2. */
+     *  ::CS_PARAM_PRIOR, ::CS_PARAM_SUPPORT, ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING and
+     *  ::CS_PARAM_ACCEL apply only to the ds start. Any k >= 2. */
     CS_METHOD_MINIMAX_ENTROPY = 21,
     /** "ordinal-minimax": the ordinal minimax conditional entropy model (Zhou, Liu, Platt,
      *  Meek, ICML 2014, section 3) for classes that are grades 0 < 1 < ... < k-1: the
@@ -703,7 +704,11 @@ enum cs_param {
     CS_PARAM_GAMMA = 601,
     /** int, "cv_folds": folds of the cross-validation that chooses gamma, 2..100.
      *  Default 5 (the paper's). */
-    CS_PARAM_CV_FOLDS = 602
+    CS_PARAM_CV_FOLDS = 602,
+    /** int, "minimax_start": the posteriors minimax-entropy and ordinal-minimax start
+     *  from, a ::cs_minimax_start. Default ::CS_MINIMAX_START_VOTE (the paper's); ds needs
+     *  fewer iterations (docs/defaults.md measures both). */
+    CS_PARAM_MINIMAX_START = 603
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -751,6 +756,12 @@ enum cs_smoothing_center {
     CS_SMOOTHING_CENTER_UNIFORM = 0, /**< "uniform": only ::CS_PARAM_SMOOTHING, on every entry. */
     CS_SMOOTHING_CENTER_POOLED = 1   /**< "pooled": also ::CS_PARAM_SMOOTHING_STRENGTH pseudo-labels
                                           per row, spread as the crowd's pooled confusion row. */
+};
+
+/** Values of ::CS_PARAM_MINIMAX_START. */
+enum cs_minimax_start {
+    CS_MINIMAX_START_VOTE = 0, /**< "vote": the soft majority vote (Zhou et al. 2014, eq. 15). */
+    CS_MINIMAX_START_DS = 1    /**< "ds": the posteriors of a ds fit with the handle's parameters. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */

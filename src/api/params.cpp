@@ -77,6 +77,8 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_ORDINAL, "ordinal", true, 0, 1, 0, {}},
         {CS_PARAM_GAMMA, "gamma", false, 0, 1e6, 0.25, {}},
         {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
+        {CS_PARAM_MINIMAX_START, "minimax_start", true, 0, 1, CS_MINIMAX_START_VOTE,
+         {{"vote", CS_MINIMAX_START_VOTE}, {"ds", CS_MINIMAX_START_DS}}},
     };
     return table;
 }
@@ -242,6 +244,7 @@ FitOptions Params::fit_options() const {
     o.ordinal = static_cast<int32_t>(get_int(CS_PARAM_ORDINAL));
     o.gamma = get_double(CS_PARAM_GAMMA);
     o.cv_folds = static_cast<int32_t>(get_int(CS_PARAM_CV_FOLDS));
+    o.minimax_start = static_cast<int32_t>(get_int(CS_PARAM_MINIMAX_START));
     return o;
 }
 

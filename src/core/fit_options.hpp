@@ -48,6 +48,7 @@ struct FitOptions {
     int32_t ordinal = 0;                    // 1: the classes are grades ordered by index
     double gamma = 0.25;                    // minimax regularisation; 0 = cross-validated
     int32_t cv_folds = 5;                   // folds of that cross-validation
+    int32_t minimax_start = CS_MINIMAX_START_VOTE;  // the minimax methods' start posteriors
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its
@@ -55,10 +56,6 @@ struct FitOptions {
     // gathers_counts). Tests set 0 (always gather) or the largest value (never) to run both
     // ways on one crowd.
     int64_t pull_table_bytes = int64_t{8} << 20;
-    // Internal, not a parameter (docs/defaults.md measures both): where the minimax
-    // methods start, 1 = the posteriors of a ds fit (the default), 0 = the soft majority
-    // vote (the paper's eq. 15).
-    int32_t minimax_start = 1;
 };
 
 }  // namespace cs

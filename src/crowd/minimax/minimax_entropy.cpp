@@ -18,12 +18,11 @@ struct Triples {
     std::vector<int32_t> item, worker, label;
 };
 
-// The start posteriors of Algorithm 1: those of a ds fit with the caller's options
-// (the default), or, with the internal option minimax_start = 0, the paper's soft
-// majority vote (eq. 15). docs/defaults.md measures both: the same labels on the shared
-// sets, and the ds start needs fewer iterations of the (dearer) minimax fit.
+// The start posteriors of Algorithm 1: the paper's soft majority vote (eq. 15), or
+// those of a ds fit with the caller's options (CS_PARAM_MINIMAX_START; docs/defaults.md
+// measures both).
 std::vector<double> start_posteriors(const CrowdData &data, const FitOptions &options) {
-    if (options.minimax_start != 1) return soft_majority_vote(data, options.threads);
+    if (options.minimax_start != CS_MINIMAX_START_DS) return soft_majority_vote(data, options.threads);
     FitOptions ds = options;
     ds.method = CS_METHOD_DS;
     FitResult result;

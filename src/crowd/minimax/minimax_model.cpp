@@ -85,8 +85,9 @@ public:
         table_ = static_cast<int64_t>(data.n_workers) * kk_;
         copies_.assign(parts_.size() * static_cast<std::size_t>(table_), 0.0);
         part_value_.assign(parts_.size(), 0.0);
-        sigma_.resize(static_cast<std::size_t>(table_));
-        tau_.resize(static_cast<std::size_t>(data.n_items) * kk_);
+        const std::size_t all = static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * kk_);
+        if (spec.ordinal) expanded_.resize(all);
+        exp_.resize(all);
     }
 
     // Matrices of every worker and item from the parameters, and their exponentials
@@ -96,23 +97,24 @@ public:
     void set_params(const std::vector<double> &x) {
         const int32_t b = spec_.block();
         const int64_t blocks = static_cast<int64_t>(data_.n_workers) + data_.n_items;
-        exp_sigma_.resize(sigma_.size());
-        exp_tau_.resize(tau_.size());
+        // The categorical parameters are the matrices themselves (read in place, x must
+        // outlive the passes that follow); the ordinal ones are expanded (eq. 11).
+        matrices_ = spec_.ordinal ? expanded_.data() : x.data();
         // Blocks of 4096 matrices, each task its own: the same result for any thread count.
         constexpr int64_t kChunk = 4096;
         team_.run(chunk_count(blocks, kChunk), [&](int64_t chunk) {
             for (int64_t block = chunk * kChunk; block < std::min(blocks, (chunk + 1) * kChunk); ++block) {
-                const bool worker = block < data_.n_workers;
-                const int64_t at = worker ? block : block - data_.n_workers;
-                double *matrix = (worker ? sigma_.data() : tau_.data()) + at * kk_;
-                expand(spec_, x.data() + block * b, matrix);
-                exp_rows(matrix, (worker ? exp_sigma_.data() : exp_tau_.data()) + at * kk_);
+                if (spec_.ordinal) expand(spec_, x.data() + block * b, expanded_.data() + block * kk_);
+                exp_rows(matrices_ + block * kk_, exp_.data() + block * kk_);
             }
         });
     }
 
-    const double *sigma(int32_t i) const { return sigma_.data() + i * kk_; }
-    const double *tau(int32_t j) const { return tau_.data() + j * kk_; }
+    // Worker i's and item j's matrices and shifted exponential tables.
+    const double *sigma(int32_t i) const { return matrices_ + i * kk_; }
+    const double *tau(int32_t j) const { return matrices_ + (static_cast<int64_t>(data_.n_workers) + j) * kk_; }
+    const double *exp_sigma(int32_t i) const { return exp_.data() + i * kk_; }
+    const double *exp_tau(int32_t j) const { return exp_.data() + (static_cast<int64_t>(data_.n_workers) + j) * kk_; }
 
     // The data term and its gradient at the parameters of set_params. With `fixed`, the
     // M-step's sum_j sum_c Q_jc a_jc for those posteriors; otherwise the marginal
@@ -126,7 +128,8 @@ public:
     // label). A row whose Z' or P(x | c) underflows (logits more than ~690 apart, far
     // beyond what the penalties allow) is computed from the logits instead.
     double data_term(const std::vector<double> *fixed, std::vector<double> *q, std::vector<double> &matrix_grad) {
-        matrix_grad.assign(static_cast<std::size_t>(table_ + static_cast<int64_t>(data_.n_items) * kk_), 0.0);
+        // Every entry is written: the workers' by sum_tables, each item's by its pass.
+        matrix_grad.resize(static_cast<std::size_t>(table_ + static_cast<int64_t>(data_.n_items) * kk_));
         team_.run(static_cast<int64_t>(parts_.size()), [&](int64_t part) {
             // K known at compile time for the usual class counts: the label codes are
             // then split by a constant (no division instruction) and the loops unroll.
@@ -165,6 +168,7 @@ public:
             for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
                 const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
                 if (count == 0) {  // no labels: the uniform prior, or a gold item's class
+                    std::fill(matrix_grad.begin() + items_at + j * kk, matrix_grad.begin() + items_at + (j + 1) * kk, 0.0);
                     if (q && data_.gold_of(j) >= 0) {
                         double *row = q->data() + static_cast<int64_t>(j) * k;
                         std::fill(row, row + k, 0.0);
@@ -172,7 +176,7 @@ public:
                     }
                     continue;
                 }
-                const double *et = exp_tau_.data() + j * kk;
+                const double *et = exp_tau(j);
                 inv_z.resize(static_cast<std::size_t>(count * k));
                 std::fill(a.begin(), a.end(), 0.0);
                 std::fill(product.begin(), product.end(), 1.0);
@@ -181,7 +185,7 @@ public:
                     const int64_t p = first + e;
                     const uint32_t code = data_.item_code[p];
                     const int32_t i = static_cast<int32_t>(code / code_k), x = static_cast<int32_t>(code % code_k);
-                    const double *es = exp_sigma_.data() + i * kk;
+                    const double *es = exp_sigma(i);
                     for (int32_t c = 0; c < k; ++c) {
                         const double *r = es + c * k, *t = et + c * k;
                         double z = 0.0;
@@ -234,12 +238,12 @@ public:
                 // compile time (no memory round trip per label), the worker's scattered.
                 double local[KT > 0 ? KT * KT : 1];
                 double *item_grad = KT > 0 ? local : matrix_grad.data() + items_at + j * kk;
-                if (KT > 0) std::fill(local, local + kk, 0.0);
+                std::fill(item_grad, item_grad + kk, 0.0);
                 for (int64_t e = 0; e < count; ++e) {
                     const int64_t p = first + e;
                     const uint32_t code = data_.item_code[p];
                     const int32_t i = static_cast<int32_t>(code / code_k), x = static_cast<int32_t>(code % code_k);
-                    const double *es = exp_sigma_.data() + i * kk;
+                    const double *es = exp_sigma(i);
                     double *__restrict worker_grad = workers + i * kk;
                     bool slow_done = false;
                     for (int32_t c = 0; c < k; ++c) {
@@ -276,7 +280,7 @@ public:
             for (int32_t j = parts_[part].first; j < parts_[part].last; ++j)
                 for (int64_t p = data_.item_start[j]; p < data_.item_start[j + 1]; ++p) {
                     const int32_t i = data_.worker_of(p);
-                    const double *es = exp_sigma_.data() + i * kk_, *et = exp_tau_.data() + j * kk_;
+                    const double *es = exp_sigma(i), *et = exp_tau(j);
                     double *w = workers + i * kk_;
                     for (int32_t c = 0; c < k; ++c) {  // as data_term: products, logits on underflow
                         double z = 0.0;
@@ -303,7 +307,10 @@ private:
     Team team_;
     std::vector<ItemRange> parts_;
     int64_t table_ = 0;
-    std::vector<double> copies_, part_value_, sigma_, tau_, exp_sigma_, exp_tau_;
+    std::vector<double> copies_, part_value_;
+    std::vector<double> expanded_;       // ordinal: the matrices of eq. 11, workers then items
+    std::vector<double> exp_;            // exp(matrix - row maximum), workers then items
+    const double *matrices_ = nullptr;   // the current matrices (x itself when categorical)
 
     // exp(m - the row's maximum) of one K x K matrix, row by row (the maximum's entry is
     // exactly 1, without an exponential).
@@ -342,11 +349,15 @@ public:
         for (int64_t block = 0; block < blocks; ++block) {
             const double weight = block < data_.n_workers ? spec_.alpha : spec_.beta;
             double *g = grad.data() + block * b;
-            gather(spec_, matrix_grad_.data() + block * kk, g);
+            const double *mg = matrix_grad_.data() + block * kk;
+            if (spec_.ordinal) {
+                gather(spec_, mg, g);
+                mg = g;
+            }
             const double *theta = x.data() + block * b;
             for (int32_t e = 0; e < b; ++e) {
                 penalty += 0.5 * weight * theta[e] * theta[e];
-                g[e] = weight * theta[e] - g[e];
+                g[e] = weight * theta[e] - mg[e];
             }
         }
         return penalty - data_value;
@@ -477,7 +488,9 @@ MinimaxFit fit_minimax_model(const CrowdData &data, const MinimaxSpec &spec, con
     // Every evaluation writes its posteriors: the accepted point's are the last ones
     // written when the hook runs (the line search accepts the point it evaluated last).
     const std::size_t nk = static_cast<std::size_t>(data.n_items) * data.k;
-    std::vector<double> q_now(nk, 1.0 / data.k), q_before;
+    // Both start uniform: an evaluation writes every labelled item's row (and the gold
+    // items'), and the others stay uniform in both, so they can be swapped.
+    std::vector<double> q_now(nk, 1.0 / data.k), q_before = q_now;
     const bool q_rule = options.tol > 0.0;
     const LbfgsReport report = minimize_lbfgs(
         [&](const std::vector<double> &x, std::vector<double> &g) { return objective(x, g, nullptr, &q_now); },
@@ -487,7 +500,7 @@ MinimaxFit fit_minimax_model(const CrowdData &data, const MinimaxSpec &spec, con
             double moved = iteration > 0 ? 0.0 : 1.0;
             for (std::size_t e = 0; iteration > 0 && e < nk; ++e)
                 moved = std::max(moved, std::fabs(q_now[e] - q_before[e]));
-            q_before = q_now;  // the accepted point's (x only moves on acceptance)
+            q_before.swap(q_now);  // q_before: the accepted point's (x only moves on acceptance)
             if (progress.cancelled(iteration, -value)) return HookAnswer::Cancel;
             return q_rule && moved <= kPosteriorTol ? HookAnswer::Converged : HookAnswer::Continue;
         });

@@ -205,19 +205,21 @@ void ordered_logit_row(int32_t c, double b, double s, const std::vector<double> 
 bool fit_ordinal_ds_scale(const CrowdData &data, const FitOptions &options, const Progress &progress,
                           FitResult &out, OrdinalScale *scale) {
     OrdinalEm em(data, options);
+    // The start (iteration 0): the M-step from the soft majority vote, then the E-step.
     std::vector<double> q = soft_majority_vote(data, options.threads);
     DsParams params;
-    bool cancelled = false;
-    double previous = 0.0;
+    em.m_step(q, params);
+    double previous = e_step(data, params, options, q).log_likelihood + em.log_prior();
+    bool cancelled = progress.cancelled(0, previous);
     out.converged = false;
-    for (int32_t r = 1; r <= options.max_iter; ++r) {
+    for (int32_t r = 1; r <= options.max_iter && !cancelled; ++r) {
         em.m_step(q, params);
         const EStep e = e_step(data, params, options, q);
         const double objective = e.log_likelihood + em.log_prior();
         out.trace.push_back(objective);
         out.iterations = r;
         cancelled = progress.cancelled(r, objective);
-        const bool done = r > 1 && options.tol > 0.0 && std::fabs(objective - previous) <= options.tol * std::fabs(previous);
+        const bool done = options.tol > 0.0 && std::fabs(objective - previous) <= options.tol * std::fabs(previous);
         previous = objective;
         if (cancelled) break;
         if (done) {
@@ -225,7 +227,6 @@ bool fit_ordinal_ds_scale(const CrowdData &data, const FitOptions &options, cons
             break;
         }
     }
-    if (out.iterations == 0) em.m_step(q, params);  // max_iter = 0: the start's M-step, for the matrices
     if (cancelled) {
         out.notes |= CS_NOTE_CANCELLED;
     } else if (!out.converged) {

@@ -211,6 +211,15 @@ pub const CS_PARAM_ORDINAL: cs_param = 600;
 pub const CS_PARAM_GAMMA: cs_param = 601;
 /// int `"cv_folds"`: folds of the cross-validation that chooses gamma.
 pub const CS_PARAM_CV_FOLDS: cs_param = 602;
+/// int `"minimax_start"`: where the minimax methods start, a [`cs_minimax_start`].
+pub const CS_PARAM_MINIMAX_START: cs_param = 603;
+
+/// Values of [`CS_PARAM_MINIMAX_START`].
+pub type cs_minimax_start = i32;
+/// `"vote"`: the soft majority vote (the paper's start).
+pub const CS_MINIMAX_START_VOTE: cs_minimax_start = 0;
+/// `"ds"`: the posteriors of a ds fit.
+pub const CS_MINIMAX_START_DS: cs_minimax_start = 1;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
