@@ -163,7 +163,13 @@ public:
             double *workers = copies_.data() + part * table_;
             std::fill(workers, workers + table_, 0.0);
             std::vector<double> inv_z, slow(static_cast<std::size_t>(kk)), logp(static_cast<std::size_t>(k)),
-                a(static_cast<std::size_t>(k)), product(static_cast<std::size_t>(k)), qj(static_cast<std::size_t>(k));
+                a_heap(static_cast<std::size_t>(k)), product_heap(static_cast<std::size_t>(k)),
+                q_heap(static_cast<std::size_t>(k));
+            // With K known, the per-item accumulators live on the stack, where the
+            // compiler keeps them in registers (no aliasing with the tables written).
+            double a_local[KT > 0 ? KT : 1], product_local[KT > 0 ? KT : 1], q_local[KT > 0 ? KT : 1];
+            double *a = KT > 0 ? a_local : a_heap.data(), *product = KT > 0 ? product_local : product_heap.data(),
+                   *qj = KT > 0 ? q_local : q_heap.data();
             double value = 0.0;
             for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
                 const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
@@ -178,8 +184,8 @@ public:
                 }
                 const double *et = exp_tau(j);
                 inv_z.resize(static_cast<std::size_t>(count * k));
-                std::fill(a.begin(), a.end(), 0.0);
-                std::fill(product.begin(), product.end(), 1.0);
+                std::fill(a, a + k, 0.0);
+                std::fill(product, product + k, 1.0);
                 bool logged = false;  // some of a_jc moved into a[c]
                 for (int64_t e = 0; e < count; ++e) {
                     const int64_t p = first + e;
@@ -220,18 +226,18 @@ public:
                 }
                 if (logged || fixed || gold >= 0) {
                 if (gold >= 0) {
-                    std::fill(qj.begin(), qj.end(), 0.0);
+                    std::fill(qj, qj + k, 0.0);
                     qj[gold] = 1.0;
                     value += fixed ? a[gold] : a[gold] - log_k;
                 } else if (fixed) {
                     const double *given = fixed->data() + static_cast<int64_t>(j) * k;
-                    std::copy(given, given + k, qj.begin());
+                    std::copy(given, given + k, qj);
                     for (int32_t c = 0; c < k; ++c) value += qj[c] * a[c];
                 } else {
-                    value += log_normalise(k, a.data(), qj.data()) - log_k;
+                    value += log_normalise(k, a, qj) - log_k;
                 }
                 }
-                if (q) std::copy(qj.begin(), qj.end(), q->begin() + static_cast<int64_t>(j) * k);
+                if (q) std::copy(qj, qj + k, q->begin() + static_cast<int64_t>(j) * k);
                 // Gradients: w (I(y = x) - P(y | c)) with w = Q_jc, into the worker's
                 // and the item's matrices.
                 // The item's gradient is summed in a local table when K is known at
