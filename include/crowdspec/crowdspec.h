@@ -425,7 +425,8 @@ enum cs_method {
      *  noise s_i > 0 and thresholds t_1 < ... < t_{k-1} shared by the crowd, so each
      *  confusion row is pi_i(c, x) = F((t_{x+1} - c - b_i) / s_i) - F((t_x - c - b_i) / s_i).
      *  Priors b_i ~ N(0, 1), log s_i ~ N(log 1/2, 1), t_x ~ N(x - 1/2, 1). MAP-EM from the
-     *  soft majority vote: the E-step is ds's (::CS_PARAM_PRIOR and ::CS_PARAM_SUPPORT
+     *  soft majority vote (iteration 0: the M-step from the vote and its E-step): the
+     *  E-step is ds's (::CS_PARAM_PRIOR and ::CS_PARAM_SUPPORT
      *  apply as for ds), the M-step maximises the expected complete log-posterior by
      *  L-BFGS from the previous parameters (generalised EM: the trace, the log-likelihood
      *  plus the log priors, never decreases). Stops as EM does (::CS_PARAM_TOL,
