@@ -698,8 +698,8 @@ enum cs_param {
     /** double, "gamma": the regularisation constant of minimax-entropy and
      *  ordinal-minimax, 0..10^6: alpha = gamma k^2 penalises each worker's parameters,
      *  beta = alpha n / m each item's (Zhou et al. 2014, eq. 17). Default 1/4: the value
-     *  the paper's likelihood cross-validation chose on every one of the 15 shared sets
-     *  (docs/defaults.md). 0 = choose it per fit by that cross-validation
+     *  the paper's likelihood cross-validation chose on 14 of the 15 shared sets (and tied
+     *  on the 15th; docs/defaults.md). 0 = choose it per fit by that cross-validation
      *  (::CS_PARAM_CV_FOLDS folds, candidates 1/4, 1/2, 1, 2, 4; 1 + 5 x folds fits); with
      *  fewer than 2 labels per fold it is 1/4. */
     CS_PARAM_GAMMA = 601,

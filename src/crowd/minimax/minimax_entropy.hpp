@@ -35,7 +35,8 @@ double minimax_gamma(const CrowdData &data, const FitOptions &options, bool ordi
 
 /// The default gamma (CS_PARAM_GAMMA), also used when options.gamma is 0 and the labels
 /// are too few to cross-validate: the smallest of the paper's candidates, which its
-/// cross-validation chose on each of the 15 shared sets (docs/defaults.md).
+/// cross-validation chose on 14 of the 15 shared sets and tied on the 15th
+/// (docs/defaults.md).
 constexpr double kMinimaxDefaultGamma = 0.25;
 
 /// Entry points (crowd/run_crowd.hpp). O(labels x K^2) per iteration, times the
