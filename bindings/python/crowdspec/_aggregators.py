@@ -230,8 +230,9 @@ MMSR = _crowd_class(
 MinimaxEntropy = _crowd_class(
     "MinimaxEntropy", "minimax-entropy",
     'Minimax conditional entropy ("minimax-entropy"; Zhou et al. 2012, 2014): worker and item\n'
-    'confusion matrices, the regularised dual; gamma=None chooses the regularisation by\n'
-    '5-fold likelihood cross-validation over the labels (cv_folds=...).')
+    'confusion matrices, the regularised dual; gamma (default 0.25) is the regularisation,\n'
+    'gamma=0 chooses it by 5-fold likelihood cross-validation over the labels (cv_folds=...);\n'
+    'minimax_start="ds" starts from a ds fit (faster).')
 OrdinalMinimaxEntropy = _crowd_class(
     "OrdinalMinimaxEntropy", "ordinal-minimax",
     'Ordinal minimax conditional entropy ("ordinal-minimax"; Zhou, Liu, Platt, Meek 2014) for\n'
