@@ -92,6 +92,10 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
 /// ask for exactly that many rounds.
 void note_max_iter(const FitOptions &options, FitResult &out);
 
+/// The notes of an iterative fit's end: CS_NOTE_CANCELLED after a cancel, otherwise
+/// note_max_iter when out.converged is false.
+void note_fit_end(const FitOptions &options, bool cancelled, FitResult &out);
+
 /// Entry point of "ds" (MV-D&S): EM from the soft majority vote.
 bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 

@@ -72,11 +72,7 @@ bool fit_minimax(const CrowdData &data, const FitOptions &options, const Progres
     out.iterations = fit.iterations;
     out.converged = fit.converged;
     out.has_log_likelihood = true;
-    if (fit.cancelled) {
-        out.notes |= CS_NOTE_CANCELLED;
-    } else if (!fit.converged) {
-        note_max_iter(options, out);
-    }
+    note_fit_end(options, fit.cancelled, out);
     return fit.cancelled;
 }
 

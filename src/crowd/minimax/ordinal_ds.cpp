@@ -227,11 +227,7 @@ bool fit_ordinal_ds_scale(const CrowdData &data, const FitOptions &options, cons
             break;
         }
     }
-    if (cancelled) {
-        out.notes |= CS_NOTE_CANCELLED;
-    } else if (!out.converged) {
-        note_max_iter(options, out);
-    }
+    note_fit_end(options, cancelled, out);
     out.posteriors = std::move(q);
     out.labels = argmax_labels(out.posteriors, data.n_items, data.k);
     out.confusion = std::move(params.confusion);
