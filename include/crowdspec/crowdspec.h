@@ -434,6 +434,62 @@ enum cs_method {
      *  (cs_iterations() = 1; the progress callback as for "la"). The result depends on
      *  the order, hence on the seed. */
     CS_METHOD_LA_ONEPASS = 20,
+    /** "minimax-entropy": minimax conditional entropy (Zhou, Platt, Basu, Mao, NIPS 2012;
+     *  Zhou, Liu, Platt, Meek, ICML 2014). Worker i labels item j of class c as x with
+     *  probability exp(sigma_i(c, x) + tau_j(c, x)) / Z_ij(c): a K x K worker matrix sigma_i
+     *  (its ability) and a K x K item matrix tau_j (its difficulty), the class prior
+     *  uniform. Fitted as the paper's regularised dual with the labels' distribution at
+     *  its optimum, i.e. the penalised marginal log-likelihood
+     *  F = sum_j log sum_c (1/K) prod_i P(x_ij | c) - (alpha/2) sum_i |sigma_i|^2
+     *  - (beta/2) sum_j |tau_j|^2, alpha = gamma K^2, beta = alpha n / m (n items, m workers
+     *  with labels), gamma = ::CS_PARAM_GAMMA (default 1/4; 0 chooses it by
+     *  ::CS_PARAM_CV_FOLDS-fold likelihood cross-validation over the labels from the
+     *  paper's candidates 1/4, 1/2, 1, 2, 4, folds drawn from ::CS_PARAM_SEED; no truth is
+     *  used).
+     *  - Start: the soft majority vote (the paper's eq. 15), or the posteriors of a ds
+     *    fit with the handle's parameters (::CS_PARAM_MINIMAX_START); from them the
+     *    paper's first M-step for the worker matrices with the item matrices at 0 (a
+     *    concave problem on the workers' posterior-weighted label counts).
+     *  - Then L-BFGS on F (the E-step folded into every evaluation; the quasi-Newton
+     *    curvature is kept for the worker parameters, the item parameters step by their
+     *    penalty-dominated diagonal curvature), until the relative change of F is at most
+     *    ::CS_PARAM_TOL, no posterior moves by more than 1e-3 in an iteration (the
+     *    authors' code's rule), no descent is left, or ::CS_PARAM_MAX_ITER iterations;
+     *    tol = 0 turns off the first two rules. One evaluation is one pass over the
+     *    labels, O(labels x K^2).
+     *  - Results: posteriors under the uniform prior (gold items pinned); cs_class_prior()
+     *    uniform; cs_confusion() each worker's mean over its labels of P_ij(. | c);
+     *    cs_trace() and the progress callback F after each iteration (never decreasing;
+     *    iteration 0 is the start), cs_log_likelihood() its last value. When the fit makes
+     *    some classes indistinguishable (tiny crowds: the penalties then win), those items
+     *    fall back to majority vote as ds's do (::CS_NOTE_DEGENERATE_MAXIMUM). The
+     *    cross-validation fits are not reported to the callback.
+     *  ::CS_PARAM_PRIOR, ::CS_PARAM_SUPPORT, ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING and
+     *  ::CS_PARAM_ACCEL apply only to the ds start. Any k >= 2. */
+    CS_METHOD_MINIMAX_ENTROPY = 21,
+    /** "ordinal-minimax": the ordinal minimax conditional entropy model (Zhou, Liu, Platt,
+     *  Meek, ICML 2014, section 3) for classes that are grades 0 < 1 < ... < k-1: the
+     *  worker and item matrices are built from 4 (k - 1) parameters each, one per
+     *  reference grade s = 1..k-1 and region {c < s, c >= s} x {x < s, x >= s} (eq. 11):
+     *  sigma_i(c, x) = sum_s theta_i,s[c >= s][x >= s]. The penalties are on those
+     *  parameters; everything else is as ::CS_METHOD_MINIMAX_ENTROPY (for k = 2 the two
+     *  are the same model). Its grades (cs_median_grades(), cs_mean_grades()) are always available. */
+    CS_METHOD_ORDINAL_MINIMAX = 22,
+    /** "ordinal-ds": Dawid-Skene with ordered-logit workers, for grades 0 < ... < k-1. On an
+     *  item of grade c, worker i perceives y = c + b_i + s_i e (e standard logistic) and
+     *  answers x when t_x < y <= t_{x+1}: a bias b_i (in grades; > 0 grades too high), a
+     *  noise s_i > 0 and thresholds t_1 < ... < t_{k-1} shared by the crowd, so each
+     *  confusion row is pi_i(c, x) = F((t_{x+1} - c - b_i) / s_i) - F((t_x - c - b_i) / s_i).
+     *  Priors b_i ~ N(0, 1), log s_i ~ N(log 1/2, 1), t_x ~ N(x - 1/2, 1). MAP-EM from the
+     *  soft majority vote (iteration 0: the M-step from the vote and its E-step): the
+     *  E-step is ds's (::CS_PARAM_PRIOR and ::CS_PARAM_SUPPORT
+     *  apply as for ds), the M-step maximises the expected complete log-posterior by
+     *  L-BFGS from the previous parameters (generalised EM: the trace, the log-likelihood
+     *  plus the log priors, never decreases). Stops as EM does (::CS_PARAM_TOL,
+     *  ::CS_PARAM_MAX_ITER); O(labels x k) per round. ::CS_PARAM_CONFUSION,
+     *  ::CS_PARAM_SMOOTHING and ::CS_PARAM_ACCEL do not apply. Its grades are always
+     *  available. */
+    CS_METHOD_ORDINAL_DS = 23,
     /** "auto" (since 0.2; the default): Dawid-Skene EM from the soft majority vote with
      *  each worker's confusion rows under a Dirichlet prior centred on the workers of
      *  like activity (::CS_SMOOTHING_CENTER_STRATA: activity strata floor(log2 labels),
@@ -703,6 +759,29 @@ enum cs_param {
      *  a worker gives the true class 4 times as often as any one wrong class. */
     CS_PARAM_CONFUSION_OFF_DIAGONAL = 556,
 
+    /** int, "ordinal": 1 declares the classes grades ordered by their index (0 < 1 < ...
+     *  < k-1), so that every crowd fit also gives each item's posterior median and mean
+     *  grade (cs_median_grades(), cs_mean_grades()); 0 (default) unordered classes, for
+     *  which only the ordinal methods (::CS_METHOD_ORDINAL_MINIMAX, ::CS_METHOD_ORDINAL_DS,
+     *  which always treat the classes as ordered) give grades. The fit itself does not
+     *  change. */
+    CS_PARAM_ORDINAL = 600,
+    /** double, "gamma": the regularisation constant of minimax-entropy and
+     *  ordinal-minimax, 0..10^6: alpha = gamma k^2 penalises each worker's parameters,
+     *  beta = alpha n / m each item's (Zhou et al. 2014, eq. 17). Default 1/4: the value
+     *  the paper's likelihood cross-validation chose on 14 of the 15 shared sets (and tied
+     *  on the 15th; docs/defaults.md). 0 = choose it per fit by that cross-validation
+     *  (::CS_PARAM_CV_FOLDS folds, candidates 1/4, 1/2, 1, 2, 4; 1 + 5 x folds fits); with
+     *  fewer than 2 labels per fold it is 1/4. */
+    CS_PARAM_GAMMA = 601,
+    /** int, "cv_folds": folds of the cross-validation that chooses gamma, 2..100.
+     *  Default 5 (the paper's). */
+    CS_PARAM_CV_FOLDS = 602,
+    /** int, "minimax_start": the posteriors minimax-entropy and ordinal-minimax start
+     *  from, a ::cs_minimax_start. Default ::CS_MINIMAX_START_VOTE (the paper's); ds needs
+     *  fewer iterations (docs/defaults.md measures both). */
+    CS_PARAM_MINIMAX_START = 603,
+
     /** double, "bwa_strength": a_v of bwa, the weight of the prior on each worker's
      *  variance in pseudo-labels, 1e-6..10^6. Default 15 (the authors' code). */
     CS_PARAM_BWA_STRENGTH = 610,
@@ -805,6 +884,12 @@ enum cs_la_order {
     CS_LA_ORDER_RANDOM = 0, /**< "random": a uniform permutation of the items drawn from ::CS_PARAM_SEED
                                  (the authors visit the items in a random order). */
     CS_LA_ORDER_ITEMS = 1   /**< "items": increasing item id, the arrival order of an online stream. */
+};
+
+/** Values of ::CS_PARAM_MINIMAX_START. */
+enum cs_minimax_start {
+    CS_MINIMAX_START_VOTE = 0, /**< "vote": the soft majority vote (Zhou et al. 2014, eq. 15). */
+    CS_MINIMAX_START_DS = 1    /**< "ds": the posteriors of a ds fit with the handle's parameters. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */
@@ -1717,6 +1802,36 @@ CS_API cs_status cs_accuracy_on_aggregates(cs_model *model, const int32_t *item,
  */
 CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t text_size, const int64_t *offsets,
                                    size_t n, int32_t sorted, int32_t *codes, int64_t *first, size_t *n_distinct);
+
+/**
+ * @brief Each item's posterior median grade, for ordered classes: the lowest class g
+ *        whose cumulative posterior q_0 + ... + q_g reaches 1/2 (within 1e-12 for
+ *        rounding). It minimises the expected absolute error in grades, as the argmax
+ *        (cs_labels()) minimises the expected error rate.
+ *
+ * Available after a crowd fit whose classes are ordered grades: one of the ordinal
+ * methods (::CS_METHOD_ORDINAL_MINIMAX, ::CS_METHOD_ORDINAL_DS), or any crowd method
+ * with ::CS_PARAM_ORDINAL = 1 at the fit (or at cs_predict()). Grades are the class
+ * indices 0 .. k - 1 in their order.
+ * @param model The handle.
+ * @param[out] grades Buffer for n_items class indices.
+ * @param capacity Length of grades (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND (the last fit was of points or a graph),
+ *         ::CS_ERR_INVALID_ARGUMENT (the classes of the last fit are not ordered) or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t capacity);
+
+/**
+ * @brief Each item's posterior mean grade sum_g g q_g (a real number in [0, k - 1]),
+ *        for ordered classes; available under the conditions of cs_median_grades().
+ * @param model The handle.
+ * @param[out] grades Buffer for n_items doubles.
+ * @param capacity Length of grades (>= n_items).
+ * @return As cs_median_grades().
+ */
+CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity);
 /** @} */
 
 #ifdef __cplusplus

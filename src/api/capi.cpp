@@ -87,6 +87,19 @@ cs_status fit_crowd(cs_model *model, Build build) {
     });
 }
 
+// The posterior grades of an ordered crowd fit (cs_median_grades, cs_mean_grades).
+const cs::FitResult &ordered_fit(const cs_model *model, const char *what) {
+    const cs::FitResult &fit = fitted(model);
+    if (fit.input_kind != CS_INPUT_CROWD)
+        throw Error(CS_ERR_WRONG_INPUT_KIND, std::string(what) + ": the last fit was of " + input_name(fit.input_kind));
+    if (!fit.ordered)
+        throw Error(CS_ERR_INVALID_ARGUMENT, std::string(what) +
+                                                 ": the classes of the last fit are not ordered grades; set the "
+                                                 "'ordinal' parameter to 1 before the fit, or fit an ordinal method "
+                                                 "(ordinal-minimax, ordinal-ds)");
+    return fit;
+}
+
 }  // namespace
 
 extern "C" {
@@ -318,6 +331,7 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         auto result = std::make_unique<cs::FitResult>();
         cs::predict_items(data, options, known, known_workers, *result);
         cs::apply_calibration(data, temperature, mixing, calibration, *result);
+        result->ordered = options.ordinal == 1 || (model->fit && model->fit->ordered);
         model->message = result->note_message;
         model->fit = std::move(result);
     });
@@ -501,6 +515,22 @@ CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *va
         if (rows) *rows = static_cast<size_t>(found->rows);
         if (cols) *cols = static_cast<size_t>(found->cols);
         if (values != nullptr || capacity > 0) copy_out(found->values, values, capacity, "values");
+    });
+}
+
+CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = ordered_fit(model, "cs_median_grades");
+        require(grades, "grades");
+        copy_out(cs::median_grades(fit.posteriors, fit.n_items, fit.k), grades, capacity, "grades");
+    });
+}
+
+CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = ordered_fit(model, "cs_mean_grades");
+        require(grades, "grades");
+        copy_out(cs::mean_grades(fit.posteriors, fit.n_items, fit.k), grades, capacity, "grades");
     });
 }
 

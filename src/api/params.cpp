@@ -85,6 +85,11 @@ const std::vector<ParamSpec> &param_table() {
          {{"random", CS_LA_ORDER_RANDOM}, {"items", CS_LA_ORDER_ITEMS}}},
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
+        {CS_PARAM_ORDINAL, "ordinal", true, 0, 1, 0, {}},
+        {CS_PARAM_GAMMA, "gamma", false, 0, 1e6, 0.25, {}},
+        {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
+        {CS_PARAM_MINIMAX_START, "minimax_start", true, 0, 1, CS_MINIMAX_START_VOTE,
+         {{"vote", CS_MINIMAX_START_VOTE}, {"ds", CS_MINIMAX_START_DS}}},
     };
     return table;
 }
@@ -254,6 +259,10 @@ FitOptions Params::fit_options() const {
     o.la_beta = get_double(CS_PARAM_LA_BETA);
     o.la_order = static_cast<int32_t>(get_int(CS_PARAM_LA_ORDER));
     o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
+    o.ordinal = static_cast<int32_t>(get_int(CS_PARAM_ORDINAL));
+    o.gamma = get_double(CS_PARAM_GAMMA);
+    o.cv_folds = static_cast<int32_t>(get_int(CS_PARAM_CV_FOLDS));
+    o.minimax_start = static_cast<int32_t>(get_int(CS_PARAM_MINIMAX_START));
     return o;
 }
 

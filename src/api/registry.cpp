@@ -12,6 +12,8 @@
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/glad.hpp"
 #include "crowd/em/mace.hpp"
+#include "crowd/minimax/minimax_entropy.hpp"
+#include "crowd/minimax/ordinal_ds.hpp"
 #include "crowd/spectral/opt_ds.hpp"
 #include "crowd/spectral/split_methods.hpp"
 #include "crowd/voting/light_aggregation.hpp"
@@ -73,6 +75,12 @@ const std::vector<MethodInfo> &method_table() {
               "LA one-pass: each item decided once, online, by the current abilities (Yang et al.)"),
         crowd(CS_METHOD_AUTO, "auto", fit_auto,
               "the default: D&S EM, each worker pulled towards workers of like activity; calibrated"),
+        crowd(CS_METHOD_MINIMAX_ENTROPY, "minimax-entropy", fit_minimax_entropy,
+              "minimax conditional entropy: worker and item confusion matrices (Zhou et al.)"),
+        crowd(CS_METHOD_ORDINAL_MINIMAX, "ordinal-minimax", fit_ordinal_minimax,
+              "minimax conditional entropy for ordered grades (Zhou, Liu, Platt, Meek)"),
+        crowd(CS_METHOD_ORDINAL_DS, "ordinal-ds", fit_ordinal_ds,
+              "Dawid-Skene EM with ordered-logit workers: a bias and a noise on a graded scale"),
         // Points (cs_fit_points).
         points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
                "spectral initialisation, then Lloyd's iterations"),

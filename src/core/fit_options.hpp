@@ -54,6 +54,11 @@ struct FitOptions {
     int32_t la_order = CS_LA_ORDER_RANDOM;  // the first pass's item order
     // Calibration of the Dawid-Skene family's posteriors (crowd/calibration/).
     int32_t calibration = CS_CALIBRATION_AUTO;
+    // Ordered classes and the minimax-entropy methods (issue 36).
+    int32_t ordinal = 0;                    // 1: the classes are grades ordered by index
+    double gamma = 0.25;                    // minimax regularisation; 0 = cross-validated
+    int32_t cv_folds = 5;                   // folds of that cross-validation
+    int32_t minimax_start = CS_MINIMAX_START_VOTE;  // the minimax methods' start posteriors
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its

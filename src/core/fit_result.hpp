@@ -30,6 +30,8 @@ struct FitResult {
     int32_t calibration = CS_CALIBRATION_NONE;  // the source used
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
+    bool ordered = false;             // crowd fits: the classes are ordered grades (an
+                                      // ordinal method, or the "ordinal" parameter)
 
     // Method-specific estimates (cs_estimate), e.g. glad's worker abilities: a name
     // and a rows x cols row-major table.

@@ -2,6 +2,7 @@
 #include "fitting/fitting.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 #include <unordered_map>
@@ -69,6 +70,11 @@ std::string fit_options_help() {
            "      --threads N         threads used inside a fit; 0 = automatic (default " + library_default("threads") + ")\n"
            "      --param NAME=VALUE  set any other library parameter (e.g. smoothing=0.5,\n"
            "                          delta=1e-6, power_starts=100); repeatable\n"
+           "      --ordinal           the classes are grades in their order (numeric labels\n"
+           "                          sort numerically, or --classes A,B,C): fit writes each\n"
+           "                          item's posterior median_grade and mean_grade, evaluate\n"
+           "                          adds the mean absolute error in grades. The ordinal\n"
+           "                          methods (ordinal-minimax, ordinal-ds) always do\n"
            "  -q, --quiet             no progress line and no notes on stderr (errors still are)\n"
            "Progress: a fit running longer than a second shows `iteration, log-likelihood,\n"
            "elapsed` on one stderr line, only when stderr is a terminal; iterations count\n"
@@ -116,7 +122,7 @@ std::vector<OptionSpec> fit_option_specs() {
     return {{"method", true, 'm'},     {"classes", true, '\0'},    {"seed", true, '\0'},
             {"max-iter", true, '\0'},  {"tol", true, '\0'},        {"prior", true, '\0'},
             {"confusion", true, '\0'}, {"duplicates", true, '\0'}, {"threads", true, '\0'},
-            {"param", true, '\0'},    {"quiet", false, 'q'}};
+            {"param", true, '\0'},    {"quiet", false, 'q'},      {"ordinal", false, '\0'}};
 }
 
 FitSettings fit_settings_from(const ParsedArgs &args) {
@@ -127,6 +133,7 @@ FitSettings fit_settings_from(const ParsedArgs &args) {
         {"threads", "threads"}};
     FitSettings s;
     s.quiet = args.has("quiet");
+    if (args.has("ordinal")) s.params.push_back({"--ordinal", "ordinal", "1"});
     if (auto m = args.last("method")) s.method = *m;
     if (auto c = args.last("classes")) {
         s.classes = parse_class_spec(*c);
@@ -287,7 +294,6 @@ void FitMonitor::begin(cs_model *model, const std::string &method_name) {
     last_shown_ = 0.0;
     shown_width_ = 0;
     runs_ = 0;
-    last_iteration_ = -1;
     last_objective_ = 0.0;
     cs_set_progress(model, &FitMonitor::callback, this);
 }
@@ -306,10 +312,12 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
     if (!m.show_) return 0;
     // The library counts rounds across the starts of opt-ds (and mace, kmeans++), while
     // the objective is that of the start running: EM's objective never falls within
-    // one run, so a fall means a new start began, and the line says which run it is.
-    if (iteration <= m.last_iteration_ || (m.runs_ > 0 && objective < m.last_objective_)) ++m.runs_;
+    // one run, so for a method with several starts a fall (beyond 1e-6 relative: not
+    // rounding, nor SQUAREM's safeguarded steps) means a new start began, and the line
+    // says which run it is. Single-run methods never show a start.
+    const bool several = m.method_ == "opt-ds" || m.method_ == "mace";
+    if (several && m.runs_ > 0 && objective < m.last_objective_ - 1e-6 * std::fabs(m.last_objective_)) ++m.runs_;
     if (m.runs_ == 0) m.runs_ = 1;
-    m.last_iteration_ = iteration;
     m.last_objective_ = objective;
     const double now = now_seconds();
     const double elapsed = now - m.start_;
@@ -536,6 +544,14 @@ FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {
     check_status(model, cs_fit_notes(model, &o.notes), "reading the fit notes");
     check_status(model, cs_log_likelihood(model, &o.log_likelihood), "reading the log-likelihood");
     check_status(model, cs_calibration(model, &o.temperature, &o.mixing, &o.calibration), "reading the calibration");
+    // Ordered grades (an ordinal method or --ordinal): the posterior median and mean grade.
+    o.median_grades.resize(o.n_items);
+    if (o.n_items > 0 && cs_median_grades(model, o.median_grades.data(), o.median_grades.size()) == CS_OK) {
+        o.mean_grades.resize(o.n_items);
+        check_status(model, cs_mean_grades(model, o.mean_grades.data(), o.mean_grades.size()), "reading the mean grades");
+    } else {
+        o.median_grades.clear();
+    }
     return o;
 }
 

@@ -2,8 +2,9 @@
 #
 # Included by CrowdSpec.jl: the results of the last fit, copied out of the library
 # into Julia arrays (row-major C buffers turned into Julia's layouts): `labels`,
-# `posteriors`, `confusion`, `class_prior`, `centres`, `graph_densities`, the sizes and
-# the fit's trace, iterations and notes.
+# `posteriors`, `confusion`, `class_prior`, `centres`, `graph_densities`, the posterior
+# grades of ordered classes (`median_grades`, `mean_grades`), the sizes and the fit's
+# trace, iterations and notes.
 
 # The value of type T a getter writes through its last argument, read with a do-block
 # that makes the ccall with the given `Ref{T}`; a failed status raises a CrowdSpecError.
@@ -209,4 +210,34 @@ function graph_densities(model::Model)
     _check(model, ccall(_fn(:cs_graph_densities), Int32, (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}),
                         model, within, between))
     return (within[], between[])
+end
+
+"""
+    median_grades(model::Model) -> Vector{Int}
+
+Each item's posterior median grade, 1-based (the lowest class whose cumulative posterior
+reaches 1/2), when the classes of the last crowd fit are ordered grades: an ordinal
+method (`"ordinal-minimax"`, `"ordinal-ds"`) or the parameter `ordinal = 1`; otherwise a
+`CrowdSpecError` (`CS_ERR_INVALID_ARGUMENT`).
+"""
+function median_grades(model::Model)
+    n = n_items(model)
+    buffer = Vector{Int32}(undef, n)
+    _check(model, ccall(_fn(:cs_median_grades), Int32, (Ptr{Cvoid}, Ptr{Int32}, Csize_t),
+                        model, buffer, n))
+    return Int.(buffer) .+ 1
+end
+
+"""
+    mean_grades(model::Model) -> Vector{Float64}
+
+Each item's posterior mean grade in 1-based class positions (1..k), under the conditions
+of [`median_grades`](@ref).
+"""
+function mean_grades(model::Model)
+    n = n_items(model)
+    buffer = Vector{Float64}(undef, n)
+    _check(model, ccall(_fn(:cs_mean_grades), Int32, (Ptr{Cvoid}, Ptr{Cdouble}, Csize_t),
+                        model, buffer, n))
+    return buffer .+ 1.0
 end

@@ -114,6 +114,23 @@ end
     @test (n_items(model), n_workers(model), n_classes(model)) == (4, 3, 3)
 end
 
+@testset "posterior grades of ordered classes, by hand" begin
+    # item 1: 1 1 2 -> (2/3, 1/3, 0): median 1, mean (1-based) 4/3;
+    # item 2: 3 3 -> (0, 0, 1): median 3, mean 3; item 4: 1 2 -> (1/2, 1/2, 0): median 1
+    items = [1, 1, 1, 2, 2, 3, 3, 3, 4, 4]
+    workers = [1, 2, 3, 1, 2, 1, 2, 3, 2, 3]
+    given = [1, 1, 2, 3, 3, 2, 3, 2, 1, 2]
+    plain = fit!(Model(method = "mv"), items, workers, given)
+    @test_throws CrowdSpecError median_grades(plain)
+    model = Model(method = "mv")
+    setparam!(model, "ordinal", 1)
+    fit!(model, items, workers, given)
+    @test median_grades(model) == [1, 3, 2, 1]
+    @test mean_grades(model) ≈ [4/3, 3, 7/3, 3/2] atol = 1e-14
+    ordinal = fit!(Model(method = "ordinal-ds"), items, workers, given)
+    @test length(median_grades(ordinal)) == 4
+end
+
 @testset "parameters" begin
     model = Model()
     setparam!(model, "tol", 1e-8)

@@ -13,7 +13,8 @@ from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_graph, fit_labels, fit_po
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
                            Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
-                           OneCoinDawidSkene, OptDawidSkene, Wawa, ZeroBasedSkill)
+                           MinimaxEntropy, OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
+                           OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 from . import metrics
 
@@ -27,5 +28,6 @@ __all__ = [
     "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
-    "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
+    "LA", "LAOnePass", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
+    "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
 ]

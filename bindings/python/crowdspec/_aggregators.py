@@ -47,6 +47,11 @@ class Aggregator(_Params):
     gold) and calibration_ (its source: "none", "labels" or "gold"). predict and
     predict_proba apply the same calibration, so that the training data predicts as
     probas_.
+    of note names) and result_ (the crowdspec.Result). When the labels are ordered
+    grades (the ordinal methods, or ordinal=1; the order is the sorted order of the
+    labels): median_grades_ (Series by task: the posterior median label) and
+    mean_grades_ (the posterior mean of the labels' numeric values, or of the class
+    position 0..k-1 when a label is not a number).
     """
 
     def __init__(self, method, n_iter=None, tol=None, **params):
@@ -98,6 +103,15 @@ class Aggregator(_Params):
         self.mixing_ = result.mixing
         self.calibration_ = result.calibration
         self._keep_estimates(result, tasks, workers, classes, enc)
+        if result.median_grades is not None:
+            # Ordered grades: the median as a label, the mean as a number (the labels'
+            # values when every label is a number, else the 0-based class position).
+            self.median_grades_ = pd.Series(enc.classes.take(result.median_grades), index=tasks,
+                                            name="median_grade")
+            values = pd.to_numeric(pd.Series(np.asarray(enc.classes)), errors="coerce").to_numpy()
+            means = (result.posteriors @ values.astype(np.float64) if not np.isnan(values).any()
+                     else result.mean_grades)
+            self.mean_grades_ = pd.Series(means, index=tasks, name="mean_grade")
         return self
 
     def _keep_estimates(self, result, tasks, workers, classes, enc):
@@ -304,8 +318,24 @@ MMSR = _crowd_class(
     "MMSR", "m-msr",
     'M-MSR: one-coin skills by robust rank-one matrix completion ("m-msr", Ma and Olshevsky).')
 
+MinimaxEntropy = _crowd_class(
+    "MinimaxEntropy", "minimax-entropy",
+    'Minimax conditional entropy ("minimax-entropy"; Zhou et al. 2012, 2014): worker and item\n'
+    'confusion matrices, the regularised dual; gamma (default 0.25) is the regularisation,\n'
+    'gamma=0 chooses it by 5-fold likelihood cross-validation over the labels (cv_folds=...);\n'
+    'minimax_start="ds" starts from a ds fit (faster).')
+OrdinalMinimaxEntropy = _crowd_class(
+    "OrdinalMinimaxEntropy", "ordinal-minimax",
+    'Ordinal minimax conditional entropy ("ordinal-minimax"; Zhou, Liu, Platt, Meek 2014) for\n'
+    'labels that are ordered grades; sets median_grades_ and mean_grades_.')
+OrdinalDawidSkene = _crowd_class(
+    "OrdinalDawidSkene", "ordinal-ds",
+    'Dawid-Skene EM with ordered-logit workers ("ordinal-ds"): each worker a bias and a noise on\n'
+    'the grade scale, thresholds shared; sets median_grades_ and mean_grades_.')
+
 #: The class of each crowd method of the library, by method name.
 METHOD_CLASSES = {cls._method: cls for cls in (
     Auto, MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
     CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
-    MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass)}
+    MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass, MinimaxEntropy, OrdinalMinimaxEntropy,
+    OrdinalDawidSkene)}

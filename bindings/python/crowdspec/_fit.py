@@ -102,6 +102,9 @@ class Result:
         calibration is the source, "none" (T = 1, mixing 0: not applied), "labels"
         (T from held-out labels) or "gold" (T and mixing from gold items). Pass
         temperature and mixing to predict_labels to predict as the fit did.
+    median_grades, mean_grades: when the classes are ordered grades (an ordinal method,
+        or ordinal=1), each item's posterior median grade ((n,) int32 class index) and
+        posterior mean grade ((n,) float64, in class positions 0..k-1), else None.
     """
 
     method: str
@@ -121,6 +124,8 @@ class Result:
     temperature: float = 1.0
     mixing: float = 0.0
     calibration: str = "none"
+    median_grades: Optional[np.ndarray] = None
+    mean_grades: Optional[np.ndarray] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -342,6 +347,13 @@ def _collect(model, method, kind):
     if kind == _lib.INPUT_CROWD:
         result.estimates = _estimates(model)
         _read_calibration(model, result)
+    if kind == _lib.INPUT_CROWD and n > 0:
+        # Ordered grades only: the library refuses (CS_ERR_INVALID_ARGUMENT) otherwise.
+        medians = np.empty(n, dtype=np.int32)
+        if L.cs_median_grades(model, _i32p(medians), medians.size) == _lib.CS_OK:
+            means = np.empty(n, dtype=np.float64)
+            check(L.cs_mean_grades(model, _f64p(means), means.size), model)
+            result.median_grades, result.mean_grades = medians, means
     if kind == _lib.INPUT_POINTS:
         d = _size(L.cs_n_dims, model)
         centres = np.empty((k, d), dtype=np.float64)

@@ -132,6 +132,8 @@ _SIGNATURES = {
     "cs_n_dims": (_status, [ModelP, SizeP]),
     "cs_centres": (_status, [ModelP, F64P, ctypes.c_size_t]),
     "cs_graph_densities": (_status, [ModelP, F64P, F64P]),
+    "cs_median_grades": (_status, [ModelP, I32P, ctypes.c_size_t]),
+    "cs_mean_grades": (_status, [ModelP, F64P, ctypes.c_size_t]),
 }
 
 I64P = ctypes.POINTER(ctypes.c_int64)

@@ -233,6 +233,12 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     params = params,
     call = call
   ), class = "crowdspec_fit")
+  if (!is.null(r$median_grades)) {
+    # Ordered grades (an ordinal method, or ordinal = 1): each item's posterior median
+    # grade (a class) and mean grade (in class positions 1..k, R's counting).
+    fit$median_grades <- stats::setNames(class_values[r$median_grades + 1L], item_names)
+    fit$mean_grades <- stats::setNames(r$mean_grades + 1, item_names)
+  }
   .warn_notes(method, r$notes, r$message, call)
   fit
 }

@@ -221,7 +221,7 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
                            "densities",  "temperature", "mixing",        "calibration",
-                           ""};
+                           "median_grades", "mean_grades", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -274,6 +274,20 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
         SET_VECTOR_ELT(out, 17, Rf_ScalarReal(temperature));
         SET_VECTOR_ELT(out, 18, Rf_ScalarReal(mixing));
         SET_VECTOR_ELT(out, 19, Rf_ScalarInteger(source));
+        if (n > 0) {
+            /* Ordered grades only (an ordinal method or ordinal = 1): the library refuses
+             * (CS_ERR_INVALID_ARGUMENT) otherwise, and both stay NULL. */
+            SEXP median = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
+            if (cs_median_grades(model, INTEGER(median), n) == CS_OK) {
+                SEXP mean = list_element(out, 21, REALSXP, (R_xlen_t)n);
+                if ((s = cs_mean_grades(model, REAL(mean), n))) {
+                    UNPROTECT(2);
+                    return failure(ptr, s);
+                }
+                SET_VECTOR_ELT(out, 20, median);
+            }
+            UNPROTECT(1);
+        }
     }
     destroy_handle(ptr);
     UNPROTECT(1);

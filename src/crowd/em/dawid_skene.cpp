@@ -257,6 +257,13 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
 
 }  // namespace
 
+void note_fit_end(const FitOptions &options, bool cancelled, FitResult &out) {
+    if (cancelled)
+        out.notes |= CS_NOTE_CANCELLED;
+    else if (!out.converged)
+        note_max_iter(options, out);
+}
+
 void note_max_iter(const FitOptions &options, FitResult &out) {
     if (options.max_iter == 0 || options.tol == 0.0) return;  // asked for exactly that many rounds
     out.notes |= CS_NOTE_MAX_ITER_REACHED;

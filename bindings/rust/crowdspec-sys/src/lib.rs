@@ -126,6 +126,12 @@ pub const CS_METHOD_LA_ONEPASS: cs_method = 20;
 /// a prior centred on the workers of like activity ([`CS_SMOOTHING_CENTER_STRATA`]), then
 /// calibrated posteriors ([`CS_PARAM_CALIBRATION`]).
 pub const CS_METHOD_AUTO: cs_method = 24;
+/// `"minimax-entropy"`: minimax conditional entropy, worker and item confusion matrices.
+pub const CS_METHOD_MINIMAX_ENTROPY: cs_method = 21;
+/// `"ordinal-minimax"`: the ordinal minimax conditional entropy model (ordered grades).
+pub const CS_METHOD_ORDINAL_MINIMAX: cs_method = 22;
+/// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers (a bias and a noise each).
+pub const CS_METHOD_ORDINAL_DS: cs_method = 23;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -224,6 +230,21 @@ pub const CS_PARAM_LA_ORDER: cs_param = 615;
 /// int `"calibration"`: a [`cs_calibration`](tyalias@cs_calibration) value, how the
 /// Dawid-Skene family's posteriors are calibrated (default [`CS_CALIBRATION_AUTO`]).
 pub const CS_PARAM_CALIBRATION: cs_param = 620;
+/// int `"ordinal"`: 1 = the classes are grades ordered by index (posterior grades).
+pub const CS_PARAM_ORDINAL: cs_param = 600;
+/// double `"gamma"`: the minimax methods' regularisation (0 = cross-validated).
+pub const CS_PARAM_GAMMA: cs_param = 601;
+/// int `"cv_folds"`: folds of the cross-validation that chooses gamma.
+pub const CS_PARAM_CV_FOLDS: cs_param = 602;
+/// int `"minimax_start"`: where the minimax methods start, a [`cs_minimax_start`].
+pub const CS_PARAM_MINIMAX_START: cs_param = 603;
+
+/// Values of [`CS_PARAM_MINIMAX_START`].
+pub type cs_minimax_start = i32;
+/// `"vote"`: the soft majority vote (the paper's start).
+pub const CS_MINIMAX_START_VOTE: cs_minimax_start = 0;
+/// `"ds"`: the posteriors of a ds fit.
+pub const CS_MINIMAX_START_DS: cs_minimax_start = 1;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -626,4 +647,8 @@ extern "C" {
         first: *mut i64,
         n_distinct: *mut usize,
     ) -> cs_status;
+    /// Posterior median grade of each item (ordered classes only), n_items values.
+    pub fn cs_median_grades(model: *const cs_model, grades: *mut i32, capacity: usize) -> cs_status;
+    /// Posterior mean grade of each item (ordered classes only), n_items values.
+    pub fn cs_mean_grades(model: *const cs_model, grades: *mut f64, capacity: usize) -> cs_status;
 }

@@ -74,6 +74,13 @@ c_enum! {
         /// a prior centred on the workers of like activity ([`SmoothingCenter::Strata`]),
         /// then calibrated posteriors ([`Calibration`]).
         Auto = sys::CS_METHOD_AUTO,
+        /// `"minimax-entropy"`: minimax conditional entropy (Zhou et al.): worker and item
+        /// confusion matrices, the regularised dual.
+        MinimaxEntropy = sys::CS_METHOD_MINIMAX_ENTROPY,
+        /// `"ordinal-minimax"`: the ordinal minimax conditional entropy model, for grades.
+        OrdinalMinimax = sys::CS_METHOD_ORDINAL_MINIMAX,
+        /// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers, for grades.
+        OrdinalDs = sys::CS_METHOD_ORDINAL_DS,
         /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
         Lloyd = sys::CS_METHOD_LLOYD,
         /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.

@@ -689,6 +689,22 @@ impl Model {
         Ok(AppliedCalibration { temperature, mixing, source: CalibrationSource::from_id(source) })
     }
 
+    /// Each item's posterior median grade (a class index) when the classes of the last
+    /// crowd fit are ordered grades: an ordinal method ([`Method::OrdinalMinimax`],
+    /// [`Method::OrdinalDs`]) or the `"ordinal"` parameter set to 1; otherwise
+    /// [`Status::InvalidArgument`] (`cs_median_grades`).
+    pub fn median_grades(&self) -> Result<Vec<i32>, Error> {
+        let n = self.count(sys::cs_n_items)?;
+        self.read_i32(n, sys::cs_median_grades)
+    }
+
+    /// Each item's posterior mean grade, in class positions 0..k-1, under the conditions
+    /// of [`Model::median_grades`] (`cs_mean_grades`).
+    pub fn mean_grades(&self) -> Result<Vec<f64>, Error> {
+        let n = self.count(sys::cs_n_items)?;
+        self.read_f64(n, sys::cs_mean_grades)
+    }
+
     /// The results of the last points fit (see [`Model::result`]); after a fit of
     /// another kind: [`Status::WrongInputKind`].
     pub fn points_result(&self) -> Result<PointsFit, Error> {
