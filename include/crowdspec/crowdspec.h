@@ -38,6 +38,11 @@
  * A handle must be used by one thread at a time. Distinct handles share no mutable
  * state (the library has no global mutable state), so fits on different handles may
  * run concurrently. The number of threads a fit uses internally is ::CS_PARAM_THREADS.
+ * A call that finds another call running on the same handle returns ::CS_ERR_BUSY at
+ * once and changes nothing (an atomic in-use flag per handle, since 0.2), so that a
+ * program that shares a handle by mistake gets a status rather than corrupted
+ * results. cs_destroy() and cs_last_error() do not check it: destroying a handle, or
+ * reading its message, while another thread calls it stays undefined.
  *
  * @par Determinism
  * Every random choice draws from a generator seeded by ::CS_PARAM_SEED: with one build
@@ -138,9 +143,14 @@ enum cs_status_code {
                                            communities (::CS_PARAM_CLASSES) than points or
                                            nodes, or more than ::CS_MAX_CROWD_CLASSES classes
                                            for crowd labels (cs_fit(), declared or inferred). */
-    CS_ERR_TOO_LARGE = -20            /**< The input's sizes exceed a limit of the library's
+    CS_ERR_TOO_LARGE = -20,           /**< The input's sizes exceed a limit of the library's
                                            data layout: for cs_fit(), n_workers x k >= 2^32
                                            (its 32-bit label codes; the message gives both). */
+    CS_ERR_BUSY = -21                 /**< Another call is running on this handle (another
+                                           thread, or the progress callback calling back into
+                                           the handle of its own fit): nothing was done, and
+                                           the handle, its results and its message belong to
+                                           that call. Since 0.2. */
 };
 
 /** The largest number of classes k a crowd fit (cs_fit()) accepts: every worker has a

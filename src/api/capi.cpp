@@ -84,10 +84,9 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
 // makes (triples or item-grouped codes) with the model's options and gold.
 template <class Build>
 cs_status fit_crowd(cs_model *model, Build build) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        model->fit.reset();
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
         check_initial_method(model, options, method);
@@ -312,10 +311,9 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
 }
 
 CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        model->fit.reset();
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
         auto fit = std::make_unique<cs::FitResult>();
@@ -326,10 +324,9 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
 
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u, const int32_t *v,
                               size_t n_edges) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        model->fit.reset();
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Graph);
         const cs::GraphData graph =
