@@ -185,6 +185,10 @@ struct CrowdData {
 int32_t check_id_range(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
                        const char *count_name);
 
+/// The end of the message for an id of 2^31 - 1, which states the limit (issue 40):
+/// "; ids must be at most 2147483646 (...)".
+std::string id_limit_text();
+
 /// Check a gold set on its own (cs_set_gold): values >= 0, no item with two
 /// different classes. Throws cs::Error.
 void check_gold(const std::vector<int32_t> &item, const std::vector<int32_t> &label);

@@ -130,8 +130,10 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "crowdspec: %s\n", cli::escape_controls(e.what()).c_str());
         return e.exit_code();
     } catch (const std::bad_alloc &) {
-        std::fputs("crowdspec: out of memory\n", stderr);
-        return cli::kExitInput;
+        // The readers report their own out-of-memory as an input error (exit 2); one
+        // that reaches here came from the fit's results or an output: the fit's class.
+        std::fputs("crowdspec: out of memory [CS_ERR_OUT_OF_MEMORY]\n", stderr);
+        return cli::kExitFit;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "crowdspec: unexpected error: %s\n", e.what());
         return cli::kExitFit;

@@ -35,10 +35,13 @@ void append_number(std::string &out, const char *format, double value);
 /// FIFO, a terminal) is written directly: renaming over it would replace a device
 /// with a file, and a stream has no half-written state to avoid. write() and commit()
 /// stop with the interrupted error when SIGINT/SIGTERM arrived (interrupt.hpp).
+/// An existing file without write permission is refused (like cp without -f), and the
+/// PATH.tmp.<pid> files of runs whose process is gone (killed by SIGKILL mid-write)
+/// are removed when the next run opens PATH.
 class OutputFile {
 public:
-    /// Checks the destination (its directory must be writable). Throws
-    /// CliError(kExitOutput) if the file cannot be created.
+    /// Checks the destination (its directory must be writable, an existing file too).
+    /// Throws CliError(kExitOutput) if the file cannot be created or replaced.
     explicit OutputFile(const std::string &path);
     ~OutputFile();
     OutputFile(const OutputFile &) = delete;
