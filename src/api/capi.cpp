@@ -11,6 +11,7 @@
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
 #include "community/run_graph.hpp"
+#include "crowd/fit_memory.hpp"
 #include "crowd/run_crowd.hpp"
 #include "data/crowd_data.hpp"
 #include "data/graph_data.hpp"
@@ -73,6 +74,8 @@ void check_initial_method(const cs_model *model, const cs::FitOptions &options, 
 // Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result.
 void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOptions &options,
                    const cs::MethodInfo &method) {
+    // A need beyond the machine is refused at once, with its figure (issue 40).
+    cs::check_crowd_fit_memory(data, options, method.name);
     auto fit = std::make_unique<cs::FitResult>();
     const bool cancelled =
         model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)

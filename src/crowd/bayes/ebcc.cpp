@@ -49,6 +49,12 @@ struct Vb {
     double alpha = 1.0, eta0 = 0.1;  // class concentration; a_pi / M per subtype
     bool uniform_prior = false;      // prior = uniform: tau fixed at 1/k, no Dirichlet
     int threads = 1;
+    // Polled inside the O(workers x k^2 x M) loops (issue 40): at k = 1000 one of them
+    // takes seconds, and an iteration runs several.
+    const Progress *progress = nullptr;
+    void poll(int64_t work) const {
+        if (progress != nullptr) progress->poll(work);
+    }
 
     Vb(const CrowdData &d, const FitOptions &o, int32_t subtypes) : k(d.k), M(subtypes), H(d.k * subtypes) {
         // The count tables are n_workers x k x H doubles; refuse sizes no machine has
@@ -186,14 +192,24 @@ void set_parameters(const CrowdData &d, Vb &vb) {
         }
         beta_norm[l] = log_gamma(b0) - lg;
     }
-#pragma omp parallel num_threads(vb.threads) if (d.n_workers > 256 && vb.threads > 1)
-    {
-        std::vector<double> a(static_cast<std::size_t>(k)), e(static_cast<std::size_t>(k));
+    // The rows (worker i, true class l) in blocks of about Progress::kPollWork table
+    // entries, with a cancellation poll between blocks, outside the parallel region (at
+    // k = 1000 one worker's rows are 10^7 entries, seconds of digamma). Each (i, l, m)
+    // keeps its KL term, summed per worker afterwards in the order of a plain loop, so
+    // the blocks and the threads change nothing in the results.
+    const int64_t rows = static_cast<int64_t>(d.n_workers) * k, per_row = static_cast<int64_t>(M) * k;
+    std::vector<double> row_kl(static_cast<std::size_t>(d.n_workers) * static_cast<std::size_t>(H));
+    const int64_t block = std::max<int64_t>(Progress::kPollWork / std::max<int64_t>(per_row, 1), 1);
+    for (int64_t first = 0; first < rows; first += block) {
+        const int64_t end = std::min(rows, first + block);
+#pragma omp parallel num_threads(vb.threads) if (end - first > 256 && vb.threads > 1)
+        {
+            std::vector<double> a(static_cast<std::size_t>(k)), e(static_cast<std::size_t>(k));
 #pragma omp for schedule(static)
-        for (int32_t i = 0; i < d.n_workers; ++i) {
-            double kl = 0.0;
-            const int64_t base = static_cast<int64_t>(i) * k * H;  // row (i, c) starts at base + c H
-            for (int32_t l = 0; l < k; ++l) {
+            for (int64_t row = first; row < end; ++row) {
+                const int64_t i = row / k;
+                const int32_t l = static_cast<int32_t>(row % k);
+                const int64_t base = i * k * H;  // row (i, c) of the table starts at base + c H
                 for (int32_t m = 0; m < M; ++m) {
                     const int32_t h = l * M + m;
                     double a0 = 0.0;
@@ -206,11 +222,17 @@ void set_parameters(const CrowdData &d, Vb &vb) {
                         e[c] = digamma(a[c]) - psi0;
                         vb.elog_v[base + c * H + h] = e[c];
                     }
-                    kl += dirichlet_kl(a.data(), vb.beta.data() + l * k, beta_norm[l], e.data(), k);
+                    row_kl[static_cast<std::size_t>(i * H + h)] =
+                        dirichlet_kl(a.data(), vb.beta.data() + l * k, beta_norm[l], e.data(), k);
                 }
             }
-            vb.worker_kl[i] = kl;
         }
+        vb.poll((end - first) * per_row);
+    }
+    for (int32_t i = 0; i < d.n_workers; ++i) {
+        double kl = 0.0;
+        for (int32_t h = 0; h < H; ++h) kl += row_kl[static_cast<std::size_t>(i) * H + h];
+        vb.worker_kl[i] = kl;
     }
     double kl = 0.0;
     for (int32_t i = 0; i < d.n_workers; ++i) kl += vb.worker_kl[i];  // in worker order: deterministic
@@ -288,6 +310,7 @@ double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std:
             const double r = lb - la, v = lc - 2.0 * lb + la;
             r2 += r * r;
             v2 += v * v;
+            if ((e & 0xFFFF) == 0xFFFF) vb.poll(0x10000);
         }
     }
     const double alpha = squarem_step_length(r2, v2, alpha_max);
@@ -302,6 +325,7 @@ double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std:
             const double la = logs[at], lb = logs[at + 1], lc = logs[at + 2];
             const double x = std::exp(squarem_log_point(la, lb - la, lc - 2.0 * lb + la, alpha));
             if (x > 0.0 && std::isfinite(x)) out[e] = x - p0;
+            if ((e & 0xFFFF) == 0xFFFF) vb.poll(0x10000);
         }
     }
     // The class proportions' Dirichlet, alpha + sum_m count_lm, must stay positive too.
@@ -422,6 +446,7 @@ void write_parameters(const CrowdData &d, const Vb &vb, FitResult &out) {
                 for (int32_t c = 0; c < k; ++c)
                     pi[l * k + c] += weight[h] * (vb.beta[l * k + c] + vb.total[base + c * H + h]) / a0;
             }
+            vb.poll(2 * static_cast<int64_t>(M) * k);
         }
     }
 }
@@ -432,6 +457,7 @@ bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Prog
                     int32_t subtypes, FitResult &out, const std::vector<double> *start) {
     if (subtypes < 1) throw Error(CS_ERR_INVALID_ARGUMENT, "ebcc: subtypes must be >= 1");
     Vb vb(data, options, subtypes);
+    vb.progress = &progress;
     if (start != nullptr && start->size() != static_cast<std::size_t>(data.n_items) * vb.H)
         throw Error(CS_ERR_INVALID_ARGUMENT, "ebcc: the start must hold n_items x k x subtypes values");
     std::vector<double> q(static_cast<std::size_t>(data.n_items) * data.k);

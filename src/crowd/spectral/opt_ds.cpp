@@ -127,10 +127,11 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
 // likelihood unchanged: no gold item (gold pins label classes) and no answer-set
 // support (it restricts items to label classes). Both already tie the classes to the
 // labels, and renaming would leave EM's fixed point.
-void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit) {
+void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit,
+                            const Progress &progress) {
     if (options.identify != CS_IDENTIFY_VOTE || has_gold(data) || restricts_support(data, options))
         return;
-    const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors);
+    const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors, progress);
     if (is_identity(sigma)) return;
     DsParams params{std::move(fit.confusion), std::move(fit.prior)};
     rename_classes(params, sigma, data.k);
@@ -167,7 +168,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         out.notes |= only.notes;
         out.note_message += only.message;
         const bool cancelled = run_em(data, options, progress, std::move(only.em), out);
-        if (!cancelled) identify_final_classes(data, options, out);
+        if (!cancelled) identify_final_classes(data, options, out, progress);
         return cancelled;
     }
 
@@ -253,7 +254,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         }
     }
     if (!winner.converged) note_max_iter(options, winner);
-    if (starts[best].spectral) identify_final_classes(data, options, winner);
+    if (starts[best].spectral) identify_final_classes(data, options, winner, progress.after(winner.iterations));
     winner.notes |= starts[best].notes;
     winner.note_message = starts[best].message + winner.note_message;
     if (!starts[best].spectral) {
