@@ -9,6 +9,7 @@
 //     k = 600 ends the fit at once, without results.
 #include "cs_test.h"
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -63,13 +64,15 @@ static void assignment_matches_the_classes_in_use(void **) {
 }
 
 /* The figures of the estimate: ds keeps 5 tables of n_workers x k^2 doubles, ebcc 10 of
- * n_workers x k^2 x subtypes (SQUAREM) plus its k x k result, and both 2 x items x k
- * posteriors. */
+ * n_workers x k x (answers in use) x subtypes (SQUAREM) plus its k x k result, and both
+ * 2 x items x k posteriors. */
 static void fit_memory_is_counted(void **) {
     cs::CrowdData d;
     d.n_items = 300;
     d.n_workers = 50;
     d.k = 10000;
+    static const uint32_t codes[4] = {0, 7, 10000 + 7, 10000 + 9999};  // answers 0, 7 and 9999 in use
+    d.item_code.view(codes, 4);
     cs::FitOptions o;
     o.method = CS_METHOD_DS;
     const cs::FitMemory ds = cs::crowd_fit_memory(d, o);
@@ -77,11 +80,13 @@ static void fit_memory_is_counted(void **) {
     assert_non_null(std::strstr(ds.detail.c_str(), "50 workers x 10000^2 confusion entries x 5 tables"));
     o.method = CS_METHOD_EBCC;
     o.subtypes = 10;
+    const cs::FitMemory ebcc = cs::crowd_fit_memory(d, o);
+    assert_true(ebcc.bytes == 8.0 * (10.0 * 50 * 10000 * 3 * 10 + 50 * 1e8 + 2.0 * 300 * 10000));
+    assert_non_null(std::strstr(ebcc.detail.c_str(), "50 workers x 10000 x 3 answers in use confusion entries x 10 subtypes x 10 tables"));
     d.k = 1000;
     d.n_workers = 2;
-    const cs::FitMemory ebcc = cs::crowd_fit_memory(d, o);
-    assert_true(ebcc.bytes == 8.0 * (10.0 * 2 * 1e6 * 10 + 2 * 1e6 + 2.0 * 300 * 1000));
-    assert_non_null(std::strstr(ebcc.detail.c_str(), "x 10 subtypes x 10 tables"));
+    static const uint32_t two[2] = {0, 1};
+    d.item_code.view(two, 2);
     o.method = CS_METHOD_MV;
     assert_true(cs::crowd_fit_memory(d, o).bytes == 8.0 * (2 * 1e6 + 2.0 * 300 * 1000));
     assert_string_equal(cs::bytes_text(48e9).c_str(), "48.0 GB");
@@ -128,28 +133,68 @@ int32_t cancel_at_poll(void *user, int32_t iteration, double) {
 
 }  // namespace
 
-/* ebcc at k = 600 with 5 labels of 2 workers: each parameter update computes 2 x 600 x
- * 6000 Dirichlet expectations (7.2 x 10^6 digammas, tables of 58 MB); the first poll
- * comes within the first iterations, and the cancel ends the fit there, with no results. (Before the
- * polls the callback only saw completed iterations, never a repeated one, and the fit
- * ran its max_iter rounds.) */
+/* ebcc with 600 classes, every one of them in use (600 items, 2 workers, 1,200 labels):
+ * each parameter update computes 2 x 600 x 6000 Dirichlet expectations (7.2 x 10^6
+ * digammas, tables of 58 MB); the first poll comes within the first iterations, and the
+ * cancel ends the fit there, with no results. (Before the polls the callback only saw
+ * completed iterations, never a repeated one, and the fit ran its max_iter rounds.) */
 static void ebcc_answers_a_cancel_inside_an_iteration(void **) {
-    static const int32_t item[5] = {0, 0, 1, 1, 2}, worker[5] = {0, 1, 0, 1, 0}, label[5] = {0, 1, 1, 1, 2};
+    const int32_t k = 600;
+    std::vector<int32_t> item, worker, label;
+    for (int32_t j = 0; j < k; ++j)
+        for (int32_t w = 0; w < 2; ++w) {
+            item.push_back(j);
+            worker.push_back(w);
+            label.push_back((j + w) % k);
+        }
     cs_model *m = cs_create();
     CancelAtPoll state;
     CS_ASSERT_OK(cs_set_param_string(m, "method", "ebcc"));
-    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 600));
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_MAX_ITER, 4));
     CS_ASSERT_OK(cs_set_int(m, CS_PARAM_THREADS, 1));
     CS_ASSERT_OK(cs_set_progress(m, cancel_at_poll, &state));
-    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 5), CS_ERR_CANCELLED, "before it completed", "no results");
+    CS_ASSERT_FAIL(m, cs_fit(m, item.data(), worker.data(), label.data(), item.size()), CS_ERR_CANCELLED,
+                   "before it completed", "no results");
     assert_true(state.cancelled_at_poll);
     size_t n = 0;
     CS_ASSERT_STATUS(cs_n_items(m, &n), CS_ERR_NOT_FITTED);
-    // The handle fits normally afterwards (a small k, no callback).
+    // The handle fits normally afterwards (a small crowd, no callback).
+    static const int32_t small_item[5] = {0, 0, 1, 1, 2}, small_worker[5] = {0, 1, 0, 1, 0},
+                         small_label[5] = {0, 1, 1, 1, 2};
     CS_ASSERT_OK(cs_set_progress(m, nullptr, nullptr));
-    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 0));
+    CS_ASSERT_OK(cs_fit(m, small_item, small_worker, small_label, 5));
+    cs_destroy(m);
+}
+
+/* ebcc with a declared k = 1000 and 5 labels of 3 answer classes: its tables hold the 3
+ * answers in use (2 workers x 3 x 10^4 entries, not 2 x 10^7), while its results keep
+ * the declared shape: k x k confusion matrices whose rows are distributions, and
+ * posteriors led by the classes the labels name. (The branch's report compares it with
+ * the full tables of the previous code: the same posteriors to 1e-9.) */
+static void ebcc_works_in_the_answers_in_use(void **) {
+    static const int32_t item[5] = {0, 0, 1, 1, 2}, worker[5] = {0, 1, 0, 1, 0}, label[5] = {0, 1, 1, 1, 2};
+    cs_model *m = cs_create();
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "ebcc"));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 1000));
     CS_ASSERT_OK(cs_fit(m, item, worker, label, 5));
+    std::vector<double> post(3 * 1000);
+    CS_ASSERT_OK(cs_posteriors(m, post.data(), post.size()));
+    std::vector<double> confusion(2 * 1000 * 1000);
+    CS_ASSERT_OK(cs_confusion(m, confusion.data(), confusion.size()));
+    for (int32_t i = 0; i < 2; ++i)
+        for (int32_t l = 0; l < 1000; l += 111) {
+            double row = 0.0;
+            for (int32_t c = 0; c < 1000; ++c) row += confusion[(static_cast<std::size_t>(i) * 1000 + l) * 1000 + c];
+            assert_true(std::fabs(row - 1.0) < 1e-12);
+        }
+    int32_t labels[3];
+    CS_ASSERT_OK(cs_labels(m, labels, 3));
+    // Item 1 has two labels 1: class 1. Item 0 (0 and 1) and item 2 (one label 2) keep
+    // most of their mass on the classes their labels name.
+    assert_int_equal(labels[1], 1);
+    assert_true(post[1 * 1000 + 1] > 0.5);
+    assert_true(post[0 * 1000 + 0] + post[0 * 1000 + 1] > 0.5);
+    assert_true(post[2 * 1000 + 2] > 0.01);
     cs_destroy(m);
 }
 
@@ -159,6 +204,7 @@ int main(void) {
         cmocka_unit_test(fit_memory_is_counted),
         cmocka_unit_test(a_fit_beyond_the_machine_is_refused_at_once),
         cmocka_unit_test(ebcc_answers_a_cancel_inside_an_iteration),
+        cmocka_unit_test(ebcc_works_in_the_answers_in_use),
     };
     return cmocka_run_group_tests_name("large_k", tests, NULL, NULL);
 }

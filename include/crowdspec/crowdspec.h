@@ -600,7 +600,8 @@ enum cs_param {
      *  embedding, and more restarts multiply the time of the kmeans++ baseline. */
     CS_PARAM_N_INIT = 400,
     /** double, "trim": graph methods zero the rows and columns of the nodes whose degree
-     *  exceeds tau = trim x the average degree before the spectral initialisation
+     *  exceeds tau = trim x the average degree (over the nodes that have edges, since
+     *  0.2) before the spectral initialisation
      *  (the trimmed adjacency A^tau of Lu and Zhou); 0..10^6, 0 = no trimming. The
      *  CommuLloyd and likelihood steps use the untrimmed graph. Default 3: the theory
      *  (Chin, Rao and Vu) needs tau of the order of the average degree, and 3x removes
@@ -1078,7 +1079,8 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
  *
  * @param model The handle; its method must take graphs.
  * @param n_nodes Number of nodes (1 .. 2^31 - 1); nodes without edges are allowed
- *        (::CS_NOTE_ISOLATED_NODES).
+ *        (::CS_NOTE_ISOLATED_NODES): they get community 0 and take no part in the fit,
+ *        so the other nodes get the communities they get without them (since 0.2).
  * @param u First endpoint of each edge.
  * @param v Second endpoint of each edge.
  * @param n_edges Number of edges (> 0).

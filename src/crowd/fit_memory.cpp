@@ -2,6 +2,7 @@
 #include "crowd/fit_memory.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include "util/memory_budget.hpp"
 
@@ -12,10 +13,19 @@ namespace {
 // Tables of n_workers x k x k doubles (ebcc and bcc: x subtypes) that each method keeps
 // at once, counted from its code; the results' confusion matrices are one of them.
 struct Tables {
-    double per_worker_classes = 1.0;  // the k x k x subtypes multiplier of one table
+    double subtypes = 1.0;  // ebcc and bcc: a table is k x (answers in use) x subtypes
     int copies = 1;
     const char *what = "the confusion matrices of the result";
 };
+
+// The answer classes some label gives: ebcc and bcc keep rows for those only.
+double answers_in_use(const CrowdData &data) {
+    std::vector<char> used(static_cast<std::size_t>(data.k), 0);
+    for (std::size_t t = 0; t < data.n_labels(); ++t) used[data.label_of(static_cast<int64_t>(t))] = 1;
+    double n = 0.0;
+    for (char u : used) n += u;
+    return n;
+}
 
 Tables tables_of(const FitOptions &options) {
     switch (options.method) {
@@ -32,9 +42,9 @@ Tables tables_of(const FitOptions &options) {
             return {1.0, 3, "centre counts, their sum and result"};
         case CS_METHOD_EBCC:
         case CS_METHOD_BCC: {
-            // Per worker a k x (k subtypes) table: the item pass's counts, their sum, the
-            // E log table; with SQUAREM three points, a trial and three tables of logs
-            // (crowd/bayes/ebcc.cpp); plus the result's k x k.
+            // Per worker a (answers in use) x (k subtypes) table: the item pass's counts,
+            // their sum, the E log table; with SQUAREM three points, a trial and three
+            // tables of logs (crowd/bayes/ebcc.cpp); plus the result's k x k.
             const double subtypes = options.method == CS_METHOD_BCC ? 1.0 : static_cast<double>(options.subtypes);
             const bool squarem = options.accel == CS_ACCEL_SQUAREM;
             return {subtypes, squarem ? 10 : 3,
@@ -56,18 +66,21 @@ std::string number(double v) {
 
 FitMemory crowd_fit_memory(const CrowdData &data, const FitOptions &options) {
     const Tables t = tables_of(options);
+    const bool bayes = options.method == CS_METHOD_EBCC || options.method == CS_METHOD_BCC;
     const double workers = data.n_workers, k = data.k, items = data.n_items;
-    const double table = workers * k * k * t.per_worker_classes;
-    const bool subtyped = t.per_worker_classes != 1.0;
-    // ebcc's tables are k x kM; its result is one more k x k table.
-    const double tables = table * t.copies + (subtyped ? workers * k * k : 0.0);
+    const double answers = bayes ? answers_in_use(data) : k;
+    const double table = workers * k * answers * t.subtypes;
+    // ebcc's and bcc's tables are (answers in use) x kM; their result is a k x k table.
+    const double tables = table * t.copies + (bayes ? workers * k * k : 0.0);
     const double posteriors = 2.0 * items * k;  // the method's and the result's
     FitMemory m;
     m.bytes = 8.0 * (tables + posteriors);
-    m.detail = number(workers) + " workers x " + number(k) + "^2 confusion entries" +
-               (subtyped ? " x " + number(t.per_worker_classes) + " subtypes" : std::string()) + " x " +
-               std::to_string(t.copies) + (t.copies == 1 ? " table (" : " tables (") + t.what + "), and 2 x " +
-               number(items) + " items x " + number(k) + " posteriors";
+    m.detail = number(workers) + " workers x " +
+               (bayes ? number(k) + " x " + number(answers) + " answers in use" : number(k) + "^2") +
+               " confusion entries" + (bayes ? " x " + number(t.subtypes) + " subtypes" : std::string()) + " x " +
+               std::to_string(t.copies) + (t.copies == 1 ? " table (" : " tables (") + t.what + ")" +
+               (bayes ? ", the k^2 result" : "") + ", and 2 x " + number(items) + " items x " + number(k) +
+               " posteriors";
     return m;
 }
 
