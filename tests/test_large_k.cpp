@@ -88,7 +88,17 @@ static void fit_memory_is_counted(void **) {
     static const uint32_t two[2] = {0, 1};
     d.item_code.view(two, 2);
     o.method = CS_METHOD_MV;
-    assert_true(cs::crowd_fit_memory(d, o).bytes == 8.0 * (2 * 1e6 + 2.0 * 300 * 1000));
+    assert_true(cs::crowd_fit_memory(d, o).bytes == 8.0 * (3.0 * 2 * 1e6 + 2.0 * 300 * 1000));
+    // opt-ds: 11 tables, and with 3 workers and every class in use its k^3 moments.
+    o.method = CS_METHOD_OPT_DS;
+    assert_true(cs::crowd_fit_memory(d, o).bytes == 8.0 * (11.0 * 2 * 1e6 + 2.0 * 300 * 1000));
+    d.k = 3;
+    d.n_workers = 3;
+    static const uint32_t all[3] = {0, 1, 2};
+    d.item_code.view(all, 3);
+    const cs::FitMemory spectral = cs::crowd_fit_memory(d, o);
+    assert_true(spectral.bytes == 8.0 * (11.0 * 3 * 9 + 2.0 * 300 * 3 + 3.0 * 27));
+    assert_non_null(std::strstr(spectral.detail.c_str(), "3 x 3^3 third moments"));
     assert_string_equal(cs::bytes_text(48e9).c_str(), "48.0 GB");
     assert_string_equal(cs::bytes_text(3.4e14).c_str(), "340 TB");
     assert_string_equal(cs::bytes_text(512).c_str(), "512 B");
@@ -166,6 +176,41 @@ static void ebcc_answers_a_cancel_inside_an_iteration(void **) {
     cs_destroy(m);
 }
 
+/* opt-ds's spectral stage with every one of 40 classes in use (3 workers, 400 items, 70%
+ * accurate): the third moments' products and the tensor power method are O(k^3) per
+ * step and O(k^5) in all, and poll: the cancel comes from inside the spectral stage,
+ * before iteration 0 is reported, and the fit ends with no results. (Before, the
+ * callback's first call was the report of iteration 0, after the whole stage: minutes
+ * at k = 100, hours at k = 300.) */
+static void opt_ds_answers_a_cancel_in_its_spectral_stage(void **) {
+    const int32_t k = 40, items = 400;
+    std::vector<int32_t> item, worker, label;
+    uint64_t state = 12345;
+    const auto next = [&]() {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<uint32_t>(state >> 33);
+    };
+    for (int32_t j = 0; j < items; ++j) {
+        const int32_t truth = j % k;
+        for (int32_t w = 0; w < 3; ++w) {
+            item.push_back(j);
+            worker.push_back(w);
+            label.push_back(next() % 10 < 7 ? truth : static_cast<int32_t>(next() % k));
+        }
+    }
+    cs_model *m = cs_create();
+    CancelAtPoll calls;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "opt-ds"));
+    CS_ASSERT_OK(cs_set_int(m, CS_PARAM_THREADS, 1));
+    CS_ASSERT_OK(cs_set_progress(m, cancel_at_poll, &calls));
+    CS_ASSERT_FAIL(m, cs_fit(m, item.data(), worker.data(), label.data(), item.size()), CS_ERR_CANCELLED,
+                   "during iteration 1, before it completed");
+    assert_int_equal(calls.calls, 2);  // the first poll (iteration 0 reported as the last), then the cancel
+    size_t n = 0;
+    CS_ASSERT_STATUS(cs_n_items(m, &n), CS_ERR_NOT_FITTED);
+    cs_destroy(m);
+}
+
 /* ebcc with a declared k = 1000 and 5 labels of 3 answer classes: its tables hold the 3
  * answers in use (2 workers x 3 x 10^4 entries, not 2 x 10^7), while its results keep
  * the declared shape: k x k confusion matrices whose rows are distributions, and
@@ -205,6 +250,7 @@ int main(void) {
         cmocka_unit_test(a_fit_beyond_the_machine_is_refused_at_once),
         cmocka_unit_test(ebcc_answers_a_cancel_inside_an_iteration),
         cmocka_unit_test(ebcc_works_in_the_answers_in_use),
+        cmocka_unit_test(opt_ds_answers_a_cancel_in_its_spectral_stage),
     };
     return cmocka_run_group_tests_name("large_k", tests, NULL, NULL);
 }

@@ -66,6 +66,12 @@ int32_t id_count(const int32_t *ids, std::size_t n, int32_t lo, int32_t hi, int3
 
 }  // namespace
 
+std::vector<char> answer_classes_in_use(const CrowdData &data) {
+    std::vector<char> used(static_cast<std::size_t>(data.k), 0);
+    for (std::size_t t = 0; t < data.n_labels(); ++t) used[data.label_of(static_cast<int64_t>(t))] = 1;
+    return used;
+}
+
 // The limit an id of 2^31 - 1 breaks, stated (issue 40, R9): the count of ids, the
 // largest id + 1, is an int32.
 std::string id_limit_text() {

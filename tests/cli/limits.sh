@@ -40,7 +40,7 @@ for w in $(seq 1 50); do printf 'i%d,w%d,%d\n' "$w" "$w" "$w" >>big_k.csv; done
 run 3 limited 2000000 "$CS" fit $T1 --method ds --classes 10000 big_k.csv &&
     stderr_is '^crowdspec: ds: out of memory: ds needs about 200 GB: 50 workers x 10000\^2 confusion entries x 5 tables .*\[CS_ERR_OUT_OF_MEMORY\]$'
 contains err.txt "this process can allocate about"
-# mv needs one such table (40 GB): refused the same way.
+# mv keeps three such tables (120 GB): refused the same way.
 run 3 limited 2000000 "$CS" fit $T1 --method mv --classes 10000 big_k.csv &&
-    contains err.txt "mv needs about 40.0 GB: 50 workers x 10000^2 confusion entries x 1 table"
+    contains err.txt "mv needs about 120 GB: 50 workers x 10000^2 confusion entries x 3 tables"
 finish

@@ -102,9 +102,8 @@ struct Vb {
 
     // The answer classes in use, and the labels' rows in the tables of those.
     void set_answer_classes(const CrowdData &d) {
-        std::vector<char> used(static_cast<std::size_t>(k), 0);
+        const std::vector<char> used = answer_classes_in_use(d);
         const uint64_t codes_total = static_cast<uint64_t>(d.n_labels());
-        for (uint64_t t = 0; t < codes_total; ++t) used[d.label_of(static_cast<int64_t>(t))] = 1;
         std::vector<int32_t> slot(static_cast<std::size_t>(k), -1);
         for (int32_t c = 0; c < k; ++c)
             if (used[c]) {

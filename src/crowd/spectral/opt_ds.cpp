@@ -86,7 +86,8 @@ Shared shared_tables(const CrowdData &data, const FitOptions &options, int32_t n
     return shared;
 }
 
-Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s, Shared &shared) {
+Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s, Shared &shared,
+                     const Progress &progress) {
     Start start;
     start.spectral = true;
     start.name = "spectral start " + std::to_string(s + 1);
@@ -94,7 +95,7 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
     // Start 0 draws the tensor power method's starts from the seed itself (the
     // reference reproduction); later starts from a stream of their own.
     Rng rng(s == 0 ? options.seed : options.seed ^ (0xA24BAED4963EE407ull * static_cast<uint64_t>(s)));
-    SpectralEstimate spectral = spectral_confusion(data, group, options, rng);
+    SpectralEstimate spectral = spectral_confusion(data, group, options, rng, progress);
     const int64_t kk = static_cast<int64_t>(data.k) * data.k;
 
     DsParams &params = start.em.params;
@@ -164,7 +165,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
     Shared shared = shared_tables(data, options, n_spectral);
 
     if (!with_vote_start) {
-        Start only = spectral_start(data, options, 0, shared);
+        Start only = spectral_start(data, options, 0, shared, progress);
         out.notes |= only.notes;
         out.note_message += only.message;
         const bool cancelled = run_em(data, options, progress, std::move(only.em), out);
@@ -194,7 +195,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
     for (int32_t s = 0; s <= n_spectral; ++s) {
         Start start;
         if (s < n_spectral) {
-            start = spectral_start(data, options, s, shared);
+            start = spectral_start(data, options, s, shared, progress.after(rounds_so_far));
         } else {
             start.name = "majority-vote start";
             start.em.posteriors = soft_majority_vote(data, options.threads);
