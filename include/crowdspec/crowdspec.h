@@ -134,7 +134,12 @@ enum cs_status_code {
     CS_ERR_BUFFER_TOO_SMALL = -12,    /**< An output buffer's capacity is smaller than the result. */
     CS_ERR_NOT_FITTED = -13,          /**< A result was requested before a successful fit. */
     CS_ERR_CANCELLED = -14,           /**< The progress callback asked to stop; partial results are kept. */
-    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed. The handle stays valid. */
+    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed, or (since 0.2) a crowd fit needs
+                                           more memory than the process can have, known
+                                           before it allocates (the message gives the
+                                           figure: "needs about 200 GB: 50 workers x
+                                           10000^2 confusion entries x 5 tables ..."). The
+                                           handle stays valid. */
     CS_ERR_INTERNAL = -16,            /**< An unexpected internal failure (a bug: please report it). */
     CS_ERR_WRONG_INPUT_KIND = -17,    /**< The method does not accept this kind of input. */
     CS_ERR_NON_FINITE = -18,          /**< A point coordinate is NaN, infinite, or larger in
@@ -852,6 +857,14 @@ CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const ch
  *        iteration 0 of points and graphs).
  * @return 0 to continue; any other value cancels the fit, which then returns
  *         ::CS_ERR_CANCELLED with the results of the last completed iteration kept.
+ *
+ * Since 0.2 the stages whose one iteration costs O(k^2) or more at a large number of
+ * classes k (Opt-D&S's spectral stage and class matching, ebcc's and bcc's parameter
+ * updates) also call the callback every 2^24 inner steps, tens of milliseconds, with the
+ * last completed iteration and objective again: a cancel is then answered within that,
+ * and, since the iteration under way is incomplete, the fit returns ::CS_ERR_CANCELLED
+ * without results (cs_n_items() and the other getters return ::CS_ERR_NOT_FITTED; the
+ * message says "before it completed"). Small fits never poll.
  */
 typedef int32_t (*cs_progress_fn)(void *user, int32_t iteration, double objective);
 

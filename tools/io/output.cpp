@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
@@ -114,6 +115,45 @@ void append_json_string(std::string &out, std::string_view s) {
         }
     }
     out.push_back('"');
+}
+
+std::string json_lossy_note(const std::vector<std::string> &names, const std::string &what) {
+    const auto well_formed = [](const std::string &name) {
+        for (std::size_t i = 0; i < name.size();) {
+            std::size_t bad = 1;
+            const std::size_t length = utf8_sequence(name, i, bad);
+            if (length == 0) return false;
+            i += length;
+        }
+        return true;
+    };
+    const auto json = [](const std::string &name) {
+        std::string text;
+        append_json_string(text, name);
+        return text;
+    };
+    std::vector<char> ill_formed(names.size(), 0);
+    std::size_t count = 0;
+    std::unordered_map<std::string, std::size_t> texts;  // JSON text of an ill-formed name -> names giving it
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!well_formed(names[i])) {
+            ill_formed[i] = 1;
+            ++count;
+            ++texts[json(names[i])];
+        }
+    if (count == 0) return "";
+    // A well-formed name can give the same text too (one with a literal U+FFFD).
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!ill_formed[i]) {
+            auto it = texts.find(json(names[i]));
+            if (it != texts.end()) ++it->second;
+        }
+    std::size_t merged = 0;
+    for (const auto &entry : texts)
+        if (entry.second > 1) merged += entry.second;
+    return std::to_string(count) + " " + what + " are not well-formed UTF-8: JSON shows their ill-formed bytes as "
+           "U+FFFD" + (merged > 0 ? ", which makes " + std::to_string(merged) + " distinct ones the same text there" : "") +
+           " (CSV and TSV keep the bytes)";
 }
 
 namespace {
