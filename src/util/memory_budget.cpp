@@ -61,12 +61,18 @@ uint64_t cgroup_memory_max() {
     return kUnknown;
 }
 
-// Whether the BLAS loaded is OpenBLAS, whose buffer allocation never fails (it retries):
-// probed at run time by a symbol only OpenBLAS exports, so that nothing links against
-// a vendor's extension. Computed once; it cannot change while the library is loaded.
-bool blas_retries_allocations() {
+// OpenBLAS's thread count when the BLAS loaded is OpenBLAS, whose buffer allocations
+// never fail (it retries), else 0: probed at run time by symbols only OpenBLAS exports,
+// so that nothing links against a vendor's extension. The function is looked up once
+// (it cannot change while the library is loaded); the count is asked each time, since
+// openblas_set_num_threads() can change it.
+int openblas_threads() {
+    using Count = int (*)();
     static const bool openblas = dlsym(RTLD_DEFAULT, "openblas_get_config") != nullptr;
-    return openblas;
+    static const Count count =
+        openblas ? reinterpret_cast<Count>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")) : nullptr;
+    if (!openblas) return 0;
+    return count != nullptr ? std::max(count(), 1) : 1;
 }
 #endif
 
@@ -113,19 +119,26 @@ void require_memory(double bytes, const std::string &who, const std::string &det
 }
 
 void require_blas_headroom(double workspace, const char *call) {
+    int threads = 1;
 #if defined(CS_HAVE_PROC)
     // A BLAS that fails cleanly (the reference one) maps its failures to
     // CS_ERR_OUT_OF_MEMORY itself (linalg/lapack_status.hpp): nothing to check.
-    if (!blas_retries_allocations()) return;
+    threads = openblas_threads();
+    if (threads == 0) return;
 #endif
     const uint64_t headroom = address_space_headroom();
     if (headroom == kUnknown) return;
-    const double need = workspace + static_cast<double>(kBlasBufferBytes);
+    // The calling thread's buffer, and each pool thread's buffer plus the malloc arena
+    // glibc reserves for a new thread's first allocation.
+    const double need = workspace + static_cast<double>(kBlasBufferBytes) +
+                        (threads - 1) * static_cast<double>(kBlasBufferBytes + kThreadArenaBytes);
     if (need <= static_cast<double>(headroom)) return;
     throw Error(CS_ERR_OUT_OF_MEMORY,
                 std::string("out of memory: ") + call + " needs about " + bytes_text(need) +
-                    " of address space (its workspace and the BLAS library's buffer, which OpenBLAS retries forever "
-                    "when it cannot have it); the address-space limit (ulimit -v) leaves " +
+                    " of address space (its workspace and the buffers of OpenBLAS's " + std::to_string(threads) +
+                    (threads == 1 ? " thread" : " threads") +
+                    ", which OpenBLAS retries forever when it cannot have them; OPENBLAS_NUM_THREADS=1 needs the "
+                    "least); the address-space limit (ulimit -v) leaves " +
                     bytes_text(static_cast<double>(headroom)));
 }
 

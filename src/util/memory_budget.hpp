@@ -32,12 +32,18 @@ void require_memory(double bytes, const std::string &who, const std::string &det
 /// configurations; 136 MB covers both. Other BLAS libraries need less.
 constexpr uint64_t kBlasBufferBytes = 136ull << 20;
 
+/// The malloc arena glibc maps for a thread's first allocation (64 MB on 64-bit), which
+/// an OpenBLAS pool thread also retries forever when it is refused.
+constexpr uint64_t kThreadArenaBytes = 64ull << 20;
+
 /// Before a dense BLAS/LAPACK call that needs `workspace` bytes of its own: when the
 /// BLAS loaded is OpenBLAS and RLIMIT_AS is finite, throws cs::Error(CS_ERR_OUT_OF_MEMORY)
-/// unless the headroom holds the workspace plus kBlasBufferBytes, since OpenBLAS retries
-/// a failed buffer allocation forever instead of failing (a hang in dsyevd). The check
-/// is conservative: a thread that already has its buffer needs no new one. Without a
-/// limit it costs one getrlimit() call.
+/// unless the headroom holds the workspace plus kBlasBufferBytes for the calling thread
+/// and kBlasBufferBytes + kThreadArenaBytes for each other thread of OpenBLAS's pool,
+/// since OpenBLAS retries a failed allocation forever instead of failing (a hang in
+/// dsyevd, or in dsymv waiting for a pool thread). The check is conservative: a thread
+/// that already has its buffer needs no new one. Without a limit it costs one
+/// getrlimit() call.
 void require_blas_headroom(double workspace, const char *call);
 
 }  // namespace cs

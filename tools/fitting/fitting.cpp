@@ -108,10 +108,10 @@ const char kExitCodesHelp[] =
     "value); 2 input error (unreadable file, malformed line, unknown column, label outside\n"
     "--classes, bad truth or gold file); 3 fit error (the library refused the data, the\n"
     "fit failed or ran out of memory); 4 output error (cannot create or write an output\n"
-    "file, or an existing one is write-protected); 130 interrupted by SIGINT (Ctrl-C), 143\n"
-    "by SIGTERM (128 + the signal number). Every error is one line on stderr, `crowdspec:\n"
-    "FILE:LINE: what was expected` for input problems; on any error no output file is\n"
-    "created or changed.\n";
+    "file, or an existing one is write-protected); 130 interrupted by SIGINT (Ctrl-C),\n"
+    "and 143 by SIGTERM (128 + the signal number). Every error is one line on stderr,\n"
+    "`crowdspec: FILE:LINE: what was expected` for input problems; on any error no output\n"
+    "file is created or changed.\n";
 
 std::vector<OptionSpec> fit_option_specs() {
     return {{"method", true, 'm'},     {"classes", true, '\0'},    {"seed", true, '\0'},
