@@ -43,4 +43,13 @@ contains err.txt "this process can allocate about"
 # mv keeps three such tables (120 GB): refused the same way.
 run 3 limited 2000000 "$CS" fit $T1 --method mv --classes 10000 big_k.csv &&
     contains err.txt "mv needs about 120 GB: 50 workers x 10000^2 confusion entries x 3 tables"
+# An out-of-memory after the library's fit -- copying its 540 MB of confusion
+# matrices into the program -- is the fit's out-of-memory: exit 3 with the status, not
+# an input error (exit 2, "crowdspec: out of memory" before; issue 40, R4). Under 1 GB
+# either the library refuses first or the copy fails: both are exit 3.
+: >copy.csv
+for w in $(seq 1 30); do printf 'i%d,w%d,%d\n' "$w" "$w" "$(( (w % 3) + 1 ))" >>copy.csv; done
+run 3 limited 1000000 "$CS" fit $T1 --method wawa --classes 1500 copy.csv &&
+    stderr_is '^crowdspec: .*out of memory.*\[CS_ERR_OUT_OF_MEMORY\]$'
+no_temporaries
 finish
