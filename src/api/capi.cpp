@@ -77,9 +77,10 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
     // A need beyond the machine is refused at once, with its figure (issue 40).
     cs::check_crowd_fit_memory(data, options, method.name);
     auto fit = std::make_unique<cs::FitResult>();
+    const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
     const bool cancelled =
-        model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
-                               : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
+        model->initial.empty() ? cs::run_crowd_method(data, options, progress, method.crowd, *fit)
+                               : cs::run_crowd_from_initial(data, options, progress, model->initial, *fit);
     cs::keep_fit(model, std::move(fit), cancelled);
 }
 
@@ -320,7 +321,8 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, method.points, *fit);
+        const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
+        const bool cancelled = cs::run_points_method(x, n, d, ld, options, progress, method.points, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
@@ -335,7 +337,8 @@ CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
         const cs::GraphData graph =
             cs::GraphData::build(n_nodes, u, v, n_edges, cs::resolve_threads(options.threads));
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_graph_method(graph, options, model->progress, method.graph, *fit);
+        const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
+        const bool cancelled = cs::run_graph_method(graph, options, progress, method.graph, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
