@@ -298,7 +298,7 @@ pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;
 /// `CS_VERSION_MINOR` of the header these declarations follow.
-pub const CS_VERSION_MINOR: i32 = 1;
+pub const CS_VERSION_MINOR: i32 = 2;
 /// `CS_VERSION_PATCH` of the header these declarations follow.
 pub const CS_VERSION_PATCH: i32 = 0;
 /// `CS_VERSION_NUMBER`: MAJOR * 10000 + MINOR * 100 + PATCH. Compare with
