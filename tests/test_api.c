@@ -47,6 +47,7 @@ static void enum_values_are_pinned(void **state) {
     assert_int_equal(CS_ERR_INTERNAL, -16);
     assert_int_equal(CS_ERR_WRONG_INPUT_KIND, -17);
     assert_int_equal(CS_ERR_TOO_LARGE, -20);
+    assert_int_equal(CS_ERR_BUSY, -21);
 
     assert_int_equal(CS_METHOD_MV, 1);
     assert_int_equal(CS_METHOD_DS, 2);
@@ -113,8 +114,9 @@ static void status_string_names_every_code(void **state) {
         {CS_ERR_NON_FINITE, "CS_ERR_NON_FINITE"},
         {CS_ERR_TOO_MANY_CLASSES, "CS_ERR_TOO_MANY_CLASSES"},
         {CS_ERR_TOO_LARGE, "CS_ERR_TOO_LARGE"},
+        {CS_ERR_BUSY, "CS_ERR_BUSY"},
     };
-    static const cs_status unknown[] = {1, 2, 100, -21, -100, 1000, INT32_MAX, INT32_MIN};
+    static const cs_status unknown[] = {1, 2, 100, -22, -100, 1000, INT32_MAX, INT32_MIN};
     size_t i;
     (void)state;
     for (i = 0; i < sizeof codes / sizeof codes[0]; ++i) {

@@ -38,6 +38,11 @@
  * A handle must be used by one thread at a time. Distinct handles share no mutable
  * state (the library has no global mutable state), so fits on different handles may
  * run concurrently. The number of threads a fit uses internally is ::CS_PARAM_THREADS.
+ * A call that finds another call running on the same handle returns ::CS_ERR_BUSY at
+ * once and changes nothing (an atomic in-use flag per handle, since 0.2), so that a
+ * program that shares a handle by mistake gets a status rather than corrupted
+ * results. cs_destroy() and cs_last_error() do not check it: destroying a handle, or
+ * reading its message, while another thread calls it stays undefined.
  *
  * @par Determinism
  * Every random choice draws from a generator seeded by ::CS_PARAM_SEED: with one build
@@ -133,7 +138,12 @@ enum cs_status_code {
     CS_ERR_BUFFER_TOO_SMALL = -12,    /**< An output buffer's capacity is smaller than the result. */
     CS_ERR_NOT_FITTED = -13,          /**< A result was requested before a successful fit. */
     CS_ERR_CANCELLED = -14,           /**< The progress callback asked to stop; partial results are kept. */
-    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed. The handle stays valid. */
+    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed, or (since 0.2) a crowd fit needs
+                                           more memory than the process can have, known
+                                           before it allocates (the message gives the
+                                           figure: "needs about 200 GB: 50 workers x
+                                           10000^2 confusion entries x 5 tables ..."). The
+                                           handle stays valid. */
     CS_ERR_INTERNAL = -16,            /**< An unexpected internal failure (a bug: please report it). */
     CS_ERR_WRONG_INPUT_KIND = -17,    /**< The method does not accept this kind of input. */
     CS_ERR_NON_FINITE = -18,          /**< A point coordinate is NaN, infinite, or larger in
@@ -142,9 +152,14 @@ enum cs_status_code {
                                            communities (::CS_PARAM_CLASSES) than points or
                                            nodes, or more than ::CS_MAX_CROWD_CLASSES classes
                                            for crowd labels (cs_fit(), declared or inferred). */
-    CS_ERR_TOO_LARGE = -20            /**< The input's sizes exceed a limit of the library's
+    CS_ERR_TOO_LARGE = -20,           /**< The input's sizes exceed a limit of the library's
                                            data layout: for cs_fit(), n_workers x k >= 2^32
                                            (its 32-bit label codes; the message gives both). */
+    CS_ERR_BUSY = -21                 /**< Another call is running on this handle (another
+                                           thread, or the progress callback calling back into
+                                           the handle of its own fit): nothing was done, and
+                                           the handle, its results and its message belong to
+                                           that call. Since 0.2. */
 };
 
 /** The largest number of classes k a crowd fit (cs_fit()) accepts: every worker has a
@@ -716,7 +731,8 @@ enum cs_param {
      *  embedding, and more restarts multiply the time of the kmeans++ baseline. */
     CS_PARAM_N_INIT = 400,
     /** double, "trim": graph methods zero the rows and columns of the nodes whose degree
-     *  exceeds tau = trim x the average degree before the spectral initialisation
+     *  exceeds tau = trim x the average degree (over the nodes that have edges, since
+     *  0.2) before the spectral initialisation
      *  (the trimmed adjacency A^tau of Lu and Zhou); 0..10^6, 0 = no trimming. The
      *  CommuLloyd and likelihood steps use the untrimmed graph. Default 3: the theory
      *  (Chin, Rao and Vu) needs tau of the order of the average degree, and 3x removes
@@ -1052,6 +1068,14 @@ CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const ch
  *        iteration 0 of points and graphs).
  * @return 0 to continue; any other value cancels the fit, which then returns
  *         ::CS_ERR_CANCELLED with the results of the last completed iteration kept.
+ *
+ * Since 0.2 the stages whose one iteration costs O(k^2) or more at a large number of
+ * classes k (Opt-D&S's spectral stage and class matching, ebcc's and bcc's parameter
+ * updates) also call the callback every 2^24 inner steps, tens of milliseconds, with the
+ * last completed iteration and objective again: a cancel is then answered within that,
+ * and, since the iteration under way is incomplete, the fit returns ::CS_ERR_CANCELLED
+ * without results (cs_n_items() and the other getters return ::CS_ERR_NOT_FITTED; the
+ * message says "before it completed"). Small fits never poll.
  */
 typedef int32_t (*cs_progress_fn)(void *user, int32_t iteration, double objective);
 
@@ -1298,7 +1322,8 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
  *
  * @param model The handle; its method must take graphs.
  * @param n_nodes Number of nodes (1 .. 2^31 - 1); nodes without edges are allowed
- *        (::CS_NOTE_ISOLATED_NODES).
+ *        (::CS_NOTE_ISOLATED_NODES): they get community 0 and take no part in the fit,
+ *        so the other nodes get the communities they get without them (since 0.2).
  * @param u First endpoint of each edge.
  * @param v Second endpoint of each edge.
  * @param n_edges Number of edges (> 0).

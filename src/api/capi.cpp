@@ -13,6 +13,7 @@
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
 #include "community/run_graph.hpp"
+#include "crowd/fit_memory.hpp"
 #include "crowd/run_crowd.hpp"
 #include "data/crowd_data.hpp"
 #include "data/graph_data.hpp"
@@ -64,10 +65,13 @@ void check_initial_method(const cs_model *model, const cs::FitOptions &options, 
 // Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result.
 void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOptions &options,
                    const cs::MethodInfo &method) {
+    // A need beyond the machine is refused at once, with its figure (issue 40).
+    cs::check_crowd_fit_memory(data, options, method.name);
     auto fit = std::make_unique<cs::FitResult>();
+    const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
     const bool cancelled =
-        model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
-                               : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
+        model->initial.empty() ? cs::run_crowd_method(data, options, progress, method.crowd, *fit)
+                               : cs::run_crowd_from_initial(data, options, progress, model->initial, *fit);
     cs::keep_fit(model, std::move(fit), cancelled);
 }
 
@@ -75,10 +79,9 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
 // makes (triples or item-grouped codes) with the model's options and gold.
 template <class Build>
 cs_status fit_crowd(cs_model *model, Build build) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        model->fit.reset();
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
         check_initial_method(model, options, method);
@@ -338,30 +341,30 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
 }
 
 CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        model->fit.reset();
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, method.points, *fit);
+        const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
+        const bool cancelled = cs::run_points_method(x, n, d, ld, options, progress, method.points, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
 
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u, const int32_t *v,
                               size_t n_edges) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        model->fit.reset();
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Graph);
         const cs::GraphData graph =
             cs::GraphData::build(n_nodes, u, v, n_edges, cs::resolve_threads(options.threads));
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_graph_method(graph, options, model->progress, method.graph, *fit);
+        const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
+        const bool cancelled = cs::run_graph_method(graph, options, progress, method.graph, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }

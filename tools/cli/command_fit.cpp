@@ -232,6 +232,17 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     model.reset();  // the results are copied; free the library's before writing
     phases.mark("fetch");
 
+    // JSON replaces ill-formed UTF-8 by U+FFFD, which can merge distinct ids (issue 40, R5).
+    if (!settings.quiet) {
+        const bool items_json = item_format != ResultFormat::Csv && item_format != ResultFormat::Tsv;
+        const bool workers_json = workers_out && worker_format != ResultFormat::Csv && worker_format != ResultFormat::Tsv;
+        std::vector<std::string> notes;
+        if (items_json) notes.push_back(json_lossy_note(table.item_names, "item ids"));
+        if (workers_json) notes.push_back(json_lossy_note(table.worker_names, "worker ids"));
+        if (items_json || workers_json) notes.push_back(json_lossy_note(table.class_names, "labels"));
+        for (const std::string &note : notes)
+            if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
     write_item_results(out, item_format, table, fit, settings.method);
     if (workers_out) {
         WorkerReport report;

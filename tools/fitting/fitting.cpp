@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <new>
 #include <string_view>
 #include <unordered_map>
 
@@ -112,11 +113,12 @@ const char kMappingHelp[] =
 const char kExitCodesHelp[] =
     "Exit codes: 0 success; 1 usage error (unknown option, missing or invalid option\n"
     "value); 2 input error (unreadable file, malformed line, unknown column, label outside\n"
-    "--classes, bad truth or gold file); 3 fit error (the library refused the data or the\n"
-    "fit failed); 4 output error (cannot create or write an output file); 130 interrupted\n"
-    "by SIGINT (Ctrl-C), 143 by SIGTERM (128 + the signal number). Every error is one line\n"
-    "on stderr, `crowdspec: FILE:LINE: what was expected` for input problems; on any error\n"
-    "no output file is created or changed.\n";
+    "--classes, bad truth or gold file); 3 fit error (the library refused the data, the\n"
+    "fit failed or ran out of memory); 4 output error (cannot create or write an output\n"
+    "file, or an existing one is write-protected); 130 interrupted by SIGINT (Ctrl-C),\n"
+    "and 143 by SIGTERM (128 + the signal number). Every error is one line on stderr,\n"
+    "`crowdspec: FILE:LINE: what was expected` for input problems; on any error no output\n"
+    "file is created or changed.\n";
 
 std::vector<OptionSpec> fit_option_specs() {
     return {{"method", true, 'm'},     {"classes", true, '\0'},    {"seed", true, '\0'},
@@ -529,9 +531,20 @@ FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {
                                      " classes; the input has " + std::to_string(table.item_names.size()) + ", " +
                                      std::to_string(table.worker_names.size()) + " and " +
                                      std::to_string(table.class_names.size()));
-    o.labels = fitted_labels(model, o.n_items);
-    o.posteriors = fitted_posteriors(model, o.n_items, o.k);
-    o.confusion.resize(o.n_workers * o.k * o.k);
+    // The copies of the results are as large as the library's own (items x k posteriors,
+    // workers x k^2 confusion entries): running out of memory here is the fit's
+    // out-of-memory, reported with its status and exit class, not an input error (issue
+    // 40, R4).
+    try {
+        o.labels = fitted_labels(model, o.n_items);
+        o.posteriors = fitted_posteriors(model, o.n_items, o.k);
+        o.confusion.resize(o.n_workers * o.k * o.k);
+    } catch (const std::bad_alloc &) {
+        throw CliError(kExitFit, "out of memory copying the results (" + std::to_string(o.n_items) + " items x " +
+                                     std::to_string(o.k) + " posteriors, " + std::to_string(o.n_workers) +
+                                     " workers x " + std::to_string(o.k) + "^2 confusion entries) [" +
+                                     cs_status_string(CS_ERR_OUT_OF_MEMORY) + "]");
+    }
     check_status(model, cs_confusion(model, o.confusion.data(), o.confusion.size()), "reading the confusion matrices");
     o.prior.resize(o.k);
     check_status(model, cs_class_prior(model, o.prior.data(), o.prior.size()), "reading the class prior");

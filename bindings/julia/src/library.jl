@@ -71,6 +71,7 @@ const CS_ERR_WRONG_INPUT_KIND = Int32(-17)
 const CS_ERR_NON_FINITE = Int32(-18)
 const CS_ERR_TOO_MANY_CLASSES = Int32(-19)
 const CS_ERR_TOO_LARGE = Int32(-20)
+const CS_ERR_BUSY = Int32(-21)  # another call runs on the same handle (another task/thread)
 
 # The parameter Base.show reads (enum cs_param).
 const CS_PARAM_METHOD = Int32(1)

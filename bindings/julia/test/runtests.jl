@@ -168,6 +168,9 @@ end
     closed = Model(); close(closed)
     err = try n_items(closed); nothing catch e; e end
     @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_NULL_HANDLE
+    # A second call on a handle while one runs (another thread): CS_ERR_BUSY.
+    @test CrowdSpec.CS_ERR_BUSY == Int32(-21)
+    @test CrowdSpec._status_name(CrowdSpec.CS_ERR_BUSY) == "CS_ERR_BUSY"
 end
 
 @testset "progress and cancel" begin

@@ -33,6 +33,7 @@ CS_ERR_INVALID_ID = -8
 CS_ERR_INVALID_LABEL = -9
 CS_ERR_CANCELLED = -14
 CS_ERR_OUT_OF_MEMORY = -15
+CS_ERR_BUSY = -21  # another call runs on the same handle (a second thread)
 
 # The parameter of the method (enum cs_param).
 CS_PARAM_METHOD = 1

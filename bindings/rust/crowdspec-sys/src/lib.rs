@@ -78,6 +78,8 @@ pub const CS_ERR_NON_FINITE: cs_status_code = -18;
 pub const CS_ERR_TOO_MANY_CLASSES: cs_status_code = -19;
 /// The input's sizes exceed a limit of the library's layout (n_workers x k >= 2^32).
 pub const CS_ERR_TOO_LARGE: cs_status_code = -20;
+/// Another call is running on the same handle (another thread); nothing was done.
+pub const CS_ERR_BUSY: cs_status_code = -21;
 
 /// Inference methods (the header's `enum cs_method`), values of [`CS_PARAM_METHOD`].
 /// 1-99 take crowd labels, 100-199 points, 200-299 graphs.

@@ -55,6 +55,9 @@ c_enum! {
         TooManyClasses = sys::CS_ERR_TOO_MANY_CLASSES,
         /// `CS_ERR_TOO_LARGE`: the sizes exceed the library's layout (n_workers x k >= 2^32).
         TooLarge = sys::CS_ERR_TOO_LARGE,
+        /// `CS_ERR_BUSY`: another call is running on the same handle (a second thread
+        /// through unsafe code; the safe [`Model`](crate::Model) is not `Sync`).
+        Busy = sys::CS_ERR_BUSY,
         ..
         /// A code this crate does not know.
         Other(i32),

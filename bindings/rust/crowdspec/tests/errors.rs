@@ -152,12 +152,14 @@ fn graph_errors() {
 
 #[test]
 fn status_codes_round_trip() {
-    for code in -19..=-1 {
+    for code in -21..=-1 {
         let status = Status::from_code(code);
         assert!(!matches!(status, Status::Other(_)), "code {} unknown", code);
         assert_eq!(status.code(), code);
         assert!(status.name().starts_with("CS_ERR_"), "{}", status.name());
     }
+    assert_eq!(Status::from_code(-21), Status::Busy);
+    assert_eq!(Status::Busy.name(), "CS_ERR_BUSY");
     assert_eq!(Status::from_code(-1000), Status::Other(-1000));
     assert_eq!(Status::Other(-1000).name(), "CS_UNKNOWN_STATUS");
 }
