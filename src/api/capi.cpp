@@ -9,6 +9,7 @@
 #include "api/guard.hpp"
 #include "api/registry.hpp"
 #include "api/model.hpp"
+#include "api/model_probs.hpp"
 #include "crowd/calibration/calibration.hpp"
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
@@ -85,7 +86,9 @@ cs_status fit_crowd(cs_model *model, Build build) {
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
         check_initial_method(model, options, method);
-        const cs::CrowdData data = build(options);
+        cs::CrowdData data = build(options);
+        std::vector<double> model_probs;  // the classifier's table; outlives the fit
+        cs::attach_model_probs(model, options.method, method.name, data, model_probs);
         run_crowd_fit(model, data, options, method);
     });
 }

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include "crowd/diagnostics/worker_diagnostics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/special.hpp"
+
+namespace cs {
+
+namespace {
+
+// The continued fraction of I_x(a, b) (its even and odd terms d_2m, d_2m+1), by the
+// modified Lentz method; converges fast for x < (a + 1) / (a + b + 2).
+double beta_fraction(double a, double b, double x) {
+    const double tiny = 1e-300;
+    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+    if (std::fabs(d) < tiny) d = tiny;
+    d = 1.0 / d;
+    double h = d;
+    for (int m = 1; m <= 500; ++m) {
+        const double m2 = 2.0 * m;
+        const double even = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+        d = 1.0 + even * d;
+        c = 1.0 + even / c;
+        if (std::fabs(d) < tiny) d = tiny;
+        if (std::fabs(c) < tiny) c = tiny;
+        d = 1.0 / d;
+        h *= d * c;
+        const double odd = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+        d = 1.0 + odd * d;
+        c = 1.0 + odd / c;
+        if (std::fabs(d) < tiny) d = tiny;
+        if (std::fabs(c) < tiny) c = tiny;
+        d = 1.0 / d;
+        const double step = d * c;
+        h *= step;
+        if (std::fabs(step - 1.0) < 1e-15) break;
+    }
+    return h;
+}
+
+}  // namespace
+
+double incomplete_beta(double a, double b, double x) {
+    if (x <= 0.0) return 0.0;
+    if (x >= 1.0) return 1.0;
+    // x^a (1 - x)^b / (a B(a, b)) times the fraction; the symmetry I_x(a, b) =
+    // 1 - I_{1-x}(b, a) keeps x on the side where the fraction converges.
+    const double log_front =
+        log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * std::log(x) + b * std::log1p(-x);
+    if (x < (a + 1.0) / (a + b + 2.0)) return std::exp(log_front) * beta_fraction(a, b, x) / a;
+    return 1.0 - std::exp(log_front) * beta_fraction(b, a, 1.0 - x) / b;
+}
+
+double beta_quantile(double a, double b, double p) {
+    double lo = 0.0, hi = 1.0;
+    for (int step = 0; step < 60 && hi - lo > 1e-12; ++step) {
+        const double mid = 0.5 * (lo + hi);
+        if (incomplete_beta(a, b, mid) < p) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
+    const int32_t k = data.k, m = data.n_workers;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    out.typical_confusion.clear();
+    if (k < 2 || out.posteriors.size() != static_cast<std::size_t>(data.n_items) * k) return;
+    const bool fitted_matrices = out.confusion.size() == static_cast<std::size_t>(m) * kk;
+    // The soft counts take as much memory as the workers' confusion matrices: a method
+    // that kept none (mv at a large k over many workers) gets no diagnostics beyond
+    // 2^26 entries (512 MiB) rather than a surprise allocation.
+    if (!fitted_matrices && static_cast<int64_t>(m) * kk > (int64_t{1} << 26)) return;
+    // Soft counts n_i[t][c] in one pass over the labels (by item: q_j is read once).
+    std::vector<double> counts(static_cast<std::size_t>(m) * kk, 0.0);
+    std::vector<int64_t> labels(static_cast<std::size_t>(m), 0);
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+            const int32_t i = data.worker_of(p), c = data.label_of(p);
+            double *n = counts.data() + i * kk + c;
+            for (int32_t t = 0; t < k; ++t) n[static_cast<int64_t>(t) * k] += q[t];
+            ++labels[i];
+        }
+    }
+    out.typical_confusion.assign(static_cast<std::size_t>(kk), 0.0);
+    for (int32_t i = 0; i < m; ++i)
+        for (int64_t e = 0; e < kk; ++e) out.typical_confusion[e] += counts[i * kk + e];
+    for (int32_t t = 0; t < k; ++t) {
+        double *row = out.typical_confusion.data() + static_cast<int64_t>(t) * k;
+        double sum = 0.0;
+        for (int32_t c = 0; c < k; ++c) sum += row[c];
+        // A class no label's item has mass on: the typical worker reveals nothing there.
+        for (int32_t c = 0; c < k; ++c) row[c] = sum > 0.0 ? row[c] / sum : 1.0 / k;
+    }
+    out.worker_spammer.assign(static_cast<std::size_t>(m), 0.0);
+    out.worker_worst_class.assign(static_cast<std::size_t>(m), -1);
+    out.worker_accuracy.assign(static_cast<std::size_t>(m), std::nan(""));
+    out.worker_accuracy_low.assign(static_cast<std::size_t>(m), std::nan(""));
+    out.worker_accuracy_high.assign(static_cast<std::size_t>(m), std::nan(""));
+    std::vector<double> a(static_cast<std::size_t>(kk));
+    for (int32_t i = 0; i < m; ++i) {
+        const double *n = counts.data() + i * kk;
+        double correct = 0.0, worst_rate = 2.0;
+        for (int32_t t = 0; t < k; ++t) {
+            double mass = 0.0;
+            for (int32_t c = 0; c < k; ++c) mass += n[t * k + c];
+            correct += n[t * k + t];
+            if (mass > 1e-12 && n[t * k + t] / mass < worst_rate) {
+                worst_rate = n[t * k + t] / mass;
+                out.worker_worst_class[i] = t;
+            }
+        }
+        if (labels[i] > 0) {
+            const double total = static_cast<double>(labels[i]);
+            const double hits = std::min(total, correct);
+            out.worker_accuracy[i] = hits / total;
+            out.worker_accuracy_low[i] = beta_quantile(1.0 + hits, 1.0 + total - hits, 0.025);
+            out.worker_accuracy_high[i] = beta_quantile(1.0 + hits, 1.0 + total - hits, 0.975);
+        }
+        // The matrix A of the spammer score: the fit's, else the smoothed soft counts.
+        if (fitted_matrices) {
+            std::copy(out.confusion.begin() + i * kk, out.confusion.begin() + (i + 1) * kk, a.begin());
+        } else {
+            for (int32_t t = 0; t < k; ++t) {
+                double sum = 0.0;
+                for (int32_t c = 0; c < k; ++c) sum += n[t * k + c] + 1.0 / k;
+                for (int32_t c = 0; c < k; ++c) a[t * k + c] = (n[t * k + c] + 1.0 / k) / sum;
+            }
+        }
+        double s = 0.0;
+        for (int32_t t = 0; t < k; ++t)
+            for (int32_t u = t + 1; u < k; ++u)
+                for (int32_t c = 0; c < k; ++c) {
+                    const double d = a[t * k + c] - a[u * k + c];
+                    s += d * d;
+                }
+        out.worker_spammer[i] = s / (static_cast<double>(k) * (k - 1));
+    }
+}
+
+std::vector<double> label_next_scores(const FitResult &fit) {
+    const int32_t k = fit.k;
+    std::vector<double> score(static_cast<std::size_t>(fit.n_items), 0.0);
+    if (fit.typical_confusion.size() != static_cast<std::size_t>(k) * k) return score;
+    const double *tm = fit.typical_confusion.data();
+    for (int32_t j = 0; j < fit.n_items; ++j) {
+        const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
+        const double top = *std::max_element(q, q + k);
+        double after = 0.0;  // sum_c max_t q(t) T[t][c]: 1 - the expected error after the label
+        for (int32_t c = 0; c < k; ++c) {
+            double best = 0.0;
+            for (int32_t t = 0; t < k; ++t) best = std::max(best, q[t] * tm[t * k + c]);
+            after += best;
+        }
+        score[j] = std::max(0.0, after - top);
+    }
+    return score;
+}
+
+}  // namespace cs
