@@ -281,7 +281,7 @@ CS_API cs_status cs_private_fit_distributed(cs_model *model, const cs_private_tr
             if (!model->model_probs.empty())
                 throw Error(CS_ERR_INVALID_ARGUMENT,
                             "cs_fit_mpi does not take model probabilities; clear them with "
-                            "cs_set_model_probs(model, NULL, 0, 0)");
+                            "cs_set_model_probs(model, NULL, NULL, 0, 0)");
             cs::ShardData shard = cs::build_shard(collective, item, worker, label, n_local, options,
                                                   model->gold_item, model->gold_label);
             CancelVote vote{model->progress.function(), model->progress.user_data(), &collective};
