@@ -189,9 +189,10 @@ void model_probs_checks(void **) {
     // Cleared: glad fits.
     assert_int_equal(cs_set_model_probs(m.get(), nullptr, nullptr, 0, 0), CS_OK);
     assert_int_equal(test::fit(m.get(), t), CS_OK);
-    // crowdlab without a model.
+    // crowdlab without a model: the fallback, with its note.
     set(m.get(), "method", "crowdlab");
-    assert_int_equal(test::fit(m.get(), t), CS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(test::fit(m.get(), t), CS_OK);
+    assert_true((test::notes(m.get()) & CS_NOTE_CROWDLAB_FALLBACK) != 0);
 }
 
 // crowdlab on a hand case (k = 2; item 0: w0 0, w1 0, w2 1; item 1: w0 1, w1 1;
@@ -230,13 +231,24 @@ void crowdlab_by_hand(void **) {
     const std::vector<double> qh = test::posteriors(h.get());
     assert_near(qh[0], 0.5, 1e-15);
     assert_near(qh[1], 0.5, 1e-15);
-    // Every item with one label: rejected.
+    // Every item with one label: weights 1, P = 1 (the note): item 0 labelled 0 with
+    // model (0.8, 0.2): ((0.8, 0.2) + (1, 0)) / 2 = (0.9, 0.1).
     test::Triples single;
     single.add(0, 0, 0);
     single.add(1, 1, 1);
-    const double two[] = {0.5, 0.5, 0.5, 0.5};
+    const double two[] = {0.8, 0.2, 0.5, 0.5};
     assert_int_equal(cs_set_model_probs(h.get(), nullptr, two, 2, 2), CS_OK);
-    assert_int_equal(test::fit(h.get(), single), CS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(test::fit(h.get(), single), CS_OK);
+    assert_true((test::notes(h.get()) & CS_NOTE_CROWDLAB_FALLBACK) != 0);
+    const std::vector<double> qs = test::posteriors(h.get());
+    assert_near(qs[0], 0.9, 1e-15);
+    assert_near(qs[2], 0.25, 1e-15);
+    // Cancelled after the first pass: not converged, the note set.
+    test::Model c = test::make_model("crowdlab");
+    assert_int_equal(cs_set_model_probs(c.get(), nullptr, probs, 4, 2), CS_OK);
+    assert_int_equal(cs_set_progress(c.get(), [](void *, int32_t, double) -> int32_t { return 1; }, nullptr), CS_OK);
+    assert_int_equal(test::fit(c.get(), t), CS_ERR_CANCELLED);
+    assert_true((test::notes(c.get()) & CS_NOTE_CANCELLED) != 0);
 }
 
 // The label-next score by hand: k = 2, T = [[0.8, 0.2], [0.3, 0.7]].

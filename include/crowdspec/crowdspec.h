@@ -517,7 +517,7 @@ enum cs_method {
      *  reasons and docs/accuracy.md the measurements. */
     CS_METHOD_AUTO = 24,
     /** "crowdlab" (since 0.2): CROWDLAB (Goh, Tkachenko, Mueller 2022): a weighted
-     *  ensemble of a classifier's probabilities (cs_set_model_probs(), required) and the
+     *  ensemble of a classifier's probabilities (cs_set_model_probs()) and the
      *  workers' labels. Each label counts as the distribution P on its class and
      *  (1 - P) / (k - 1) on the others (P the mean agreement with the consensus on items
      *  with two or more labels); a worker's weight is 1 - (1 - s_i) / E (s_i its
@@ -526,8 +526,10 @@ enum cs_method {
      *  per item (E_M its error against the consensus); weights are clipped at 1e-6. The
      *  consensus starts from majority vote (ties to the model's class, then the commoner
      *  class), is replaced once by the ensemble's argmax, and the weights are recomputed
-     *  from it. Not iterative; O(labels x k). Needs an item with two or more labels and
-     *  k >= 2 (::CS_ERR_INVALID_ARGUMENT otherwise). No confusion matrices. */
+     *  from it; the labels are the argmax of that second ensemble. Two passes (iterations
+     *  0 and 1); O(labels x k). Without model probabilities, or without an item of two or
+     *  more labels, it falls back as ::CS_NOTE_CROWDLAB_FALLBACK says. Confusion matrices
+     *  and prior: the Dawid-Skene M-step of its posteriors (as mv's). */
     CS_METHOD_CROWDLAB = 25,
 
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
@@ -1420,7 +1422,13 @@ enum cs_fit_note {
      *  prior, trace and log-likelihood are EM's. Items without labels, gold items and
      *  impossible items (::CS_NOTE_IMPOSSIBLE_ITEMS) never change. cs_last_error() gives
      *  the number of items changed and the first. */
-    CS_NOTE_DEGENERATE_MAXIMUM = 131072
+    CS_NOTE_DEGENERATE_MAXIMUM = 131072,
+    /** crowdlab (since 0.2): it ran without part of what it needs: no model
+     *  probabilities (cs_set_model_probs(); every model row is then uniform and crowdlab
+     *  is a worker-weighted vote), or no item with two or more labels (no agreement to
+     *  weigh the workers by: every weight is 1 and each label counts at face value).
+     *  cs_last_error() says which. */
+    CS_NOTE_CROWDLAB_FALLBACK = 33554432
 };
 
 /**

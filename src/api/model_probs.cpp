@@ -58,12 +58,7 @@ void attach_model_probs(const cs_model *model, int32_t method, const char *metho
                         std::vector<double> &dense) {
     dense.clear();
     data.model_probs = nullptr;
-    if (model->model_probs.empty()) {
-        if (method == CS_METHOD_CROWDLAB)
-            throw Error(CS_ERR_INVALID_ARGUMENT,
-                        "crowdlab needs a classifier's probabilities: set them with cs_set_model_probs first");
-        return;
-    }
+    if (model->model_probs.empty()) return;
     if (!takes_model_probs(method))
         throw Error(CS_ERR_INVALID_ARGUMENT,
                     std::string("method '") + method_name +

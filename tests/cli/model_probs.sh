@@ -71,7 +71,7 @@ run 2 "$CS" fit --model-probs z.csv hand.csv && contains err.txt "column 'z' is 
 printf 'item,p_x,p_y\ni0,-0.5,0.5\n' >neg.csv
 run 2 "$CS" fit --model-probs neg.csv hand.csv && contains err.txt 'neg.csv:2:'
 run 1 "$CS" fit --scores items.csv -o items.csv hand.csv
-# crowdlab without a model.
-run 3 "$CS" fit --method crowdlab hand.csv && contains err.txt 'crowdlab needs'
+# crowdlab without a model: a weighted vote, with the note.
+run 0 "$CS" fit --method crowdlab -o items.csv hand.csv && contains err.txt 'crowdlab without model probabilities'
 no_temporaries
 finish

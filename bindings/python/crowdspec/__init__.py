@@ -11,7 +11,7 @@ from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_graph, fit_labels, fit_po
                    method_summaries, methods, params, predict_labels,
                    version)
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
-                           Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
+                           Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLab, CrowdLloyd, DawidSkene,
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
                            MinimaxEntropy, OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
                            OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
@@ -28,6 +28,6 @@ __all__ = [
     "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
-    "LA", "LAOnePass", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
+    "LA", "LAOnePass", "CrowdLab", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
     "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
 ]

@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from . import _lib
+from ._model_assist import read_model_assist, set_model_probs
 from ._lib import CrowdspecError, CrowdspecWarning, Handle, check, lib
 
 __all__ = [
@@ -50,6 +51,7 @@ NOTE_NAMES = {
     1024: "majority_start",
     65536: "unknown_workers",
     131072: "degenerate_maximum",
+    33554432: "crowdlab_fallback",
 }
 
 
@@ -64,6 +66,7 @@ WARN_NOTES = frozenset({
     "degenerate_maximum",   # some items' label was arbitrary at EM's maximum
     "unknown_workers",      # predict: workers the fit never saw count as average
     "isolated_nodes",       # nodes without edges got community 0 by default
+    "crowdlab_fallback",    # crowdlab without model probabilities or shared items
 })
 
 
@@ -105,6 +108,16 @@ class Result:
     median_grades, mean_grades: when the classes are ordered grades (an ordinal method,
         or ordinal=1), each item's posterior median grade ((n,) int32 class index) and
         posterior mean grade ((n,) float64, in class positions 0..k-1), else None.
+    label_next: crowd fits (fit_labels), each item's "label next" score (cs_label_next):
+        the expected fall in the chance its label is wrong if one more label is bought
+        from a typical worker. label_wrong: each input label's posterior probability
+        of being wrong (cs_label_wrong), in the input order. model_confusion: (k, k)
+        the model's confusion matrix EM estimated (model_probs with a Dawid-Skene
+        method), else None. worker_spammer, worker_worst_class, worker_accuracy,
+        worker_accuracy_low, worker_accuracy_high: (m,) per worker
+        (cs_worker_diagnostics): Raykar-Yu spammer score (0 spammer .. 1 perfect),
+        worst true class (-1 none), the share of its labels right (soft counts) and
+        its 95 % posterior Beta interval.
     """
 
     method: str
@@ -126,6 +139,14 @@ class Result:
     calibration: str = "none"
     median_grades: Optional[np.ndarray] = None
     mean_grades: Optional[np.ndarray] = None
+    label_next: Optional[np.ndarray] = None
+    label_wrong: Optional[np.ndarray] = None
+    model_confusion: Optional[np.ndarray] = None
+    worker_spammer: Optional[np.ndarray] = None
+    worker_worst_class: Optional[np.ndarray] = None
+    worker_accuracy: Optional[np.ndarray] = None
+    worker_accuracy_low: Optional[np.ndarray] = None
+    worker_accuracy_high: Optional[np.ndarray] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -449,7 +470,8 @@ def _prepare(model, method, params):
 
 def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None,
                n_classes=None, gold_item=None, gold_label=None, initial_confusion=None,
-               initial_prior=None, progress=None, warn=True, **params):
+               initial_prior=None, model_probs=None, model_items=None, progress=None, warn=True,
+               **params):
     """Fit a crowd method to (item, worker, label) triples of 0-based integers.
 
     Args:
@@ -465,6 +487,11 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
             cs_set_initial_prior): (m, k, k) worker x true x observed matrices and (k,)
             prior EM starts from (EM methods only); a worker's all-zero matrix marks it
             as new (it starts from the majority-vote estimate).
+        model_probs: a classifier's class probabilities (cs_set_model_probs), an
+            (n_rows, k) array, row r for item model_items[r] (default: row j for item
+            j); rows sum to 1 after normalisation. The Dawid-Skene family (the default
+            "auto" too) takes the model as one more worker with an estimated confusion
+            matrix (Result.model_confusion); "crowdlab" needs it; other methods refuse it.
         progress: optional function(iteration, objective); a true return value stops
             the fit, keeping the last completed iteration.
         warn: issue a CrowdspecWarning when the fit reports a note the user must act
@@ -488,10 +515,13 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
                 raise ValueError("gold_item and gold_label must have the same length")
             check(lib().cs_set_gold(model, _i32p(gi), _i32p(gl), gi.shape[0]), model)
         _set_initial(model, initial_confusion, initial_prior)
+        if model_probs is not None:
+            set_model_probs(model, model_probs, model_items)
         status = _run(model, lambda: lib().cs_fit(model, _i32p(item), _i32p(worker),
                                                   _i32p(label), item.shape[0]), progress)
         check(status, model)
         result = _collect(model, method, _lib.INPUT_CROWD)
+        read_model_assist(model, result, item, label)
     if warn:
         warn_notes(result)
     return result

@@ -154,6 +154,11 @@ _SIGNATURES_0_2 = {
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
     "cs_calibration": (_status, [ModelP, F64P, F64P, I32P]),
     "cs_set_initial_calibration": (_status, [ModelP, ctypes.c_double, ctypes.c_double]),
+    "cs_set_model_probs": (_status, [ModelP, I32P, F64P, ctypes.c_size_t, ctypes.c_int32]),
+    "cs_model_confusion": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_label_next": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_label_wrong": (_status, [ModelP, I32P, I32P, ctypes.c_size_t, F64P]),
+    "cs_worker_diagnostics": (_status, [ModelP, F64P, I32P, F64P, F64P, F64P, ctypes.c_size_t]),
 }
 
 _lock = threading.Lock()

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "crowd/em/dawid_skene.hpp"
 #include "util/error.hpp"
 
 namespace cs {
@@ -30,30 +31,47 @@ int32_t argmax(const double *v, int32_t k) {
 
 class Crowdlab {
 public:
-    explicit Crowdlab(const CrowdData &data) : d_(data), k_(data.k) {}
+    explicit Crowdlab(const CrowdData &data) : d_(data), k_(data.k), uniform_(static_cast<std::size_t>(data.k), 1.0 / data.k) {}
 
-    void run(FitResult &out) {
+    bool shared_items() const { return multi_ > 0; }
+
+    // The two passes: the first (weights from majority vote) is iteration 0, the
+    // start; the second (weights from y_best) iteration 1. False when cancelled (the
+    // first pass's results are kept).
+    bool run(const Progress &progress, FitResult &out) {
         co_agreement();
         std::vector<int32_t> y = majority_vote();
-        std::vector<double> p = ensemble(weights(y));
+        Weights w = weights(y);
+        std::vector<double> p = ensemble(w);
+        keep(p, w, 0, out);
+        if (progress.cancelled(0, 0.0)) return false;
         // y_best: the ensemble's argmax; a tie with the majority label keeps it.
         for (int32_t j = 0; j < d_.n_items; ++j) {
             const double *pj = p.data() + static_cast<int64_t>(j) * k_;
             const int32_t best = argmax(pj, k_);
             if (pj[best] > pj[y[j]]) y[j] = best;
         }
-        const Weights w = weights(y);
-        out.posteriors = ensemble(w);
-        out.labels = std::move(y);
-        out.estimates.push_back({"annotator_weight", d_.n_workers, 1, w.worker});
-        out.estimates.push_back({"model_weight", 1, 1, {w.model}});
-        out.iterations = 2;
-        out.converged = true;
+        w = weights(y);
+        keep(ensemble(w), w, 1, out);
+        out.trace.push_back(0.0);
+        return !progress.cancelled(1, 0.0);
     }
 
-private:
+    // A pass's results: posteriors p_CR, labels their argmax (see crowdlab.hpp), weights.
+    void keep(std::vector<double> p, const Weights &w, int32_t pass, FitResult &out) const {
+        out.posteriors = std::move(p);
+        out.labels = argmax_labels(out.posteriors, d_.n_items, k_);
+        out.estimates.clear();
+        out.estimates.push_back({"annotator_weight", d_.n_workers, 1, w.worker});
+        out.estimates.push_back({"model_weight", 1, 1, {w.model}});
+        out.iterations = pass;
+    }
+
     int32_t labels_of(int32_t j) const { return static_cast<int32_t>(d_.item_start[j + 1] - d_.item_start[j]); }
-    const double *model(int32_t j) const { return d_.model_probs + static_cast<int64_t>(j) * k_; }
+    // The model's row of item j; uniform (no information) without model probabilities.
+    const double *model(int32_t j) const {
+        return d_.model_probs != nullptr ? d_.model_probs + static_cast<int64_t>(j) * k_ : uniform_.data();
+    }
 
     // s_i: each worker's agreement with its co-workers (independent of the consensus).
     void co_agreement() {
@@ -73,9 +91,6 @@ private:
                 pairs[d_.worker_of(p)] += n - 1;
             }
         }
-        if (multi_ == 0)
-            throw Error(CS_ERR_INVALID_ARGUMENT,
-                        "crowdlab needs an item with two or more labels: it measures workers by their agreement");
         double sum = 0.0;
         int32_t shared = 0;
         share_.assign(static_cast<std::size_t>(d_.n_workers), -1.0);
@@ -86,7 +101,7 @@ private:
                 ++shared;
             }
         for (double &s : share_)
-            if (s < 0.0) s = sum / shared;
+            if (s < 0.0) s = shared > 0 ? sum / shared : 1.0;
     }
 
     // Majority vote with the paper's tie-breaks (see crowdlab.hpp).
@@ -109,13 +124,20 @@ private:
                 };
                 if (key(l) > key(best)) best = l;
             }
-            y[j] = best;
+            const int32_t gold = d_.gold_of(j);
+            y[j] = gold >= 0 ? gold : best;
         }
         return y;
     }
 
     Weights weights(const std::vector<int32_t> &y) const {
         Weights w;
+        if (multi_ == 0) {  // nothing to measure agreement on: see crowdlab.hpp
+            w.worker.assign(static_cast<std::size_t>(d_.n_workers), 1.0);
+            w.model = 1.0;
+            w.agreement = 1.0;
+            return w;
+        }
         std::vector<int64_t> consensus(static_cast<std::size_t>(k_), 0);
         double agreement = 0.0, model_errors = 0.0, labels = 0.0;
         int32_t labelled = 0;
@@ -159,12 +181,16 @@ private:
                 total += wi;
             }
             for (int32_t l = 0; l < k_; ++l) pj[l] /= total;
+            const int32_t gold = d_.gold_of(j);  // a gold item is pinned, as in every method
+            if (gold >= 0)
+                for (int32_t l = 0; l < k_; ++l) pj[l] = l == gold ? 1.0 : 0.0;
         }
         return p;
     }
 
     const CrowdData &d_;
     const int32_t k_;
+    const std::vector<double> uniform_;
     std::vector<double> share_;        // s_i
     std::vector<double> class_total_;  // labels of each class over the crowd
     int64_t multi_ = 0;                // |I_multi|
@@ -173,13 +199,29 @@ private:
 }  // namespace
 
 bool fit_crowdlab(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
-    (void)options;
-    (void)progress;
-    if (data.model_probs == nullptr)
-        throw Error(CS_ERR_INVALID_ARGUMENT, "crowdlab needs a classifier's probabilities (cs_set_model_probs)");
     if (data.k < 2) throw Error(CS_ERR_INVALID_ARGUMENT, "crowdlab needs k >= 2 classes");
-    Crowdlab(data).run(out);
-    return false;
+    Crowdlab lab(data);
+    const bool done = lab.run(progress, out);
+    out.converged = done;
+    if (!done) out.notes |= CS_NOTE_CANCELLED;
+    // Confusion matrices and prior as every crowd method gives them: the Dawid-Skene
+    // M-step of the posteriors (as mv's), which the worker diagnostics also read.
+    DsParams params;
+    m_step(data, out.posteriors, options, params);
+    out.confusion = std::move(params.confusion);
+    out.prior = std::move(params.prior);
+    out.has_log_likelihood = false;
+    if (data.model_probs == nullptr || !lab.shared_items()) {
+        out.notes |= CS_NOTE_CROWDLAB_FALLBACK;
+        if (data.model_probs == nullptr)
+            out.note_message += "crowdlab without model probabilities (cs_set_model_probs): every item's model row "
+                                "is uniform, so the model carries no information and crowdlab is a weighted vote. ";
+        if (!lab.shared_items())
+            out.note_message += "crowdlab: no item has two or more labels, so no agreement can weigh the workers: "
+                                "every weight is 1 and each label counts at face value (the single-label case of "
+                                "ActiveLab). ";
+    }
+    return !done;
 }
 
 }  // namespace cs

@@ -20,10 +20,20 @@
 // class most frequent among all labels, then the one whose voters have the larger
 // sum of s_i, then the lowest index); y_best = argmax p_CR (a tie keeps y); the weights
 // and p_CR are then computed once more from y_best (the paper's "best_quality"
-// consensus). Labels are y_best, posteriors the second p_CR. Items without labels get
+// consensus). Posteriors are the second p_CR and labels their argmax (ties to the lowest
+// index, as every method's), which is cleanlab's consensus y_best except where the
+// recomputed weights move an item across a tie. Confusion matrices and prior: the
+// Dawid-Skene M-step of the posteriors, as mv's. Items without labels get
 // p_M (only the model speaks) and are left out of I_multi and of the mean n_j.
+// Gold items (cs_set_gold) are pinned: their consensus is the gold class and their
+// posterior one-hot.
 // Estimates (cs_estimate): "annotator_weight" (n_workers x 1) and "model_weight" (1 x 1).
-// O(labels + n_items k); no iterations.
+// O(labels + n_items k); two passes, iterations 0 and 1 (progress is polled after each).
+// Fallbacks, each reported with CS_NOTE_CROWDLAB_FALLBACK: without model probabilities
+// every model row is uniform (the model carries no information; its weight is then
+// ~1e-6: crowdlab is the worker-weighted vote); without an item of two or more labels
+// (nothing to measure agreement on) every weight is 1 and P = 1, so each label counts
+// at face value, as ActiveLab's single-label case (spec section 5) does.
 #pragma once
 
 #include "core/fit_options.hpp"
@@ -33,8 +43,7 @@
 
 namespace cs {
 
-/// CROWDLAB; data.model_probs must be set (CS_ERR_INVALID_ARGUMENT otherwise, and when
-/// no item has two labels).
+/// CROWDLAB (CS_ERR_INVALID_ARGUMENT when k < 2); returns true when cancelled.
 bool fit_crowdlab(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);
 
 }  // namespace cs
