@@ -403,6 +403,7 @@ namespace {
 bool fit_ds_with(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     EmStart start;
     start.posteriors = soft_majority_vote(data, options.threads);
+    if (has_model(data)) add_model_vote(data, start.posteriors);  // the model votes too
     return run_em(data, options, progress, std::move(start), out);
 }
 

@@ -25,7 +25,24 @@ void item_likelihoods(const double *p, const double *pi, int32_t k, double *out)
     }
 }
 
+bool flat(const double *p, int32_t k) {
+    for (int32_t o = 1; o < k; ++o)
+        if (p[o] != p[0]) return false;
+    return true;
+}
+
 }  // namespace
+
+void add_model_vote(const CrowdData &data, std::vector<double> &q) {
+    const int32_t k = data.k;
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const double *p = data.model_probs + static_cast<int64_t>(j) * k;
+        if (flat(p, k)) continue;
+        const double n = static_cast<double>(data.item_start[j + 1] - data.item_start[j]);
+        double *qj = q.data() + static_cast<int64_t>(j) * k;
+        for (int32_t t = 0; t < k; ++t) qj[t] = n > 0.0 ? (n * qj[t] + p[t]) / (n + 1.0) : p[t];
+    }
+}
 
 void model_log_terms(const CrowdData &data, const std::vector<double> &model_confusion, std::vector<double> &terms) {
     const int32_t k = data.k;
@@ -46,6 +63,7 @@ void model_counts(const CrowdData &data, const double *q, const std::vector<doub
     std::vector<double> like(static_cast<std::size_t>(k));
     for (int32_t j = 0; j < data.n_items; ++j) {
         const double *p = data.model_probs + static_cast<int64_t>(j) * k;
+        if (flat(p, k)) continue;  // no model answer: missing, not counted (see the header)
         const double *qj = q + static_cast<int64_t>(j) * k;
         item_likelihoods(p, pi, k, like.data());
         for (int32_t t = 0; t < k; ++t) {
@@ -68,8 +86,7 @@ void model_m_step(const std::vector<double> &counts, int32_t k, const FitOptions
 
 bool model_answers(const CrowdData &data, int32_t j, int32_t t) {
     const double *p = data.model_probs + static_cast<int64_t>(j) * data.k;
-    const double top = *std::max_element(p, p + data.k), bottom = *std::min_element(p, p + data.k);
-    return top > bottom && p[t] == top;
+    return !flat(p, data.k) && p[t] == *std::max_element(p, p + data.k);
 }
 
 }  // namespace cs

@@ -81,6 +81,9 @@ c_enum! {
         OrdinalMinimax = sys::CS_METHOD_ORDINAL_MINIMAX,
         /// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers, for grades.
         OrdinalDs = sys::CS_METHOD_ORDINAL_DS,
+        /// `"crowdlab"`: CROWDLAB, a weighted ensemble of a classifier's probabilities
+        /// ([`Model::set_model_probs`](crate::Model::set_model_probs)) and the labels.
+        Crowdlab = sys::CS_METHOD_CROWDLAB,
         /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
         Lloyd = sys::CS_METHOD_LLOYD,
         /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -494,6 +497,8 @@ notes! {
     /// EM ended at a degenerate maximum; items it left undecided took the majority vote
     /// among the classes no confusion matrix tells apart.
     pub const DEGENERATE_MAXIMUM: Notes = Notes(sys::CS_NOTE_DEGENERATE_MAXIMUM);
+    /// crowdlab ran without model probabilities or without an item of two labels.
+    pub const CROWDLAB_FALLBACK: Notes = Notes(sys::CS_NOTE_CROWDLAB_FALLBACK);
 }
 
 impl Notes {

@@ -57,6 +57,7 @@ mod codes;
 mod enums;
 mod error;
 mod model;
+mod model_assist;
 mod results;
 
 pub use codes::Codes;
@@ -67,6 +68,7 @@ pub use enums::{
 };
 pub use error::{Error, Status};
 pub use model::Model;
+pub use model_assist::WorkerDiagnostics;
 pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit};
 
 /// The raw C API (the crowdspec-sys crate), for what this crate does not wrap.

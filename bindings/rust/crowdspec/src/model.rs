@@ -165,11 +165,11 @@ impl Model {
         self.raw.as_ptr()
     }
 
-    fn ptr(&self) -> *mut sys::cs_model {
+    pub(crate) fn ptr(&self) -> *mut sys::cs_model {
         self.raw.as_ptr()
     }
 
-    fn check(&self, code: i32) -> Result<(), Error> {
+    pub(crate) fn check(&self, code: i32) -> Result<(), Error> {
         check(code, self.ptr())
     }
 
@@ -586,7 +586,7 @@ impl Model {
 
     // ------------------------------------------------------------------ results
 
-    fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
+    pub(crate) fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
         let mut n = 0;
         // SAFETY: live handle, valid out-pointer.
         self.check(unsafe { f(self.ptr(), &mut n) })?;
@@ -604,7 +604,7 @@ impl Model {
         Ok(out)
     }
 
-    fn read_f64(
+    pub(crate) fn read_f64(
         &self,
         len: usize,
         f: unsafe extern "C" fn(*const sys::cs_model, *mut f64, usize) -> i32,
