@@ -78,6 +78,7 @@ const CS_PARAM_METHOD = Int32(1)
 
 # Methods (enum cs_method): the library's default since 0.2.
 const CS_METHOD_AUTO = Int32(24)
+const CS_METHOD_CROWDLAB = Int32(25)
 
 # Calibration of the Dawid-Skene family's posteriors (enum cs_calibration): the values
 # of the parameter "calibration" and the sources calibration(model) reports.
@@ -105,6 +106,7 @@ const CS_NOTE_EIGEN_NOT_CONVERGED = Int32(512)
 const CS_NOTE_MAJORITY_START = Int32(1024)
 const CS_NOTE_UNKNOWN_WORKERS = Int32(65536)
 const CS_NOTE_DEGENERATE_MAXIMUM = Int32(131072)
+const CS_NOTE_CROWDLAB_FALLBACK = Int32(33554432)
 
 const _NOTE_NAMES = (
     (CS_NOTE_MAX_ITER_REACHED, :max_iter_reached),
@@ -120,6 +122,7 @@ const _NOTE_NAMES = (
     (CS_NOTE_MAJORITY_START, :majority_start),
     (CS_NOTE_UNKNOWN_WORKERS, :unknown_workers),
     (CS_NOTE_DEGENERATE_MAXIMUM, :degenerate_maximum),
+    (CS_NOTE_CROWDLAB_FALLBACK, :crowdlab_fallback),
 )
 
 # ---------------------------------------------------------------------------- errors

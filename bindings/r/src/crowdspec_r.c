@@ -221,7 +221,8 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
                            "densities",  "temperature", "mixing",        "calibration",
-                           "median_grades", "mean_grades", ""};
+                           "median_grades", "mean_grades", "label_next",  "spammer",
+                           "worst_class",   "label_accuracy", "accuracy_low", "accuracy_high", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -288,6 +289,22 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
             }
             UNPROTECT(1);
         }
+        /* Issue 34: label-next scores and worker diagnostics (NULL when the fit has none). */
+        SEXP next = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
+        if (cs_label_next(model, REAL(next), n) == CS_OK) {
+            SET_VECTOR_ELT(out, 22, next);
+            SEXP spam = list_element(out, 23, REALSXP, (R_xlen_t)m);
+            SEXP worst = list_element(out, 24, INTSXP, (R_xlen_t)m);
+            SEXP acc = list_element(out, 25, REALSXP, (R_xlen_t)m);
+            SEXP low = list_element(out, 26, REALSXP, (R_xlen_t)m);
+            SEXP high = list_element(out, 27, REALSXP, (R_xlen_t)m);
+            if (m > 0 && (s = cs_worker_diagnostics(model, REAL(spam), INTEGER(worst), REAL(acc), REAL(low),
+                                                    REAL(high), m))) {
+                UNPROTECT(2);
+                return failure(ptr, s);
+            }
+        }
+        UNPROTECT(1);
     }
     destroy_handle(ptr);
     UNPROTECT(1);
