@@ -32,7 +32,7 @@ std::string format_number(double v) {
 // are in docs/defaults.md.
 const std::vector<ParamSpec> &param_table() {
     static const std::vector<ParamSpec> table = {
-        {CS_PARAM_METHOD, "method", true, 1, 299, CS_METHOD_AUTO, method_names()},
+        {CS_PARAM_METHOD, "method", true, 1, 509, CS_METHOD_AUTO, method_names()},
         {CS_PARAM_CLASSES, "classes", true, 0, 100000, 0, {}},
         {CS_PARAM_ITEMS, "items", true, 0, 2147483647.0, 0, {}},
         {CS_PARAM_WORKERS, "workers", true, 0, 2147483647.0, 0, {}},
@@ -85,6 +85,11 @@ const std::vector<ParamSpec> &param_table() {
          {{"random", CS_LA_ORDER_RANDOM}, {"items", CS_LA_ORDER_ITEMS}}},
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
+        {CS_PARAM_WORKER_BIAS, "worker_bias", true, 0, 1, 1, {{"off", 0}, {"on", 1}}},
+        {CS_PARAM_T_DOF, "t_dof", false, 0.5, 1e6, 4.0, {}},
+        {CS_PARAM_CATD_ALPHA, "catd_alpha", false, 1e-6, 0.5, 0.05, {}},
+        {CS_PARAM_VARIANCE_PRIOR, "variance_prior", false, 0, 1e6, 2.0, {}},
+        {CS_PARAM_TRIM_FRACTION, "trim_fraction", false, 0, 0.49, 0.1, {}},
     };
     return table;
 }
@@ -254,6 +259,11 @@ FitOptions Params::fit_options() const {
     o.la_beta = get_double(CS_PARAM_LA_BETA);
     o.la_order = static_cast<int32_t>(get_int(CS_PARAM_LA_ORDER));
     o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
+    o.worker_bias = static_cast<int32_t>(get_int(CS_PARAM_WORKER_BIAS));
+    o.t_dof = get_double(CS_PARAM_T_DOF);
+    o.catd_alpha = get_double(CS_PARAM_CATD_ALPHA);
+    o.variance_prior = get_double(CS_PARAM_VARIANCE_PRIOR);
+    o.trim_fraction = get_double(CS_PARAM_TRIM_FRACTION);
     return o;
 }
 

@@ -8,7 +8,7 @@
 // `evaluate --method all` and the bindings' method lists all read this one table.
 //
 // Adding a method: append its id to enum cs_method in crowdspec.h, write its entry
-// point (a CrowdMethod, PointsMethod or GraphMethod), and add one row to registry.cpp.
+// point (a CrowdMethod, PointsMethod, GraphMethod, NumbersMethod or TagsMethod), and add one row to registry.cpp.
 #pragma once
 
 #include <cstdint>
@@ -18,10 +18,18 @@
 #include "community/run_graph.hpp"
 #include "crowd/run_crowd.hpp"
 #include "crowdspec/crowdspec.h"
+#include "numeric/run_numbers.hpp"
+#include "tags/run_tags.hpp"
 
 namespace cs {
 
-enum class InputKind { Crowd = CS_INPUT_CROWD, Points = CS_INPUT_POINTS, Graph = CS_INPUT_GRAPH };
+enum class InputKind {
+    Crowd = CS_INPUT_CROWD,
+    Points = CS_INPUT_POINTS,
+    Graph = CS_INPUT_GRAPH,
+    Tags = CS_INPUT_TAGS,
+    Numbers = CS_INPUT_NUMBERS
+};
 
 /// One registered method. Exactly one entry point is set: the one of its input kind.
 struct MethodInfo {
@@ -32,6 +40,8 @@ struct MethodInfo {
     CrowdMethod crowd;     // set when input == Crowd
     PointsMethod points;   // set when input == Points
     GraphMethod graph;     // set when input == Graph
+    NumbersMethod numbers = nullptr;  // set when input == Numbers
+    TagsMethod tags = nullptr;        // set when input == Tags
 };
 
 /// All methods, in cs_method_at() order.

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// The shared-strength tag model. Tag g of item j is z_jg in {0, 1}, P(z_jg = 1) = pi_g;
+// worker w ticks g with probability alpha_wg (sensitivity) when z_jg = 1 and 1 - beta_wg
+// (beta_wg the specificity) when z_jg = 0, every (answer, tag) independent given z.
+// EM, O(answers x tags) per round:
+//   E  log odds(z_jg = 1) = logit pi_g + sum_{answers a of j} [ticked ? log(alpha / (1 - beta))
+//                                                                   : log((1 - alpha) / beta)]
+//   M  counts n_wg[l][c] = sum over w's answers of q_jg (l = 1) or 1 - q_jg (l = 0), c = ticked;
+//      the worker's centre C_w[l] = normalise(sum_g n_wg[l] + 2 P[l]), P the crowd's pooled rows
+//      (the prior machinery of crowd/em/pooled_prior.hpp, the worker's tags as its "workers");
+//      alpha_wg = (n_wg[1][1] + s C_w[1][1]) / (n_wg[1][.] + s), beta_wg likewise with row 0:
+//      the MAP estimate under Beta priors of s pseudo-answers centred on the worker's own
+//      average over the tags. pi_g = mean q_jg.
+// A worker who ticks little has a low centre sensitivity on every tag, so one of its rare
+// ticks counts and its silences do not; a tag it answered a few times borrows its other
+// tags' rates instead of fitting them from those few answers.
+#include "tags/tag_pooled.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "crowd/em/pooled_prior.hpp"
+#include "util/parallel.hpp"
+
+namespace cs {
+
+namespace {
+
+constexpr double kProbabilityFloor = 1e-9;  // keeps every logarithm finite
+
+double clamp_probability(double p) { return std::min(1.0 - kProbabilityFloor, std::max(kProbabilityFloor, p)); }
+
+struct TagState {
+    std::vector<double> q;            // n_items x T posteriors P(z = 1)
+    std::vector<double> pi;           // T
+    std::vector<double> alpha, beta;  // n_workers x T
+};
+
+// The by-item position's item, for the M-step's by-worker pass.
+std::vector<int32_t> item_of_positions(const TagData &data) {
+    std::vector<int32_t> item_of(data.n_answers());
+    for (int32_t j = 0; j < data.n_items(); ++j)
+        for (int64_t p = data.order.item_start[j]; p < data.order.item_start[j + 1]; ++p) item_of[p] = j;
+    return item_of;
+}
+
+// Per-tag vote shares (the start), pi from them.
+void vote_shares(const TagData &data, TagState &s) {
+    const int32_t T = data.n_tags;
+    s.q.assign(static_cast<std::size_t>(data.n_items()) * T, 0.0);
+    for (int32_t j = 0; j < data.n_items(); ++j) {
+        const int64_t b = data.order.item_start[j], e = data.order.item_start[j + 1];
+        double *row = s.q.data() + static_cast<std::size_t>(j) * T;
+        for (int64_t p = b; p < e; ++p)
+            for (int64_t k = data.tag_start[p]; k < data.tag_start[p + 1]; ++k) row[data.tags[k]] += 1.0;
+        for (int32_t g = 0; g < T; ++g) row[g] = b == e ? 0.0 : row[g] / static_cast<double>(e - b);
+    }
+}
+
+void update_prior(const TagData &data, TagState &s) {
+    const int32_t T = data.n_tags;
+    s.pi.assign(static_cast<std::size_t>(T), 0.0);
+    double answered = 0.0;
+    for (int32_t j = 0; j < data.n_items(); ++j) {
+        if (data.order.item_start[j + 1] == data.order.item_start[j]) continue;
+        answered += 1.0;
+        for (int32_t g = 0; g < T; ++g) s.pi[g] += s.q[static_cast<std::size_t>(j) * T + g];
+    }
+    for (double &p : s.pi) p = clamp_probability(answered > 0 ? p / answered : 0.5);
+}
+
+// M-step: the workers' rates from the posteriors.
+void m_step(const TagData &data, const std::vector<int32_t> &item_of, const FitOptions &options, int threads,
+            TagState &s) {
+    const AnswerOrder &o = data.order;
+    const int32_t T = data.n_tags, m = o.n_workers;
+    // counts[(w T + g) 4 + c 2 + l]: observed c x true l, as pooled_prior.hpp lays out a table.
+    std::vector<double> counts(static_cast<std::size_t>(m) * T * 4, 0.0);
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<double> n1(static_cast<std::size_t>(T)), t1(static_cast<std::size_t>(T)),
+            ticks(static_cast<std::size_t>(T));
+#pragma omp for schedule(dynamic, 64)
+        for (int32_t w = 0; w < m; ++w) {
+            std::fill(n1.begin(), n1.end(), 0.0);
+            std::fill(t1.begin(), t1.end(), 0.0);
+            std::fill(ticks.begin(), ticks.end(), 0.0);
+            for (int64_t r = o.worker_start[w]; r < o.worker_start[w + 1]; ++r) {
+                const int64_t p = o.by_worker[r];
+                const double *q = s.q.data() + static_cast<std::size_t>(item_of[p]) * T;
+                for (int32_t g = 0; g < T; ++g) n1[g] += q[g];
+                for (int64_t k = data.tag_start[p]; k < data.tag_start[p + 1]; ++k) {
+                    t1[data.tags[k]] += q[data.tags[k]];
+                    ticks[data.tags[k]] += 1.0;
+                }
+            }
+            const double n = static_cast<double>(o.count(w));
+            for (int32_t g = 0; g < T; ++g) {
+                double *c = counts.data() + (static_cast<std::size_t>(w) * T + g) * 4;
+                c[1 * 2 + 1] = t1[g];                      // ticked, true 1
+                c[0 * 2 + 1] = n1[g] - t1[g];              // not ticked, true 1
+                c[1 * 2 + 0] = ticks[g] - t1[g];           // ticked, true 0
+                c[0 * 2 + 0] = (n - n1[g]) - (ticks[g] - t1[g]);  // not ticked, true 0
+                for (int e = 0; e < 4; ++e) c[e] = std::max(0.0, c[e]);
+            }
+        }
+    }
+    // The crowd's pooled rows, as 2 pseudo-labels per true class (table observed x true).
+    FitOptions two = options;
+    two.smoothing_strength = 2.0;
+    std::vector<double> crowd;  // true x observed, each row summing to 2
+    pooled_pseudo_counts(counts.data(), m * T, 2, two, crowd);
+    const double strength = pooled_strength(options, 2);
+    s.alpha.resize(static_cast<std::size_t>(m) * T);
+    s.beta.resize(static_cast<std::size_t>(m) * T);
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<double> tables(static_cast<std::size_t>(T + 1) * 4), centre;
+#pragma omp for schedule(dynamic, 64)
+        for (int32_t w = 0; w < m; ++w) {
+            // The worker's tags plus the crowd's table: centre = s normalise(sum of both).
+            std::copy_n(counts.data() + static_cast<std::size_t>(w) * T * 4, static_cast<std::size_t>(T) * 4,
+                        tables.begin());
+            double *extra = tables.data() + static_cast<std::size_t>(T) * 4;
+            for (int c = 0; c < 2; ++c)
+                for (int l = 0; l < 2; ++l) extra[c * 2 + l] = crowd[static_cast<std::size_t>(l) * 2 + c];
+            pooled_pseudo_counts(tables.data(), T + 1, 2, options, centre);  // true x observed, times s
+            for (int32_t g = 0; g < T; ++g) {
+                const double *c = counts.data() + (static_cast<std::size_t>(w) * T + g) * 4;
+                const double pos = c[0 * 2 + 1] + c[1 * 2 + 1], neg = c[0 * 2 + 0] + c[1 * 2 + 0];
+                const std::size_t at = static_cast<std::size_t>(w) * T + g;
+                s.alpha[at] = clamp_probability((c[1 * 2 + 1] + centre[1 * 2 + 1]) / (pos + strength));
+                s.beta[at] = clamp_probability((c[0 * 2 + 0] + centre[0 * 2 + 0]) / (neg + strength));
+            }
+        }
+    }
+    update_prior(data, s);
+}
+
+// E-step: the posteriors from the rates; returns the log-likelihood.
+double e_step(const TagData &data, int threads, TagState &s) {
+    const AnswerOrder &o = data.order;
+    const int32_t T = data.n_tags, m = o.n_workers;
+    // Per (worker, tag): the log-likelihoods of "not ticked" and the change a tick makes,
+    // under z = 1 and z = 0.
+    std::vector<double> silent1(static_cast<std::size_t>(m) * T), silent0(silent1.size()), tick1(silent1.size()),
+        tick0(silent1.size());
+    for (std::size_t e = 0; e < silent1.size(); ++e) {
+        silent1[e] = std::log(1.0 - s.alpha[e]);
+        silent0[e] = std::log(s.beta[e]);
+        tick1[e] = std::log(s.alpha[e]) - silent1[e];
+        tick0[e] = std::log(1.0 - s.beta[e]) - silent0[e];
+    }
+    std::vector<double> log_pi1(static_cast<std::size_t>(T)), log_pi0(static_cast<std::size_t>(T));
+    for (int32_t g = 0; g < T; ++g) {
+        log_pi1[g] = std::log(s.pi[g]);
+        log_pi0[g] = std::log(1.0 - s.pi[g]);
+    }
+    double total = 0.0;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+        std::vector<double> a1(static_cast<std::size_t>(T)), a0(static_cast<std::size_t>(T));
+#pragma omp for schedule(static)
+        for (int32_t j = 0; j < o.n_items; ++j) {
+            std::copy(log_pi1.begin(), log_pi1.end(), a1.begin());
+            std::copy(log_pi0.begin(), log_pi0.end(), a0.begin());
+            for (int64_t p = o.item_start[j]; p < o.item_start[j + 1]; ++p) {
+                const std::size_t base = static_cast<std::size_t>(o.worker[p]) * T;
+                const double *s1 = silent1.data() + base, *s0 = silent0.data() + base;
+                for (int32_t g = 0; g < T; ++g) {
+                    a1[g] += s1[g];
+                    a0[g] += s0[g];
+                }
+                for (int64_t k = data.tag_start[p]; k < data.tag_start[p + 1]; ++k) {
+                    a1[data.tags[k]] += tick1[base + data.tags[k]];
+                    a0[data.tags[k]] += tick0[base + data.tags[k]];
+                }
+            }
+            double *q = s.q.data() + static_cast<std::size_t>(j) * T;
+            const bool answered = o.item_start[j + 1] > o.item_start[j];
+            for (int32_t g = 0; g < T; ++g) {
+                const double hi = std::max(a1[g], a0[g]);
+                const double e1 = std::exp(a1[g] - hi), e0 = std::exp(a0[g] - hi);
+                q[g] = e1 / (e1 + e0);
+                if (answered) total += hi + std::log(e1 + e0);
+            }
+        }
+    }
+    return total;
+}
+
+}  // namespace
+
+bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
+    const int32_t T = data.n_tags;
+    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_answers()) * std::max(1, T));
+    const std::vector<int32_t> item_of = item_of_positions(data);
+    TagState s;
+    vote_shares(data, s);
+    update_prior(data, s);
+    out.iterations = 0;
+    out.converged = false;
+    double previous = 0.0;
+    bool cancelled = progress.cancelled(0, 0.0);
+    for (int32_t it = 1; !cancelled && it <= options.max_iter; ++it) {
+        m_step(data, item_of, options, threads, s);
+        const double ll = e_step(data, threads, s);
+        out.iterations = it;
+        out.trace.push_back(ll);
+        out.converged = it > 1 && std::fabs(ll - previous) <= options.tol * std::fabs(previous);
+        previous = ll;
+        if (progress.cancelled(it, ll)) {
+            cancelled = true;
+            out.converged = false;
+        }
+        if (out.converged) break;
+    }
+    if (!out.converged && !cancelled) out.notes |= CS_NOTE_MAX_ITER_REACHED;
+    if (s.alpha.empty()) m_step(data, item_of, options, threads, s);  // max_iter = 0 or cancelled at the start
+    out.has_log_likelihood = true;
+    out.tag_probabilities = std::move(s.q);
+    out.sensitivity = std::move(s.alpha);
+    out.specificity = std::move(s.beta);
+    return cancelled;
+}
+
+}  // namespace cs
