@@ -500,17 +500,20 @@ enum cs_method {
      *  means with worker weight -log(L_w / sum L), L_w the worker's squared residuals
      *  each divided by its item's answer standard deviation. Starts from the medians. */
     CS_METHOD_CRH = 404,
-    /** "student-t" (numbers): the gaussian model with Student-t noise of
-     *  ::CS_PARAM_T_DOF degrees of freedom, fitted by EM on its normal scale mixture: an
-     *  answer far from the estimate gets weight (nu + 1) / (nu + r^2 / sigma_w^2), so
-     *  one worker's occasional wild answer moves nothing. Starts from the medians. */
+    /** "student-t" (numbers; the default, `auto`, for numbers): the gaussian model with
+     *  Student-t noise of ::CS_PARAM_T_DOF degrees of freedom, fitted by EM on its normal
+     *  scale mixture: an answer far from the estimate gets weight (nu + 1) / (nu + r^2 /
+     *  sigma_w^2), so one worker's occasional wild answer moves little. Starts from the
+     *  medians. Standard error (sum (nu + 1) / ((nu + 3) sigma_w^2))^(-1/2), the inverse
+     *  Fisher information of the location. */
     CS_METHOD_STUDENT_T = 405,
     /** "trimmed-mean" (numbers): the mean of each item's answers without the
      *  floor(::CS_PARAM_TRIM_FRACTION x n) lowest and as many highest; standard error from
      *  the winsorized deviation. */
     CS_METHOD_TRIMMED_MEAN = 406,
 
-    /** "tag-pooled" (tags, since 0.2): a binary Dawid-Skene model per tag whose worker
+    /** "tag-pooled" (tags, since 0.2; the default, `auto`, for tags): a binary
+     *  Dawid-Skene model per tag whose worker
      *  sensitivities and specificities share strength across tags: each is drawn
      *  around the worker's own average over the tags (a Beta prior of
      *  ::CS_PARAM_SMOOTHING_STRENGTH pseudo-answers, default 2, centred on the worker's
@@ -791,8 +794,9 @@ enum cs_param {
      *  gaussian and student-t models an additive bias b_w; 0 ("off") is the model of
      *  Raykar et al. (noise only). */
     CS_PARAM_WORKER_BIAS = 680,
-    /** double, "t_dof": degrees of freedom nu of student-t, 0.5..10^6. Default 4 (heavy
-     *  tails with a finite variance; docs/defaults.md). */
+    /** double, "t_dof": degrees of freedom nu of student-t, 0.5..10^6. Default 8: of 4, 8
+     *  and 16 the one of least worst-case loss over the simulated crowds and the Emotion
+     *  ratings (docs/defaults.md). */
     CS_PARAM_T_DOF = 681,
     /** double, "catd_alpha": alpha of catd's (1 - alpha) confidence interval,
      *  1e-6..0.5. Default 0.05 (the paper's). */
@@ -806,7 +810,7 @@ enum cs_param {
      *  holds them: ::CS_NOTE_VARIANCE_FLOOR). */
     CS_PARAM_VARIANCE_PRIOR = 683,
     /** double, "trim_fraction": the share of each item's answers trimmed-mean drops at
-     *  either end, 0..0.49. Default 0.1. */
+     *  either end, 0..0.49. Default 0.2: one answer at each end from 5 answers on. */
     CS_PARAM_TRIM_FRACTION = 684
 };
 
@@ -1809,7 +1813,7 @@ CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t tex
  * @brief Estimate a real value per item from workers' numeric answers (methods 400-409).
  *
  * Answer t says that worker worker[t] gave item item[t] the value value[t]. With
- * ::CS_PARAM_METHOD = ::CS_METHOD_AUTO (the default) the fit runs "gaussian", the
+ * ::CS_PARAM_METHOD = ::CS_METHOD_AUTO (the default) the fit runs "student-t", the
  * default for numbers (docs/defaults.md gives the measurements); any other method must
  * take numbers. Items and workers are counted as by cs_fit() (::CS_PARAM_ITEMS,
  * ::CS_PARAM_WORKERS or the largest id + 1); a worker who answers an item twice follows
@@ -1872,8 +1876,10 @@ CS_API cs_status cs_number_workers(const cs_model *model, double *bias, double *
  * The method: ::CS_METHOD_TAG_POOLED, or any crowd method (1-99), which is then run on
  * each tag as a binary crowd (binary relevance: label 1 = ticked, every answer of the
  * item a label), the tags fitted in parallel over one shared index of the workers. With
- * ::CS_METHOD_AUTO (the default) the fit is "auto" on each tag (docs/defaults.md: the
- * measured choice). A tag nobody ticked gets probability 0 on every item.
+ * ::CS_METHOD_AUTO (the default) the fit runs "tag-pooled", the measured default for
+ * tags (docs/defaults.md); the crowd method "auto" on each tag is "ds" with
+ * smoothing_center = strata (its prior; calibration applies to ds too). Under binary
+ * relevance a tag nobody ticked gets probability 0 on every item.
  *
  * Results: cs_n_tags(), cs_tag_probabilities(), cs_tag_sets() and cs_tag_workers();
  * cs_iterations() is the largest count over the tags (binary relevance), cs_converged()

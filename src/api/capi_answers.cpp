@@ -32,8 +32,9 @@ const cs::FitResult &fitted_kind(const cs_model *model, int32_t kind, const char
 // The method of the handle for `kind`: `auto` stands for the kind's default; tags also
 // take every crowd method (binary relevance).
 const cs::MethodInfo &method_for_answers(const cs::FitOptions &options, cs::InputKind kind) {
-    const int32_t id = options.method == CS_METHOD_AUTO && kind == cs::InputKind::Numbers ? cs::kDefaultNumbersMethod
-                                                                                          : options.method;
+    const int32_t id = options.method != CS_METHOD_AUTO   ? options.method
+                       : kind == cs::InputKind::Numbers ? cs::kDefaultNumbersMethod
+                                                        : cs::kDefaultTagsMethod;
     const cs::MethodInfo *method = cs::find_method(id);
     const bool takes = method != nullptr &&
                        (method->input == kind || (kind == cs::InputKind::Tags && method->input == cs::InputKind::Crowd));

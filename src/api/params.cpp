@@ -86,10 +86,10 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
         {CS_PARAM_WORKER_BIAS, "worker_bias", true, 0, 1, 1, {{"off", 0}, {"on", 1}}},
-        {CS_PARAM_T_DOF, "t_dof", false, 0.5, 1e6, 4.0, {}},
+        {CS_PARAM_T_DOF, "t_dof", false, 0.5, 1e6, 8.0, {}},
         {CS_PARAM_CATD_ALPHA, "catd_alpha", false, 1e-6, 0.5, 0.05, {}},
         {CS_PARAM_VARIANCE_PRIOR, "variance_prior", false, 0, 1e6, 2.0, {}},
-        {CS_PARAM_TRIM_FRACTION, "trim_fraction", false, 0, 0.49, 0.1, {}},
+        {CS_PARAM_TRIM_FRACTION, "trim_fraction", false, 0, 0.49, 0.2, {}},
     };
     return table;
 }

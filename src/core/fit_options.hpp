@@ -56,10 +56,10 @@ struct FitOptions {
     int32_t calibration = CS_CALIBRATION_AUTO;
     // Numeric answers (src/numeric/).
     int32_t worker_bias = 1;                // gaussian, student-t: a bias per worker
-    double t_dof = 4.0;                     // student-t: degrees of freedom
+    double t_dof = 8.0;                     // student-t: degrees of freedom
     double catd_alpha = 0.05;               // catd: (1 - alpha) interval of each variance
     double variance_prior = 2.0;            // a_0 of the inverse-gamma prior on a worker's variance
-    double trim_fraction = 0.1;             // trimmed-mean: share dropped at either end
+    double trim_fraction = 0.2;             // trimmed-mean: share dropped at either end
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its

@@ -18,7 +18,7 @@ using NumbersMethod = bool (*)(const NumericData &data, const FitOptions &option
                                FitResult &out);
 
 /// The method the `auto` id stands for with numeric answers.
-constexpr int32_t kDefaultNumbersMethod = CS_METHOD_GAUSSIAN;
+constexpr int32_t kDefaultNumbersMethod = CS_METHOD_STUDENT_T;
 
 /// Runs `method` and completes the result: sizes, the residual bias and noise of
 /// methods without a worker model, items without answers (the answers' mean, their

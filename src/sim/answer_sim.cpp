@@ -100,7 +100,7 @@ TagCrowd simulate_tags(const TagsSpec &spec) {
             spec_ = 1.0 - sens;
         }
         for (int32_t g = 0; g < T; ++g) {
-            const double jitter = type <= 1 ? between(rng, -0.05, 0.05) : 0.0;
+            const double jitter = type <= 1 ? between(rng, -spec.tag_spread, spec.tag_spread) : 0.0;
             c.sensitivity.push_back(std::min(1.0, std::max(0.0, sens + jitter)));
             c.specificity.push_back(type <= 1 ? std::min(1.0, std::max(0.0, spec_ - 0.5 * jitter)) : spec_);
         }

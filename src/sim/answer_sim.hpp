@@ -44,8 +44,9 @@ NumericCrowd simulate_numbers(const NumbersSpec &spec);
 /// by answers_per_item distinct workers. Worker types (fractions normalised): good
 /// (sensitivity 0.75-0.95, specificity 0.90-0.99), sloppy (sensitivity 0.3-0.5,
 /// specificity 0.97-0.995: ticks too little), spammer (ticks each tag with one
-/// probability 0.1-0.5 whatever applies), never (ticks nothing). Each worker's rates
-/// vary by +- 0.05 between tags around its own.
+/// probability 0.1-0.5 whatever applies), never (ticks nothing). Each good or sloppy
+/// worker's sensitivity varies by +- tag_spread between tags around its own (its
+/// specificity by half that).
 struct TagsSpec {
     int32_t n_items = 2000;
     int32_t n_workers = 50;
@@ -53,6 +54,7 @@ struct TagsSpec {
     int32_t answers_per_item = 5;
     double base_rate = 0.25, correlation = 0.6;
     double good = 0.55, sloppy = 0.15, spammer = 0.2, never = 0.1;
+    double tag_spread = 0.05;
     uint64_t seed = 1;
 };
 

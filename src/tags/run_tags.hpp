@@ -17,6 +17,9 @@ namespace cs {
 using TagsMethod = bool (*)(const TagData &data, const FitOptions &options, const Progress &progress,
                             FitResult &out);
 
+/// The method the `auto` id stands for with tags (docs/defaults.md: the measurement).
+constexpr int32_t kDefaultTagsMethod = CS_METHOD_TAG_POOLED;
+
 /// Binary relevance: the crowd method `base` on each tag's binary crowd (label 1 =
 /// ticked; every answer of an item is a label of every tag), the tags fitted in
 /// parallel (each fit on one thread) when there are fewer threads than tags, else one
