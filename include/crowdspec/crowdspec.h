@@ -1818,8 +1818,10 @@ CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t tex
  * take numbers. Items and workers are counted as by cs_fit() (::CS_PARAM_ITEMS,
  * ::CS_PARAM_WORKERS or the largest id + 1); a worker who answers an item twice follows
  * ::CS_PARAM_DUPLICATES. Every iterative method stops when no estimate moves by more
- * than ::CS_PARAM_TOL times the answers' standard deviation (at least 1e-12 of it), or
- * after ::CS_PARAM_MAX_ITER rounds; cs_trace() holds the largest move of each round.
+ * than sqrt(::CS_PARAM_TOL) times the answers' standard deviation (1e-5 of it by
+ * default: the objectives change by the square of the moves, so this matches the crowd
+ * methods' tol on the objective), or after ::CS_PARAM_MAX_ITER rounds; cs_trace() holds
+ * the largest move of each round.
  * Cost O(answers) per round; the result does not depend on the order of the answers
  * or on ::CS_PARAM_THREADS.
  *

@@ -124,29 +124,29 @@ void residual_worker_stats(const NumericData &data, const std::vector<double> &e
                            std::vector<double> &noise) {
     const AnswerOrder &o = data.order;
     const std::size_t m = static_cast<std::size_t>(o.n_workers);
+    // Per worker the sum of its residuals, then the sum of squares about its mean: two
+    // passes in item order, so a large common bias costs no precision.
+    std::vector<double> scratch, sums, squares;
+    const std::vector<int32_t> blocks = o.item_blocks(m);
+    const int threads = answer_threads(data, FitOptions());
+    scatter_by_blocks(o, blocks, m, threads, scratch, sums,
+                      [&](int32_t j, int64_t p, double *t) { t[o.worker[p]] += data.value[p] - estimate[j]; });
     bias.assign(m, 0.0);
-    noise.assign(m, 0.0);
-    // Residuals by position, so each worker's sums run over its own positions in order.
-    std::vector<double> residual(data.n_answers());
-    for (int32_t j = 0; j < o.n_items; ++j)
-        for (int64_t p = o.item_start[j]; p < o.item_start[j + 1]; ++p) residual[p] = data.value[p] - estimate[j];
+    for (std::size_t w = 0; w < m; ++w)
+        if (o.worker_count[w] > 0) bias[w] = sums[w] / static_cast<double>(o.worker_count[w]);
+    scatter_by_blocks(o, blocks, m, threads, scratch, squares, [&](int32_t j, int64_t p, double *t) {
+        const int32_t w = o.worker[p];
+        const double r = data.value[p] - estimate[j] - bias[w];
+        t[w] += r * r;
+    });
     double crowd_ss = 0.0;
-    for (double r : residual) crowd_ss += r * r;
-    const double crowd_noise = std::sqrt(crowd_ss / static_cast<double>(std::max<std::size_t>(1, residual.size())));
-    for (int32_t w = 0; w < o.n_workers; ++w) {
-        const int64_t b = o.worker_start[w], e = o.worker_start[w + 1];
-        if (b == e) {
-            noise[w] = crowd_noise;
-            continue;
-        }
-        double sum = 0.0;
-        for (int64_t q = b; q < e; ++q) sum += residual[o.by_worker[q]];
-        const double mean = sum / static_cast<double>(e - b);
-        double ss = 0.0;
-        for (int64_t q = b; q < e; ++q) ss += (residual[o.by_worker[q]] - mean) * (residual[o.by_worker[q]] - mean);
-        bias[w] = mean;
-        noise[w] = std::sqrt(ss / static_cast<double>(e - b));
-    }
+    for (int32_t j = 0; j < o.n_items; ++j)
+        for (int64_t p = o.item_start[j]; p < o.item_start[j + 1]; ++p)
+            crowd_ss += (data.value[p] - estimate[j]) * (data.value[p] - estimate[j]);
+    const double crowd_noise = std::sqrt(crowd_ss / static_cast<double>(std::max<std::size_t>(1, data.n_answers())));
+    noise.assign(m, crowd_noise);
+    for (std::size_t w = 0; w < m; ++w)
+        if (o.worker_count[w] > 0) noise[w] = std::sqrt(squares[w] / static_cast<double>(o.worker_count[w]));
 }
 
 std::vector<double> spread_standard_errors(const NumericData &data, const AnswerMoments &moments, double factor) {
@@ -162,31 +162,92 @@ std::vector<double> spread_standard_errors(const NumericData &data, const Answer
     return se;
 }
 
+namespace {
+
+double largest_move(const std::vector<double> &a, const std::vector<double> &b) {
+    double move = 0.0;
+    for (std::size_t j = 0; j < a.size(); ++j) move = std::max(move, std::fabs(a[j] - b[j]));
+    return move;
+}
+
+}  // namespace
+
 bool iterate_estimates(const NumericData &data, const FitOptions &options, const Progress &progress,
                        std::vector<double> &estimate,
                        const std::function<void(const std::vector<double> &, std::vector<double> &)> &round,
                        FitResult &out) {
-    const double stop = std::max(options.tol, 1e-12) * answer_moments(data).scale();
+    // The objectives these methods climb change by the square of the estimates' moves,
+    // so moves below sqrt(tol) x scale match the crowd methods' tol on the objective.
+    const double stop = std::sqrt(std::max(options.tol, 1e-24)) * answer_moments(data).scale();
     out.iterations = 0;
     out.converged = false;
     if (progress.cancelled(0, 0.0)) return true;
-    std::vector<double> next(estimate.size());
-    for (int32_t it = 1; it <= options.max_iter; ++it) {
-        round(estimate, next);
-        double move = 0.0;
-        for (std::size_t j = 0; j < next.size(); ++j) move = std::max(move, std::fabs(next[j] - estimate[j]));
-        estimate.swap(next);
-        out.iterations = it;
+    const std::size_t n = estimate.size();
+    bool cancelled = false;
+    // One counted round from x into y: its move is the trace entry; false when the fit
+    // must stop (converged, cancelled or out of rounds).
+    const auto step = [&](const std::vector<double> &x, std::vector<double> &y, double &move) {
+        round(x, y);
+        move = largest_move(x, y);
+        ++out.iterations;
         out.trace.push_back(move);
         out.converged = move <= stop;
-        if (progress.cancelled(it, move)) {
+        if (progress.cancelled(out.iterations, move)) {
+            cancelled = true;
             out.converged = false;
-            return true;
         }
-        if (out.converged) break;
+        return !out.converged && !cancelled && out.iterations < options.max_iter;
+    };
+    std::vector<double> x1(n), x2(n), x3(n), jump(n);
+    double move1 = 0.0, move2 = 0.0, move3 = 0.0;
+    if (options.max_iter <= 0) {
+        out.notes |= CS_NOTE_MAX_ITER_REACHED;
+        return false;
     }
-    if (!out.converged) out.notes |= CS_NOTE_MAX_ITER_REACHED;
-    return false;
+    for (;;) {
+        if (!step(estimate, x1, move1)) {
+            estimate.swap(x1);
+            break;
+        }
+        if (options.accel != CS_ACCEL_SQUAREM) {
+            estimate.swap(x1);
+            continue;
+        }
+        // SQUAREM (Varadhan and Roland 2008) on the estimates: r = F(x) - x, v = F(F(x))
+        // - 2 F(x) + x, alpha = -|r| / |v| (at most -1), x' = x - 2 alpha r + alpha^2 v,
+        // then one plain round from x'. Kept when that round moves no more than the plain
+        // second round did (the fixed-point residual as merit), else the plain rounds go on.
+        if (!step(x1, x2, move2)) {
+            estimate.swap(x2);
+            break;
+        }
+        double rr = 0.0, vv = 0.0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const double r = x1[j] - estimate[j], v = x2[j] - 2.0 * x1[j] + estimate[j];
+            rr += r * r;
+            vv += v * v;
+        }
+        const double alpha = vv > 0.0 ? std::min(-1.0, -std::sqrt(rr / vv)) : -1.0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const double r = x1[j] - estimate[j], v = x2[j] - 2.0 * x1[j] + estimate[j];
+            jump[j] = estimate[j] - 2.0 * alpha * r + alpha * alpha * v;
+        }
+        bool finite = true;
+        for (double v : jump) finite = finite && std::isfinite(v);
+        const std::vector<double> &from = finite ? jump : x2;
+        const bool more = step(from, x3, move3);
+        if (finite && !(move3 <= move2) && more) {
+            // Rejected: one more plain round from the second one.
+            if (!step(x2, x3, move3)) {
+                estimate.swap(x3);
+                break;
+            }
+        }
+        estimate.swap(x3);
+        if (!more) break;
+    }
+    if (!out.converged && !cancelled) out.notes |= CS_NOTE_MAX_ITER_REACHED;
+    return cancelled;
 }
 
 }  // namespace cs

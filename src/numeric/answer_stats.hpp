@@ -49,7 +49,7 @@ void residual_worker_stats(const NumericData &data, const std::vector<double> &e
 std::vector<double> spread_standard_errors(const NumericData &data, const AnswerMoments &moments, double factor);
 
 /// The loop of the iterative methods: calls round(current, next) until no estimate
-/// moves by more than max(tol, 1e-12) x scale, or max_iter rounds; the trace gets each
+/// moves by more than sqrt(tol) x scale (tol at least 1e-24), or max_iter rounds; the trace gets each
 /// round's largest move, and the progress callback sees it. Returns true when cancelled
 /// (estimate then holds the last completed round). Sets out.iterations, converged,
 /// trace.

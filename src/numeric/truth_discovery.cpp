@@ -46,25 +46,16 @@ void weighted_means(const NumericData &data, const std::vector<double> &weight, 
     }
 }
 
-// Each worker's sum over its answers of f(position, residual), in item order.
+// Each worker's sum over its answers of f(item, residual), gathered block by block in
+// item order (data/answer_order.hpp, scatter_by_blocks).
 template <class F>
-std::vector<double> worker_sums(const NumericData &data, const std::vector<int32_t> &item_of,
-                                const std::vector<double> &mu, F f) {
+std::vector<double> worker_sums(const NumericData &data, const std::vector<int32_t> &blocks, int threads,
+                                std::vector<double> &scratch, const std::vector<double> &mu, F f) {
     const AnswerOrder &o = data.order;
-    std::vector<double> sum(static_cast<std::size_t>(o.n_workers), 0.0);
-    for (int32_t w = 0; w < o.n_workers; ++w)
-        for (int64_t q = o.worker_start[w]; q < o.worker_start[w + 1]; ++q) {
-            const int64_t p = o.by_worker[q];
-            sum[w] += f(p, data.value[p] - mu[item_of[p]]);
-        }
+    std::vector<double> sum;
+    scatter_by_blocks(o, blocks, static_cast<std::size_t>(o.n_workers), threads, scratch, sum,
+                      [&](int32_t j, int64_t p, double *t) { t[o.worker[p]] += f(j, data.value[p] - mu[j]); });
     return sum;
-}
-
-std::vector<int32_t> items_of_positions(const NumericData &data) {
-    std::vector<int32_t> item_of(data.n_answers());
-    for (int32_t j = 0; j < data.n_items(); ++j)
-        for (int64_t p = data.order.item_start[j]; p < data.order.item_start[j + 1]; ++p) item_of[p] = j;
-    return item_of;
 }
 
 }  // namespace
@@ -74,7 +65,8 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
     const AnswerMoments moments = answer_moments(data);
     const double eps = 1e-9 * moments.scale() * moments.scale();
     const int threads = answer_threads(data, options);
-    const std::vector<int32_t> item_of = items_of_positions(data);
+    const std::vector<int32_t> blocks = o.item_blocks(static_cast<std::size_t>(o.n_workers));
+    std::vector<double> scratch;
     // chi2_{alpha/2}(N_w), once per distinct answer count.
     std::vector<double> quantile(static_cast<std::size_t>(o.n_workers), 0.0);
     std::unordered_map<int64_t, double> by_count;
@@ -87,7 +79,8 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
     }
     std::vector<double> weight(static_cast<std::size_t>(o.n_workers), 0.0);
     const auto update_weights = [&](const std::vector<double> &mu) {
-        const std::vector<double> ss = worker_sums(data, item_of, mu, [](int64_t, double r) { return r * r; });
+        const std::vector<double> ss =
+            worker_sums(data, blocks, threads, scratch, mu, [](int32_t, double r) { return r * r; });
         for (int32_t w = 0; w < o.n_workers; ++w) weight[w] = quantile[w] / (ss[w] + eps);
     };
     std::vector<double> estimate = item_medians(data, moments);
@@ -115,13 +108,13 @@ bool fit_crh(const NumericData &data, const FitOptions &options, const Progress 
     const AnswerOrder &o = data.order;
     const AnswerMoments moments = answer_moments(data);
     const int threads = answer_threads(data, options);
-    const std::vector<int32_t> item_of = items_of_positions(data);
+    const std::vector<int32_t> blocks = o.item_blocks(static_cast<std::size_t>(o.n_workers));
+    std::vector<double> scratch;
     const std::vector<double> deviation = item_deviations(data);
     std::vector<double> weight(static_cast<std::size_t>(o.n_workers), 1.0);
     const auto update_weights = [&](const std::vector<double> &mu) {
-        std::vector<double> loss = worker_sums(data, item_of, mu, [&](int64_t p, double r) {
-            const double sd = deviation[item_of[p]];
-            return sd > 0.0 ? r * r / sd : 0.0;
+        std::vector<double> loss = worker_sums(data, blocks, threads, scratch, mu, [&](int32_t j, double r) {
+            return deviation[j] > 0.0 ? r * r / deviation[j] : 0.0;
         });
         double total = 0.0;
         for (double l : loss) total += l;
@@ -150,7 +143,8 @@ bool fit_crh(const NumericData &data, const FitOptions &options, const Progress 
     // residual mean squares, floored): sqrt(sum w^2 s^2) / sum w.
     update_weights(estimate);
     const double floor = 1e-6 * (moments.variance > 0.0 ? moments.variance : 1.0);
-    const std::vector<double> ss = worker_sums(data, item_of, estimate, [](int64_t, double r) { return r * r; });
+    const std::vector<double> ss =
+        worker_sums(data, blocks, threads, scratch, estimate, [](int32_t, double r) { return r * r; });
     out.standard_errors.assign(static_cast<std::size_t>(o.n_items), 0.0);
     for (int32_t j = 0; j < o.n_items; ++j) {
         double num = 0.0, den = 0.0, plain = 0.0;

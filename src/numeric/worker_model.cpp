@@ -14,11 +14,11 @@
 // information, sum_w 1 / sigma_w^2 (Gaussian) or sum_w (nu + 1) / ((nu + 3) sigma_w^2) (t).
 #include "numeric/worker_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "numeric/answer_stats.hpp"
-#include "util/parallel.hpp"
 
 namespace cs {
 
@@ -38,72 +38,61 @@ bool fit_worker_model(const NumericData &data, const FitOptions &options, const 
     const AnswerOrder &o = data.order;
     const int threads = answer_threads(data, options);
     const bool gaussian = std::isinf(model.nu);
-    std::vector<double> bias(static_cast<std::size_t>(o.n_workers), 0.0);
-    std::vector<double> variance(static_cast<std::size_t>(o.n_workers), model.b0 > 0 ? model.b0 / (model.a0 + 1.0) : 1.0);
+    const std::size_t m = static_cast<std::size_t>(o.n_workers);
+    std::vector<double> bias(m, 0.0);
+    std::vector<double> variance(m, model.b0 > 0 ? model.b0 / (model.a0 + 1.0) : 1.0);
     std::vector<double> weight(data.n_answers(), 1.0);  // u_p
-    std::vector<int32_t> item_of(data.n_answers());
-    for (int32_t j = 0; j < o.n_items; ++j)
-        for (int64_t p = o.item_start[j]; p < o.item_start[j + 1]; ++p) item_of[p] = j;
+    // Per worker: sum u, sum u r, sum u r^2 (r = x - mu), gathered block by block in
+    // item order (a sequential pass; data/answer_order.hpp, scatter_by_blocks).
+    const std::vector<int32_t> blocks = o.item_blocks(3 * m);
+    std::vector<double> scratch, sums;
     bool floored = false;
     bool first = true;
     const auto round = [&](const std::vector<double> &mu, std::vector<double> &next) {
-        // E-step of the t model, with the previous round's worker parameters (the first
-        // round has none yet: every weight 1).
-        if (!gaussian && !first) {
-#pragma omp parallel for schedule(static) num_threads(threads)
-            for (int64_t p = 0; p < static_cast<int64_t>(data.n_answers()); ++p) {
-                const int32_t w = o.worker[p];
-                const double r = data.value[p] - mu[item_of[p]] - bias[w];
-                weight[p] = (model.nu + 1.0) / (model.nu + r * r / variance[w]);
-            }
-        }
+        // E-step of the t model with the previous round's worker parameters (the first
+        // round has none yet: every weight 1), fused with the worker sums.
+        const bool reweigh = !gaussian && !first;
         first = false;
-        // Worker step: bias, then noise, each worker over its own answers in item order.
-#pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
-        for (int32_t w = 0; w < o.n_workers; ++w) {
-            double su = 0.0, sur = 0.0;
-            for (int64_t q = o.worker_start[w]; q < o.worker_start[w + 1]; ++q) {
-                const int64_t p = o.by_worker[q];
-                su += weight[p];
-                sur += weight[p] * (data.value[p] - mu[item_of[p]]);
+        scatter_by_blocks(o, blocks, 3 * m, threads, scratch, sums, [&](int32_t j, int64_t p, double *t) {
+            const int32_t w = o.worker[p];
+            const double r = data.value[p] - mu[j];
+            if (reweigh) {
+                const double e = r - bias[w];
+                weight[p] = (model.nu + 1.0) / (model.nu + e * e / variance[w]);
             }
-            bias[w] = model.bias ? sur / (su + kBiasPseudoAnswers) : 0.0;
-        }
+            const double u = weight[p];
+            t[3 * w] += u;
+            t[3 * w + 1] += u * r;
+            t[3 * w + 2] += u * r * r;
+        });
+        // Worker step: bias, the gauge, then noise.
+        for (std::size_t w = 0; w < m; ++w) bias[w] = model.bias ? sums[3 * w + 1] / (sums[3 * w] + kBiasPseudoAnswers) : 0.0;
         if (model.bias) {  // the gauge: sum_w N_w b_w = 0
             double sum = 0.0;
             for (int32_t w = 0; w < o.n_workers; ++w) sum += static_cast<double>(o.count(w)) * bias[w];
             const double c = sum / static_cast<double>(data.n_answers());
             for (double &b : bias) b -= c;
         }
-        int any_floored = 0;
-#pragma omp parallel for schedule(dynamic, 256) num_threads(threads) reduction(| : any_floored)
         for (int32_t w = 0; w < o.n_workers; ++w) {
             const int64_t n = o.count(w);
-            if (n == 0) {
-                variance[w] = model.b0 > 0 ? model.b0 / (model.a0 + 1.0) : variance[w];
-                continue;
-            }
-            double ss = 0.0;
-            for (int64_t q = o.worker_start[w]; q < o.worker_start[w + 1]; ++q) {
-                const int64_t p = o.by_worker[q];
-                const double r = data.value[p] - mu[item_of[p]] - bias[w];
-                ss += weight[p] * r * r;
-            }
+            if (n == 0) continue;
+            const double s0 = sums[3 * w], s1 = sums[3 * w + 1], s2 = sums[3 * w + 2], b = bias[w];
+            // sum u (r - b)^2, from the three sums (never below 0 in rounding).
+            const double ss = std::max(0.0, s2 - 2.0 * b * s1 + b * b * s0);
             double v;
             if (model.a0 > 0.0) {
                 const double extra = model.bias ? 1.0 : 0.0;
-                v = (model.b0 + 0.5 * ss + 0.5 * kBiasPseudoAnswers * bias[w] * bias[w] * extra) /
+                v = (model.b0 + 0.5 * ss + 0.5 * kBiasPseudoAnswers * b * b * extra) /
                     (model.a0 + 1.0 + 0.5 * (static_cast<double>(n) + extra));
             } else {
                 v = ss / static_cast<double>(n);
             }
             if (!(v > model.floor)) {
                 v = model.floor;
-                any_floored = 1;
+                floored = true;
             }
             variance[w] = v;
         }
-        floored = floored || any_floored;
         // Estimate step (R1).
 #pragma omp parallel for schedule(static) num_threads(threads)
         for (int32_t j = 0; j < o.n_items; ++j) {

@@ -36,14 +36,6 @@ struct TagState {
     std::vector<double> alpha, beta;  // n_workers x T
 };
 
-// The by-item position's item, for the M-step's by-worker pass.
-std::vector<int32_t> item_of_positions(const TagData &data) {
-    std::vector<int32_t> item_of(data.n_answers());
-    for (int32_t j = 0; j < data.n_items(); ++j)
-        for (int64_t p = data.order.item_start[j]; p < data.order.item_start[j + 1]; ++p) item_of[p] = j;
-    return item_of;
-}
-
 // Per-tag vote shares (the start), pi from them.
 void vote_shares(const TagData &data, TagState &s) {
     const int32_t T = data.n_tags;
@@ -69,40 +61,49 @@ void update_prior(const TagData &data, TagState &s) {
     for (double &p : s.pi) p = clamp_probability(answered > 0 ? p / answered : 0.5);
 }
 
+// Per worker and tag, how many of its answers ticked the tag (fixed over the fit).
+std::vector<double> tick_counts(const TagData &data) {
+    const int32_t T = data.n_tags;
+    std::vector<double> ticks(static_cast<std::size_t>(data.n_workers()) * T, 0.0);
+    for (std::size_t p = 0; p < data.n_answers(); ++p)
+        for (int64_t k = data.tag_start[p]; k < data.tag_start[p + 1]; ++k)
+            ticks[static_cast<std::size_t>(data.order.worker[p]) * T + data.tags[k]] += 1.0;
+    return ticks;
+}
+
+// Workspace of the M-step's gathering (data/answer_order.hpp, scatter_by_blocks).
+struct Gather {
+    std::vector<int32_t> blocks;
+    std::vector<double> scratch, sums, ticks;
+};
+
 // M-step: the workers' rates from the posteriors.
-void m_step(const TagData &data, const std::vector<int32_t> &item_of, const FitOptions &options, int threads,
-            TagState &s) {
+void m_step(const TagData &data, const FitOptions &options, int threads, Gather &gather, TagState &s) {
     const AnswerOrder &o = data.order;
     const int32_t T = data.n_tags, m = o.n_workers;
+    // Per worker and tag: sum of q over its answers (n1), and over those that ticked (t1),
+    // at [w 2T + g] and [w 2T + T + g], gathered in item order.
+    scatter_by_blocks(o, gather.blocks, static_cast<std::size_t>(m) * T * 2, threads, gather.scratch, gather.sums,
+                      [&](int32_t j, int64_t p, double *t) {
+                          const double *q = s.q.data() + static_cast<std::size_t>(j) * T;
+                          double *acc = t + static_cast<std::size_t>(o.worker[p]) * T * 2;
+                          for (int32_t g = 0; g < T; ++g) acc[g] += q[g];
+                          for (int64_t k = data.tag_start[p]; k < data.tag_start[p + 1]; ++k)
+                              acc[T + data.tags[k]] += q[data.tags[k]];
+                      });
     // counts[(w T + g) 4 + c 2 + l]: observed c x true l, as pooled_prior.hpp lays out a table.
     std::vector<double> counts(static_cast<std::size_t>(m) * T * 4, 0.0);
-#pragma omp parallel num_threads(threads)
-    {
-        std::vector<double> n1(static_cast<std::size_t>(T)), t1(static_cast<std::size_t>(T)),
-            ticks(static_cast<std::size_t>(T));
-#pragma omp for schedule(dynamic, 64)
-        for (int32_t w = 0; w < m; ++w) {
-            std::fill(n1.begin(), n1.end(), 0.0);
-            std::fill(t1.begin(), t1.end(), 0.0);
-            std::fill(ticks.begin(), ticks.end(), 0.0);
-            for (int64_t r = o.worker_start[w]; r < o.worker_start[w + 1]; ++r) {
-                const int64_t p = o.by_worker[r];
-                const double *q = s.q.data() + static_cast<std::size_t>(item_of[p]) * T;
-                for (int32_t g = 0; g < T; ++g) n1[g] += q[g];
-                for (int64_t k = data.tag_start[p]; k < data.tag_start[p + 1]; ++k) {
-                    t1[data.tags[k]] += q[data.tags[k]];
-                    ticks[data.tags[k]] += 1.0;
-                }
-            }
-            const double n = static_cast<double>(o.count(w));
-            for (int32_t g = 0; g < T; ++g) {
-                double *c = counts.data() + (static_cast<std::size_t>(w) * T + g) * 4;
-                c[1 * 2 + 1] = t1[g];                      // ticked, true 1
-                c[0 * 2 + 1] = n1[g] - t1[g];              // not ticked, true 1
-                c[1 * 2 + 0] = ticks[g] - t1[g];           // ticked, true 0
-                c[0 * 2 + 0] = (n - n1[g]) - (ticks[g] - t1[g]);  // not ticked, true 0
-                for (int e = 0; e < 4; ++e) c[e] = std::max(0.0, c[e]);
-            }
+    for (int32_t w = 0; w < m; ++w) {
+        const double n = static_cast<double>(o.count(w));
+        const double *acc = gather.sums.data() + static_cast<std::size_t>(w) * T * 2;
+        for (int32_t g = 0; g < T; ++g) {
+            const double n1 = acc[g], t1 = acc[T + g], ticks = gather.ticks[static_cast<std::size_t>(w) * T + g];
+            double *c = counts.data() + (static_cast<std::size_t>(w) * T + g) * 4;
+            c[1 * 2 + 1] = t1;                           // ticked, true 1
+            c[0 * 2 + 1] = n1 - t1;                      // not ticked, true 1
+            c[1 * 2 + 0] = ticks - t1;                   // ticked, true 0
+            c[0 * 2 + 0] = (n - n1) - (ticks - t1);      // not ticked, true 0
+            for (int e = 0; e < 4; ++e) c[e] = std::max(0.0, c[e]);
         }
     }
     // The crowd's pooled rows, as 2 pseudo-labels per true class (table observed x true).
@@ -194,7 +195,9 @@ double e_step(const TagData &data, int threads, TagState &s) {
 bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     const int32_t T = data.n_tags;
     const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_answers()) * std::max(1, T));
-    const std::vector<int32_t> item_of = item_of_positions(data);
+    Gather gather;
+    gather.blocks = data.order.item_blocks(static_cast<std::size_t>(data.n_workers()) * T * 2);
+    gather.ticks = tick_counts(data);
     TagState s;
     vote_shares(data, s);
     update_prior(data, s);
@@ -203,7 +206,7 @@ bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progre
     double previous = 0.0;
     bool cancelled = progress.cancelled(0, 0.0);
     for (int32_t it = 1; !cancelled && it <= options.max_iter; ++it) {
-        m_step(data, item_of, options, threads, s);
+        m_step(data, options, threads, gather, s);
         const double ll = e_step(data, threads, s);
         out.iterations = it;
         out.trace.push_back(ll);
@@ -216,7 +219,7 @@ bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progre
         if (out.converged) break;
     }
     if (!out.converged && !cancelled) out.notes |= CS_NOTE_MAX_ITER_REACHED;
-    if (s.alpha.empty()) m_step(data, item_of, options, threads, s);  // max_iter = 0 or cancelled at the start
+    if (s.alpha.empty()) m_step(data, options, threads, gather, s);  // max_iter = 0 or cancelled at the start
     out.has_log_likelihood = true;
     out.tag_probabilities = std::move(s.q);
     out.sensitivity = std::move(s.alpha);
