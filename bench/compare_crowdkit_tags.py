@@ -9,9 +9,10 @@ never-ticking workers on correlated tags, 5 answers per item, `task,worker,tags`
               (crowd-kit's defaults: 100 rounds at most, tol 1e-5)
   crowdspec   `crowdspec fit --answers tags --method ds FILE -o out.csv` (reads the file,
               fits every tag, writes every probability), and the same with tag-pooled
-One JSON line per size and side: best and median wall seconds, the Hamming loss and
-exact-set accuracy against the simulated truth, and the ratio crowd-kit seconds /
-crowdspec seconds (best against best).
+One JSON line per size and side: best and median wall seconds, median CPU seconds (the
+steadier figure on a shared machine; crowdspec's is its process's, threads included),
+the Hamming loss and exact-set accuracy against the simulated truth, and the ratios
+crowd-kit / this side (best wall against best wall; median CPU against median CPU).
 
 crowd-kit is not part of this project: run with an interpreter that imports it, e.g.
   PYTHONPATH=/path/to/crowd-kit /usr/bin/python3 bench/compare_crowdkit_tags.py --build build
@@ -21,6 +22,7 @@ run by hand, never a ctest test.
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,29 +48,42 @@ def score(pred, truth, tags):
     return wrong / (len(truth) * len(tags)), exact / len(truth)
 
 
+def cpu_self():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+def cpu_children():
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
 def run_crowdkit(path):
     import pandas as pd
     from crowdkit.aggregation import BinaryRelevance, DawidSkene
+    c0 = cpu_self()
     t0 = time.perf_counter()
     df = pd.read_csv(path, dtype={"task": str, "worker": str, "tags": str}, keep_default_na=False)
     df["label"] = [s.split("|") if s else [] for s in df["tags"]]
     labels = BinaryRelevance(DawidSkene()).fit_predict(df[["task", "worker", "label"]])
     seconds = time.perf_counter() - t0
-    return seconds, {str(k): set(v) for k, v in labels.items()}
+    return seconds, cpu_self() - c0, {str(k): set(v) for k, v in labels.items()}
 
 
 def run_crowdspec(build, path, method, out):
+    c0 = cpu_children()
     t0 = time.perf_counter()
     subprocess.run([os.path.join(build, "tools", "crowdspec"), "fit", "-q", "--answers", "tags", "--method", method,
                     path, "-o", out], check=True)
     seconds = time.perf_counter() - t0
+    cpu = cpu_children() - c0
     pred = {}
     with open(out) as f:
         next(f)
         for line in f:
             task, tags = line.split(",")[:2]
             pred[task] = set(t for t in tags.split("|") if t)
-    return seconds, pred
+    return seconds, cpu, pred
 
 
 def main():
@@ -94,23 +109,30 @@ def main():
             subprocess.run([os.path.join(args.build, "bench", "bench_answers"), "--mode", "write-tags", "--answers",
                             str(n), "--tags", str(args.tags), "--out", crowd, "--truth", truth_path], check=True)
         truth = load_truth(truth_path)
-        times = {"crowd-kit BinaryRelevance(DawidSkene)": [], "crowdspec ds": [], "crowdspec tag-pooled": []}
+        ck_side = "crowd-kit BinaryRelevance(DawidSkene)"
+        sides = [ck_side, "crowdspec ds", "crowdspec tag-pooled"]
+        times = {side: [] for side in sides}
+        cpus = {side: [] for side in sides}
         quality = {}
         for _ in range(args.reps):
-            s, pred = run_crowdkit(crowd)
-            times["crowd-kit BinaryRelevance(DawidSkene)"].append(s)
-            quality["crowd-kit BinaryRelevance(DawidSkene)"] = score(pred, truth, tags)
+            s, c, pred = run_crowdkit(crowd)
+            times[ck_side].append(s)
+            cpus[ck_side].append(c)
+            quality[ck_side] = score(pred, truth, tags)
             for method in ("ds", "tag-pooled"):
-                s, pred = run_crowdspec(args.build, crowd, method, os.path.join(args.work, "out.csv"))
+                s, c, pred = run_crowdspec(args.build, crowd, method, os.path.join(args.work, "out.csv"))
                 times["crowdspec " + method].append(s)
+                cpus["crowdspec " + method].append(c)
                 quality["crowdspec " + method] = score(pred, truth, tags)
-        ck = min(times["crowd-kit BinaryRelevance(DawidSkene)"])
-        for side, t in times.items():
-            print(json.dumps({"answers": n, "tags": args.tags, "side": side, "best_s": round(min(t), 3),
-                              "median_s": round(statistics.median(t), 3),
+        for side in sides:
+            print(json.dumps({"answers": n, "tags": args.tags, "side": side, "best_s": round(min(times[side]), 3),
+                              "median_s": round(statistics.median(times[side]), 3),
+                              "median_cpu_s": round(statistics.median(cpus[side]), 3),
                               "hamming_loss": round(quality[side][0], 5),
                               "exact_set_accuracy": round(quality[side][1], 4),
-                              "crowdkit_over_this": round(ck / min(t), 2)}), flush=True)
+                              "crowdkit_over_this_wall": round(min(times[ck_side]) / min(times[side]), 2),
+                              "crowdkit_over_this_cpu": round(statistics.median(cpus[ck_side]) /
+                                                              statistics.median(cpus[side]), 2)}), flush=True)
     return 0
 
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/fit_options.hpp"
+#include "util/parallel.hpp"
 
 namespace cs {
 
@@ -57,23 +58,32 @@ struct AnswerOrder {
 /// Per-block tables of `table_size` doubles, filled by f(j, p, table) for every answer
 /// position p of every item j of the block (in order), then summed in block order into
 /// `out` (resized to table_size). `scratch` keeps the blocks' tables between calls.
-/// Blocks run on up to `threads` threads (OpenMP); f must only write its table.
+/// Blocks run on the threads of `team` (util/parallel.hpp: its helpers sleep between
+/// passes instead of spinning, as OpenMP's do); f must only write its table.
 template <class F>
-void scatter_by_blocks(const AnswerOrder &o, const std::vector<int32_t> &blocks, std::size_t table_size, int threads,
+void scatter_by_blocks(const AnswerOrder &o, const std::vector<int32_t> &blocks, std::size_t table_size, Team &team,
                        std::vector<double> &scratch, std::vector<double> &out, F f) {
     const int64_t n_blocks = static_cast<int64_t>(blocks.size()) - 1;
     scratch.assign(static_cast<std::size_t>(n_blocks) * table_size, 0.0);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_blocks > 1 && threads > 1)
-    for (int64_t b = 0; b < n_blocks; ++b) {
+    team.run(n_blocks, [&](int64_t b) {
         double *table = scratch.data() + static_cast<std::size_t>(b) * table_size;
         for (int32_t j = blocks[b]; j < blocks[b + 1]; ++j)
             for (int64_t p = o.item_start[j]; p < o.item_start[j + 1]; ++p) f(j, p, table);
-    }
+    });
     out.assign(table_size, 0.0);
     for (int64_t b = 0; b < n_blocks; ++b) {
         const double *table = scratch.data() + static_cast<std::size_t>(b) * table_size;
         for (std::size_t e = 0; e < table_size; ++e) out[e] += table[e];
     }
+}
+
+/// f(j) for every item j, the blocks spread over `team` (each item once; f must only
+/// write what belongs to item j).
+template <class F>
+void for_items_by_blocks(const std::vector<int32_t> &blocks, Team &team, F f) {
+    team.run(static_cast<int64_t>(blocks.size()) - 1, [&](int64_t b) {
+        for (int32_t j = blocks[b]; j < blocks[b + 1]; ++j) f(j);
+    });
 }
 
 }  // namespace cs

@@ -29,7 +29,6 @@ int answer_threads(const NumericData &data, const FitOptions &options) {
 std::vector<double> item_means(const NumericData &data, const AnswerMoments &moments) {
     const AnswerOrder &o = data.order;
     std::vector<double> mean(static_cast<std::size_t>(o.n_items), moments.mean);
-#pragma omp parallel for schedule(static) num_threads(answer_threads(data, FitOptions()))
     for (int32_t j = 0; j < o.n_items; ++j) {
         const int64_t b = o.item_start[j], e = o.item_start[j + 1];
         if (b == e) continue;
@@ -128,13 +127,13 @@ void residual_worker_stats(const NumericData &data, const std::vector<double> &e
     // passes in item order, so a large common bias costs no precision.
     std::vector<double> scratch, sums, squares;
     const std::vector<int32_t> blocks = o.item_blocks(m);
-    const int threads = answer_threads(data, FitOptions());
-    scatter_by_blocks(o, blocks, m, threads, scratch, sums,
+    Team team(answer_threads(data, FitOptions()));
+    scatter_by_blocks(o, blocks, m, team, scratch, sums,
                       [&](int32_t j, int64_t p, double *t) { t[o.worker[p]] += data.value[p] - estimate[j]; });
     bias.assign(m, 0.0);
     for (std::size_t w = 0; w < m; ++w)
         if (o.worker_count[w] > 0) bias[w] = sums[w] / static_cast<double>(o.worker_count[w]);
-    scatter_by_blocks(o, blocks, m, threads, scratch, squares, [&](int32_t j, int64_t p, double *t) {
+    scatter_by_blocks(o, blocks, m, team, scratch, squares, [&](int32_t j, int64_t p, double *t) {
         const int32_t w = o.worker[p];
         const double r = data.value[p] - estimate[j] - bias[w];
         t[w] += r * r;

@@ -27,14 +27,13 @@ namespace {
 
 // mu_j = the weighted mean of item j's answers; the plain mean when its weights sum to 0.
 void weighted_means(const NumericData &data, const std::vector<double> &weight, const std::vector<double> &mu,
-                    std::vector<double> &next, int threads) {
+                    std::vector<double> &next, const std::vector<int32_t> &blocks, Team &team) {
     const AnswerOrder &o = data.order;
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (int32_t j = 0; j < o.n_items; ++j) {
+    for_items_by_blocks(blocks, team, [&](int32_t j) {
         const int64_t b = o.item_start[j], e = o.item_start[j + 1];
         if (b == e) {
             next[j] = mu[j];
-            continue;
+            return;
         }
         double num = 0.0, den = 0.0, plain = 0.0;
         for (int64_t p = b; p < e; ++p) {
@@ -43,17 +42,17 @@ void weighted_means(const NumericData &data, const std::vector<double> &weight, 
             plain += data.value[p];
         }
         next[j] = den > 0.0 ? num / den : plain / static_cast<double>(e - b);
-    }
+    });
 }
 
 // Each worker's sum over its answers of f(item, residual), gathered block by block in
 // item order (data/answer_order.hpp, scatter_by_blocks).
 template <class F>
-std::vector<double> worker_sums(const NumericData &data, const std::vector<int32_t> &blocks, int threads,
+std::vector<double> worker_sums(const NumericData &data, const std::vector<int32_t> &blocks, Team &team,
                                 std::vector<double> &scratch, const std::vector<double> &mu, F f) {
     const AnswerOrder &o = data.order;
     std::vector<double> sum;
-    scatter_by_blocks(o, blocks, static_cast<std::size_t>(o.n_workers), threads, scratch, sum,
+    scatter_by_blocks(o, blocks, static_cast<std::size_t>(o.n_workers), team, scratch, sum,
                       [&](int32_t j, int64_t p, double *t) { t[o.worker[p]] += f(j, data.value[p] - mu[j]); });
     return sum;
 }
@@ -64,7 +63,7 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
     const AnswerOrder &o = data.order;
     const AnswerMoments moments = answer_moments(data);
     const double eps = 1e-9 * moments.scale() * moments.scale();
-    const int threads = answer_threads(data, options);
+    Team team(answer_threads(data, options));
     const std::vector<int32_t> blocks = o.item_blocks(static_cast<std::size_t>(o.n_workers));
     std::vector<double> scratch;
     // chi2_{alpha/2}(N_w), once per distinct answer count.
@@ -80,7 +79,7 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
     std::vector<double> weight(static_cast<std::size_t>(o.n_workers), 0.0);
     const auto update_weights = [&](const std::vector<double> &mu) {
         const std::vector<double> ss =
-            worker_sums(data, blocks, threads, scratch, mu, [](int32_t, double r) { return r * r; });
+            worker_sums(data, blocks, team, scratch, mu, [](int32_t, double r) { return r * r; });
         for (int32_t w = 0; w < o.n_workers; ++w) weight[w] = quantile[w] / (ss[w] + eps);
     };
     std::vector<double> estimate = item_medians(data, moments);
@@ -88,7 +87,7 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
         data, options, progress, estimate,
         [&](const std::vector<double> &mu, std::vector<double> &next) {
             update_weights(mu);
-            weighted_means(data, weight, mu, next, threads);
+            weighted_means(data, weight, mu, next, blocks, team);
         },
         out);
     // omega_w is the inverse of an upper bound of sigma_w^2: (sum omega)^(-1/2) is a
@@ -107,13 +106,13 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
 bool fit_crh(const NumericData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     const AnswerOrder &o = data.order;
     const AnswerMoments moments = answer_moments(data);
-    const int threads = answer_threads(data, options);
+    Team team(answer_threads(data, options));
     const std::vector<int32_t> blocks = o.item_blocks(static_cast<std::size_t>(o.n_workers));
     std::vector<double> scratch;
     const std::vector<double> deviation = item_deviations(data);
     std::vector<double> weight(static_cast<std::size_t>(o.n_workers), 1.0);
     const auto update_weights = [&](const std::vector<double> &mu) {
-        std::vector<double> loss = worker_sums(data, blocks, threads, scratch, mu, [&](int32_t j, double r) {
+        std::vector<double> loss = worker_sums(data, blocks, team, scratch, mu, [&](int32_t j, double r) {
             return deviation[j] > 0.0 ? r * r / deviation[j] : 0.0;
         });
         double total = 0.0;
@@ -136,7 +135,7 @@ bool fit_crh(const NumericData &data, const FitOptions &options, const Progress 
         data, options, progress, estimate,
         [&](const std::vector<double> &mu, std::vector<double> &next) {
             update_weights(mu);
-            weighted_means(data, weight, mu, next, threads);
+            weighted_means(data, weight, mu, next, blocks, team);
         },
         out);
     // Standard error of a weighted mean with weights w and worker variances s_w^2 (the
@@ -144,7 +143,7 @@ bool fit_crh(const NumericData &data, const FitOptions &options, const Progress 
     update_weights(estimate);
     const double floor = 1e-6 * (moments.variance > 0.0 ? moments.variance : 1.0);
     const std::vector<double> ss =
-        worker_sums(data, blocks, threads, scratch, estimate, [](int32_t, double r) { return r * r; });
+        worker_sums(data, blocks, team, scratch, estimate, [](int32_t, double r) { return r * r; });
     out.standard_errors.assign(static_cast<std::size_t>(o.n_items), 0.0);
     for (int32_t j = 0; j < o.n_items; ++j) {
         double num = 0.0, den = 0.0, plain = 0.0;

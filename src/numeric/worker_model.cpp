@@ -36,7 +36,7 @@ struct NoiseModel {
 bool fit_worker_model(const NumericData &data, const FitOptions &options, const Progress &progress,
                       std::vector<double> estimate, const NoiseModel &model, FitResult &out) {
     const AnswerOrder &o = data.order;
-    const int threads = answer_threads(data, options);
+    Team team(answer_threads(data, options));
     const bool gaussian = std::isinf(model.nu);
     const std::size_t m = static_cast<std::size_t>(o.n_workers);
     std::vector<double> bias(m, 0.0);
@@ -53,7 +53,7 @@ bool fit_worker_model(const NumericData &data, const FitOptions &options, const 
         // round has none yet: every weight 1), fused with the worker sums.
         const bool reweigh = !gaussian && !first;
         first = false;
-        scatter_by_blocks(o, blocks, 3 * m, threads, scratch, sums, [&](int32_t j, int64_t p, double *t) {
+        scatter_by_blocks(o, blocks, 3 * m, team, scratch, sums, [&](int32_t j, int64_t p, double *t) {
             const int32_t w = o.worker[p];
             const double r = data.value[p] - mu[j];
             if (reweigh) {
@@ -94,12 +94,11 @@ bool fit_worker_model(const NumericData &data, const FitOptions &options, const 
             variance[w] = v;
         }
         // Estimate step (R1).
-#pragma omp parallel for schedule(static) num_threads(threads)
-        for (int32_t j = 0; j < o.n_items; ++j) {
+        for_items_by_blocks(blocks, team, [&](int32_t j) {
             const int64_t b = o.item_start[j], e = o.item_start[j + 1];
             if (b == e) {
                 next[j] = mu[j];
-                continue;
+                return;
             }
             double num = 0.0, den = 0.0;
             for (int64_t p = b; p < e; ++p) {
@@ -109,7 +108,7 @@ bool fit_worker_model(const NumericData &data, const FitOptions &options, const 
                 den += c;
             }
             next[j] = num / den;
-        }
+        });
     };
     const bool cancelled = iterate_estimates(data, options, progress, estimate, round, out);
     // Standard errors from the Fisher information of each estimate.

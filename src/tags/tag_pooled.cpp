@@ -78,12 +78,12 @@ struct Gather {
 };
 
 // M-step: the workers' rates from the posteriors.
-void m_step(const TagData &data, const FitOptions &options, int threads, Gather &gather, TagState &s) {
+void m_step(const TagData &data, const FitOptions &options, Team &team, Gather &gather, TagState &s) {
     const AnswerOrder &o = data.order;
     const int32_t T = data.n_tags, m = o.n_workers;
     // Per worker and tag: sum of q over its answers (n1), and over those that ticked (t1),
     // at [w 2T + g] and [w 2T + T + g], gathered in item order.
-    scatter_by_blocks(o, gather.blocks, static_cast<std::size_t>(m) * T * 2, threads, gather.scratch, gather.sums,
+    scatter_by_blocks(o, gather.blocks, static_cast<std::size_t>(m) * T * 2, team, gather.scratch, gather.sums,
                       [&](int32_t j, int64_t p, double *t) {
                           const double *q = s.q.data() + static_cast<std::size_t>(j) * T;
                           double *acc = t + static_cast<std::size_t>(o.worker[p]) * T * 2;
@@ -114,11 +114,12 @@ void m_step(const TagData &data, const FitOptions &options, int threads, Gather 
     const double strength = pooled_strength(options, 2);
     s.alpha.resize(static_cast<std::size_t>(m) * T);
     s.beta.resize(static_cast<std::size_t>(m) * T);
-#pragma omp parallel num_threads(threads)
-    {
+    // Each worker's rates, workers in chunks of 256 over the team (each writes its own).
+    const int64_t chunks = (m + 255) / 256;
+    team.run(chunks, [&](int64_t chunk) {
         std::vector<double> tables(static_cast<std::size_t>(T + 1) * 4), centre;
-#pragma omp for schedule(dynamic, 64)
-        for (int32_t w = 0; w < m; ++w) {
+        const int32_t last = static_cast<int32_t>(std::min<int64_t>(m, (chunk + 1) * 256));
+        for (int32_t w = static_cast<int32_t>(chunk * 256); w < last; ++w) {
             // The worker's tags plus the crowd's table: centre = s normalise(sum of both).
             std::copy_n(counts.data() + static_cast<std::size_t>(w) * T * 4, static_cast<std::size_t>(T) * 4,
                         tables.begin());
@@ -134,12 +135,13 @@ void m_step(const TagData &data, const FitOptions &options, int threads, Gather 
                 s.beta[at] = clamp_probability((c[0 * 2 + 0] + centre[0 * 2 + 0]) / (neg + strength));
             }
         }
-    }
+    });
     update_prior(data, s);
 }
 
-// E-step: the posteriors from the rates; returns the log-likelihood.
-double e_step(const TagData &data, int threads, TagState &s) {
+// E-step: the posteriors from the rates; returns the log-likelihood (the blocks'
+// partial sums added in block order: the same for any thread count).
+double e_step(const TagData &data, const std::vector<int32_t> &blocks, Team &team, TagState &s) {
     const AnswerOrder &o = data.order;
     const int32_t T = data.n_tags, m = o.n_workers;
     // Per (worker, tag): the log-likelihoods of "not ticked" and the change a tick makes,
@@ -157,12 +159,11 @@ double e_step(const TagData &data, int threads, TagState &s) {
         log_pi1[g] = std::log(s.pi[g]);
         log_pi0[g] = std::log(1.0 - s.pi[g]);
     }
-    double total = 0.0;
-#pragma omp parallel num_threads(threads) reduction(+ : total)
-    {
+    std::vector<double> partial(blocks.size() - 1, 0.0);
+    team.run(static_cast<int64_t>(blocks.size()) - 1, [&](int64_t block) {
         std::vector<double> a1(static_cast<std::size_t>(T)), a0(static_cast<std::size_t>(T));
-#pragma omp for schedule(static)
-        for (int32_t j = 0; j < o.n_items; ++j) {
+        double total = 0.0;
+        for (int32_t j = blocks[block]; j < blocks[block + 1]; ++j) {
             std::copy(log_pi1.begin(), log_pi1.end(), a1.begin());
             std::copy(log_pi0.begin(), log_pi0.end(), a0.begin());
             for (int64_t p = o.item_start[j]; p < o.item_start[j + 1]; ++p) {
@@ -186,7 +187,10 @@ double e_step(const TagData &data, int threads, TagState &s) {
                 if (answered) total += hi + std::log(e1 + e0);
             }
         }
-    }
+        partial[static_cast<std::size_t>(block)] = total;
+    });
+    double total = 0.0;
+    for (double v : partial) total += v;
     return total;
 }
 
@@ -194,7 +198,7 @@ double e_step(const TagData &data, int threads, TagState &s) {
 
 bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     const int32_t T = data.n_tags;
-    const int threads = threads_for(options.threads, static_cast<int64_t>(data.n_answers()) * std::max(1, T));
+    Team team(threads_for(options.threads, static_cast<int64_t>(data.n_answers()) * std::max(1, T)));
     Gather gather;
     gather.blocks = data.order.item_blocks(static_cast<std::size_t>(data.n_workers()) * T * 2);
     gather.ticks = tick_counts(data);
@@ -206,8 +210,8 @@ bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progre
     double previous = 0.0;
     bool cancelled = progress.cancelled(0, 0.0);
     for (int32_t it = 1; !cancelled && it <= options.max_iter; ++it) {
-        m_step(data, options, threads, gather, s);
-        const double ll = e_step(data, threads, s);
+        m_step(data, options, team, gather, s);
+        const double ll = e_step(data, gather.blocks, team, s);
         out.iterations = it;
         out.trace.push_back(ll);
         out.converged = it > 1 && std::fabs(ll - previous) <= options.tol * std::fabs(previous);
@@ -219,7 +223,7 @@ bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progre
         if (out.converged) break;
     }
     if (!out.converged && !cancelled) out.notes |= CS_NOTE_MAX_ITER_REACHED;
-    if (s.alpha.empty()) m_step(data, options, threads, gather, s);  // max_iter = 0 or cancelled at the start
+    if (s.alpha.empty()) m_step(data, options, team, gather, s);  // max_iter = 0 or cancelled at the start
     out.has_log_likelihood = true;
     out.tag_probabilities = std::move(s.q);
     out.sensitivity = std::move(s.alpha);

@@ -219,6 +219,7 @@ AnswerTable read_answers(std::string text, const std::string &path, const InputO
                          " OUTPUT:<tag> columns as tags";
     }
     Ids items, workers, tags;
+    for (const std::string &tag : bool_tags) tags.id(tag);  // every OUTPUT:<tag> column is a tag, ticked or not
     struct Row {
         int32_t item, worker;
         int64_t first_tag, end_tag;  // tags: range in row_tags
