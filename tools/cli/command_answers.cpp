@@ -111,6 +111,9 @@ int run_fit_answers(const ParsedArgs &parsed) {
     const std::string workers_path = parsed.last("workers").value_or("");
     const ResultFormat item_format = result_format(parsed.last("format"), output_path, "--format");
     const ResultFormat worker_format = result_format(parsed.last("workers-format"), workers_path, "--workers-format");
+    if (item_format == ResultFormat::JsonNested || (parsed.has("workers") && worker_format == ResultFormat::JsonNested))
+        throw CliError(kExitUsage, "fit: json-nested is the layout of class labels; tags and numbers are written as "
+                                   "csv, tsv, json or jsonl");
     if (parsed.has("workers") && (workers_path.empty() || workers_path == "-") && (output_path.empty() || output_path == "-"))
         throw CliError(kExitUsage, "fit: --workers and the items cannot both go to standard output; give --output FILE");
     if (!workers_path.empty() && workers_path == output_path)

@@ -32,15 +32,35 @@ bool takes(int32_t method, AnswerKind kind) {
     return input == CS_INPUT_TAGS || input == CS_INPUT_CROWD;
 }
 
+// The first (item, worker) pair answered twice, in file order, as the message of the
+// duplicates error ("" when there is none).
+std::string duplicate_answer_message(const AnswerTable &t) {
+    std::unordered_map<uint64_t, std::size_t> first;
+    for (std::size_t a = 0; a < t.item.size(); ++a) {
+        const uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(t.item[a])) << 32 |
+                             static_cast<uint32_t>(t.worker[a]);
+        const auto [it, fresh] = first.emplace(key, a);
+        if (!fresh)
+            return repeated_label_message(t.source, t.line[a], t.worker_names[static_cast<std::size_t>(t.worker[a])],
+                                          t.item_names[static_cast<std::size_t>(t.item[a])], t.line[it->second]);
+    }
+    return std::string();
+}
+
 // Runs `fit` (a cs_fit_* call) with the monitor and the interrupt, timing it.
 template <class Fit>
-double timed_answer_fit(cs_model *model, const std::string &name, FitMonitor *monitor, Fit fit) {
+double timed_answer_fit(cs_model *model, const std::string &name, FitMonitor *monitor, const AnswerTable &table,
+                        Fit fit) {
     if (monitor) monitor->begin(model, name);
     const auto start = std::chrono::steady_clock::now();
     const cs_status status = fit();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (monitor) monitor->end();
     if (status == CS_ERR_CANCELLED) throw_if_interrupted();
+    if (status == CS_ERR_DUPLICATE) {
+        const std::string where = duplicate_answer_message(table);
+        if (!where.empty()) throw CliError(kExitFit, where);
+    }
     if (status != CS_OK) throw CliError(kExitFit, name + ": " + cs_last_error(model));
     return seconds;
 }
@@ -98,7 +118,7 @@ NumberOutcome fit_number_table(int32_t method, const FitSettings &settings, cons
     ModelPtr model = make_model(method, settings);
     NumberOutcome out;
     out.method = answer_method_name(method, AnswerKind::Numbers);
-    out.seconds = timed_answer_fit(model.get(), out.method, monitor, [&] {
+    out.seconds = timed_answer_fit(model.get(), out.method, monitor, table, [&] {
         return cs_fit_numbers(model.get(), table.item.data(), table.worker.data(), table.value.data(),
                               table.value.size());
     });
@@ -124,7 +144,7 @@ TagOutcome fit_tag_table(int32_t method, const FitSettings &settings, const Answ
     out.method = answer_method_name(method, AnswerKind::Tags);
     const int32_t T = static_cast<int32_t>(table.tag_names.size());
     if (T == 0) throw CliError(kExitInput, table.source + ": no answer has a tag");
-    out.seconds = timed_answer_fit(model.get(), out.method, monitor, [&] {
+    out.seconds = timed_answer_fit(model.get(), out.method, monitor, table, [&] {
         return cs_fit_tags(model.get(), table.item.data(), table.worker.data(), table.tag_start.data(),
                            table.tag.data(), table.item.size(), T);
     });
