@@ -15,6 +15,7 @@ from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, 
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
                            OneCoinDawidSkene, OptDawidSkene, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
+from ._answers import NumbersResult, TagsResult, fit_numbers, fit_tags
 from . import metrics
 
 __version__ = "0.2.0"
@@ -28,4 +29,5 @@ __all__ = [
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
     "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
+    "fit_numbers", "fit_tags", "NumbersResult", "TagsResult",
 ]

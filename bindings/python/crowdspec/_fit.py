@@ -50,6 +50,7 @@ NOTE_NAMES = {
     1024: "majority_start",
     65536: "unknown_workers",
     131072: "degenerate_maximum",
+    8388608: "variance_floor",
 }
 
 
@@ -524,7 +525,8 @@ def fit_graph(u, v, n_communities, method="commu-lloyd", *, n_nodes=None, progre
     return result
 
 
-_KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph"}
+_KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph",
+          _lib.INPUT_TAGS: "tags", _lib.INPUT_NUMBERS: "numbers"}
 
 
 def methods(kind=None):
