@@ -140,6 +140,16 @@ run 0 "$CS" evaluate $T1 -q --answers numbers --truth truth_numbers.txt numbers.
 run 0 "$CS" evaluate $T1 -q --answers numbers --method all --truth truth_numbers.txt numbers.csv &&
     { contains out.txt '"method":"catd"'; contains out.txt '"method":"crh"'; contains out.txt '"method":"trimmed-mean"'; }
 
+# report: the page's sections, the scores of every method asked for, self-contained.
+run 0 "$CS" report $T1 -q --answers numbers --truth truth_numbers.txt --method mean,median -o numbers.html numbers.csv &&
+    { contains numbers.html '<section id="truth">'; contains numbers.html '<section id="workers">';
+      contains numbers.html '<section id="items">'; contains numbers.html '<td class="id">median</td>';
+      contains numbers.html '<td class="num">0.6667</td>'; lacks numbers.html '<script'; }
+run 0 "$CS" report $T1 -q --answers tags --method mv,ds --truth truth_tags.csv -o tags.html list.csv &&
+    { contains tags.html '<section id="tags">'; contains tags.html '<td class="num">0.0833</td>';
+      contains tags.html 'id="least-ticking"'; lacks tags.html '<script'; }
+run 1 "$CS" report --answers tags --method mv,ds list.csv && stderr_is "only scored on --truth FILE"
+
 # Errors: one line each, with the file and line where there is one.
 printf 'item,worker,value\n1,a,1\n1,b,many\n' >bad_numbers.csv
 run 2 "$CS" fit --answers numbers bad_numbers.csv && stderr_is "^crowdspec: bad_numbers\.csv:3: the value 'many' is not a finite number"

@@ -12,6 +12,7 @@
 #include "fitting/answer_fitting.hpp"
 #include "io/answer_results.hpp"
 #include "io/output.hpp"
+#include "report/answers_page.hpp"
 
 namespace cli {
 
@@ -213,6 +214,65 @@ int run_evaluate_answers(const ParsedArgs &parsed) {
         std::fputs(line.c_str(), stdout);
         std::fflush(stdout);
     }
+    return kExitOk;
+}
+
+int run_report_answers(const ParsedArgs &parsed) {
+    const InterruptGuard interrupt_guard;
+    AnswerRun r = read_run(parsed, "report");
+    for (const char *option : {"gold", "relabel", "review-workers"})
+        if (parsed.has(option))
+            throw CliError(kExitUsage, std::string("report: --") + option + " is for class labels, not --answers");
+    if (r.settings.method == "all") throw CliError(kExitUsage, "report: --method all is only for 'crowdspec evaluate'");
+    const std::vector<int32_t> methods = answer_method_list(r.settings.method, r.kind);
+    for (int32_t m : methods) make_model(m, r.settings);
+    const auto truth_path = parsed.last("truth");
+    if (truth_path && truth_path->empty()) throw CliError(kExitUsage, "report: --truth needs a file name");
+    if (methods.size() > 1 && !truth_path)
+        throw CliError(kExitUsage, "report: the methods after the first are only scored on --truth FILE; give one");
+    report::AnswersReport in;
+    in.kind = r.kind;
+    if (auto v = parsed.last("worst")) in.worst = static_cast<std::size_t>(parse_integer_option("worst", *v, 0, 1000));
+    OutputFile out(parsed.last("output").value_or(""));
+    r.table = r.kind == AnswerKind::Tags ? read_tag_file(parsed.positionals[0], r.input, r.delimiter)
+                                         : read_number_file(parsed.positionals[0], r.input);
+    in.table = &r.table;
+    in.read_note = read_note(r.table, r.kind);
+    note(r.settings, in.read_note);
+    if (truth_path) in.truth_name = display_name(*truth_path);
+    NumberOutcome numbers;
+    TagOutcome tags;
+    std::vector<double> threshold;
+    FitMonitor monitor(r.settings.quiet);
+    for (std::size_t a = 0; a < methods.size(); ++a) {
+        report::AnswerScore score;
+        score.method = answer_method_name(methods[a], r.kind);
+        try {
+            if (r.kind == AnswerKind::Numbers) {
+                NumberOutcome f = fit_number_table(methods[a], r.settings, r.table, &monitor);
+                if (truth_path) score.numbers = score_numbers(r.table, f, *truth_path, r.input);
+                if (a == 0) numbers = std::move(f);
+            } else {
+                TagOutcome f = fit_tag_table(methods[a], r.settings, r.table, &monitor);
+                if (threshold.empty())
+                    threshold = parse_thresholds(parsed.last("threshold").value_or("0.5"), r.table.tag_names);
+                const std::vector<int32_t> member = tag_members(f, threshold, r.table.tag_names.size());
+                if (truth_path) score.tags = score_tags(r.table, member, *truth_path, r.input, r.delimiter);
+                if (a == 0) {
+                    tags = std::move(f);
+                    in.member = member;
+                }
+            }
+        } catch (const CliError &e) {
+            if (a == 0 || e.exit_code() != kExitFit) throw;  // the page's own fit must work
+            score.failure = e.what();
+        }
+        if (truth_path) in.scores.push_back(score);
+    }
+    in.numbers = &numbers;
+    in.tags = &tags;
+    out.write(report::answers_report_html(in));
+    out.commit();
     return kExitOk;
 }
 

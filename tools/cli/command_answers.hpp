@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `fit` and `evaluate` with `--answers tags|numbers` (command_answers.cpp): the options
+// `fit`, `evaluate` and `report` with `--answers tags|numbers` (command_answers.cpp): the options
 // these kinds add, their help, and the two commands' runs for them.
 #pragma once
 
@@ -20,5 +20,7 @@ bool answers_requested(const ParsedArgs &parsed);
 int run_fit_answers(const ParsedArgs &parsed);
 /// `crowdspec evaluate --answers tags|numbers`.
 int run_evaluate_answers(const ParsedArgs &parsed);
+/// `crowdspec report --answers tags|numbers`: the page of report/answers_page.hpp.
+int run_report_answers(const ParsedArgs &parsed);
 
 }  // namespace cli
