@@ -196,6 +196,26 @@ double e_step(const TagData &data, const std::vector<int32_t> &blocks, Team &tea
 
 }  // namespace
 
+namespace {
+
+double logit(double p) { return std::log(p / (1.0 - p)); }
+double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// The parameters (alpha, beta, pi) as logits, the space SQUAREM extrapolates in.
+void to_logits(const TagState &s, std::vector<double> &x) {
+    x.clear();
+    for (const std::vector<double> *v : {&s.alpha, &s.beta, &s.pi})
+        for (double p : *v) x.push_back(logit(p));
+}
+
+void from_logits(const std::vector<double> &x, TagState &s) {
+    std::size_t e = 0;
+    for (std::vector<double> *v : {&s.alpha, &s.beta, &s.pi})
+        for (double &p : *v) p = clamp_probability(logistic(x[e++]));
+}
+
+}  // namespace
+
 bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     const int32_t T = data.n_tags;
     Team team(threads_for(options.threads, static_cast<int64_t>(data.n_answers()) * std::max(1, T)));
@@ -207,24 +227,65 @@ bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progre
     update_prior(data, s);
     out.iterations = 0;
     out.converged = false;
-    double previous = 0.0;
+    out.has_log_likelihood = true;
     bool cancelled = progress.cancelled(0, 0.0);
-    for (int32_t it = 1; !cancelled && it <= options.max_iter; ++it) {
+    double previous = 0.0;
+    // One counted round: M-step from the current posteriors, E-step; false when the fit
+    // must stop (converged, cancelled, out of rounds).
+    const auto round = [&]() {
         m_step(data, options, team, gather, s);
         const double ll = e_step(data, gather.blocks, team, s);
-        out.iterations = it;
+        ++out.iterations;
         out.trace.push_back(ll);
-        out.converged = it > 1 && std::fabs(ll - previous) <= options.tol * std::fabs(previous);
+        out.converged = out.iterations > 1 && std::fabs(ll - previous) <= options.tol * std::fabs(previous);
         previous = ll;
-        if (progress.cancelled(it, ll)) {
+        if (progress.cancelled(out.iterations, ll)) {
             cancelled = true;
             out.converged = false;
         }
-        if (out.converged) break;
+        return !out.converged && !cancelled && out.iterations < options.max_iter;
+    };
+    // With accel = squarem (the default), two rounds from the parameters x0 give x1 and
+    // x2, extrapolated in logit space to x' = x0 - 2 a r + a^2 v (r = x1 - x0, v = x2 - 2
+    // x1 + x0, a = -|r| / |v| <= -1; Varadhan and Roland 2008); x' is kept, with its
+    // E-step, when its log-likelihood is at least x2's (the monotone safeguard, as for
+    // Dawid-Skene), else the fit goes on from x2. The extra E-step is not counted.
+    std::vector<double> x0, x1, x2, jump;
+    bool more = options.max_iter > 0 && !cancelled;
+    while (more) {
+        to_logits(s, x0);  // empty before the first round (the vote-share start has none)
+        if (!(more = round())) break;
+        if (options.accel != CS_ACCEL_SQUAREM || x0.empty()) continue;
+        to_logits(s, x1);
+        if (!(more = round())) break;
+        to_logits(s, x2);
+        const double ll2 = previous;
+        double rr = 0.0, vv = 0.0;
+        for (std::size_t e = 0; e < x0.size(); ++e) {
+            const double r = x1[e] - x0[e], v = x2[e] - 2.0 * x1[e] + x0[e];
+            rr += r * r;
+            vv += v * v;
+        }
+        const double a = vv > 0.0 ? std::min(-1.0, -std::sqrt(rr / vv)) : -1.0;
+        if (a == -1.0) continue;  // x' = x2: nothing to try
+        jump.resize(x0.size());
+        for (std::size_t e = 0; e < x0.size(); ++e) {
+            const double r = x1[e] - x0[e], v = x2[e] - 2.0 * x1[e] + x0[e];
+            jump[e] = x0[e] - 2.0 * a * r + a * a * v;
+        }
+        const std::vector<double> q2 = s.q;
+        from_logits(jump, s);
+        const double ll = e_step(data, gather.blocks, team, s);
+        if (std::isfinite(ll) && ll >= ll2) {
+            out.trace.back() = ll;  // the extrapolated point stands for the second round
+            previous = ll;
+        } else {
+            from_logits(x2, s);
+            s.q = q2;
+        }
     }
     if (!out.converged && !cancelled) out.notes |= CS_NOTE_MAX_ITER_REACHED;
     if (s.alpha.empty()) m_step(data, options, team, gather, s);  // max_iter = 0 or cancelled at the start
-    out.has_log_likelihood = true;
     out.tag_probabilities = std::move(s.q);
     out.sensitivity = std::move(s.alpha);
     out.specificity = std::move(s.beta);
