@@ -149,28 +149,39 @@ std::vector<NumberScenario> number_scenarios() {
     return s;
 }
 
-void accuracy_numbers(int seeds, const std::vector<std::string> &methods) {
-    for (const NumberScenario &sc : number_scenarios()) {
-        std::vector<double> mae(methods.size(), 0.0), rmse(methods.size(), 0.0);
+// Every method on every scenario, seeds 1..seeds: score(crowd, method) gives two
+// figures, averaged over the seeds and printed under `names`.
+template <class Scenario, class Simulate, class Score>
+void accuracy_grid(const std::vector<Scenario> &scenarios, int seeds, const std::vector<std::string> &methods,
+                   const char *const (&names)[2], Simulate simulate, Score score) {
+    for (const Scenario &sc : scenarios) {
+        std::vector<std::pair<double, double>> sum(methods.size(), {0.0, 0.0});
         for (int seed = 1; seed <= seeds; ++seed) {
-            cs::sim::NumbersSpec spec = sc.spec;
+            auto spec = sc.spec;
             spec.seed = static_cast<uint64_t>(seed);
-            const cs::sim::NumericCrowd c = cs::sim::simulate_numbers(spec);
+            const auto crowd = simulate(spec);
             for (std::size_t k = 0; k < methods.size(); ++k) {
-                const NumberRun r = run_numbers(c, methods[k], 1);
-                double a = 0.0, q = 0.0;
-                for (std::size_t j = 0; j < c.truth.size(); ++j) {
-                    a += std::fabs(r.value[j] - c.truth[j]);
-                    q += (r.value[j] - c.truth[j]) * (r.value[j] - c.truth[j]);
-                }
-                mae[k] += a / c.truth.size() / seeds;
-                rmse[k] += std::sqrt(q / c.truth.size()) / seeds;
+                const std::pair<double, double> f = score(crowd, methods[k]);
+                sum[k].first += f.first / seeds;
+                sum[k].second += f.second / seeds;
             }
         }
         for (std::size_t k = 0; k < methods.size(); ++k)
-            bench::Json().str("scenario", sc.name).str("method", methods[k]).num("mae", mae[k], "%.4f")
-                .num("rmse", rmse[k], "%.4f").integer("seeds", seeds).print();
+            bench::Json().str("scenario", sc.name).str("method", methods[k]).num(names[0], sum[k].first, "%.5f")
+                .num(names[1], sum[k].second, "%.4f").integer("seeds", seeds).print();
     }
+}
+
+// MAE and RMSE of a method on a numeric crowd.
+std::pair<double, double> number_errors(const cs::sim::NumericCrowd &c, const std::string &method) {
+    const NumberRun r = run_numbers(c, method, 1);
+    double a = 0.0, q = 0.0;
+    for (std::size_t j = 0; j < c.truth.size(); ++j) {
+        a += std::fabs(r.value[j] - c.truth[j]);
+        q += (r.value[j] - c.truth[j]) * (r.value[j] - c.truth[j]);
+    }
+    const double n = static_cast<double>(c.truth.size());
+    return {a / n, std::sqrt(q / n)};
 }
 
 struct TagScenario {
@@ -202,34 +213,21 @@ std::vector<TagScenario> tag_scenarios() {
     return s;
 }
 
-void accuracy_tags(int seeds, const std::vector<std::string> &methods) {
-    for (const TagScenario &sc : tag_scenarios()) {
-        std::vector<double> hamming(methods.size(), 0.0), exact(methods.size(), 0.0);
-        for (int seed = 1; seed <= seeds; ++seed) {
-            cs::sim::TagsSpec spec = sc.spec;
-            spec.seed = static_cast<uint64_t>(seed);
-            const cs::sim::TagCrowd c = cs::sim::simulate_tags(spec);
-            for (std::size_t k = 0; k < methods.size(); ++k) {
-                const TagRun r = run_tags(c, methods[k], 1);
-                double wrong = 0.0, same = 0.0;
-                for (int32_t j = 0; j < c.n_items; ++j) {
-                    bool all = true;
-                    for (int32_t g = 0; g < c.n_tags; ++g) {
-                        const std::size_t e = static_cast<std::size_t>(j) * c.n_tags + g;
-                        const bool miss = (r.member[e] != 0) != (c.truth[e] != 0);
-                        wrong += miss;
-                        all = all && !miss;
-                    }
-                    same += all;
-                }
-                hamming[k] += wrong / (static_cast<double>(c.n_items) * c.n_tags) / seeds;
-                exact[k] += same / c.n_items / seeds;
-            }
+// Hamming loss and exact-set accuracy of a method on a tag crowd.
+std::pair<double, double> tag_errors(const cs::sim::TagCrowd &c, const std::string &method) {
+    const TagRun r = run_tags(c, method, 1);
+    double wrong = 0.0, same = 0.0;
+    for (int32_t j = 0; j < c.n_items; ++j) {
+        bool all = true;
+        for (int32_t g = 0; g < c.n_tags; ++g) {
+            const std::size_t e = static_cast<std::size_t>(j) * c.n_tags + g;
+            const bool miss = (r.member[e] != 0) != (c.truth[e] != 0);
+            wrong += miss;
+            all = all && !miss;
         }
-        for (std::size_t k = 0; k < methods.size(); ++k)
-            bench::Json().str("scenario", sc.name).str("method", methods[k]).num("hamming_loss", hamming[k], "%.5f")
-                .num("exact_set_accuracy", exact[k], "%.4f").integer("seeds", seeds).print();
+        same += all;
     }
+    return {wrong / (static_cast<double>(c.n_items) * c.n_tags), same / c.n_items};
 }
 
 // Sizes for n answers: 5 answers per item, a worker per 1000 answers.
@@ -266,9 +264,11 @@ int main(int argc, char **argv) {
     const std::vector<std::string> methods = split(args.str("methods", default_methods));
     args.done();
     if (mode == "accuracy-numbers") {
-        accuracy_numbers(seeds, methods);
+        const char *const names[2] = {"mae", "rmse"};
+        accuracy_grid(number_scenarios(), seeds, methods, names, cs::sim::simulate_numbers, number_errors);
     } else if (mode == "accuracy-tags") {
-        accuracy_tags(seeds, methods);
+        const char *const names[2] = {"hamming_loss", "exact_set_accuracy"};
+        accuracy_grid(tag_scenarios(), seeds, methods, names, cs::sim::simulate_tags, tag_errors);
     } else if (mode == "speed-numbers") {
         const cs::sim::NumericCrowd c = cs::sim::simulate_numbers(numbers_of_size(answers));
         for (const std::string &method : methods) {

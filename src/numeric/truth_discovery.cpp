@@ -57,6 +57,23 @@ std::vector<double> worker_sums(const NumericData &data, const std::vector<int32
     return sum;
 }
 
+// The truth-discovery loop: from the medians, each round sets the weights from the
+// current estimates (update_weights) and takes the weighted means. Returns whether the
+// fit was cancelled; `estimate` holds the result.
+template <class UpdateWeights>
+bool iterate_weighted_means(const NumericData &data, const FitOptions &options, const Progress &progress,
+                            const std::vector<int32_t> &blocks, Team &team, const std::vector<double> &weight,
+                            UpdateWeights update_weights, std::vector<double> &estimate, FitResult &out) {
+    estimate = item_medians(data, answer_moments(data));
+    return iterate_estimates(
+        data, options, progress, estimate,
+        [&](const std::vector<double> &mu, std::vector<double> &next) {
+            update_weights(mu);
+            weighted_means(data, weight, mu, next, blocks, team);
+        },
+        out);
+}
+
 }  // namespace
 
 bool fit_catd(const NumericData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
@@ -82,14 +99,9 @@ bool fit_catd(const NumericData &data, const FitOptions &options, const Progress
             worker_sums(data, blocks, team, scratch, mu, [](int32_t, double r) { return r * r; });
         for (int32_t w = 0; w < o.n_workers; ++w) weight[w] = quantile[w] / (ss[w] + eps);
     };
-    std::vector<double> estimate = item_medians(data, moments);
-    const bool cancelled = iterate_estimates(
-        data, options, progress, estimate,
-        [&](const std::vector<double> &mu, std::vector<double> &next) {
-            update_weights(mu);
-            weighted_means(data, weight, mu, next, blocks, team);
-        },
-        out);
+    std::vector<double> estimate;
+    const bool cancelled =
+        iterate_weighted_means(data, options, progress, blocks, team, weight, update_weights, estimate, out);
     // omega_w is the inverse of an upper bound of sigma_w^2: (sum omega)^(-1/2) is a
     // conservative standard error of the weighted mean.
     update_weights(estimate);
@@ -130,14 +142,9 @@ bool fit_crh(const NumericData &data, const FitOptions &options, const Progress 
             weight[w] = -std::log(l / total);
         }
     };
-    std::vector<double> estimate = item_medians(data, moments);
-    const bool cancelled = iterate_estimates(
-        data, options, progress, estimate,
-        [&](const std::vector<double> &mu, std::vector<double> &next) {
-            update_weights(mu);
-            weighted_means(data, weight, mu, next, blocks, team);
-        },
-        out);
+    std::vector<double> estimate;
+    const bool cancelled =
+        iterate_weighted_means(data, options, progress, blocks, team, weight, update_weights, estimate, out);
     // Standard error of a weighted mean with weights w and worker variances s_w^2 (the
     // residual mean squares, floored): sqrt(sum w^2 s^2) / sum w.
     update_weights(estimate);

@@ -65,6 +65,18 @@ double timed_answer_fit(cs_model *model, const std::string &name, FitMonitor *mo
     return seconds;
 }
 
+// What every answer fit reports after its results: iterations, convergence, notes
+// (and the notes' explanation on stderr unless --quiet).
+template <class Outcome>
+void finish_answer_fit(const cs_model *model, const FitSettings &settings, Outcome &out) {
+    int32_t converged = 0;
+    cs_iterations(model, &out.iterations);
+    cs_converged(model, &converged);
+    cs_fit_notes(model, &out.notes);
+    out.converged = converged != 0;
+    if (!settings.quiet) report_fit_notes(model, out.method);
+}
+
 void check(const cs_model *model, cs_status status, const char *what) {
     if (status != CS_OK) throw CliError(kExitFit, std::string(what) + ": " + cs_last_error(model));
 }
@@ -129,12 +141,7 @@ NumberOutcome fit_number_table(int32_t method, const FitSettings &settings, cons
     out.noise.resize(m);
     check(model.get(), cs_number_estimates(model.get(), out.value.data(), out.se.data(), n), "estimates");
     check(model.get(), cs_number_workers(model.get(), out.bias.data(), out.noise.data(), m), "workers");
-    int32_t converged = 0;
-    cs_iterations(model.get(), &out.iterations);
-    cs_converged(model.get(), &converged);
-    cs_fit_notes(model.get(), &out.notes);
-    out.converged = converged != 0;
-    if (!settings.quiet) report_fit_notes(model.get(), out.method);
+    finish_answer_fit(model.get(), settings, out);
     return out;
 }
 
@@ -155,12 +162,7 @@ TagOutcome fit_tag_table(int32_t method, const FitSettings &settings, const Answ
     check(model.get(), cs_tag_probabilities(model.get(), out.p.data(), out.p.size()), "tag probabilities");
     check(model.get(), cs_tag_workers(model.get(), out.sensitivity.data(), out.specificity.data(), out.sensitivity.size()),
           "tag workers");
-    int32_t converged = 0;
-    cs_iterations(model.get(), &out.iterations);
-    cs_converged(model.get(), &converged);
-    cs_fit_notes(model.get(), &out.notes);
-    out.converged = converged != 0;
-    if (!settings.quiet) report_fit_notes(model.get(), out.method);
+    finish_answer_fit(model.get(), settings, out);
     return out;
 }
 

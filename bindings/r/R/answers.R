@@ -15,22 +15,30 @@
   })
 }
 
+# The item and worker ids of an answers data frame (distinct values in .distinct's
+# order), their 0-based codes, and the parameters for the library.
+.answer_ids <- function(data, item, worker, method, user) {
+  items_col <- .column(data, item, "item")
+  workers_col <- .column(data, worker, "worker")
+  items <- .distinct(items_col)
+  workers <- .distinct(workers_col)
+  list(items = items, workers = workers, i = .codes(items_col, items), w = .codes(workers_col, workers),
+       params = .params(fixed = list(method = method, items = length(items), workers = length(workers)),
+                        user = user, owned = c("method", "items", "workers")))
+}
+
 crowdspec_numbers <- function(data, item = "item", worker = "worker", value = "value", method = "auto", ...,
                               progress = NULL) {
   call <- match.call()
   if (!is.data.frame(data)) stop("data must be a data.frame of answers in long form", call. = FALSE)
-  items_col <- .column(data, item, "item")
-  workers_col <- .column(data, worker, "worker")
   values_col <- .column(data, value, "value")
   if (!is.numeric(values_col)) stop("the value column must be numeric", call. = FALSE)
-  items <- .distinct(items_col)
-  workers <- .distinct(workers_col)
-  params <- .params(fixed = list(method = method, items = length(items), workers = length(workers)),
-                    user = list(...), owned = c("method", "items", "workers"))
-  i <- .codes(items_col, items)
-  w <- .codes(workers_col, workers)
+  ids <- .answer_ids(data, item, worker, method, list(...))
+  items <- ids$items
+  workers <- ids$workers
+  w <- ids$w
   x <- as.double(values_col)
-  r <- .run_fit(function(p) .Call(C_cs_r_fit_numbers, i, w, x, params, p), progress, call)
+  r <- .run_fit(function(p) .Call(C_cs_r_fit_numbers, ids$i, w, x, ids$params, p), progress, call)
   fit <- structure(list(
     estimates = data.frame(item = items, value = r$value, se = r$se, row.names = NULL, stringsAsFactors = FALSE),
     workers = data.frame(worker = workers, answers = tabulate(w + 1L, nbins = length(workers)), bias = r$bias,
@@ -46,25 +54,20 @@ crowdspec_tags <- function(data, item = "item", worker = "worker", tags = "tags"
                            threshold = 0.5, sep = "|", ..., progress = NULL) {
   call <- match.call()
   if (!is.data.frame(data)) stop("data must be a data.frame of answers in long form", call. = FALSE)
-  items_col <- .column(data, item, "item")
-  workers_col <- .column(data, worker, "worker")
-  lists <- .tag_lists(data[[tags]], sep)
   if (is.null(data[[tags]])) stop("no column '", tags, "' in data", call. = FALSE)
+  lists <- .tag_lists(data[[tags]], sep)
   tag_names <- sort(unique(unlist(lists)), method = "radix")
   if (!length(tag_names)) stop("no answer has a tag", call. = FALSE)
   if (!is.numeric(threshold) || !(length(threshold) %in% c(1L, length(tag_names)))) {
     stop("threshold must be one number or one per tag (", length(tag_names), ")", call. = FALSE)
   }
-  items <- .distinct(items_col)
-  workers <- .distinct(workers_col)
-  params <- .params(fixed = list(method = method, items = length(items), workers = length(workers)),
-                    user = list(...), owned = c("method", "items", "workers"))
-  i <- .codes(items_col, items)
-  w <- .codes(workers_col, workers)
+  ids <- .answer_ids(data, item, worker, method, list(...))
+  items <- ids$items
+  workers <- ids$workers
   tag <- as.integer(match(unlist(lists), tag_names) - 1L)
   start <- as.double(c(0, cumsum(lengths(lists))))
   r <- .run_fit(function(p) {
-    .Call(C_cs_r_fit_tags, i, w, start, tag, length(tag_names), as.double(threshold), params, p)
+    .Call(C_cs_r_fit_tags, ids$i, ids$w, start, tag, length(tag_names), as.double(threshold), ids$params, p)
   }, progress, call)
   n <- length(items)
   prob <- matrix(r$probabilities, nrow = n, byrow = TRUE, dimnames = list(as.character(items), tag_names))
