@@ -32,7 +32,7 @@ std::string format_number(double v) {
 // are in docs/defaults.md.
 const std::vector<ParamSpec> &param_table() {
     static const std::vector<ParamSpec> table = {
-        {CS_PARAM_METHOD, "method", true, 1, 299, CS_METHOD_AUTO, method_names()},
+        {CS_PARAM_METHOD, "method", true, 1, 999, CS_METHOD_AUTO, method_names()},
         {CS_PARAM_CLASSES, "classes", true, 0, 100000, 0, {}},
         {CS_PARAM_ITEMS, "items", true, 0, 2147483647.0, 0, {}},
         {CS_PARAM_WORKERS, "workers", true, 0, 2147483647.0, 0, {}},
@@ -85,6 +85,12 @@ const std::vector<ParamSpec> &param_table() {
          {{"random", CS_LA_ORDER_RANDOM}, {"items", CS_LA_ORDER_ITEMS}}},
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
+        {CS_PARAM_COMPARISON_PRIOR, "comparison_prior", false, 0, 1e6, 1.0, {}},
+        {CS_PARAM_TIES, "ties", true, 0, 3, CS_TIES_AUTO,
+         {{"auto", CS_TIES_AUTO}, {"davidson", CS_TIES_DAVIDSON}, {"half", CS_TIES_HALF}, {"ignore", CS_TIES_IGNORE}}},
+        {CS_PARAM_SE_ITEMS, "se_items", true, 0, 100000, 2000, {}},
+        {CS_PARAM_CROWD_BT_ALPHA, "crowd_bt_alpha", false, 1, 1e6, 4.0, {}},
+        {CS_PARAM_CROWD_BT_BETA, "crowd_bt_beta", false, 1, 1e6, 1.0, {}},
     };
     return table;
 }
@@ -254,6 +260,11 @@ FitOptions Params::fit_options() const {
     o.la_beta = get_double(CS_PARAM_LA_BETA);
     o.la_order = static_cast<int32_t>(get_int(CS_PARAM_LA_ORDER));
     o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
+    o.comparison_prior = get_double(CS_PARAM_COMPARISON_PRIOR);
+    o.ties = static_cast<int32_t>(get_int(CS_PARAM_TIES));
+    o.se_items = static_cast<int32_t>(get_int(CS_PARAM_SE_ITEMS));
+    o.crowd_bt_alpha = get_double(CS_PARAM_CROWD_BT_ALPHA);
+    o.crowd_bt_beta = get_double(CS_PARAM_CROWD_BT_BETA);
     return o;
 }
 

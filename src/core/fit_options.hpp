@@ -54,6 +54,12 @@ struct FitOptions {
     int32_t la_order = CS_LA_ORDER_RANDOM;  // the first pass's item order
     // Calibration of the Dawid-Skene family's posteriors (crowd/calibration/).
     int32_t calibration = CS_CALIBRATION_AUTO;
+    // Pairwise comparisons (src/ranking/): bt, noisy-bt, crowd-bt.
+    double comparison_prior = 1.0;          // lambda: virtual wins and losses per item
+    int32_t ties = CS_TIES_AUTO;
+    int32_t se_items = 2000;                // exact standard errors up to this many items
+    double crowd_bt_alpha = 4.0;            // crowd-bt: Beta(alpha, beta) prior of eta
+    double crowd_bt_beta = 1.0;
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its
