@@ -24,7 +24,7 @@ std::vector<double> bt_curvature(const ComparisonData &data, const PairWeights &
         const double root = nu * std::sqrt(a * b), d = a + b + root;
         const double p_lo = a / d, p_hi = b / d, p_tie = root / d;
         const double m_lo = p_lo + 0.5 * p_tie, m_hi = p_hi + 0.5 * p_tie;
-        c[p] = (w.low[p] + w.high[p] + w.tie[p]) * std::max(0.0, m_lo * m_hi - 0.25 * p_tie);
+        c[p] = (w.pair[p].low + w.pair[p].high + w.pair[p].tie) * std::max(0.0, m_lo * m_hi - 0.25 * p_tie);
     }
     return c;
 }

@@ -24,17 +24,16 @@ double sum_in_order(const std::vector<double> &partial) {
 
 PairWeights count_weights(const ComparisonData &data, int32_t ties) {
     PairWeights w;
-    w.low = data.low_wins;
-    w.high = data.high_wins;
-    w.tie.assign(data.pair_ties.size(), 0.0);
+    w.pair.resize(data.pair_ties.size());
     for (std::size_t p = 0; p < data.pair_ties.size(); ++p) {
+        w.pair[p] = {data.low_wins[p], data.high_wins[p], 0.0};
         const double t = data.pair_ties[p];
         if (ties == CS_TIES_DAVIDSON) {
-            w.tie[p] = t;
+            w.pair[p].tie = t;
             w.total_ties += t;
         } else if (ties == CS_TIES_HALF) {
-            w.low[p] += 0.5 * t;
-            w.high[p] += 0.5 * t;
+            w.pair[p].low += 0.5 * t;
+            w.pair[p].high += 0.5 * t;
         }
     }
     return w;
@@ -49,8 +48,8 @@ void row_weights(const ComparisonData &data, const PairWeights &w, RowWeights &r
             for (int64_t e = data.row_start[static_cast<std::size_t>(i)]; e < data.row_start[static_cast<std::size_t>(i) + 1];
                  ++e) {
                 const std::size_t p = data.row_pair[static_cast<std::size_t>(e)];
-                rows.n[static_cast<std::size_t>(e)] = w.low[p] + w.high[p] + w.tie[p];
-                wins += (data.row_other[static_cast<std::size_t>(e)] > i ? w.low[p] : w.high[p]) + 0.5 * w.tie[p];
+                rows.n[static_cast<std::size_t>(e)] = w.pair[p].low + w.pair[p].high + w.pair[p].tie;
+                wins += (data.row_other[static_cast<std::size_t>(e)] > i ? w.pair[p].low : w.pair[p].high) + 0.5 * w.pair[p].tie;
             }
             rows.wins[static_cast<std::size_t>(i)] = wins;
         }
@@ -138,7 +137,7 @@ double nu_step(const ComparisonData &data, const PairWeights &w, double nu, cons
             const std::size_t p = static_cast<std::size_t>(q);
             const double a = pi[static_cast<std::size_t>(data.pair_lo[p])], c = pi[static_cast<std::size_t>(data.pair_hi[p])];
             const double root = std::sqrt(a * c);
-            sum += (w.low[p] + w.high[p] + w.tie[p]) * root / (a + c + nu * root);
+            sum += (w.pair[p].low + w.pair[p].high + w.pair[p].tie) * root / (a + c + nu * root);
         }
         partial[static_cast<std::size_t>(b)] = sum;
     });
@@ -167,7 +166,7 @@ double bt_log_posterior(const ComparisonData &data, const PairWeights &w, double
         for (int64_t q = begin; q < end; ++q) {
             const std::size_t p = static_cast<std::size_t>(q);
             const std::size_t lo = static_cast<std::size_t>(data.pair_lo[p]), hi = static_cast<std::size_t>(data.pair_hi[p]);
-            const double n = w.low[p] + w.high[p] + w.tie[p];
+            const double n = w.pair[p].low + w.pair[p].high + w.pair[p].tie;
             double d = pi[lo] + pi[hi] + (nu > 0.0 ? nu * std::sqrt(pi[lo] * pi[hi]) : 0.0);
             double log_d = std::log(d);
             if (!(d > 0.0 && d <= 1e300)) {
@@ -176,7 +175,7 @@ double bt_log_posterior(const ComparisonData &data, const PairWeights &w, double
                 d = std::exp(s[lo] - top) + std::exp(s[hi] - top) + nu * std::exp(0.5 * (s[lo] + s[hi]) - top);
                 log_d = top + std::log(d);
             }
-            sum += w.low[p] * s[lo] + w.high[p] * s[hi] + (w.tie[p] > 0.0 ? w.tie[p] * (log_nu + 0.5 * (s[lo] + s[hi])) : 0.0) -
+            sum += w.pair[p].low * s[lo] + w.pair[p].high * s[hi] + (w.pair[p].tie > 0.0 ? w.pair[p].tie * (log_nu + 0.5 * (s[lo] + s[hi])) : 0.0) -
                    n * log_d;
         }
         partial[static_cast<std::size_t>(b)] = sum;
@@ -203,8 +202,8 @@ void require_strongly_connected(const ComparisonData &data, const PairWeights &w
                 const int32_t j = data.row_other[static_cast<std::size_t>(e)];
                 const bool low = j > i;
                 // Forward: an edge i -> j when i beat j; backward: when j beat i.
-                const double beat = (low == (direction == 0)) ? w.low[p] : w.high[p];
-                if ((beat > 0.0 || w.tie[p] > 0.0) && !seen[static_cast<std::size_t>(j)]) {
+                const double beat = (low == (direction == 0)) ? w.pair[p].low : w.pair[p].high;
+                if ((beat > 0.0 || w.pair[p].tie > 0.0) && !seen[static_cast<std::size_t>(j)]) {
                     seen[static_cast<std::size_t>(j)] = 1;
                     ++reached;
                     stack.push_back(j);

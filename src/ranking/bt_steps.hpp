@@ -19,8 +19,11 @@ namespace cs {
 /// A weighted BT problem on the pairs of a ComparisonData: per pair p (lo < hi), the
 /// wins of lo, the wins of hi and the ties (Davidson's), each a non-negative weight.
 struct PairWeights {
-    std::vector<double> low, high, tie;
-    double total_ties = 0.0;  // sum of tie
+    struct Weight {
+        double low = 0.0, high = 0.0, tie = 0.0;
+    };
+    std::vector<Weight> pair;  // together: one cache line read per pair of a row
+    double total_ties = 0.0;   // sum of tie
 };
 
 /// The same problem laid out along the items' rows for the MM sweep: per row entry (item

@@ -50,9 +50,7 @@ public:
         if (noisy_) bias_.assign(workers, 0.5);
         rho_.assign(static_cast<std::size_t>(data.n_comparisons), 0.0);
         const std::size_t pairs = static_cast<std::size_t>(data.n_pairs());
-        weights_.low.assign(pairs, 0.0);
-        weights_.high.assign(pairs, 0.0);
-        weights_.tie.assign(pairs, 0.0);
+        weights_.pair.assign(pairs, PairWeights::Weight());
     }
 
     void start_scores() {
@@ -198,8 +196,8 @@ private:
             (low_won ? low : high) += rho;
             (low_won ? high : low) += other;
         }
-        weights_.low[p] = low;
-        weights_.high[p] = high;
+        weights_.pair[p].low = low;
+        weights_.pair[p].high = high;
         return log_likelihood;
     }
 
