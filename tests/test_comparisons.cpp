@@ -188,6 +188,13 @@ void bad_input(void **) {
     double out[3];
     CS_ASSERT_STATUS(cs_worker_reliability(m, out, 3), CS_ERR_INVALID_ARGUMENT);
     CS_ASSERT_STATUS(cs_scores(m, out, nullptr, nullptr, 2), CS_ERR_BUFFER_TOO_SMALL);
+    // No classes: cs_n_classes is 0 and cs_posteriors writes nothing.
+    size_t k = 9;
+    CS_ASSERT_OK(cs_n_classes(m, &k));
+    assert_int_equal(k, 0);
+    out[0] = -1.0;
+    CS_ASSERT_OK(cs_posteriors(m, out, 0));
+    assert_true(out[0] == -1.0);
     assert_string_equal(cs_status_string(CS_ERR_INVALID_ANSWER), "CS_ERR_INVALID_ANSWER");
     assert_string_equal(cs_status_string(CS_ERR_NOT_CONNECTED), "CS_ERR_NOT_CONNECTED");
     cs_destroy(m);

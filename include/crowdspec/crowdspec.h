@@ -1337,7 +1337,7 @@ enum cs_answer {
  * cs_trace() (the log posterior -- log-likelihood plus the log priors -- at the start,
  * trace[0], and after each iteration; it never decreases), cs_log_likelihood() (its
  * last value), cs_fit_notes(), cs_estimate(). cs_labels() gives each item's rank - 1 (0 =
- * best). An iteration is one MM sweep (bt) or one EM round (noisy-bt, crowd-bt); the fit
+ * best); cs_n_classes() is 0 and cs_posteriors() writes nothing. An iteration is one MM sweep (bt) or one EM round (noisy-bt, crowd-bt); the fit
  * stops when the relative change of the log posterior is at most ::CS_PARAM_TOL, or after
  * ::CS_PARAM_MAX_ITER iterations (::CS_NOTE_MAX_ITER_REACHED). The progress callback sees
  * iteration 0 (the start) and every iteration with the log posterior. Every result is

@@ -404,6 +404,8 @@ CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t
             return;
         }
         // Points and graphs: hard labels, one-hot rows written on demand (not stored).
+        // Comparisons have no classes (k = 0): no posterior values.
+        if (fit.k == 0) return;
         require(posteriors, "posteriors");
         const std::size_t k = static_cast<std::size_t>(fit.k), size = fit.labels.size() * k;
         if (capacity < size)

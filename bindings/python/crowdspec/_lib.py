@@ -38,6 +38,7 @@ CS_ERR_OUT_OF_MEMORY = -15
 INPUT_CROWD = 1
 INPUT_POINTS = 2
 INPUT_GRAPH = 3
+INPUT_COMPARISONS = 4
 
 
 class CrowdspecError(ValueError):
@@ -143,6 +144,9 @@ _SIGNATURES_0_2 = {
                                             ctypes.c_size_t, F64P, ctypes.c_size_t, F64P]),
     "cs_intern_strings": (_status, [ModelP, ctypes.c_char_p, ctypes.c_size_t, I64P,
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
+    "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),
+    "cs_scores": (_status, [ModelP, F64P, F64P, I32P, ctypes.c_size_t]),
+    "cs_worker_reliability": (_status, [ModelP, F64P, ctypes.c_size_t]),
 }
 
 _lock = threading.Lock()
