@@ -650,7 +650,9 @@ enum cs_param {
      *  and a plain round are each one trace entry and one counted round; a discarded
      *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. mace,
      *  bcc and ebcc extrapolate their variational rounds the same way (on the logarithms
-     *  of their Beta and Dirichlet parameters; the bound never decreases). */
+     *  of their Beta and Dirichlet parameters; the bound never decreases). The comparison
+     *  methods (bt, noisy-bt, crowd-bt) extrapolate their MM sweeps and EM rounds the same
+     *  way (see cs_fit_comparisons()). */
     CS_PARAM_ACCEL = 106,
     /** int, "identify": how a method that finds classes up to a relabelling names them,
      *  a ::cs_identify. Default ::CS_IDENTIFY_VOTE: opt-ds maps its spectral classes
@@ -1337,8 +1339,12 @@ enum cs_answer {
  * cs_trace() (the log posterior -- log-likelihood plus the log priors -- at the start,
  * trace[0], and after each iteration; it never decreases), cs_log_likelihood() (its
  * last value), cs_fit_notes(), cs_estimate(). cs_labels() gives each item's rank - 1 (0 =
- * best); cs_n_classes() is 0 and cs_posteriors() writes nothing. An iteration is one MM sweep (bt) or one EM round (noisy-bt, crowd-bt); the fit
- * stops when the relative change of the log posterior is at most ::CS_PARAM_TOL, or after
+ * best); cs_n_classes() is 0 and cs_posteriors() writes nothing. A plain step is one MM
+ * sweep (bt) or one EM round (noisy-bt, crowd-bt); with ::CS_PARAM_ACCEL =
+ * ::CS_ACCEL_SQUAREM (the default) an iteration is one SQUAREM cycle (two plain steps, an
+ * extrapolation on the log strengths, log nu and the logits of the worker probabilities,
+ * and a plain step from it, kept only when its log posterior is at least the plain
+ * steps'), with ::CS_ACCEL_NONE one plain step. The fit stops when the relative change of the log posterior is at most ::CS_PARAM_TOL, or after
  * ::CS_PARAM_MAX_ITER iterations (::CS_NOTE_MAX_ITER_REACHED). The progress callback sees
  * iteration 0 (the start) and every iteration with the log posterior. Every result is
  * finite, whatever the data (one item, all ties, a worker who always answers left).
