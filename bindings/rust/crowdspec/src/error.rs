@@ -55,6 +55,10 @@ c_enum! {
         TooManyClasses = sys::CS_ERR_TOO_MANY_CLASSES,
         /// `CS_ERR_TOO_LARGE`: the sizes exceed the library's layout (n_workers x k >= 2^32).
         TooLarge = sys::CS_ERR_TOO_LARGE,
+        /// `CS_ERR_INVALID_ANSWER`: an answer is not left (0), right (1) or tie (2).
+        InvalidAnswer = sys::CS_ERR_INVALID_ANSWER,
+        /// `CS_ERR_NOT_CONNECTED`: without a prior the scores do not exist.
+        NotConnected = sys::CS_ERR_NOT_CONNECTED,
         ..
         /// A code this crate does not know.
         Other(i32),
