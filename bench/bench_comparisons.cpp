@@ -20,6 +20,7 @@
 //
 //   build/bench/bench_comparisons --comparisons 1e6 [--items N] [--workers 1000]
 //       [--iters 20] [--methods bt,noisy-bt,crowd-bt] [--threads 0] [--write PREFIX]
+//       [--full 0: skip the fit to convergence; seconds and iterations are then --iters']
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -37,7 +38,7 @@ namespace {
 
 const char kUsage[] =
     "usage: bench_comparisons [--comparisons 1e6] [--items N (default comparisons / 100)] [--workers 1000]\n"
-    "       [--iters 20] [--methods bt,noisy-bt,crowd-bt] [--threads 0] [--seed 1] [--write PREFIX]\n";
+    "       [--iters 20] [--methods bt,noisy-bt,crowd-bt] [--threads 0] [--seed 1] [--write PREFIX] [--full 1]\n";
 
 // Peak resident set (VmHWM) in bytes; reset_peak() starts a new peak from the current size.
 double peak_bytes() {
@@ -125,6 +126,7 @@ int main(int argc, char **argv) {
     const int32_t threads = static_cast<int32_t>(args.num("threads", 0));
     const std::string methods = args.str("methods", "bt,noisy-bt,crowd-bt");
     const std::string write = args.str("write", "");
+    const bool full_fit = args.num("full", 1) != 0;
     args.done();
     o.model = cs::sim::ComparisonModel::Crowd;
     for (int32_t w = 0; w < o.workers; ++w) o.reliability.push_back(w % 5 == 4 ? 0.2 : 0.9);
@@ -142,10 +144,11 @@ int main(int argc, char **argv) {
         begin = end + 1;
         const double before = current_bytes();
         const bool peak_ok = reset_peak();
-        const Timed full = run(method.c_str(), s, threads, -1, -1.0);
+        // --full 0: no fit to convergence (the peak is then the fixed-iteration fit's).
+        const Timed fixed = run(method.c_str(), s, threads, iters, 0.0);
+        const Timed full = full_fit ? run(method.c_str(), s, threads, -1, -1.0) : fixed;
         const double peak = peak_ok ? peak_bytes() - before : 0.0;
         const Timed start = run(method.c_str(), s, threads, 0, -1.0);
-        const Timed fixed = run(method.c_str(), s, threads, iters, 0.0);
         bench::Json j;
         j.str("method", method)
             .integer("comparisons", o.comparisons)
