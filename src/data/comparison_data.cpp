@@ -29,18 +29,6 @@ int32_t count_ids(const int32_t *ids, std::size_t n, int32_t declared, const cha
     return declared > 0 ? declared : largest + 1;
 }
 
-// A stable counting sort of `order` by key(index) in [0, buckets): the output keeps the
-// input order among equal keys.
-template <class Key>
-std::vector<uint32_t> stable_by(const std::vector<uint32_t> &order, std::size_t buckets, Key key) {
-    std::vector<int64_t> next(buckets + 1, 0);
-    for (uint32_t t : order) ++next[static_cast<std::size_t>(key(t)) + 1];
-    for (std::size_t b = 0; b < buckets; ++b) next[b + 1] += next[b];
-    std::vector<uint32_t> out(order.size());
-    for (uint32_t t : order) out[static_cast<std::size_t>(next[static_cast<std::size_t>(key(t))]++)] = t;
-    return out;
-}
-
 }  // namespace
 
 ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left, const int32_t *right,
@@ -63,50 +51,68 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
     d.n_items = std::max(count_ids(left, n, items, "left item"), count_ids(right, n, items, "right item"));
     d.n_workers = worker != nullptr ? count_ids(worker, n, workers, "worker") : std::max<int32_t>(workers, 1);
 
-    // The comparisons of two distinct items, sorted by (lo, hi) with two stable counting
-    // sorts (by hi, then by lo): O(n + items), input order kept within a pair.
-    std::vector<uint32_t> order;
-    order.reserve(n);
+    // The comparisons of two distinct items as records (lo, hi, worker, outcome seen from
+    // lo), sorted by (lo, hi) with two stable counting sorts of the records themselves
+    // (by hi, then by lo): O(n + items), input order kept within a pair, and every pass
+    // reads its input in order (sorting indices instead would read the input arrays at
+    // random, a cache miss per field).
+    struct Record {
+        int32_t lo, hi, worker;
+        uint8_t outcome;
+    };
+    std::vector<Record> records;
+    records.reserve(n);
     for (std::size_t t = 0; t < n; ++t) {
-        if (left[t] == right[t])
+        if (left[t] == right[t]) {
             ++d.self_comparisons;
-        else
-            order.push_back(static_cast<uint32_t>(t));
+            continue;
+        }
+        const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
+        const bool low_left = left[t] == lo;
+        uint8_t outcome = kTie;
+        if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
+        records.push_back({lo, hi, worker != nullptr ? worker[t] : 0,
+                           static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0))});
     }
-    const auto lo_of = [&](uint32_t t) { return std::min(left[t], right[t]); };
-    const auto hi_of = [&](uint32_t t) { return std::max(left[t], right[t]); };
     const std::size_t n_items = static_cast<std::size_t>(d.n_items);
-    order = stable_by(order, n_items, hi_of);
-    order = stable_by(order, n_items, lo_of);
+    {
+        std::vector<Record> sorted(records.size());
+        const auto by = [&](auto key, const std::vector<Record> &in, std::vector<Record> &out) {
+            std::vector<int64_t> next(n_items + 1, 0);
+            for (const Record &r : in) ++next[static_cast<std::size_t>(key(r)) + 1];
+            for (std::size_t b = 0; b < n_items; ++b) next[b + 1] += next[b];
+            for (const Record &r : in) out[static_cast<std::size_t>(next[static_cast<std::size_t>(key(r))]++)] = r;
+        };
+        by([](const Record &r) { return r.hi; }, records, sorted);
+        by([](const Record &r) { return r.lo; }, sorted, records);
+    }
 
-    d.n_comparisons = static_cast<int64_t>(order.size());
-    d.worker.resize(order.size());
-    d.outcome.resize(order.size());
+    d.n_comparisons = static_cast<int64_t>(records.size());
+    d.worker.resize(records.size());
+    d.outcome.resize(records.size());
     d.pair_start.push_back(0);
-    for (std::size_t c = 0; c < order.size(); ++c) {
-        const uint32_t t = order[c];
-        const int32_t lo = lo_of(t), hi = hi_of(t);
-        if (d.pair_lo.empty() || d.pair_lo.back() != lo || d.pair_hi.back() != hi) {
+    for (std::size_t c = 0; c < records.size(); ++c) {
+        const Record &r = records[c];
+        if (d.pair_lo.empty() || d.pair_lo.back() != r.lo || d.pair_hi.back() != r.hi) {
             if (!d.pair_lo.empty()) d.pair_start.push_back(static_cast<int64_t>(c));
-            d.pair_lo.push_back(lo);
-            d.pair_hi.push_back(hi);
+            d.pair_lo.push_back(r.lo);
+            d.pair_hi.push_back(r.hi);
             d.low_wins.push_back(0.0);
             d.high_wins.push_back(0.0);
             d.pair_ties.push_back(0.0);
         }
-        const bool low_left = left[t] == lo;
-        uint8_t outcome = kTie;
-        if (answer[t] == CS_ANSWER_TIE) {
-            d.pair_ties.back() += 1.0;
-            ++d.ties;
-        } else {
-            const bool left_won = answer[t] == CS_ANSWER_LEFT;
-            outcome = left_won == low_left ? kLowWon : kHighWon;
-            (outcome == kLowWon ? d.low_wins : d.high_wins).back() += 1.0;
+        switch (r.outcome & kOutcomeMask) {
+            case kTie:
+                d.pair_ties.back() += 1.0;
+                ++d.ties;
+                break;
+            case kLowWon: d.low_wins.back() += 1.0; break;
+            default: d.high_wins.back() += 1.0; break;
         }
-        d.outcome[c] = static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0));
-        d.worker[c] = worker != nullptr ? worker[t] : 0;
+        d.outcome[c] = r.outcome;
+        d.worker[c] = r.worker;
     }
+    std::vector<Record>().swap(records);
     if (!d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
 
     // Per item, its pairs (in pair order, so a sweep's sums are in a fixed order).
