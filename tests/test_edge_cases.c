@@ -184,6 +184,24 @@ static void crowd_classes_limit_is_documented(void **state) {
     CS_ASSERT_OK(cs_fit(m, item, worker, label, 3));
 }
 
+/* An id of 2^31 - 1 cannot be counted (the count, id + 1, is an int32): the message
+ * states the limit and where the id is (issue 40, R9). */
+static void id_limit_is_stated(void **state) {
+    static const int32_t item[3] = {0, 0, 1}, label[3] = {0, 1, 1};
+    int32_t worker[3] = {0, 1, INT32_MAX};
+    static const int32_t gold_item[1] = {INT32_MAX}, gold_label[1] = {0};
+    cs_model *m = (cs_model *)*state;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "mv"));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_INVALID_ID, "worker id 2147483647",
+                   "at label index 2", "at most 2147483646");
+    worker[2] = 0;
+    CS_ASSERT_OK(cs_set_gold(m, gold_item, gold_label, 1));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_INVALID_ID, "gold item id 2147483647",
+                   "at gold index 0", "at most 2147483646");
+    CS_ASSERT_OK(cs_set_gold(m, NULL, NULL, 0));
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, 3));
+}
+
 /* n_workers x k < 2^32 (the label codes): 1431655766 x 3 = 4294967298 is refused with
  * CS_ERR_TOO_LARGE before anything is allocated. One below the limit, 429496 x 10000 =
  * 4294960000, passes the check, and mv then needs 429496 k x k confusion matrices
@@ -228,13 +246,24 @@ static int32_t stop_at_call(void *user, int32_t iteration, double objective) {
 }
 
 /* Fits `method` on the data of its input kind (crowd: cs_k3; points: two clusters of 3
- * points; graph: two triangles joined by one edge). */
+ * points; graph: two triangles joined by one edge; comparisons: four items by two
+ * workers; numbers and tags: six answers on three items). */
 static cs_status fit_any(cs_model *m, int32_t method) {
     static const double x[12] = {0, 0, 0, 1, 1, 0, 10, 10, 10, 11, 11, 10};
     static const int32_t u[7] = {0, 0, 1, 3, 3, 4, 2}, v[7] = {1, 2, 2, 4, 5, 5, 3};
+    static const int32_t judge[6] = {0, 1, 0, 1, 0, 1}, left[6] = {0, 1, 2, 0, 3, 2}, right[6] = {1, 2, 3, 2, 1, 0};
+    static const int32_t answer[6] = {CS_ANSWER_LEFT, CS_ANSWER_LEFT, CS_ANSWER_RIGHT, CS_ANSWER_TIE,
+                                      CS_ANSWER_RIGHT, CS_ANSWER_LEFT};
+    static const int32_t item[6] = {0, 0, 1, 1, 2, 2}, worker[6] = {0, 1, 0, 1, 0, 1};
+    static const double value[6] = {1.0, 1.5, 4.0, 3.0, -2.0, -2.5};
+    static const int64_t tag_start[7] = {0, 1, 3, 3, 4, 5, 7};
+    static const int32_t tag[7] = {0, 0, 1, 1, 0, 0, 1};
     switch (cs_method_input(method)) {
         case CS_INPUT_CROWD: return cs_fit_data(m, &cs_k3);
         case CS_INPUT_POINTS: return cs_fit_points(m, x, 6, 2, 0);
+        case CS_INPUT_COMPARISONS: return cs_fit_comparisons(m, judge, left, right, answer, 6);
+        case CS_INPUT_NUMBERS: return cs_fit_numbers(m, item, worker, value, 6);
+        case CS_INPUT_TAGS: return cs_fit_tags(m, item, worker, tag_start, tag, 6, 2);
         default: return cs_fit_graph(m, 6, u, v, 7);
     }
 }
@@ -251,7 +280,8 @@ static void every_method_reports_not_converged_after_cancel(void **state) {
         cs_model *m = cs_create();
         assert_non_null(m);
         CS_ASSERT_OK(cs_set_int(m, CS_PARAM_METHOD, method));
-        if (cs_method_input(method) != CS_INPUT_CROWD) CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 2));
+        if (cs_method_input(method) == CS_INPUT_POINTS || cs_method_input(method) == CS_INPUT_GRAPH)
+            CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 2));
         CS_ASSERT_OK(cs_set_progress(m, stop_at_call, &count));
         CS_ASSERT_OK(fit_any(m, method));
         assert_true(count.calls >= 1);
@@ -281,6 +311,7 @@ int main(void) {
         T(seed_accepts_whole_doubles_up_to_2_pow_63),
         T(impossible_items_get_the_prior),
         T(crowd_classes_limit_is_documented),
+        T(id_limit_is_stated),
         T(workers_times_classes_limit_is_documented),
         cmocka_unit_test(every_method_reports_not_converged_after_cancel),
     };

@@ -32,6 +32,10 @@ static const Documented documented[] = {
     {CS_PARAM_POWER_ITERS, "power_iters", 1, 100000, 100, 1},
     {CS_PARAM_SMOOTHING_CENTER, "smoothing_center", 0, 2, CS_SMOOTHING_CENTER_UNIFORM, 1},
     {CS_PARAM_CALIBRATION, "calibration", 0, 2, CS_CALIBRATION_AUTO, 1},
+    {CS_PARAM_ORDINAL, "ordinal", 0, 1, 0, 1},
+    {CS_PARAM_GAMMA, "gamma", 0, 1e6, 0.25, 0},
+    {CS_PARAM_CV_FOLDS, "cv_folds", 2, 100, 5, 1},
+    {CS_PARAM_MINIMAX_START, "minimax_start", 0, 1, CS_MINIMAX_START_VOTE, 1},
 };
 #define N_DOCUMENTED (sizeof documented / sizeof documented[0])
 

@@ -15,7 +15,10 @@ bool run_numbers_method(const NumericData &data, const FitOptions &options, cons
     out.n_workers = data.n_workers();
     out.k = 0;
     const bool cancelled = method(data, options, progress, out);
-    if (cancelled) out.converged = false;
+    if (cancelled) {
+        out.converged = false;
+        out.notes |= CS_NOTE_CANCELLED;  // as every method's fit: cs_fit_notes() says why it stopped
+    }
     if (out.worker_bias.empty() || out.worker_noise.empty())
         residual_worker_stats(data, out.values, out.worker_bias, out.worker_noise);
     const int32_t unanswered = data.order.unanswered_items();

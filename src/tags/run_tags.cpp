@@ -16,7 +16,10 @@ void start_result(const TagData &data, FitResult &out) {
 }
 
 bool finish_result(const TagData &data, bool cancelled, FitResult &out) {
-    if (cancelled) out.converged = false;
+    if (cancelled) {
+        out.converged = false;
+        out.notes |= CS_NOTE_CANCELLED;  // as every method's fit: cs_fit_notes() says why it stopped
+    }
     const int32_t unanswered = data.order.unanswered_items();
     if (unanswered > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;
