@@ -8,8 +8,9 @@ under them. Both call libcrowdspec through ctypes (see library_path()).
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
 from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_comparisons, fit_graph, fit_labels, fit_points, has_param,
-                   method_summaries, methods, params, predict_labels,
+                   method_summaries, methods, params,
                    version)
+from ._predict import predict_labels
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
                            Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLab, CrowdLloyd, DawidSkene,
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,

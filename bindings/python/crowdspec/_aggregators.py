@@ -13,7 +13,8 @@ import numpy as np
 from ._crowd_frame import (_check_coded, _check_columns, _confusion_from_errors, _Encoded,
                            _in_frame_terms, _missing_row)
 from ._estimator import _Params
-from ._fit import fit_labels, predict_labels, warn_notes
+from ._fit import fit_labels, warn_notes
+from ._predict import predict_labels
 from ._frame import _factorize, _int32, _pd
 from ._lib import CrowdspecError
 
@@ -159,20 +160,19 @@ class Aggregator(_Params):
         """label_next_, label_wrong_, spammer_, worst_class_, accuracy_interval_ and
         model_errors_ (issue 34), where the fit has them."""
         pd = _pd()
-        if result.label_next is None:
+        d = result.diagnostics
+        if d is None:
             return
-        self.label_next_ = pd.Series(result.label_next, index=tasks, name="label_next")
-        self.label_wrong_ = pd.Series(result.label_wrong, index=rows, name="p_wrong")
-        self.spammer_ = pd.Series(result.worker_spammer, index=workers, name="spammer")
-        worst = result.worker_worst_class
+        self.label_next_ = pd.Series(d.label_next, index=tasks, name="label_next")
+        self.label_wrong_ = pd.Series(d.label_wrong, index=rows, name="p_wrong")
+        self.spammer_ = pd.Series(d.spammer, index=workers, name="spammer")
         values = np.asarray(enc.classes, dtype=object)
-        self.worst_class_ = pd.Series([values[c] if c >= 0 else None for c in worst], index=workers,
+        self.worst_class_ = pd.Series([values[c] if c >= 0 else None for c in d.worst_class], index=workers,
                                       name="worst_class", dtype=object)
         self.accuracy_interval_ = pd.DataFrame(
-            {"accuracy": result.worker_accuracy, "low": result.worker_accuracy_low,
-             "high": result.worker_accuracy_high}, index=workers)
-        if result.model_confusion is not None:
-            self.model_errors_ = pd.DataFrame(result.model_confusion, index=classes,
+            {"accuracy": d.accuracy, "low": d.accuracy_low, "high": d.accuracy_high}, index=workers)
+        if d.model_confusion is not None:
+            self.model_errors_ = pd.DataFrame(d.model_confusion, index=classes,
                                               columns=pd.Index(enc.classes, name="model label"))
 
     def _keep_estimates(self, result, tasks, workers, classes, enc):

@@ -17,13 +17,12 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from . import _lib
-from ._model_assist import read_model_assist, set_model_probs
+from ._model_assist import Diagnostics, read_model_assist, set_model_probs
 from ._lib import CrowdspecError, CrowdspecWarning, Handle, check, lib
 
 __all__ = [
     "Result",
     "fit_labels",
-    "predict_labels",
     "fit_points",
     "fit_graph",
     "fit_comparisons",
@@ -114,16 +113,8 @@ class Result:
     median_grades, mean_grades: when the classes are ordered grades (an ordinal method,
         or ordinal=1), each item's posterior median grade ((n,) int32 class index) and
         posterior mean grade ((n,) float64, in class positions 0..k-1), else None.
-    label_next: crowd fits (fit_labels), each item's "label next" score (cs_label_next):
-        the expected fall in the chance its label is wrong if one more label is bought
-        from a typical worker. label_wrong: each input label's posterior probability
-        of being wrong (cs_label_wrong), in the input order. model_confusion: (k, k)
-        the model's confusion matrix EM estimated (model_probs with a Dawid-Skene
-        method), else None. worker_spammer, worker_worst_class, worker_accuracy,
-        worker_accuracy_low, worker_accuracy_high: (m,) per worker
-        (cs_worker_diagnostics): Raykar-Yu spammer score (0 spammer .. 1 perfect),
-        worst true class (-1 none), the share of its labels right (soft counts) and
-        its 95 % posterior Beta interval.
+    diagnostics: crowd fits (fit_labels): the label-next and label-wrong scores, the
+        model's confusion matrix and the worker diagnostics (_model_assist.Diagnostics).
     """
 
     method: str
@@ -149,14 +140,7 @@ class Result:
     se: Optional[np.ndarray] = None
     ranks: Optional[np.ndarray] = None
     reliability: Optional[np.ndarray] = None
-    label_next: Optional[np.ndarray] = None
-    label_wrong: Optional[np.ndarray] = None
-    model_confusion: Optional[np.ndarray] = None
-    worker_spammer: Optional[np.ndarray] = None
-    worker_worst_class: Optional[np.ndarray] = None
-    worker_accuracy: Optional[np.ndarray] = None
-    worker_accuracy_low: Optional[np.ndarray] = None
-    worker_accuracy_high: Optional[np.ndarray] = None
+    diagnostics: Optional[Diagnostics] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -508,11 +492,8 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
             cs_set_initial_prior): (m, k, k) worker x true x observed matrices and (k,)
             prior EM starts from (EM methods only); a worker's all-zero matrix marks it
             as new (it starts from the majority-vote estimate).
-        model_probs: a classifier's class probabilities (cs_set_model_probs), an
-            (n_rows, k) array, row r for item model_items[r] (default: row j for item
-            j); rows sum to 1 after normalisation. The Dawid-Skene family (the default
-            "auto" too) takes the model as one more worker with an estimated confusion
-            matrix (Result.model_confusion); "crowdlab" needs it; other methods refuse it.
+        model_probs, model_items: a classifier's (n_rows, k) class probabilities, row r
+            for item model_items[r] (default: row j for item j); see set_model_probs.
         progress: optional function(iteration, objective); a true return value stops
             the fit, keeping the last completed iteration.
         warn: issue a CrowdspecWarning when the fit reports a note the user must act
@@ -543,42 +524,6 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
         check(status, model)
         result = _collect(model, method, _lib.INPUT_CROWD)
         read_model_assist(model, result, item, label)
-    if warn:
-        warn_notes(result)
-    return result
-
-
-def predict_labels(item, worker, label, confusion, prior, *, temperature=None, mixing=None,
-                   warn=True, **params):
-    """Label a new batch of items by workers with known matrices, without refitting
-    (cs_predict: one E-step).
-
-    Args:
-        item, worker, label: the batch's triples (0-based integers; items numbered for
-            the batch, workers as in `confusion`).
-        confusion: (m, k, k) worker x true x observed matrices (e.g. a fit's
-            Result.confusion); workers with ids >= m are unknown and weighed by the mean
-            matrix (note "unknown_workers").
-        prior: (k,) class prior (e.g. Result.prior).
-        temperature, mixing: the calibration applied to the posteriors
-            (cs_set_initial_calibration; e.g. Result.temperature and Result.mixing of
-            the fit, so that the fit's own items get the fit's posteriors). None: 1 and
-            0, the model's posterior as it is.
-        **params: library parameters (support=..., threads=...).
-
-    Returns: a Result (iterations 0, trace = [batch log-likelihood]).
-    """
-    item, worker, label = _triples(item, worker, label)
-    with Handle() as model:
-        set_params(model, params)
-        _set_initial(model, confusion, prior)
-        if temperature is not None or mixing is not None:
-            check(_lib.function("cs_set_initial_calibration")(
-                model, 1.0 if temperature is None else float(temperature),
-                0.0 if mixing is None else float(mixing)), model)
-        check(lib().cs_predict(model, _i32p(item), _i32p(worker), _i32p(label),
-                               item.shape[0]), model)
-        result = _collect(model, "predict", _lib.INPUT_CROWD)
     if warn:
         warn_notes(result)
     return result

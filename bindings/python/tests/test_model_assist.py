@@ -79,7 +79,7 @@ def test_numpy_layer():
     r = crowdspec.fit_labels(item, worker, label, "ds", model_probs=[[0.8, 0.2], [0.8, 0.2]],
                              calibration="none", warn=False)
     assert list(r.labels) == [0, 0]  # the workers tie; the model breaks the tie
-    assert r.model_confusion.shape == (2, 2)
-    assert r.label_wrong.shape == (4,) and r.label_next.shape == (2,)
+    assert r.diagnostics.model_confusion.shape == (2, 2)
+    assert r.diagnostics.label_wrong.shape == (4,) and r.diagnostics.label_next.shape == (2,)
     with pytest.raises(ValueError):
         crowdspec.fit_labels(item, worker, label, "ds", model_probs=[0.5, 0.5])

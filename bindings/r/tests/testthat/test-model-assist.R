@@ -3,13 +3,6 @@
 # Votes: a {x cat, y cat, z dog}, b {x dog, y dog, z dog}, c {x cat, z dog}; mv's
 # posteriors are the vote shares (2/3, 1/3), (0, 1), (1/2, 1/2).
 
-votes <- data.frame(
-  item = c("a", "a", "a", "b", "b", "b", "c", "c"),
-  worker = c("x", "y", "z", "x", "y", "z", "x", "z"),
-  label = c("cat", "cat", "dog", "dog", "dog", "dog", "cat", "dog"),
-  stringsAsFactors = FALSE
-)
-
 test_that("label next and worker diagnostics are the library's, by hand", {
   fit <- crowdspec(votes, method = "mv")
   # The typical worker from the soft counts: true cat: cat 4/3 + 1/2 = 11/6, dog
