@@ -27,6 +27,7 @@ Usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so PYTHONPATH=bindings/python \\
 
 import argparse
 import glob
+import json
 import os
 import sys
 import time
@@ -140,7 +141,7 @@ def active(name, item, worker, label, truth, k, n, rng):
             # The items of highest score that still have held-back labels.
             held_items = np.unique(item[held])
             conf = r.posteriors.max(axis=1)
-            score = r.label_next
+            score = r.diagnostics.label_next
             key = np.lexsort((srng.random(held_items.size), conf[held_items], -score[held_items]))
             chosen = held_items[key[:batch]]
             shuffled = held[srng.permutation(held.size)]
@@ -180,12 +181,12 @@ def svg(results, path):
         all_e = [e for c in curves.values() for _, e in c] + [full]
         top = max(all_e) / scored * 1.05 + 1e-9
         fx = lambda labels: x0 + pad + (w - pad - 10) * labels / total
-        fy = lambda e: y0 + h - pad + 10 - (h - pad - 20) * (e / scored) / top
+        fy = lambda e: y0 + h - pad - (h - pad - 20) * (e / scored) / top  # plot: y0 + 20 .. y0 + h - pad
         out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#ccc"/>'
-                   % (x0 + pad, y0 + 10, w - pad - 10, h - pad - 20 + 10))
+                   % (x0 + pad, y0 + 10, w - pad - 10, h - pad - 10))
         out.append('<text x="%d" y="%d">%s</text>' % (x0 + pad + 4, y0 + 24, name))
-        out.append('<text x="%d" y="%d">%.2f</text>' % (x0 + 4, fy(0) , 0.0))
-        out.append('<text x="%d" y="%d">%.2f</text>' % (x0 + 4, y0 + 24, top))
+        out.append('<text x="%d" y="%d">%.2f</text>' % (x0 + 4, fy(0), 0.0))
+        out.append('<text x="%d" y="%d">%.2f</text>' % (x0 + 4, fy(top * scored) + 4, top))
         out.append('<text x="%d" y="%d">labels: %d</text>' % (x0 + w - 90, y0 + h - 12, total))
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#000" stroke-dasharray="4 3"/>'
                    % (fx(0), fy(full), fx(total), fy(full)))
@@ -206,6 +207,7 @@ def main():
     ap.add_argument("--svg", help="write the active-labelling curves to this SVG file")
     ap.add_argument("--sets", help="comma-separated set names (default: all)")
     ap.add_argument("--skip-model", action="store_true", help="skip part 1")
+    ap.add_argument("--json", help="also write the active-labelling curves to this JSON file")
     args = ap.parse_args()
     wanted = set(args.sets.split(",")) if args.sets else None
     sets = {}
@@ -244,6 +246,9 @@ def main():
               % (met, len(sets)))
         if args.svg:
             svg(results, args.svg)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f)
 
 
 if __name__ == "__main__":
