@@ -318,6 +318,27 @@ void diagnostics_by_hand(void **) {
     assert_int_equal(cs_label_wrong(m.get(), bad_item, label, 1, wrong), CS_ERR_INVALID_ID);
     std::vector<double> next(10);
     assert_int_equal(cs_label_next(m.get(), next.data(), next.size()), CS_OK);
+    // k = 3: the spammer score against the pairwise definition, sum over t < u and c of
+    // (A[t][c] - A[u][c])^2 / (k (k - 1)), computed here from cs_confusion.
+    test::Triples t3;
+    const int32_t said[4][6] = {{0, 0, 1, 2, 2, 1}, {0, 1, 1, 2, 0, 1}, {1, 0, 2, 2, 1, 0}, {0, 0, 1, 1, 2, 2}};
+    for (int32_t w = 0; w < 4; ++w)
+        for (int32_t j = 0; j < 6; ++j) t3.add(j, w, said[w][j]);
+    test::Model m3 = test::make_model("mv");
+    assert_int_equal(fit_with(m3.get(), t3), CS_OK);
+    const std::vector<double> pi3 = test::confusion(m3.get());
+    std::vector<double> spam3(4);
+    assert_int_equal(cs_worker_diagnostics(m3.get(), spam3.data(), nullptr, nullptr, nullptr, nullptr, 4), CS_OK);
+    for (int32_t w = 0; w < 4; ++w) {
+        double s = 0.0;
+        for (int32_t a = 0; a < 3; ++a)
+            for (int32_t b = a + 1; b < 3; ++b)
+                for (int32_t c = 0; c < 3; ++c) {
+                    const double d = pi3[w * 9 + a * 3 + c] - pi3[w * 9 + b * 3 + c];
+                    s += d * d;
+                }
+        assert_near(spam3[w], s / 6.0, 1e-14);
+    }
 }
 
 // Spammer score of the fit's own matrices and the adversary interval on a simulated

@@ -72,8 +72,7 @@ def compare(c, r):
 PARAMS = {"seed": 3, "threads": 1, "max_iter": 200}
 
 
-# crowdlab needs a model's probabilities (tests/test_model_assist.py).
-@pytest.mark.parametrize("method", [m for m in crowdspec.methods("crowd") if m != "crowdlab"])
+@pytest.mark.parametrize("method", crowdspec.methods("crowd"))
 def test_simulated_vector_matches_c_api(reference_program, tmp_path, method):
     item, worker, label, _ = simulate(n_items=200, n_workers=15, k=3, seed=11)
     c = run_c(reference_program, tmp_path, item, worker, label, method, PARAMS)

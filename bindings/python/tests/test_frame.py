@@ -425,8 +425,7 @@ def test_every_crowd_method_has_a_class():
     assert not missing, "crowd methods without a class: %s" % sorted(missing)
 
 
-# crowdlab needs a model's probabilities: tests/test_model_assist.py.
-@pytest.mark.parametrize("method", sorted(set(crowdspec.METHOD_CLASSES) - {"crowdlab"}))
+@pytest.mark.parametrize("method", sorted(crowdspec.METHOD_CLASSES))
 def test_every_class_fits(method):
     df, truth, _ = crowd_frame(k=2, n_items=200)
     cls = crowdspec.METHOD_CLASSES[method]

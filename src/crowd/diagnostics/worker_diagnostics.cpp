@@ -63,81 +63,101 @@ double beta_quantile(double a, double b, double p) {
     return 0.5 * (lo + hi);
 }
 
+namespace {
+
+// Raykar and Yu's score of a k x k matrix a: sum_{t<u} sum_c (a[t][c] - a[u][c])^2 /
+// (k (k - 1)), by the identity sum_{t<u} (x_t - x_u)^2 = k sum_t x_t^2 - (sum_t x_t)^2
+// per column c: O(k^2), not O(k^3).
+double spammer_score(const double *a, int32_t k) {
+    double s = 0.0;
+    for (int32_t c = 0; c < k; ++c) {
+        double sum = 0.0, squares = 0.0;
+        for (int32_t t = 0; t < k; ++t) {
+            const double x = a[static_cast<int64_t>(t) * k + c];
+            sum += x;
+            squares += x * x;
+        }
+        s += k * squares - sum * sum;
+    }
+    return std::max(0.0, s) / (static_cast<double>(k) * (k - 1));
+}
+
+}  // namespace
+
 void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
     const int32_t k = data.k, m = data.n_workers;
     const int64_t kk = static_cast<int64_t>(k) * k;
     out.typical_confusion.clear();
     if (k < 2 || out.posteriors.size() != static_cast<std::size_t>(data.n_items) * k) return;
+    // Every crowd method of the registry keeps confusion matrices; the spammer score then
+    // reads them and the pass keeps 2 k numbers per worker (hits and mass per true
+    // class). Only without them are the full soft counts (k^2 per worker) kept, and
+    // not beyond 2^26 entries (512 MiB): no diagnostics rather than a surprise allocation.
     const bool fitted_matrices = out.confusion.size() == static_cast<std::size_t>(m) * kk;
-    // The soft counts take as much memory as the workers' confusion matrices: a method
-    // that kept none (mv at a large k over many workers) gets no diagnostics beyond
-    // 2^26 entries (512 MiB) rather than a surprise allocation.
     if (!fitted_matrices && static_cast<int64_t>(m) * kk > (int64_t{1} << 26)) return;
-    // Soft counts n_i[t][c] in one pass over the labels (by item: q_j is read once).
-    std::vector<double> counts(static_cast<std::size_t>(m) * kk, 0.0);
+    std::vector<double> counts(fitted_matrices ? 0 : static_cast<std::size_t>(m) * kk, 0.0);
+    std::vector<double> hits(static_cast<std::size_t>(m) * k, 0.0), mass(hits.size(), 0.0);
     std::vector<int64_t> labels(static_cast<std::size_t>(m), 0);
+    std::vector<double> typical(static_cast<std::size_t>(kk), 0.0);
+    // One pass over the labels, by item (q_j is read once): n_i[t][c] += q_j(t).
     for (int32_t j = 0; j < data.n_items; ++j) {
         const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
         for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
             const int32_t i = data.worker_of(p), c = data.label_of(p);
-            double *n = counts.data() + i * kk + c;
-            for (int32_t t = 0; t < k; ++t) n[static_cast<int64_t>(t) * k] += q[t];
+            const int64_t row = static_cast<int64_t>(i) * k;
+            hits[row + c] += q[c];
+            for (int32_t t = 0; t < k; ++t) {
+                mass[row + t] += q[t];
+                typical[static_cast<int64_t>(t) * k + c] += q[t];
+            }
+            if (!fitted_matrices)
+                for (int32_t t = 0; t < k; ++t) counts[i * kk + static_cast<int64_t>(t) * k + c] += q[t];
             ++labels[i];
         }
     }
-    out.typical_confusion.assign(static_cast<std::size_t>(kk), 0.0);
-    for (int32_t i = 0; i < m; ++i)
-        for (int64_t e = 0; e < kk; ++e) out.typical_confusion[e] += counts[i * kk + e];
     for (int32_t t = 0; t < k; ++t) {
-        double *row = out.typical_confusion.data() + static_cast<int64_t>(t) * k;
+        double *row = typical.data() + static_cast<int64_t>(t) * k;
         double sum = 0.0;
         for (int32_t c = 0; c < k; ++c) sum += row[c];
         // A class no label's item has mass on: the typical worker reveals nothing there.
         for (int32_t c = 0; c < k; ++c) row[c] = sum > 0.0 ? row[c] / sum : 1.0 / k;
     }
+    out.typical_confusion = std::move(typical);
     out.worker_spammer.assign(static_cast<std::size_t>(m), 0.0);
     out.worker_worst_class.assign(static_cast<std::size_t>(m), -1);
     out.worker_accuracy.assign(static_cast<std::size_t>(m), std::nan(""));
     out.worker_accuracy_low.assign(static_cast<std::size_t>(m), std::nan(""));
     out.worker_accuracy_high.assign(static_cast<std::size_t>(m), std::nan(""));
-    std::vector<double> a(static_cast<std::size_t>(kk));
+    std::vector<double> a(fitted_matrices ? 0 : static_cast<std::size_t>(kk));
     for (int32_t i = 0; i < m; ++i) {
-        const double *n = counts.data() + i * kk;
+        const int64_t row = static_cast<int64_t>(i) * k;
         double correct = 0.0, worst_rate = 2.0;
         for (int32_t t = 0; t < k; ++t) {
-            double mass = 0.0;
-            for (int32_t c = 0; c < k; ++c) mass += n[t * k + c];
-            correct += n[t * k + t];
-            if (mass > 1e-12 && n[t * k + t] / mass < worst_rate) {
-                worst_rate = n[t * k + t] / mass;
+            correct += hits[row + t];
+            if (mass[row + t] > 1e-12 && hits[row + t] / mass[row + t] < worst_rate) {
+                worst_rate = hits[row + t] / mass[row + t];
                 out.worker_worst_class[i] = t;
             }
         }
         if (labels[i] > 0) {
             const double total = static_cast<double>(labels[i]);
-            const double hits = std::min(total, correct);
-            out.worker_accuracy[i] = hits / total;
-            out.worker_accuracy_low[i] = beta_quantile(1.0 + hits, 1.0 + total - hits, 0.025);
-            out.worker_accuracy_high[i] = beta_quantile(1.0 + hits, 1.0 + total - hits, 0.975);
+            const double h = std::min(total, correct);
+            out.worker_accuracy[i] = h / total;
+            out.worker_accuracy_low[i] = beta_quantile(1.0 + h, 1.0 + total - h, 0.025);
+            out.worker_accuracy_high[i] = beta_quantile(1.0 + h, 1.0 + total - h, 0.975);
         }
-        // The matrix A of the spammer score: the fit's, else the smoothed soft counts.
+        // The matrix of the spammer score: the fit's, else the smoothed soft counts.
         if (fitted_matrices) {
-            std::copy(out.confusion.begin() + i * kk, out.confusion.begin() + (i + 1) * kk, a.begin());
-        } else {
-            for (int32_t t = 0; t < k; ++t) {
-                double sum = 0.0;
-                for (int32_t c = 0; c < k; ++c) sum += n[t * k + c] + 1.0 / k;
-                for (int32_t c = 0; c < k; ++c) a[t * k + c] = (n[t * k + c] + 1.0 / k) / sum;
-            }
+            out.worker_spammer[i] = spammer_score(out.confusion.data() + i * kk, k);
+            continue;
         }
-        double s = 0.0;
-        for (int32_t t = 0; t < k; ++t)
-            for (int32_t u = t + 1; u < k; ++u)
-                for (int32_t c = 0; c < k; ++c) {
-                    const double d = a[t * k + c] - a[u * k + c];
-                    s += d * d;
-                }
-        out.worker_spammer[i] = s / (static_cast<double>(k) * (k - 1));
+        const double *n = counts.data() + i * kk;
+        for (int32_t t = 0; t < k; ++t) {
+            double sum = 0.0;
+            for (int32_t c = 0; c < k; ++c) sum += n[t * k + c] + 1.0 / k;
+            for (int32_t c = 0; c < k; ++c) a[t * k + c] = (n[t * k + c] + 1.0 / k) / sum;
+        }
+        out.worker_spammer[i] = spammer_score(a.data(), k);
     }
 }
 
