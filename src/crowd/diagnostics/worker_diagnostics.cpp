@@ -168,14 +168,19 @@ std::vector<double> label_next_scores(const FitResult &fit) {
     const double *tm = fit.typical_confusion.data();
     for (int32_t j = 0; j < fit.n_items; ++j) {
         const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
-        const double top = *std::max_element(q, q + k);
-        double after = 0.0;  // sum_c max_t q(t) T[t][c]: 1 - the expected error after the label
+        const int32_t top = static_cast<int32_t>(std::max_element(q, q + k) - q);
+        // sum_c max_t q(t) T[t][c] - q(top), written as sum_c (max_t q(t) T[t][c] -
+        // q(top) T[top][c]) (the rows of T sum to 1): each term >= 0, and exactly 0
+        // where the current label stays the argmax after label c, so that an item no
+        // single label can change scores 0, not a rounding residue.
+        double gain = 0.0;
         for (int32_t c = 0; c < k; ++c) {
-            double best = 0.0;
-            for (int32_t t = 0; t < k; ++t) best = std::max(best, q[t] * tm[t * k + c]);
-            after += best;
+            const double stay = q[top] * tm[static_cast<int64_t>(top) * k + c];
+            double best = stay;
+            for (int32_t t = 0; t < k; ++t) best = std::max(best, q[t] * tm[static_cast<int64_t>(t) * k + c]);
+            gain += best - stay;
         }
-        score[j] = std::max(0.0, after - top);
+        score[j] = gain;
     }
     return score;
 }
