@@ -47,6 +47,8 @@ static void enum_values_are_pinned(void **state) {
     assert_int_equal(CS_ERR_INTERNAL, -16);
     assert_int_equal(CS_ERR_WRONG_INPUT_KIND, -17);
     assert_int_equal(CS_ERR_TOO_LARGE, -20);
+    assert_int_equal(CS_ERR_CORRUPT_MODEL, -22);
+    assert_int_equal(CS_ERR_MODEL_VERSION, -23);
 
     assert_int_equal(CS_METHOD_MV, 1);
     assert_int_equal(CS_METHOD_DS, 2);
@@ -113,6 +115,8 @@ static void status_string_names_every_code(void **state) {
         {CS_ERR_NON_FINITE, "CS_ERR_NON_FINITE"},
         {CS_ERR_TOO_MANY_CLASSES, "CS_ERR_TOO_MANY_CLASSES"},
         {CS_ERR_TOO_LARGE, "CS_ERR_TOO_LARGE"},
+        {CS_ERR_CORRUPT_MODEL, "CS_ERR_CORRUPT_MODEL"},
+        {CS_ERR_MODEL_VERSION, "CS_ERR_MODEL_VERSION"},
     };
     static const cs_status unknown[] = {1, 2, 100, -21, -100, 1000, INT32_MAX, INT32_MIN};
     size_t i;

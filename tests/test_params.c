@@ -32,6 +32,11 @@ static const Documented documented[] = {
     {CS_PARAM_POWER_ITERS, "power_iters", 1, 100000, 100, 1},
     {CS_PARAM_SMOOTHING_CENTER, "smoothing_center", 0, 2, CS_SMOOTHING_CENTER_UNIFORM, 1},
     {CS_PARAM_CALIBRATION, "calibration", 0, 2, CS_CALIBRATION_AUTO, 1},
+    {CS_PARAM_KEEP_LABELS, "keep_labels", 0, 1, 1, 1},
+    {CS_PARAM_UPDATE_ROUNDS, "update_rounds", 1, 100000, 50, 1},
+    {CS_PARAM_UPDATE_SWEEP, "update_sweep", 0, 1e6, 4, 0},
+    {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", 0, 1e6, 0.1, 0},
+    {CS_PARAM_UPDATE_REFIT, "update_refit", 0, 1e6, 2, 0},
 };
 #define N_DOCUMENTED (sizeof documented / sizeof documented[0])
 

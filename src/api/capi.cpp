@@ -61,13 +61,20 @@ void check_initial_method(const cs_model *model, const cs::FitOptions &options, 
                         "class-one-coin-ds can); clear them with cs_set_initial_confusion(model, NULL, 0)");
 }
 
-// Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result.
-void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOptions &options,
+// Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result, with
+// the parameters it ran with and, for a saved model (CS_PARAM_KEEP_LABELS), its labels
+// (codes the caller lent, cs_fit_csr's, are copied: the handle outlives the call).
+void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &options,
                    const cs::MethodInfo &method) {
     auto fit = std::make_unique<cs::FitResult>();
     const bool cancelled =
         model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
                                : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
+    model->fit_params = std::make_unique<cs::Params>(model->params);
+    if (!cancelled && options.keep_labels && cs::is_ds_family(options.method)) {
+        if (data.item_code.is_view()) data.item_code.resize(data.item_code.size());
+        model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
+    }
     cs::keep_fit(model, std::move(fit), cancelled);
 }
 
@@ -76,14 +83,13 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
 template <class Build>
 cs_status fit_crowd(cs_model *model, Build build) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
+    cs::clear_fit(model);
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
         check_initial_method(model, options, method);
-        const cs::CrowdData data = build(options);
-        run_crowd_fit(model, data, options, method);
+        run_crowd_fit(model, build(options), options, method);
     });
 }
 
@@ -319,13 +325,14 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         cs::predict_items(data, options, known, known_workers, *result);
         cs::apply_calibration(data, temperature, mixing, calibration, *result);
         model->message = result->note_message;
+        cs::clear_fit(model);
         model->fit = std::move(result);
     });
 }
 
 CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
+    cs::clear_fit(model);
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();
@@ -339,7 +346,7 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u, const int32_t *v,
                               size_t n_edges) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
+    cs::clear_fit(model);
     model->message.clear();
     return cs::guard(model, [&] {
         const cs::FitOptions options = model->params.fit_options();

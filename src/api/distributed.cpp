@@ -236,7 +236,7 @@ CS_API int32_t cs_private_supports(int32_t method) { return supported(method) ? 
 
 CS_API cs_status cs_private_fail(cs_model *model, cs_status status, const char *message) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
+    cs::clear_fit(model);
     try {
         model->message = message != nullptr ? message : "";
     } catch (...) {
@@ -248,7 +248,7 @@ CS_API cs_status cs_private_fit_distributed(cs_model *model, const cs_private_tr
                                             const int32_t *item, const int32_t *worker,
                                             const int32_t *label, size_t n_local) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
+    cs::clear_fit(model);
     model->message.clear();
     return cs::guard(model, [&] {
         if (transport == nullptr) throw Error(CS_ERR_NULL_POINTER, "the transport is NULL");

@@ -85,6 +85,11 @@ const std::vector<ParamSpec> &param_table() {
          {{"random", CS_LA_ORDER_RANDOM}, {"items", CS_LA_ORDER_ITEMS}}},
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
+        {CS_PARAM_KEEP_LABELS, "keep_labels", true, 0, 1, 1, {{"no", 0}, {"yes", 1}}},
+        {CS_PARAM_UPDATE_ROUNDS, "update_rounds", true, 1, 100000, 50, {}},
+        {CS_PARAM_UPDATE_SWEEP, "update_sweep", false, 0, 1e6, 4.0, {}},
+        {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", false, 0, 1e6, 0.1, {}},
+        {CS_PARAM_UPDATE_REFIT, "update_refit", false, 0, 1e6, 2.0, {}},
     };
     return table;
 }
@@ -254,6 +259,11 @@ FitOptions Params::fit_options() const {
     o.la_beta = get_double(CS_PARAM_LA_BETA);
     o.la_order = static_cast<int32_t>(get_int(CS_PARAM_LA_ORDER));
     o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
+    o.keep_labels = get_int(CS_PARAM_KEEP_LABELS) != 0;
+    o.update_rounds = static_cast<int32_t>(get_int(CS_PARAM_UPDATE_ROUNDS));
+    o.update_sweep = get_double(CS_PARAM_UPDATE_SWEEP);
+    o.update_recalibrate = get_double(CS_PARAM_UPDATE_RECALIBRATE);
+    o.update_refit = get_double(CS_PARAM_UPDATE_REFIT);
     return o;
 }
 

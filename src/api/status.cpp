@@ -30,6 +30,8 @@ CS_API const char *cs_status_string(cs_status status) {
         case CS_ERR_NON_FINITE: return "CS_ERR_NON_FINITE";
         case CS_ERR_TOO_MANY_CLASSES: return "CS_ERR_TOO_MANY_CLASSES";
         case CS_ERR_TOO_LARGE: return "CS_ERR_TOO_LARGE";
+        case CS_ERR_CORRUPT_MODEL: return "CS_ERR_CORRUPT_MODEL";
+        case CS_ERR_MODEL_VERSION: return "CS_ERR_MODEL_VERSION";
         default: return "CS_UNKNOWN_STATUS";
     }
 }

@@ -54,6 +54,12 @@ struct FitOptions {
     int32_t la_order = CS_LA_ORDER_RANDOM;  // the first pass's item order
     // Calibration of the Dawid-Skene family's posteriors (crowd/calibration/).
     int32_t calibration = CS_CALIBRATION_AUTO;
+    // Saved models and incremental updates (crowd/em/incremental.hpp).
+    bool keep_labels = true;                // keep a crowd fit's labels on the handle
+    int32_t update_rounds = 50;             // most incremental EM rounds per update
+    double update_sweep = 4.0;              // labels of other items revisited per new label
+    double update_recalibrate = 0.1;        // label growth that re-fits the calibration
+    double update_refit = 2.0;              // label growth (a multiple) that refits in full
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its
