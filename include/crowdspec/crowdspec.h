@@ -1911,6 +1911,131 @@ CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *
  * @return as cs_fit(), and ::CS_ERR_NOT_FITTED without a state.
  */
 CS_API cs_status cs_refit(cs_model *model);
+
+/**
+ * @brief The length of a statistics vector of Dawid-Skene EM (cs_shard_e_step(),
+ *        cs_m_step(), cs_fit_stats()) for n_workers workers and k classes:
+ *        n_workers x k x k + k + 2, or 0 when that overflows.
+ *
+ * The layout (docs/scaling.md, "The statistics"): first the count tables,
+ * entry (i x k + o) x k + t = the sum, over worker i's labels o, of the posterior
+ * q_j(t) of the labelled item (worker, observed class, true class: the M-step's layout);
+ * then the class mass, entry t = the sum of q_j(t) over the items; then the
+ * log-likelihood of the items; then the number of impossible items. Statistics of
+ * disjoint sets of items add up entry by entry: the statistics of the union are the
+ * sum, which any engine can form (MPI's all-reduce, a Dask reduction).
+ */
+CS_API size_t cs_stats_length(size_t n_workers, size_t k);
+
+/**
+ * @brief Give a handle one shard of a crowd: the labels of some items (all the labels
+ *        of each), for cs_shard_start() and cs_shard_e_step().
+ *
+ * Items are numbered within the shard (0 .. n_items - 1; an item without labels
+ * counts in the class mass with the prior as posterior); workers and classes are those
+ * of the whole crowd (worker < n_workers, label < k), the same on every shard.
+ * ::CS_PARAM_DUPLICATES applies. Replaces the handle's fit.
+ *
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT
+ *         (n_items = 0); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
+ *         ::CS_ERR_TOO_FEW_CLASSES; ::CS_ERR_TOO_LARGE; ::CS_ERR_DUPLICATE;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_shard_labels(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                                 size_t n_labels, size_t n_items, size_t n_workers, size_t k);
+
+/**
+ * @brief The statistics of the shard's start: the soft majority vote as posteriors
+ *        (the start of ds, one-coin-ds, class-one-coin-ds and auto), with a
+ *        log-likelihood and impossible count of 0.
+ *
+ * @param model A handle given a shard (cs_shard_labels()).
+ * @param[out] stats cs_stats_length() values.
+ * @param capacity Length of stats.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED (no
+ *         shard); ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_shard_start(cs_model *model, double *stats, size_t capacity);
+
+/**
+ * @brief The E-step (the fit's, with ::CS_PARAM_SUPPORT) of the shard's items at given
+ *        parameters, and its statistics. The posteriors stay on the handle:
+ *        cs_n_items(), cs_labels() and cs_posteriors() read them (EM's posteriors, not
+ *        calibrated).
+ *
+ * @param model A handle given a shard.
+ * @param confusion n_workers x k x k confusion matrices (rows P(observed | true)).
+ * @param prior The k class probabilities.
+ * @param[out] stats cs_stats_length() values.
+ * @param capacity Length of stats.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED;
+ *         ::CS_ERR_INVALID_ARGUMENT (a parameter negative or not finite);
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_shard_e_step(cs_model *model, const double *confusion, const double *prior, double *stats,
+                                 size_t capacity);
+
+/**
+ * @brief The M-step from statistics summed over every shard, with the handle's method
+ *        and parameters (its confusion model, ::CS_PARAM_SMOOTHING, the pooled or
+ *        stratified prior of ::CS_PARAM_SMOOTHING_CENTER and of auto, ::CS_PARAM_PRIOR):
+ *        the confusion matrices and class prior a single-process fit computes from the
+ *        same sums. The workers' activity strata of auto's prior are the row sums of the
+ *        count tables, rounded (each labelled item's posterior sums to 1).
+ *
+ * @param model The handle (its parameters).
+ * @param stats The summed statistics, n_stats = cs_stats_length(n_workers, k) values.
+ * @param n_stats Their number.
+ * @param n_items Items of the whole crowd (the class prior is class mass / n_items).
+ * @param n_workers, k The sizes.
+ * @param[out] confusion n_workers x k x k values.
+ * @param confusion_capacity Its length.
+ * @param[out] prior k values.
+ * @param prior_capacity Its length.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_INVALID_ARGUMENT
+ *         (n_stats wrong, a statistic negative or not finite, a method outside the
+ *         Dawid-Skene family); ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_m_step(cs_model *model, const double *stats, size_t n_stats, size_t n_items, size_t n_workers,
+                           size_t k, double *confusion, size_t confusion_capacity, double *prior,
+                           size_t prior_capacity);
+
+/**
+ * @brief An engine's E-step for cs_fit_stats(): the statistics of every item of the
+ *        crowd at the given parameters, summed over the shards, into stats
+ *        (cs_stats_length() values). Returns 0, or non-zero to stop the fit (then
+ *        ::CS_ERR_CANCELLED).
+ */
+typedef int32_t (*cs_e_step_fn)(void *user, const double *confusion, const double *prior, double *stats);
+
+/**
+ * @brief Fit the Dawid-Skene family (ds, one-coin-ds, class-one-coin-ds, auto) on items
+ *        held by an engine, from their statistics alone: the library runs the EM of
+ *        cs_fit() -- the same start, rounds, SQUAREM and stopping rule, M-steps from the
+ *        summed statistics -- and calls e_step for the statistics of each E-step.
+ *
+ * So a fit whose items sit in Dask partitions, Spark executors or files is the
+ * single-process fit up to the order of the sums (docs/scaling.md). Afterwards
+ * cs_confusion(), cs_class_prior(), cs_trace(), cs_iterations(), cs_converged() and
+ * cs_log_likelihood() describe the fit; cs_n_items() is 0: each shard's posteriors come
+ * from cs_shard_e_step() at the fitted parameters (EM's last E-step was there). Not
+ * calibrated and no degenerate ties settled (::CS_NOTE_DEGENERATE_MAXIMUM): a
+ * single-process fit with ::CS_PARAM_CALIBRATION none gives the same posteriors. The
+ * progress callback is called as in cs_fit().
+ *
+ * @param model The handle (method and parameters).
+ * @param n_items, n_workers, k The crowd's sizes.
+ * @param start The summed start statistics (cs_shard_start() of every shard).
+ * @param n_stats Their number (cs_stats_length(n_workers, k)).
+ * @param e_step The engine's E-step.
+ * @param user Passed to e_step.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_INVALID_ARGUMENT
+ *         (another method, wrong sizes, statistics negative or not finite);
+ *         ::CS_ERR_CANCELLED (e_step or the progress callback stopped it; the last
+ *         completed round is kept); ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_stats(cs_model *model, size_t n_items, size_t n_workers, size_t k, const double *start,
+                              size_t n_stats, cs_e_step_fn e_step, void *user);
 /** @} */
 
 #ifdef __cplusplus

@@ -86,6 +86,9 @@ int64_t first_impossible_item(const CrowdData &d, const Workspace &ws, const dou
 EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std::vector<double> &q,
                  bool scatter, bool logs_ready) {
     q.resize(static_cast<std::size_t>(d.n_items) * d.k);
+    // Items held by an engine (cs_fit_stats): their E-step at these parameters; the sums
+    // below (and the next M-step's) then receive its statistics.
+    if (d.shard != nullptr && d.shard->remote != nullptr) d.shard->remote->e_step(params.confusion.data(), params.prior.data());
     if (!logs_ready) prepare_logs(d, params, ws);
     e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
     EStep result;
