@@ -3,7 +3,9 @@
 
 The crowd-kit-shaped classes (DawidSkene, MajorityVote, OptDawidSkene, ...) take a
 pandas DataFrame with columns task, worker, label; fit_labels() is the numpy layer
-under them. Both call libcrowdspec through ctypes (see library_path()).
+under them. Both call libcrowdspec through ctypes (see library_path()). Model is a fit
+that is saved, loaded, pickled and updated with new labels; crowdspec.dask fits a crowd
+held in a Dask DataFrame (import it explicitly: it needs dask and distributed).
 """
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
@@ -15,6 +17,7 @@ from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, 
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
                            OneCoinDawidSkene, OptDawidSkene, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
+from ._model import Model
 from . import metrics
 
 __version__ = "0.2.0"
@@ -27,5 +30,5 @@ __all__ = [
     "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
-    "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
+    "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics", "Model",
 ]
