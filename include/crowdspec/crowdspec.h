@@ -1924,6 +1924,10 @@ CS_API cs_status cs_refit(cs_model *model);
  * log-likelihood of the items; then the number of impossible items. Statistics of
  * disjoint sets of items add up entry by entry: the statistics of the union are the
  * sum, which any engine can form (MPI's all-reduce, a Dask reduction).
+ *
+ * @param n_workers Workers of the whole crowd.
+ * @param k Classes.
+ * @return The number of values, or 0 on overflow.
  */
 CS_API size_t cs_stats_length(size_t n_workers, size_t k);
 
@@ -1936,6 +1940,12 @@ CS_API size_t cs_stats_length(size_t n_workers, size_t k);
  * of the whole crowd (worker < n_workers, label < k), the same on every shard.
  * ::CS_PARAM_DUPLICATES applies. Replaces the handle's fit.
  *
+ * @param model The handle (its parameters: duplicates, support, threads).
+ * @param item, worker, label The shard's labels (n_labels of each; NULL when 0).
+ * @param n_labels Their number (0: items without labels only).
+ * @param n_items Items of the shard (> every item id).
+ * @param n_workers Workers of the whole crowd (> every worker id).
+ * @param k Classes of the whole crowd (> every label).
  * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT
  *         (n_items = 0); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
  *         ::CS_ERR_TOO_FEW_CLASSES; ::CS_ERR_TOO_LARGE; ::CS_ERR_DUPLICATE;
