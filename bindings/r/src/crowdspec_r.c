@@ -196,12 +196,24 @@ static R_xlen_t checked_length(size_t a, size_t b) {
     return (R_xlen_t)(a * b);
 }
 
-enum { R_CROWD = CS_INPUT_CROWD, R_POINTS = CS_INPUT_POINTS, R_GRAPH = CS_INPUT_GRAPH };
+/* R_CROWD_MODEL: a crowd fit whose saved model (cs_save_buffer) is returned too. */
+enum { R_CROWD = CS_INPUT_CROWD, R_POINTS = CS_INPUT_POINTS, R_GRAPH = CS_INPUT_GRAPH, R_CROWD_MODEL = 64 };
+
+/* The handle's saved model as a raw vector in out[index], or NULL there when the fit
+ * cannot be saved (not of the Dawid-Skene family, or its labels were not kept). */
+static void put_saved_model(cs_model *model, SEXP out, R_xlen_t index) {
+    size_t size = 0;
+    if (cs_save_buffer(model, NULL, 0, &size) != CS_OK || size > (size_t)R_XLEN_T_MAX) return;
+    SEXP bytes = list_element(out, index, RAWSXP, (R_xlen_t)size);
+    if (cs_save_buffer(model, RAW(bytes), size, &size) != CS_OK) SET_VECTOR_ELT(out, index, R_NilValue);
+}
 
 /* Every result of the fit on the handle, as a named list; then the handle is
  * destroyed. `stopped` says that the R progress function ended the fit. */
 static SEXP collect(SEXP ptr, int kind, int stopped) {
     cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    const int with_model = kind == R_CROWD_MODEL;
+    if (with_model) kind = R_CROWD;
     size_t n = 0, m = 0, k = 0, n_trace = 0, d = 0;
     cs_status s;
     if ((s = cs_n_items(model, &n)) || (s = cs_n_workers(model, &m)) ||
@@ -220,7 +232,7 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "trace",      "iterations", "converged",      "log_likelihood",
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
-                           "densities",  ""};
+                           "densities",  "model",          ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -263,6 +275,7 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
             return failure(ptr, s);
         }
     }
+    if (with_model && !stopped) put_saved_model(model, out, 17);
     destroy_handle(ptr);
     UNPROTECT(1);
     return out;
@@ -383,7 +396,36 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
         Rf_error("crowdspec: gold items and labels must have the same length");
     const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
                              initial_prior};
-    return run_fit(params, progress, R_CROWD, call_fit_crowd, &args);
+    return run_fit(params, progress, R_CROWD_MODEL, call_fit_crowd, &args);
+}
+
+/* The arguments of cs_r_update. */
+typedef struct {
+    SEXP bytes, item, worker, label, refit, params;
+} update_args;
+
+/* The saved model loaded, the parameters set, then cs_update and/or cs_refit. */
+static cs_status call_update(cs_model *model, const void *args) {
+    const update_args *a = (const update_args *)args;
+    cs_status status = cs_load_buffer(model, RAW(a->bytes), (size_t)XLENGTH(a->bytes));
+    if (status == CS_OK) status = set_params(model, a->params);
+    if (status == CS_OK && XLENGTH(a->item) > 0)
+        status = cs_update(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
+                           (size_t)XLENGTH(a->item));
+    if (status == CS_OK && LOGICAL(a->refit)[0] == TRUE) status = cs_refit(model);
+    return status;
+}
+
+/* New labels added to a saved model (cs_load_buffer, cs_update; cs_refit when refit is
+ * TRUE): ids at or beyond the model's are new items and workers. The results are those
+ * of a fit, with the updated model's bytes. */
+SEXP cs_r_update(SEXP bytes, SEXP item, SEXP worker, SEXP label, SEXP refit, SEXP params,
+                 SEXP progress) {
+    check_crowd_labels(item, worker, label);
+    if (TYPEOF(bytes) != RAWSXP) Rf_error("crowdspec: the saved model must be a raw vector");
+    if (TYPEOF(refit) != LGLSXP || XLENGTH(refit) != 1) Rf_error("crowdspec: refit must be TRUE or FALSE");
+    const update_args args = {bytes, item, worker, label, refit, params};
+    return run_fit(R_NilValue, progress, R_CROWD_MODEL, call_update, &args);
 }
 
 /* The given matrices and prior, then cs_predict. */
