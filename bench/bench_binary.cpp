@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // bench_binary: writes a simulated Dawid-Skene crowd straight into a binary label file
-// (docs/binary-format.md), item by item, so that crowds of 10^9 labels are made in a
-// few MB of memory (the simulator of src/sim holds every triple). bench_binary.sh then
+// (docs/binary-format.md), item by item, so that crowds of 10^9 labels are made without
+// holding their triples (the simulator of src/sim holds every triple): the codes stream
+// to the file, and what stays in memory is the item offsets the file ends with, 8 bytes
+// an item, about 16 bytes an item at the peak (measured: 165 MB for 10^8 labels of 10^7
+// items, 1.5 GB for 10^9 labels). bench_binary.sh then
 // times `crowdspec fit` on it and reads its peak resident memory.
 //
 //   bench_binary --labels N [--per-item 10] [--workers 1000] [--classes 2] [--seed 1]

@@ -45,6 +45,16 @@ foreach(method lloyd kmeans++)
   run(0 out cluster --k 2 --method ${method} --truth "${WORK_DIR}/points_truth.txt" "${WORK_DIR}/points.csv")
   expect("${out}" "\"method\":\"${method}\",\"error_rate\":0.000000,\"scored\":6,")
 endforeach()
+# A first row with a typo ("0.5,0,x1") is taken as a header, silently before; now a
+# note says that 2 of its 3 fields are numbers and which field to fix (issue 40, R10).
+# A real header ("x,y") gets no note.
+string(FIND "${out}" "crowdspec: note" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "a header of names should give no note, got:\n${out}")
+endif()
+file(WRITE "${WORK_DIR}/typo.csv" "0.5,0,x1\n0,0,1\n0,1,1\n1,0,1\n10,10,1\n10,11,1\n")
+run(0 out cluster --k 2 "${WORK_DIR}/typo.csv")
+expect("${out}" "typo.csv:1: the first row is read as a header, but 2 of its 3 fields are numbers; if it is a point, fix field 3 'x1'")
 file(WRITE "${WORK_DIR}/nan.txt" "1 2\n3 nan\n4 5\n")
 run(3 out cluster --k 2 "${WORK_DIR}/nan.txt")
 expect("${out}" "nan.txt:2: field 2 is NaN")

@@ -184,6 +184,24 @@ static void crowd_classes_limit_is_documented(void **state) {
     CS_ASSERT_OK(cs_fit(m, item, worker, label, 3));
 }
 
+/* An id of 2^31 - 1 cannot be counted (the count, id + 1, is an int32): the message
+ * states the limit and where the id is (issue 40, R9). */
+static void id_limit_is_stated(void **state) {
+    static const int32_t item[3] = {0, 0, 1}, label[3] = {0, 1, 1};
+    int32_t worker[3] = {0, 1, INT32_MAX};
+    static const int32_t gold_item[1] = {INT32_MAX}, gold_label[1] = {0};
+    cs_model *m = (cs_model *)*state;
+    CS_ASSERT_OK(cs_set_param_string(m, "method", "mv"));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_INVALID_ID, "worker id 2147483647",
+                   "at label index 2", "at most 2147483646");
+    worker[2] = 0;
+    CS_ASSERT_OK(cs_set_gold(m, gold_item, gold_label, 1));
+    CS_ASSERT_FAIL(m, cs_fit(m, item, worker, label, 3), CS_ERR_INVALID_ID, "gold item id 2147483647",
+                   "at gold index 0", "at most 2147483646");
+    CS_ASSERT_OK(cs_set_gold(m, NULL, NULL, 0));
+    CS_ASSERT_OK(cs_fit(m, item, worker, label, 3));
+}
+
 /* n_workers x k < 2^32 (the label codes): 1431655766 x 3 = 4294967298 is refused with
  * CS_ERR_TOO_LARGE before anything is allocated. One below the limit, 429496 x 10000 =
  * 4294960000, passes the check, and mv then needs 429496 k x k confusion matrices
@@ -281,6 +299,7 @@ int main(void) {
         T(seed_accepts_whole_doubles_up_to_2_pow_63),
         T(impossible_items_get_the_prior),
         T(crowd_classes_limit_is_documented),
+        T(id_limit_is_stated),
         T(workers_times_classes_limit_is_documented),
         cmocka_unit_test(every_method_reports_not_converged_after_cancel),
     };

@@ -154,6 +154,40 @@ static void repeats_self_loops_and_isolated_nodes(void **) {
     cs_destroy(m);
 }
 
+/* Nodes without edges change nothing for the others (issue 40, R12): a block model with
+ * as many isolated nodes as connected ones, interleaved (node 2i + 1 isolated), gets on
+ * its connected nodes exactly the labels and trace of the block model alone, for every
+ * method; the isolated ones get community 0. (Before, they halved the average degree
+ * that sets the trimming threshold and shifted the eigensolver's random start.) */
+static void isolated_nodes_change_nothing_for_the_others(void **) {
+    cs::sim::SbmSpec spec;
+    spec.n = 3000;
+    spec.k = 3;
+    spec.a = 12;
+    spec.b = 3;
+    spec.seed = 4;
+    const cs::sim::Sbm g = cs::sim::simulate_sbm(spec);
+    Edges alone, spread;
+    alone.u = g.u;
+    alone.v = g.v;
+    for (std::size_t t = 0; t < g.u.size(); ++t) spread.add(2 * g.u[t], 2 * g.v[t]);
+    for (const char *method : kGraphMethods) {
+        cs_model *m = graph_model(method, 3, 1);
+        CS_ASSERT_OK(fit(m, 3000, alone));
+        const Fitted a = read_fit(m, 3000, 3);
+        CS_ASSERT_OK(fit(m, 6000, spread));
+        const Fitted s = read_fit(m, 6000, 3);
+        assert_true((s.notes & CS_NOTE_ISOLATED_NODES) != 0);
+        for (int32_t i = 0; i < 3000; ++i) {
+            assert_int_equal(s.labels[2 * i], a.labels[i]);
+            assert_int_equal(s.labels[2 * i + 1], 0);
+        }
+        assert_int_equal(s.iterations, a.iterations);
+        assert_true(s.trace == a.trace);
+        cs_destroy(m);
+    }
+}
+
 /* A hub adjacent to every node: its degree exceeds trim x the average, it is trimmed
  * from the spectral initialisation, and the cliques are still separated. */
 static void hub_is_trimmed(void **) {
@@ -459,6 +493,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_cliques_joined_by_one_edge),
         cmocka_unit_test(repeats_self_loops_and_isolated_nodes),
+        cmocka_unit_test(isolated_nodes_change_nothing_for_the_others),
         cmocka_unit_test(hub_is_trimmed),
         cmocka_unit_test(bad_graph_input),
         cmocka_unit_test(recovers_block_models),

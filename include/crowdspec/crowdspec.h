@@ -38,6 +38,11 @@
  * A handle must be used by one thread at a time. Distinct handles share no mutable
  * state (the library has no global mutable state), so fits on different handles may
  * run concurrently. The number of threads a fit uses internally is ::CS_PARAM_THREADS.
+ * A call that finds another call running on the same handle returns ::CS_ERR_BUSY at
+ * once and changes nothing (an atomic in-use flag per handle, since 0.2), so that a
+ * program that shares a handle by mistake gets a status rather than corrupted
+ * results. cs_destroy() and cs_last_error() do not check it: destroying a handle, or
+ * reading its message, while another thread calls it stays undefined.
  *
  * @par Determinism
  * Every random choice draws from a generator seeded by ::CS_PARAM_SEED: with one build
@@ -59,7 +64,7 @@
 /** @defgroup api_params Parameters
  *  @brief Choose the method and its options, by id or by name, before a fit. */
 /** @defgroup api_fitting Fitting
- *  @brief Fit crowd labels, points or a graph; follow or cancel a long fit. */
+ *  @brief Fit crowd labels, points, a graph or pairwise comparisons; follow or cancel a long fit. */
 /** @defgroup api_results Results
  *  @brief Copy the labels, posteriors, confusion matrices and diagnostics of the last
  *  fit into caller buffers. */
@@ -138,7 +143,12 @@ enum cs_status_code {
     CS_ERR_BUFFER_TOO_SMALL = -12,    /**< An output buffer's capacity is smaller than the result. */
     CS_ERR_NOT_FITTED = -13,          /**< A result was requested before a successful fit. */
     CS_ERR_CANCELLED = -14,           /**< The progress callback asked to stop; partial results are kept. */
-    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed. The handle stays valid. */
+    CS_ERR_OUT_OF_MEMORY = -15,       /**< An allocation failed, or (since 0.2) a crowd fit needs
+                                           more memory than the process can have, known
+                                           before it allocates (the message gives the
+                                           figure: "needs about 200 GB: 50 workers x
+                                           10000^2 confusion entries x 5 tables ..."). The
+                                           handle stays valid. */
     CS_ERR_INTERNAL = -16,            /**< An unexpected internal failure (a bug: please report it). */
     CS_ERR_WRONG_INPUT_KIND = -17,    /**< The method does not accept this kind of input. */
     CS_ERR_NON_FINITE = -18,          /**< A point coordinate is NaN, infinite, or larger in
@@ -150,13 +160,25 @@ enum cs_status_code {
     CS_ERR_TOO_LARGE = -20,           /**< The input's sizes exceed a limit of the library's
                                            data layout: for cs_fit(), n_workers x k >= 2^32
                                            (its 32-bit label codes; the message gives both). */
+    CS_ERR_BUSY = -21,                /**< Another call is running on this handle (another
+                                           thread, or the progress callback calling back into
+                                           the handle of its own fit): nothing was done, and
+                                           the handle, its results and its message belong to
+                                           that call. Since 0.2. */
     CS_ERR_CORRUPT_MODEL = -22,       /**< (since 0.2) cs_load(), cs_load_buffer(): the bytes are
                                            not a saved model, are truncated, fail their
                                            checksum or hold inconsistent values (the message
                                            says which and where). The handle is unchanged. */
-    CS_ERR_MODEL_VERSION = -23        /**< (since 0.2) cs_load(), cs_load_buffer(): the model was
+    CS_ERR_MODEL_VERSION = -23,       /**< (since 0.2) cs_load(), cs_load_buffer(): the model was
                                            saved in a format version newer than this library
                                            reads (the message gives both versions). */
+    CS_ERR_INVALID_ANSWER = -24,      /**< cs_fit_comparisons(): an answer is not a ::cs_answer
+                                           value (since 0.2; the message names its index). */
+    CS_ERR_NOT_CONNECTED = -25        /**< cs_fit_comparisons() with ::CS_PARAM_COMPARISON_PRIOR
+                                           = 0: the maximum-likelihood scores do not exist, as
+                                           some set of items never beat (or tied) the others
+                                           (the comparison graph is not strongly connected;
+                                           since 0.2, the message names an item). */
 };
 
 /** The largest number of classes k a crowd fit (cs_fit()) accepts: every worker has a
@@ -192,8 +214,9 @@ CS_API const char *cs_version_string(void);
 /* ------------------------------------------------------------------------------ */
 /** @addtogroup api_methods
  *  Method ids are grouped by the input they take: 1-99 crowd labels (cs_fit()), 100-199
- *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()); cs_method_input() tells
- *  which. Values are pinned.
+ *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()), 300-399 pairwise
+ *  comparisons (cs_fit_comparisons(), since 0.2); cs_method_input() tells which. Values
+ *  are pinned.
  *  @{ */
 
 /**
@@ -446,6 +469,62 @@ enum cs_method {
      *  (cs_iterations() = 1; the progress callback as for "la"). The result depends on
      *  the order, hence on the seed. */
     CS_METHOD_LA_ONEPASS = 20,
+    /** "minimax-entropy": minimax conditional entropy (Zhou, Platt, Basu, Mao, NIPS 2012;
+     *  Zhou, Liu, Platt, Meek, ICML 2014). Worker i labels item j of class c as x with
+     *  probability exp(sigma_i(c, x) + tau_j(c, x)) / Z_ij(c): a K x K worker matrix sigma_i
+     *  (its ability) and a K x K item matrix tau_j (its difficulty), the class prior
+     *  uniform. Fitted as the paper's regularised dual with the labels' distribution at
+     *  its optimum, i.e. the penalised marginal log-likelihood
+     *  F = sum_j log sum_c (1/K) prod_i P(x_ij | c) - (alpha/2) sum_i |sigma_i|^2
+     *  - (beta/2) sum_j |tau_j|^2, alpha = gamma K^2, beta = alpha n / m (n items, m workers
+     *  with labels), gamma = ::CS_PARAM_GAMMA (default 1/4; 0 chooses it by
+     *  ::CS_PARAM_CV_FOLDS-fold likelihood cross-validation over the labels from the
+     *  paper's candidates 1/4, 1/2, 1, 2, 4, folds drawn from ::CS_PARAM_SEED; no truth is
+     *  used).
+     *  - Start: the soft majority vote (the paper's eq. 15), or the posteriors of a ds
+     *    fit with the handle's parameters (::CS_PARAM_MINIMAX_START); from them the
+     *    paper's first M-step for the worker matrices with the item matrices at 0 (a
+     *    concave problem on the workers' posterior-weighted label counts).
+     *  - Then L-BFGS on F (the E-step folded into every evaluation; the quasi-Newton
+     *    curvature is kept for the worker parameters, the item parameters step by their
+     *    penalty-dominated diagonal curvature), until the relative change of F is at most
+     *    ::CS_PARAM_TOL, no posterior moves by more than 1e-3 in an iteration (the
+     *    authors' code's rule), no descent is left, or ::CS_PARAM_MAX_ITER iterations;
+     *    tol = 0 turns off the first two rules. One evaluation is one pass over the
+     *    labels, O(labels x K^2).
+     *  - Results: posteriors under the uniform prior (gold items pinned); cs_class_prior()
+     *    uniform; cs_confusion() each worker's mean over its labels of P_ij(. | c);
+     *    cs_trace() and the progress callback F after each iteration (never decreasing;
+     *    iteration 0 is the start), cs_log_likelihood() its last value. When the fit makes
+     *    some classes indistinguishable (tiny crowds: the penalties then win), those items
+     *    fall back to majority vote as ds's do (::CS_NOTE_DEGENERATE_MAXIMUM). The
+     *    cross-validation fits are not reported to the callback.
+     *  ::CS_PARAM_PRIOR, ::CS_PARAM_SUPPORT, ::CS_PARAM_CONFUSION, ::CS_PARAM_SMOOTHING and
+     *  ::CS_PARAM_ACCEL apply only to the ds start. Any k >= 2. */
+    CS_METHOD_MINIMAX_ENTROPY = 21,
+    /** "ordinal-minimax": the ordinal minimax conditional entropy model (Zhou, Liu, Platt,
+     *  Meek, ICML 2014, section 3) for classes that are grades 0 < 1 < ... < k-1: the
+     *  worker and item matrices are built from 4 (k - 1) parameters each, one per
+     *  reference grade s = 1..k-1 and region {c < s, c >= s} x {x < s, x >= s} (eq. 11):
+     *  sigma_i(c, x) = sum_s theta_i,s[c >= s][x >= s]. The penalties are on those
+     *  parameters; everything else is as ::CS_METHOD_MINIMAX_ENTROPY (for k = 2 the two
+     *  are the same model). Its grades (cs_median_grades(), cs_mean_grades()) are always available. */
+    CS_METHOD_ORDINAL_MINIMAX = 22,
+    /** "ordinal-ds": Dawid-Skene with ordered-logit workers, for grades 0 < ... < k-1. On an
+     *  item of grade c, worker i perceives y = c + b_i + s_i e (e standard logistic) and
+     *  answers x when t_x < y <= t_{x+1}: a bias b_i (in grades; > 0 grades too high), a
+     *  noise s_i > 0 and thresholds t_1 < ... < t_{k-1} shared by the crowd, so each
+     *  confusion row is pi_i(c, x) = F((t_{x+1} - c - b_i) / s_i) - F((t_x - c - b_i) / s_i).
+     *  Priors b_i ~ N(0, 1), log s_i ~ N(log 1/2, 1), t_x ~ N(x - 1/2, 1). MAP-EM from the
+     *  soft majority vote (iteration 0: the M-step from the vote and its E-step): the
+     *  E-step is ds's (::CS_PARAM_PRIOR and ::CS_PARAM_SUPPORT
+     *  apply as for ds), the M-step maximises the expected complete log-posterior by
+     *  L-BFGS from the previous parameters (generalised EM: the trace, the log-likelihood
+     *  plus the log priors, never decreases). Stops as EM does (::CS_PARAM_TOL,
+     *  ::CS_PARAM_MAX_ITER); O(labels x k) per round. ::CS_PARAM_CONFUSION,
+     *  ::CS_PARAM_SMOOTHING and ::CS_PARAM_ACCEL do not apply. Its grades are always
+     *  available. */
+    CS_METHOD_ORDINAL_DS = 23,
     /** "auto" (since 0.2; the default): Dawid-Skene EM from the soft majority vote with
      *  each worker's confusion rows under a Dirichlet prior centred on the workers of
      *  like activity (::CS_SMOOTHING_CENTER_STRATA: activity strata floor(log2 labels),
@@ -480,14 +559,48 @@ enum cs_method {
      *  Ma, Zhang and Zhou): with the within / between densities p, q estimated from the
      *  spectral labels, z_i <- argmax_h [ e_ih log(p(1-q) / (q(1-p))) - n_h log((1-q) /
      *  (1-p)) ], e_ih = edges from i into h. */
-    CS_METHOD_SPEC_MLE = 202
+    CS_METHOD_SPEC_MLE = 202,
+
+    /** "bt" (comparisons, since 0.2): Bradley-Terry, P(i beats j) = pi_i / (pi_i + pi_j),
+     *  s_i = log pi_i, fitted by the MM algorithm of Hunter (2004), all items at once from
+     *  the previous sweep. Ties follow ::CS_PARAM_TIES: by default Davidson's (1970)
+     *  model, P(tie) = nu sqrt(pi_i pi_j) / (pi_i + pi_j + nu sqrt(pi_i pi_j)), nu
+     *  updated by its own MM step after each sweep. The weak prior of
+     *  ::CS_PARAM_COMPARISON_PRIOR (lambda virtual wins and losses of every item against
+     *  a fixed item of score 0, Chen et al. 2013) makes the scores exist and be unique
+     *  on any comparison graph; lambda = 0 is the maximum-likelihood estimate, which
+     *  needs a strongly connected graph (::CS_ERR_NOT_CONNECTED). Workers are ignored.
+     *  Cost O(distinct pairs + items) per sweep. cs_estimate() "tie" gives nu. */
+    CS_METHOD_BT = 300,
+    /** "noisy-bt" (comparisons, since 0.2): crowd-kit's NoisyBradleyTerry model: worker w
+     *  answers by Bradley-Terry with probability skill_w, otherwise it picks the left item
+     *  with probability bias_w, whatever the items. Fitted by EM (the latent choice per
+     *  answer; skill and bias in closed form, each a Beta(2, 2) MAP, i.e. one pseudo-answer
+     *  each way; the scores by one MM step of a Bradley-Terry problem weighted by the
+     *  answers' responsibilities, with the prior of ::CS_PARAM_COMPARISON_PRIOR), from the
+     *  bt scores, skill 0.8 and bias 0.5. cs_worker_reliability() gives skill_w and
+     *  cs_estimate() "bias" gives bias_w. The model has no tie: see ::CS_PARAM_TIES. Cost
+     *  O(comparisons + workers + items) per iteration. */
+    CS_METHOD_NOISY_BT = 301,
+    /** "crowd-bt" (comparisons, since 0.2): Crowd-BT (Chen, Bennett, Collins-Thompson and
+     *  Horvitz, WSDM 2013): worker w states the true Bradley-Terry preference with
+     *  probability eta_w and its reverse otherwise, so eta_w < 1/2 marks an adversarial
+     *  worker whose answers count reversed. Fitted by EM (latent: whether an answer was
+     *  reversed; eta_w the MAP under Beta(::CS_PARAM_CROWD_BT_ALPHA,
+     *  ::CS_PARAM_CROWD_BT_BETA), 4 and 1; the scores by one MM step of the Bradley-Terry
+     *  problem with fractional wins, with the prior of ::CS_PARAM_COMPARISON_PRIOR), from
+     *  the bt scores and eta = 0.8. cs_worker_reliability() gives eta_w. The model has no
+     *  tie: see ::CS_PARAM_TIES. Cost O(comparisons + workers + items) per iteration. */
+    CS_METHOD_CROWD_BT = 302
 };
 
 /** The kinds of input a method takes (cs_method_input()). Values are pinned. */
 enum cs_input_kind {
     CS_INPUT_CROWD = 1,  /**< Crowd labels: (item, worker, label) triples, cs_fit(). */
     CS_INPUT_POINTS = 2, /**< Points in R^d: an n x d matrix, cs_fit_points(). */
-    CS_INPUT_GRAPH = 3   /**< An undirected graph: an edge list, cs_fit_graph(). */
+    CS_INPUT_GRAPH = 3,  /**< An undirected graph: an edge list, cs_fit_graph(). */
+    CS_INPUT_COMPARISONS = 4 /**< Pairwise comparisons: (worker, left, right, answer),
+                                  cs_fit_comparisons() (since 0.2). */
 };
 
 /**
@@ -620,7 +733,9 @@ enum cs_param {
      *  and a plain round are each one trace entry and one counted round; a discarded
      *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. mace,
      *  bcc and ebcc extrapolate their variational rounds the same way (on the logarithms
-     *  of their Beta and Dirichlet parameters; the bound never decreases). */
+     *  of their Beta and Dirichlet parameters; the bound never decreases). The comparison
+     *  methods (bt, noisy-bt, crowd-bt) extrapolate their MM sweeps and EM rounds the same
+     *  way (see cs_fit_comparisons()). */
     CS_PARAM_ACCEL = 106,
     /** int, "identify": how a method that finds classes up to a relabelling names them,
      *  a ::cs_identify. Default ::CS_IDENTIFY_VOTE: opt-ds maps its spectral classes
@@ -672,7 +787,8 @@ enum cs_param {
      *  embedding, and more restarts multiply the time of the kmeans++ baseline. */
     CS_PARAM_N_INIT = 400,
     /** double, "trim": graph methods zero the rows and columns of the nodes whose degree
-     *  exceeds tau = trim x the average degree before the spectral initialisation
+     *  exceeds tau = trim x the average degree (over the nodes that have edges, since
+     *  0.2) before the spectral initialisation
      *  (the trimmed adjacency A^tau of Lu and Zhou); 0..10^6, 0 = no trimming. The
      *  CommuLloyd and likelihood steps use the untrimmed graph. Default 3: the theory
      *  (Chin, Rao and Vu) needs tau of the order of the average degree, and 3x removes
@@ -714,6 +830,29 @@ enum cs_param {
      *  each other class in a confusion row, 1e-6..10^6. Default 1 (the paper's): a priori
      *  a worker gives the true class 4 times as often as any one wrong class. */
     CS_PARAM_CONFUSION_OFF_DIAGONAL = 556,
+
+    /** int, "ordinal": 1 declares the classes grades ordered by their index (0 < 1 < ...
+     *  < k-1), so that every crowd fit also gives each item's posterior median and mean
+     *  grade (cs_median_grades(), cs_mean_grades()); 0 (default) unordered classes, for
+     *  which only the ordinal methods (::CS_METHOD_ORDINAL_MINIMAX, ::CS_METHOD_ORDINAL_DS,
+     *  which always treat the classes as ordered) give grades. The fit itself does not
+     *  change. */
+    CS_PARAM_ORDINAL = 600,
+    /** double, "gamma": the regularisation constant of minimax-entropy and
+     *  ordinal-minimax, 0..10^6: alpha = gamma k^2 penalises each worker's parameters,
+     *  beta = alpha n / m each item's (Zhou et al. 2014, eq. 17). Default 1/4: the value
+     *  the paper's likelihood cross-validation chose on 14 of the 15 shared sets (and tied
+     *  on the 15th; docs/defaults.md). 0 = choose it per fit by that cross-validation
+     *  (::CS_PARAM_CV_FOLDS folds, candidates 1/4, 1/2, 1, 2, 4; 1 + 5 x folds fits); with
+     *  fewer than 2 labels per fold it is 1/4. */
+    CS_PARAM_GAMMA = 601,
+    /** int, "cv_folds": folds of the cross-validation that chooses gamma, 2..100.
+     *  Default 5 (the paper's). */
+    CS_PARAM_CV_FOLDS = 602,
+    /** int, "minimax_start": the posteriors minimax-entropy and ordinal-minimax start
+     *  from, a ::cs_minimax_start. Default ::CS_MINIMAX_START_VOTE (the paper's); ds needs
+     *  fewer iterations (docs/defaults.md measures both). */
+    CS_PARAM_MINIMAX_START = 603,
 
     /** double, "bwa_strength": a_v of bwa, the weight of the prior on each worker's
      *  variance in pseudo-labels, 1e-6..10^6. Default 15 (the authors' code). */
@@ -779,7 +918,37 @@ enum cs_param {
      *  replay of docs/incremental.md); refitting at each doubling costs, over any number
      *  of updates, at most about one more full fit of the final labels. Default 2, range
      *  [0, 1e6]; a value below 1 (0) never refits. */
-    CS_PARAM_UPDATE_REFIT = 664
+    CS_PARAM_UPDATE_REFIT = 664,
+
+    /** double, "comparison_prior" (since 0.2): lambda, the weak prior of the comparison
+     *  methods (bt, noisy-bt, crowd-bt): every item has lambda virtual wins and lambda
+     *  virtual losses against a fixed item of score 0 (the regulariser of Chen et al.
+     *  2013), i.e. s_i has the density sigma(s)^lambda sigma(-s)^lambda, 0..10^6.
+     *  Default 1: the standard logistic distribution (standard deviation 1.8 in
+     *  log-odds), so scores exist on any comparison graph -- an item that never won gets
+     *  a finite score, an item never compared gets 0 -- and it weighs as 2 comparisons
+     *  with an average item: one that won 15 of 20 against average items scores
+     *  logit(16/22) = 0.98 instead of logit(15/20) = 1.10 (docs/defaults.md). 0 gives the
+     *  maximum-likelihood scores (mean 0), which need a strongly connected comparison
+     *  graph (::CS_ERR_NOT_CONNECTED otherwise). */
+    CS_PARAM_COMPARISON_PRIOR = 670,
+    /** int, "ties" (since 0.2): how the comparison methods treat tie answers, a ::cs_ties.
+     *  Default ::CS_TIES_AUTO. */
+    CS_PARAM_TIES = 671,
+    /** int, "se_items" (since 0.2): comparison fits with at most this many items get
+     *  exact standard errors (the diagonal of the inverse observed information, a dense
+     *  inverse, O(items^3) time and items^2 doubles); larger ones get the approximation
+     *  of ::CS_NOTE_APPROXIMATE_SE, O(distinct pairs). 0..10^5; default 2000 (at 2000 items
+     *  0.3 CPU seconds and 32 MB, measured). */
+    CS_PARAM_SE_ITEMS = 672,
+    /** double, "crowd_bt_alpha" (since 0.2): alpha_0 of crowd-bt's Beta(alpha_0, beta_0)
+     *  prior of each worker's eta, 1..10^6. Default 4: with beta_0 = 1 a prior mean of 0.8
+     *  worth 5 answers, which breaks the model's symmetry (reversing every score and every
+     *  eta gives the same likelihood) towards workers better than chance, and is
+     *  outweighed by a worker's own 20 answers. */
+    CS_PARAM_CROWD_BT_ALPHA = 673,
+    /** double, "crowd_bt_beta" (since 0.2): beta_0 of that prior, 1..10^6. Default 1. */
+    CS_PARAM_CROWD_BT_BETA = 674
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -844,11 +1013,28 @@ enum cs_calibration {
     CS_CALIBRATION_GOLD = 3    /**< Reported by cs_calibration() when gold calibrated the fit. */
 };
 
+/** Values of ::CS_PARAM_TIES (since 0.2). */
+enum cs_ties {
+    CS_TIES_AUTO = 0,     /**< "auto": davidson for bt; ignore for noisy-bt and crowd-bt, whose
+                               models have no tie (Chen et al. and crowd-kit drop them). */
+    CS_TIES_DAVIDSON = 1, /**< "davidson": Davidson's (1970) tie model (bt only; noisy-bt and
+                               crowd-bt fail with ::CS_ERR_INVALID_ARGUMENT). */
+    CS_TIES_HALF = 2,     /**< "half": a tie counts half a win for each item (no worker
+                               reliability is learnt from it). */
+    CS_TIES_IGNORE = 3    /**< "ignore": ties are dropped. */
+};
+
 /** Values of ::CS_PARAM_LA_ORDER. */
 enum cs_la_order {
     CS_LA_ORDER_RANDOM = 0, /**< "random": a uniform permutation of the items drawn from ::CS_PARAM_SEED
                                  (the authors visit the items in a random order). */
     CS_LA_ORDER_ITEMS = 1   /**< "items": increasing item id, the arrival order of an online stream. */
+};
+
+/** Values of ::CS_PARAM_MINIMAX_START. */
+enum cs_minimax_start {
+    CS_MINIMAX_START_VOTE = 0, /**< "vote": the soft majority vote (Zhou et al. 2014, eq. 15). */
+    CS_MINIMAX_START_DS = 1    /**< "ds": the posteriors of a ds fit with the handle's parameters. */
 };
 
 /** Values of ::CS_PARAM_DUPLICATES. */
@@ -1011,6 +1197,14 @@ CS_API cs_status cs_set_param_string(cs_model *model, const char *name, const ch
  *        iteration 0 of points and graphs).
  * @return 0 to continue; any other value cancels the fit, which then returns
  *         ::CS_ERR_CANCELLED with the results of the last completed iteration kept.
+ *
+ * Since 0.2 the stages whose one iteration costs O(k^2) or more at a large number of
+ * classes k (Opt-D&S's spectral stage and class matching, ebcc's and bcc's parameter
+ * updates) also call the callback every 2^24 inner steps, tens of milliseconds, with the
+ * last completed iteration and objective again: a cancel is then answered within that,
+ * and, since the iteration under way is incomplete, the fit returns ::CS_ERR_CANCELLED
+ * without results (cs_n_items() and the other getters return ::CS_ERR_NOT_FITTED; the
+ * message says "before it completed"). Small fits never poll.
  */
 typedef int32_t (*cs_progress_fn)(void *user, int32_t iteration, double objective);
 
@@ -1257,7 +1451,8 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
  *
  * @param model The handle; its method must take graphs.
  * @param n_nodes Number of nodes (1 .. 2^31 - 1); nodes without edges are allowed
- *        (::CS_NOTE_ISOLATED_NODES).
+ *        (::CS_NOTE_ISOLATED_NODES): they get community 0 and take no part in the fit,
+ *        so the other nodes get the communities they get without them (since 0.2).
  * @param u First endpoint of each edge.
  * @param v Second endpoint of each edge.
  * @param n_edges Number of edges (> 0).
@@ -1270,6 +1465,62 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
  */
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
                               const int32_t *v, size_t n_edges);
+
+/** The answer of one pairwise comparison (cs_fit_comparisons(), since 0.2). Values are
+ *  pinned. */
+enum cs_answer {
+    CS_ANSWER_LEFT = 0,  /**< The left item is better (won). */
+    CS_ANSWER_RIGHT = 1, /**< The right item is better. */
+    CS_ANSWER_TIE = 2    /**< Neither: a tie ("equal", "can't decide"); see ::CS_PARAM_TIES. */
+};
+
+/**
+ * @brief Rank items from pairwise comparisons "which of left and right is better?"
+ *        (methods 300-399: ::CS_METHOD_BT, ::CS_METHOD_NOISY_BT, ::CS_METHOD_CROWD_BT;
+ *        since 0.2).
+ *
+ * Comparison t says that worker worker[t], shown items left[t] and right[t], answered
+ * answer[t] (a ::cs_answer). The arrays are only read during the call. The numbers of
+ * items and workers are ::CS_PARAM_ITEMS and ::CS_PARAM_WORKERS, or 1 + the largest id
+ * when those are 0. A comparison of an item with itself is ignored
+ * (::CS_NOTE_IGNORED_EDGES); an item in no comparison gets score 0
+ * (::CS_NOTE_ISOLATED_NODES). The same comparison may appear any number of times: each
+ * counts. The order of the comparisons does not matter (up to floating-point rounding
+ * of sums, which the library makes in a fixed order: the same input and parameters give
+ * bit-identical results for every thread count).
+ *
+ * Results: cs_scores() (score s_i, its standard error and its rank), cs_worker_reliability()
+ * (noisy-bt, crowd-bt), cs_n_items(), cs_n_workers(), cs_iterations(), cs_converged(),
+ * cs_trace() (the log posterior -- log-likelihood plus the log priors -- at the start,
+ * trace[0], and after each iteration; it never decreases), cs_log_likelihood() (its
+ * last value), cs_fit_notes(), cs_estimate(). cs_labels() gives each item's rank - 1 (0 =
+ * best); cs_n_classes() is 0 and cs_posteriors() writes nothing. A plain step is one MM
+ * sweep (bt) or one EM round (noisy-bt, crowd-bt); with ::CS_PARAM_ACCEL =
+ * ::CS_ACCEL_SQUAREM (the default) an iteration is one SQUAREM cycle (two plain steps, an
+ * extrapolation on the log strengths, log nu and the logits of the worker probabilities,
+ * and a plain step from it, kept only when its log posterior is at least the plain
+ * steps'), with ::CS_ACCEL_NONE one plain step. The fit stops when the relative change of the log posterior is at most ::CS_PARAM_TOL, or after
+ * ::CS_PARAM_MAX_ITER iterations (::CS_NOTE_MAX_ITER_REACHED). The progress callback sees
+ * iteration 0 (the start) and every iteration with the log posterior. Every result is
+ * finite, whatever the data (one item, all ties, a worker who always answers left).
+ *
+ * @param model The handle; its method must take comparisons.
+ * @param worker Worker ids, each in [0, n_workers); NULL means one worker (id 0) gave
+ *        every answer (bt ignores workers).
+ * @param left Left item ids, each in [0, n_items).
+ * @param right Right item ids, each in [0, n_items).
+ * @param answer Answers, each a ::cs_answer value.
+ * @param n Number of comparisons (> 0, < 2^32).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_WRONG_INPUT_KIND (the method does not
+ *         take comparisons); ::CS_ERR_NULL_POINTER (left, right or answer is NULL);
+ *         ::CS_ERR_EMPTY_INPUT (n = 0); ::CS_ERR_INVALID_ID (an id negative or beyond
+ *         the declared count; the message names the index); ::CS_ERR_INVALID_ANSWER;
+ *         ::CS_ERR_TOO_LARGE (n >= 2^32); ::CS_ERR_INVALID_ARGUMENT (::CS_TIES_DAVIDSON
+ *         with noisy-bt or crowd-bt); ::CS_ERR_NOT_CONNECTED (prior 0 and the scores do
+ *         not exist); ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_comparisons(cs_model *model, const int32_t *worker, const int32_t *left,
+                                    const int32_t *right, const int32_t *answer, size_t n);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
@@ -1303,10 +1554,12 @@ enum cs_fit_note {
      *  completed iteration. */
     CS_NOTE_CANCELLED = 16,
     /** cs_fit_graph(): self-loops or repeated edges were given; they were ignored (an
-     *  edge counts once whatever its multiplicity or orientation). */
+     *  edge counts once whatever its multiplicity or orientation). cs_fit_comparisons():
+     *  comparisons of an item with itself (left == right) were ignored. */
     CS_NOTE_IGNORED_EDGES = 32,
     /** cs_fit_graph(): some nodes have no edge; nothing informs their community and
-     *  they get community 0. */
+     *  they get community 0. cs_fit_comparisons(): some items were in no comparison; they
+     *  get the prior's score 0 (see ::CS_PARAM_COMPARISON_PRIOR). */
     CS_NOTE_ISOLATED_NODES = 64,
     /** A Lloyd iteration left a cluster empty; it was re-seeded with the point farthest
      *  from its centre (see cs_fit_points()). */
@@ -1342,6 +1595,13 @@ enum cs_fit_note {
      *  impossible items (::CS_NOTE_IMPOSSIBLE_ITEMS) never change. cs_last_error() gives
      *  the number of items changed and the first. */
     CS_NOTE_DEGENERATE_MAXIMUM = 131072,
+    /** cs_fit_comparisons() (since 0.2): there were more items than ::CS_PARAM_SE_ITEMS, so
+     *  the standard errors are not the exact diagonal of the inverse information F but
+     *  1 / F_ii + sum_j F_ij^2 / (F_ii^2 F_jj) + 1 / sum_j P_j: the first two terms of its
+     *  series in the neighbours' order, plus the variance of the scores' common shift,
+     *  which only the prior's curvature P pins (within 2% of the exact value on random
+     *  comparison graphs of 100+ comparisons per item; test_comparisons). */
+    CS_NOTE_APPROXIMATE_SE = 4194304,
     /** (since 0.2) The results come from incremental updates (cs_update()) since the
      *  last full fit: the items an update did not touch or revisit keep posteriors
      *  computed under earlier parameters. cs_refit() gives the full fit. */
@@ -1590,6 +1850,8 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
  * | glad | "inverse_difficulty" | n_items x 1 | beta_j = exp(b_j) > 0, item j's inverse difficulty |
  * | mace | "competence" | n_workers x 1 | posterior mean of theta_i, the chance worker i knows the answer |
  * | mace | "strategy" | n_workers x k | posterior mean of xi_i, worker i's label distribution when it spams |
+ * | bt | "tie" | 1 x 1 | Davidson's nu (0 when ties are not modelled or none was given) |
+ * | noisy-bt | "bias" | n_workers x 1 | bias_w, the chance that worker w picks the left item when it does not compare |
  *
  * Under glad, worker i labels item j correctly with probability
  * sigma(alpha_i beta_j); under mace, cs_confusion() is theta_i I + (1 - theta_i) 1 xi_i^T.
@@ -1608,6 +1870,46 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
  */
 CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *values, size_t capacity,
                              size_t *rows, size_t *cols);
+
+/**
+ * @brief The items' scores of a comparisons fit, their standard errors and their ranks
+ *        (since 0.2).
+ *
+ * s_i is the log-strength: under bt, P(i beats j) = 1 / (1 + exp(s_j - s_i)). With
+ * ::CS_PARAM_COMPARISON_PRIOR > 0, 0 is the score of the prior's virtual item (an item
+ * never compared scores 0); with 0, the scores have mean 0. The standard error is
+ * sqrt of the diagonal of the inverse observed information of the scores (the negative
+ * Hessian of the log posterior, the prior's curvature included, for noisy-bt and
+ * crowd-bt given the worker parameters, each comparison's negative curvature counted as
+ * 0; with prior 0 the inverse is taken on the mean-0 scores), or the approximation of
+ * ::CS_NOTE_APPROXIMATE_SE. s_i +- 1.96 se_i is an approximate 95% interval. Rank 1 is
+ * the highest score; equal scores are ranked by item id.
+ *
+ * @param model A handle whose last fit was cs_fit_comparisons().
+ * @param[out] score Buffer for n_items scores, or NULL.
+ * @param[out] se Buffer for n_items standard errors, or NULL.
+ * @param[out] rank Buffer for n_items ranks (1 .. n_items), or NULL.
+ * @param capacity Length of each buffer given (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED, ::CS_ERR_WRONG_INPUT_KIND
+ *         (the last fit was not of comparisons) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_scores(const cs_model *model, double *score, double *se, int32_t *rank, size_t capacity);
+
+/**
+ * @brief Each worker's reliability in a noisy-bt or crowd-bt fit (since 0.2): noisy-bt's
+ *        skill (the chance the worker compares the items rather than picking a side by its
+ *        bias), crowd-bt's eta (the chance the worker states the true preference; below
+ *        1/2 the worker is adversarial). A worker without answers (other than ties) gets
+ *        the prior's mode: 0.5 for noisy-bt, (alpha_0 - 1) / (alpha_0 + beta_0 - 2) for
+ *        crowd-bt (1 by default).
+ * @param model A handle whose last fit was cs_fit_comparisons() with noisy-bt or crowd-bt.
+ * @param[out] reliability Buffer for n_workers values in [0, 1].
+ * @param capacity Its length (>= n_workers).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND (not a comparisons fit), ::CS_ERR_INVALID_ARGUMENT (bt,
+ *         which has no workers) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_worker_reliability(const cs_model *model, double *reliability, size_t capacity);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
@@ -1765,6 +2067,36 @@ CS_API cs_status cs_accuracy_on_aggregates(cs_model *model, const int32_t *item,
  */
 CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t text_size, const int64_t *offsets,
                                    size_t n, int32_t sorted, int32_t *codes, int64_t *first, size_t *n_distinct);
+
+/**
+ * @brief Each item's posterior median grade, for ordered classes: the lowest class g
+ *        whose cumulative posterior q_0 + ... + q_g reaches 1/2 (within 1e-12 for
+ *        rounding). It minimises the expected absolute error in grades, as the argmax
+ *        (cs_labels()) minimises the expected error rate.
+ *
+ * Available after a crowd fit whose classes are ordered grades: one of the ordinal
+ * methods (::CS_METHOD_ORDINAL_MINIMAX, ::CS_METHOD_ORDINAL_DS), or any crowd method
+ * with ::CS_PARAM_ORDINAL = 1 at the fit (or at cs_predict()). Grades are the class
+ * indices 0 .. k - 1 in their order.
+ * @param model The handle.
+ * @param[out] grades Buffer for n_items class indices.
+ * @param capacity Length of grades (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND (the last fit was of points or a graph),
+ *         ::CS_ERR_INVALID_ARGUMENT (the classes of the last fit are not ordered) or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t capacity);
+
+/**
+ * @brief Each item's posterior mean grade sum_g g q_g (a real number in [0, k - 1]),
+ *        for ordered classes; available under the conditions of cs_median_grades().
+ * @param model The handle.
+ * @param[out] grades Buffer for n_items doubles.
+ * @param capacity Length of grades (>= n_items).
+ * @return As cs_median_grades().
+ */
+CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */

@@ -13,9 +13,12 @@
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
 #include "community/run_graph.hpp"
+#include "crowd/fit_memory.hpp"
 #include "crowd/run_crowd.hpp"
 #include "data/crowd_data.hpp"
+#include "data/comparison_data.hpp"
 #include "data/graph_data.hpp"
+#include "ranking/run_comparisons.hpp"
 #include "util/parallel.hpp"
 
 using cs::Error;
@@ -26,7 +29,7 @@ namespace {
 
 const cs::FitResult &fitted(const cs_model *model) {
     if (!model->fit)
-        throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit, cs_fit_points or cs_fit_graph first");
+        throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit, cs_fit_points, cs_fit_graph or cs_fit_comparisons first");
     return *model->fit;
 }
 
@@ -35,6 +38,7 @@ const char *input_name(int32_t kind) {
         case CS_INPUT_CROWD: return "crowd labels (cs_fit)";
         case CS_INPUT_POINTS: return "points (cs_fit_points)";
         case CS_INPUT_GRAPH: return "graphs (cs_fit_graph)";
+        case CS_INPUT_COMPARISONS: return "pairwise comparisons (cs_fit_comparisons)";
         default: return "?";
     }
 }
@@ -66,10 +70,13 @@ void check_initial_method(const cs_model *model, const cs::FitOptions &options, 
 // (codes the caller lent, cs_fit_csr's, are copied: the handle outlives the call).
 void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &options,
                    const cs::MethodInfo &method) {
+    // A need beyond the machine is refused at once, with its figure (issue 40).
+    cs::check_crowd_fit_memory(data, options, method.name);
     auto fit = std::make_unique<cs::FitResult>();
+    const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
     const bool cancelled =
-        model->initial.empty() ? cs::run_crowd_method(data, options, model->progress, method.crowd, *fit)
-                               : cs::run_crowd_from_initial(data, options, model->progress, model->initial, *fit);
+        model->initial.empty() ? cs::run_crowd_method(data, options, progress, method.crowd, *fit)
+                               : cs::run_crowd_from_initial(data, options, progress, model->initial, *fit);
     model->fit_params = std::make_unique<cs::Params>(model->params);
     if (!cancelled && options.keep_labels && cs::is_ds_family(options.method)) {
         if (data.item_code.is_view()) data.item_code.resize(data.item_code.size());
@@ -82,15 +89,27 @@ void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &op
 // makes (triples or item-grouped codes) with the model's options and gold.
 template <class Build>
 cs_status fit_crowd(cs_model *model, Build build) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    cs::clear_fit(model);
-    model->message.clear();
     return cs::guard(model, [&] {
+        cs::clear_fit(model);  // the fit and any saved-model state
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
         check_initial_method(model, options, method);
         run_crowd_fit(model, build(options), options, method);
     });
+}
+
+// The posterior grades of an ordered crowd fit (cs_median_grades, cs_mean_grades).
+const cs::FitResult &ordered_fit(const cs_model *model, const char *what) {
+    const cs::FitResult &fit = fitted(model);
+    if (fit.input_kind != CS_INPUT_CROWD)
+        throw Error(CS_ERR_WRONG_INPUT_KIND, std::string(what) + ": the last fit was of " + input_name(fit.input_kind));
+    if (!fit.ordered)
+        throw Error(CS_ERR_INVALID_ARGUMENT, std::string(what) +
+                                                 ": the classes of the last fit are not ordered grades; set the "
+                                                 "'ordinal' parameter to 1 before the fit, or fit an ordinal method "
+                                                 "(ordinal-minimax, ordinal-ds)");
+    return fit;
 }
 
 }  // namespace
@@ -324,6 +343,7 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         auto result = std::make_unique<cs::FitResult>();
         cs::predict_items(data, options, known, known_workers, *result);
         cs::apply_calibration(data, temperature, mixing, calibration, *result);
+        result->ordered = options.ordinal == 1 || (model->fit && model->fit->ordered);
         model->message = result->note_message;
         cs::clear_fit(model);
         model->fit = std::move(result);
@@ -331,30 +351,45 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
 }
 
 CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    cs::clear_fit(model);
-    model->message.clear();
     return cs::guard(model, [&] {
+        cs::clear_fit(model);  // the fit and any saved-model state
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_points_method(x, n, d, ld, options, model->progress, method.points, *fit);
+        const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
+        const bool cancelled = cs::run_points_method(x, n, d, ld, options, progress, method.points, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
 
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u, const int32_t *v,
                               size_t n_edges) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    cs::clear_fit(model);
-    model->message.clear();
     return cs::guard(model, [&] {
+        cs::clear_fit(model);  // the fit and any saved-model state
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Graph);
         const cs::GraphData graph =
             cs::GraphData::build(n_nodes, u, v, n_edges, cs::resolve_threads(options.threads));
         auto fit = std::make_unique<cs::FitResult>();
-        const bool cancelled = cs::run_graph_method(graph, options, model->progress, method.graph, *fit);
+        const cs::Progress progress = model->progress;  // a copy: each fit's polls start afresh
+        const bool cancelled = cs::run_graph_method(graph, options, progress, method.graph, *fit);
+        cs::keep_fit(model, std::move(fit), cancelled);
+    });
+}
+
+CS_API cs_status cs_fit_comparisons(cs_model *model, const int32_t *worker, const int32_t *left,
+                                    const int32_t *right, const int32_t *answer, size_t n) {
+    return cs::guard(model, [&] {
+        cs::clear_fit(model);  // the fit and any saved-model state
+        model->message.clear();
+        const cs::FitOptions options = model->params.fit_options();
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Comparisons);
+        const cs::ComparisonData data = cs::ComparisonData::build(
+            worker, left, right, answer, n, options.items, options.workers, cs::uses_workers(options.method));
+        auto fit = std::make_unique<cs::FitResult>();
+        const bool cancelled = cs::run_comparisons_method(data, options, model->progress, method.comparisons, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }
@@ -392,6 +427,8 @@ CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t
             return;
         }
         // Points and graphs: hard labels, one-hot rows written on demand (not stored).
+        // Comparisons have no classes (k = 0): no posterior values.
+        if (fit.k == 0) return;
         require(posteriors, "posteriors");
         const std::size_t k = static_cast<std::size_t>(fit.k), size = fit.labels.size() * k;
         if (capacity < size)
@@ -490,6 +527,33 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
     });
 }
 
+CS_API cs_status cs_scores(const cs_model *model, double *score, double *se, int32_t *rank, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind != CS_INPUT_COMPARISONS)
+            throw Error(CS_ERR_WRONG_INPUT_KIND, "cs_scores: the last fit was not of comparisons (cs_fit_comparisons)");
+        if (capacity < fit.scores.size())
+            throw Error(CS_ERR_BUFFER_TOO_SMALL, "scores: capacity " + std::to_string(capacity) + " < " +
+                                                     std::to_string(fit.scores.size()) + " items");
+        if (score != nullptr) copy_out(fit.scores, score, capacity, "score");
+        if (se != nullptr) copy_out(fit.score_se, se, capacity, "se");
+        if (rank != nullptr) copy_out(fit.ranks, rank, capacity, "rank");
+    });
+}
+
+CS_API cs_status cs_worker_reliability(const cs_model *model, double *reliability, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind != CS_INPUT_COMPARISONS)
+            throw Error(CS_ERR_WRONG_INPUT_KIND,
+                        "cs_worker_reliability: the last fit was not of comparisons (cs_fit_comparisons)");
+        if (fit.reliability.empty() && fit.n_workers > 0)
+            throw Error(CS_ERR_INVALID_ARGUMENT,
+                        "cs_worker_reliability: bt has no worker parameters (noisy-bt and crowd-bt have)");
+        copy_out(fit.reliability, reliability, capacity, "reliability");
+    });
+}
+
 CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *values, size_t capacity,
                              size_t *rows, size_t *cols) {
     return cs::guard(model, [&] {
@@ -508,6 +572,22 @@ CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *va
         if (rows) *rows = static_cast<size_t>(found->rows);
         if (cols) *cols = static_cast<size_t>(found->cols);
         if (values != nullptr || capacity > 0) copy_out(found->values, values, capacity, "values");
+    });
+}
+
+CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = ordered_fit(model, "cs_median_grades");
+        require(grades, "grades");
+        copy_out(cs::median_grades(fit.posteriors, fit.n_items, fit.k), grades, capacity, "grades");
+    });
+}
+
+CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = ordered_fit(model, "cs_mean_grades");
+        require(grades, "grades");
+        copy_out(cs::mean_grades(fit.posteriors, fit.n_items, fit.k), grades, capacity, "grades");
     });
 }
 

@@ -167,9 +167,8 @@ CS_API size_t cs_stats_length(size_t n_workers, size_t k) { return stats_length(
 
 CS_API cs_status cs_shard_labels(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
                                  size_t n_labels, size_t n_items, size_t n_workers, size_t k) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    cs::clear_fit(model);
     return cs::guard(model, [&] {
+        cs::clear_fit(model);
         check_sizes(n_workers, k);
         if (n_items == 0) throw Error(CS_ERR_EMPTY_INPUT, "a shard of 0 items");
         if (n_items > INT32_MAX - 1) throw Error(CS_ERR_TOO_LARGE, "n_items = " + std::to_string(n_items));
@@ -297,10 +296,9 @@ CS_API cs_status cs_m_step(cs_model *model, const double *stats, size_t n_stats,
 
 CS_API cs_status cs_fit_stats(cs_model *model, size_t n_items, size_t n_workers, size_t k, const double *start,
                               size_t n_stats, cs_e_step_fn e_step, void *user) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    cs::clear_fit(model);
-    model->message.clear();
     return cs::guard(model, [&] {
+        cs::clear_fit(model);
+        model->message.clear();
         check_sizes(n_workers, k);
         check_statistics(start, n_stats, stats_length(n_workers, k));
         if (e_step == nullptr) throw Error(CS_ERR_NULL_POINTER, "e_step is NULL");

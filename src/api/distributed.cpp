@@ -236,6 +236,8 @@ CS_API int32_t cs_private_supports(int32_t method) { return supported(method) ? 
 
 CS_API cs_status cs_private_fail(cs_model *model, cs_status status, const char *message) {
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    const cs::HandleClaim claim(model);
+    if (!claim.claimed()) return CS_ERR_BUSY;
     cs::clear_fit(model);
     try {
         model->message = message != nullptr ? message : "";
@@ -247,10 +249,9 @@ CS_API cs_status cs_private_fail(cs_model *model, cs_status status, const char *
 CS_API cs_status cs_private_fit_distributed(cs_model *model, const cs_private_transport *transport,
                                             const int32_t *item, const int32_t *worker,
                                             const int32_t *label, size_t n_local) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    cs::clear_fit(model);
-    model->message.clear();
     return cs::guard(model, [&] {
+        cs::clear_fit(model);
+        model->message.clear();
         if (transport == nullptr) throw Error(CS_ERR_NULL_POINTER, "the transport is NULL");
         if (transport->abi != CS_PRIVATE_TRANSPORT_ABI || transport->size < 1 || transport->rank < 0 ||
             transport->rank >= transport->size || transport->max_i64 == nullptr || transport->sum_f64 == nullptr ||

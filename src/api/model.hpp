@@ -3,6 +3,7 @@
 // and keep_fit, which stores a fit on it.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -34,6 +35,9 @@ struct cs_model {
     std::vector<uint8_t> user_data;
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;
+    // Set while a call runs on the handle (cs::guard): a second thread's call finds it
+    // set and returns CS_ERR_BUSY instead of racing on the fit and the message.
+    mutable std::atomic<bool> in_use{false};
 };
 
 namespace cs {

@@ -32,7 +32,7 @@ std::string format_number(double v) {
 // are in docs/defaults.md.
 const std::vector<ParamSpec> &param_table() {
     static const std::vector<ParamSpec> table = {
-        {CS_PARAM_METHOD, "method", true, 1, 299, CS_METHOD_AUTO, method_names()},
+        {CS_PARAM_METHOD, "method", true, 1, 999, CS_METHOD_AUTO, method_names()},
         {CS_PARAM_CLASSES, "classes", true, 0, 100000, 0, {}},
         {CS_PARAM_ITEMS, "items", true, 0, 2147483647.0, 0, {}},
         {CS_PARAM_WORKERS, "workers", true, 0, 2147483647.0, 0, {}},
@@ -85,11 +85,22 @@ const std::vector<ParamSpec> &param_table() {
          {{"random", CS_LA_ORDER_RANDOM}, {"items", CS_LA_ORDER_ITEMS}}},
         {CS_PARAM_CALIBRATION, "calibration", true, 0, 2, CS_CALIBRATION_AUTO,
          {{"none", CS_CALIBRATION_NONE}, {"auto", CS_CALIBRATION_AUTO}, {"labels", CS_CALIBRATION_LABELS}}},
+        {CS_PARAM_ORDINAL, "ordinal", true, 0, 1, 0, {}},
+        {CS_PARAM_GAMMA, "gamma", false, 0, 1e6, 0.25, {}},
+        {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
+        {CS_PARAM_MINIMAX_START, "minimax_start", true, 0, 1, CS_MINIMAX_START_VOTE,
+         {{"vote", CS_MINIMAX_START_VOTE}, {"ds", CS_MINIMAX_START_DS}}},
         {CS_PARAM_KEEP_LABELS, "keep_labels", true, 0, 1, 1, {{"no", 0}, {"yes", 1}}},
         {CS_PARAM_UPDATE_ROUNDS, "update_rounds", true, 1, 100000, 50, {}},
         {CS_PARAM_UPDATE_SWEEP, "update_sweep", false, 0, 1e6, 4.0, {}},
         {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", false, 0, 1e6, 0.1, {}},
         {CS_PARAM_UPDATE_REFIT, "update_refit", false, 0, 1e6, 2.0, {}},
+        {CS_PARAM_COMPARISON_PRIOR, "comparison_prior", false, 0, 1e6, 1.0, {}},
+        {CS_PARAM_TIES, "ties", true, 0, 3, CS_TIES_AUTO,
+         {{"auto", CS_TIES_AUTO}, {"davidson", CS_TIES_DAVIDSON}, {"half", CS_TIES_HALF}, {"ignore", CS_TIES_IGNORE}}},
+        {CS_PARAM_SE_ITEMS, "se_items", true, 0, 100000, 2000, {}},
+        {CS_PARAM_CROWD_BT_ALPHA, "crowd_bt_alpha", false, 1, 1e6, 4.0, {}},
+        {CS_PARAM_CROWD_BT_BETA, "crowd_bt_beta", false, 1, 1e6, 1.0, {}},
     };
     return table;
 }
@@ -259,11 +270,20 @@ FitOptions Params::fit_options() const {
     o.la_beta = get_double(CS_PARAM_LA_BETA);
     o.la_order = static_cast<int32_t>(get_int(CS_PARAM_LA_ORDER));
     o.calibration = static_cast<int32_t>(get_int(CS_PARAM_CALIBRATION));
+    o.ordinal = static_cast<int32_t>(get_int(CS_PARAM_ORDINAL));
+    o.gamma = get_double(CS_PARAM_GAMMA);
+    o.cv_folds = static_cast<int32_t>(get_int(CS_PARAM_CV_FOLDS));
+    o.minimax_start = static_cast<int32_t>(get_int(CS_PARAM_MINIMAX_START));
     o.keep_labels = get_int(CS_PARAM_KEEP_LABELS) != 0;
     o.update_rounds = static_cast<int32_t>(get_int(CS_PARAM_UPDATE_ROUNDS));
     o.update_sweep = get_double(CS_PARAM_UPDATE_SWEEP);
     o.update_recalibrate = get_double(CS_PARAM_UPDATE_RECALIBRATE);
     o.update_refit = get_double(CS_PARAM_UPDATE_REFIT);
+    o.comparison_prior = get_double(CS_PARAM_COMPARISON_PRIOR);
+    o.ties = static_cast<int32_t>(get_int(CS_PARAM_TIES));
+    o.se_items = static_cast<int32_t>(get_int(CS_PARAM_SE_ITEMS));
+    o.crowd_bt_alpha = get_double(CS_PARAM_CROWD_BT_ALPHA);
+    o.crowd_bt_beta = get_double(CS_PARAM_CROWD_BT_BETA);
     return o;
 }
 

@@ -12,12 +12,15 @@
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/glad.hpp"
 #include "crowd/em/mace.hpp"
+#include "crowd/minimax/minimax_entropy.hpp"
+#include "crowd/minimax/ordinal_ds.hpp"
 #include "crowd/spectral/opt_ds.hpp"
 #include "crowd/spectral/split_methods.hpp"
 #include "crowd/voting/light_aggregation.hpp"
 #include "crowd/voting/m_msr.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "crowd/voting/weighted_vote.hpp"
+#include "ranking/run_comparisons.hpp"
 
 namespace cs {
 
@@ -33,6 +36,10 @@ MethodInfo points(int32_t id, const char *name, PointsMethod fit, const char *su
 
 MethodInfo graph(int32_t id, const char *name, GraphMethod fit, const char *summary) {
     return {id, name, InputKind::Graph, summary, nullptr, nullptr, fit};
+}
+
+MethodInfo comparisons(int32_t id, const char *name, ComparisonMethod fit, const char *summary) {
+    return {id, name, InputKind::Comparisons, summary, nullptr, nullptr, nullptr, fit};
 }
 
 }  // namespace
@@ -73,6 +80,12 @@ const std::vector<MethodInfo> &method_table() {
               "LA one-pass: each item decided once, online, by the current abilities (Yang et al.)"),
         crowd(CS_METHOD_AUTO, "auto", fit_auto,
               "the default: D&S EM, each worker pulled towards workers of like activity; calibrated"),
+        crowd(CS_METHOD_MINIMAX_ENTROPY, "minimax-entropy", fit_minimax_entropy,
+              "minimax conditional entropy: worker and item confusion matrices (Zhou et al.)"),
+        crowd(CS_METHOD_ORDINAL_MINIMAX, "ordinal-minimax", fit_ordinal_minimax,
+              "minimax conditional entropy for ordered grades (Zhou, Liu, Platt, Meek)"),
+        crowd(CS_METHOD_ORDINAL_DS, "ordinal-ds", fit_ordinal_ds,
+              "Dawid-Skene EM with ordered-logit workers: a bias and a noise on a graded scale"),
         // Points (cs_fit_points).
         points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
                "spectral initialisation, then Lloyd's iterations"),
@@ -83,6 +96,13 @@ const std::vector<MethodInfo> &method_table() {
         graph(CS_METHOD_SPEC, "spec", fit_spec, "the trimmed spectral initialisation alone"),
         graph(CS_METHOD_SPEC_MLE, "spec-mle", fit_spec_mle,
               "the spectral initialisation, then one likelihood step (Gao et al.)"),
+        // Pairwise comparisons (cs_fit_comparisons).
+        comparisons(CS_METHOD_BT, "bt", fit_bt,
+                    "Bradley-Terry by MM (Hunter), Davidson ties, a weak prior so scores always exist"),
+        comparisons(CS_METHOD_NOISY_BT, "noisy-bt", fit_noisy_bt,
+                    "Bradley-Terry with each worker's skill and left/right bias (crowd-kit's NoisyBT), EM"),
+        comparisons(CS_METHOD_CROWD_BT, "crowd-bt", fit_crowd_bt,
+                    "Crowd-BT: each worker states the true preference with probability eta (Chen et al.), EM"),
     };
     return table;
 }

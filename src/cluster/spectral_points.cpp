@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "linalg/cblas_lapacke.hpp"
+#include "util/memory_budget.hpp"
 
 #include "linalg/lapack_status.hpp"
 #include "linalg/subspace_eigen.hpp"
@@ -33,6 +34,8 @@ SubspaceProjection project_top_singular(const PointSet &points, int32_t k, Rng &
         return out;
     }
     const int32_t r = k;
+    require_blas_headroom(8.0 * (3.0 * d * d + static_cast<double>(n) * r),
+                          "the points' projection (dsyrk, dsyevd, dgemm)");
     std::vector<double> v(static_cast<std::size_t>(d) * r);  // d x r basis
     if (d <= kGramMaxDims) {
         out.gram = true;

@@ -70,22 +70,37 @@ bool run_graph_method(const GraphData &graph, const FitOptions &options, const P
     const int threads = resolve_threads(options.threads);
     Rng rng(options.seed);
 
+    // Nodes without edges take no part (issue 40, R12): the fit runs on the graph of the
+    // others, renumbered, so that they neither lower the average degree that sets the
+    // trimming threshold, nor shift the random start of the eigensolver, nor cost time,
+    // and the connected part gets exactly the communities it gets on its own. Unless
+    // fewer than k nodes have edges: then every node is kept, as before.
+    int64_t isolated = 0;
+    for (int32_t i = 0; i < graph.n_nodes; ++i) isolated += graph.degree(i) == 0;
+    std::vector<int32_t> connected;
+    GraphData compact;
+    const bool shrink = isolated > 0 && graph.n_nodes - isolated >= k;
+    if (shrink) compact = graph.without_isolated(connected);
+    const GraphData &fitted = shrink ? compact : graph;
+
     GraphSpectralOptions spectral_options;
     spectral_options.k = k;
     spectral_options.trim = options.trim;
     spectral_options.n_init = options.n_init;
     spectral_options.threads = threads;
-    GraphSpectralResult spectral = spectral_communities(graph, spectral_options, rng);
+    GraphSpectralResult spectral = spectral_communities(fitted, spectral_options, rng);
     std::vector<int32_t> labels = std::move(spectral.labels);
-    int64_t isolated = 0;
-    for (int32_t i = 0; i < graph.n_nodes; ++i)
-        if (graph.degree(i) == 0) {
-            labels[i] = 0;  // nothing informs the community of a node without edges
-            ++isolated;
-        }
+    if (!shrink)
+        for (int32_t i = 0; i < graph.n_nodes; ++i)
+            if (graph.degree(i) == 0) labels[i] = 0;  // nothing informs the community of a node without edges
 
-    const bool cancelled = method(graph, k, labels, options, progress, threads, out);
+    const bool cancelled = method(fitted, k, labels, options, progress, threads, out);
     if (cancelled) out.converged = false;  // a cancelled fit did not meet its rule
+    if (shrink) {  // back to the input's nodes; those without edges in community 0
+        std::vector<int32_t> all(static_cast<std::size_t>(graph.n_nodes), 0);
+        for (std::size_t r = 0; r < connected.size(); ++r) all[connected[r]] = labels[r];
+        labels = std::move(all);
+    }
 
     out.input_kind = CS_INPUT_GRAPH;
     out.n_items = graph.n_nodes;

@@ -54,6 +54,17 @@ struct FitOptions {
     int32_t la_order = CS_LA_ORDER_RANDOM;  // the first pass's item order
     // Calibration of the Dawid-Skene family's posteriors (crowd/calibration/).
     int32_t calibration = CS_CALIBRATION_AUTO;
+    // Ordered classes and the minimax-entropy methods (issue 36).
+    int32_t ordinal = 0;                    // 1: the classes are grades ordered by index
+    double gamma = 0.25;                    // minimax regularisation; 0 = cross-validated
+    int32_t cv_folds = 5;                   // folds of that cross-validation
+    int32_t minimax_start = CS_MINIMAX_START_VOTE;  // the minimax methods' start posteriors
+    // Pairwise comparisons (src/ranking/): bt, noisy-bt, crowd-bt.
+    double comparison_prior = 1.0;          // lambda: virtual wins and losses per item
+    int32_t ties = CS_TIES_AUTO;
+    int32_t se_items = 2000;                // exact standard errors up to this many items
+    double crowd_bt_alpha = 4.0;            // crowd-bt: Beta(alpha, beta) prior of eta
+    double crowd_bt_beta = 1.0;
     // Saved models and incremental updates (crowd/em/incremental.hpp).
     bool keep_labels = true;                // keep a crowd fit's labels on the handle
     int32_t update_rounds = 50;             // most incremental EM rounds per update

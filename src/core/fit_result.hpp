@@ -30,6 +30,8 @@ struct FitResult {
     int32_t calibration = CS_CALIBRATION_NONE;  // the source used
     int32_t notes = 0;                // cs_fit_note bits
     std::string note_message;         // explanation of the notes, for cs_last_error
+    bool ordered = false;             // crowd fits: the classes are ordered grades (an
+                                      // ordinal method, or the "ordinal" parameter)
 
     // Method-specific estimates (cs_estimate), e.g. glad's worker abilities: a name
     // and a rows x cols row-major table.
@@ -54,6 +56,13 @@ struct FitResult {
     // Graph fits (cs_fit_graph): edge densities under the final labels.
     double within_density = 0.0;
     double between_density = 0.0;
+
+    // Comparisons fits (cs_fit_comparisons): per item score, standard error and rank
+    // (1 = best); per worker reliability (noisy-bt, crowd-bt; empty for bt).
+    std::vector<double> scores;
+    std::vector<double> score_se;
+    std::vector<int32_t> ranks;
+    std::vector<double> reliability;
 };
 
 }  // namespace cs

@@ -28,4 +28,15 @@ bool run_crowd_method(const CrowdData &data, const FitOptions &options, const Pr
 bool run_crowd_from_initial(const CrowdData &data, const FitOptions &options, const Progress &progress,
                             const InitialParams &initial, FitResult &out);
 
+/// Whether a crowd method treats its classes as ordered grades whatever the "ordinal"
+/// parameter says (ordinal-minimax, ordinal-ds).
+bool ordinal_method(int32_t method);
+
+/// Each item's posterior median grade: the lowest class g whose cumulative posterior
+/// q_0 + ... + q_g reaches 1/2 (up to 1e-12, for rounding), from n_items x k posteriors.
+std::vector<int32_t> median_grades(const std::vector<double> &posteriors, int32_t n_items, int32_t k);
+
+/// Each item's posterior mean grade sum_g g q_g.
+std::vector<double> mean_grades(const std::vector<double> &posteriors, int32_t n_items, int32_t k);
+
 }  // namespace cs

@@ -18,6 +18,8 @@ namespace {
 
 std::string at(std::size_t t) { return " at label index " + std::to_string(t); }
 
+
+
 // Smallest and largest value of an array: a branch-free reduction (vectorised by the
 // compiler), so that validating the input costs a fraction of a pass.
 std::pair<int32_t, int32_t> min_max(const int32_t *v, std::size_t n) {
@@ -58,11 +60,23 @@ int32_t id_count(const int32_t *ids, std::size_t n, int32_t lo, int32_t hi, int3
     if (declared > 0) return declared;
     if (hi == INT32_MAX)
         throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(hi) +
-                                           " is too large");
+                                           at(first_outside(ids, n, INT32_MAX)) + " is too large" + id_limit_text());
     return hi + 1;
 }
 
 }  // namespace
+
+std::vector<char> answer_classes_in_use(const CrowdData &data) {
+    std::vector<char> used(static_cast<std::size_t>(data.k), 0);
+    for (std::size_t t = 0; t < data.n_labels(); ++t) used[data.label_of(static_cast<int64_t>(t))] = 1;
+    return used;
+}
+
+// The limit an id of 2^31 - 1 breaks, stated (issue 40, R9): the count of ids, the
+// largest id + 1, is an int32.
+std::string id_limit_text() {
+    return "; ids must be at most 2147483646 (2^31 - 2: the count of ids, largest id + 1, is a 32-bit int)";
+}
 
 int32_t check_id_range(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
                        const char *count_name) {
@@ -155,7 +169,8 @@ int32_t gold_item_count(const std::vector<int32_t> &gold_item, int32_t declared)
                                                std::to_string(g) + " is >= n_items (" + std::to_string(declared) +
                                                ")");
         if (gold_item[g] == INT32_MAX)
-            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " at gold index " +
+                                               std::to_string(g) + " is too large" + id_limit_text());
         count = std::max(count, gold_item[g] + 1);
     }
     return count;
@@ -482,7 +497,9 @@ CrowdData CrowdData::build(const int32_t *item, const int32_t *worker, const int
                                                   " at gold index " + std::to_string(g) +
                                                   " is >= k (" + std::to_string(options.classes) + ")");
         if (gold_label[g] == INT32_MAX)
-            throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) + " is too large");
+            throw Error(CS_ERR_INVALID_LABEL, "gold label " + std::to_string(gold_label[g]) + " at gold index " +
+                                                  std::to_string(g) + " is too large; labels must be below " +
+                                                  std::to_string(CS_MAX_CROWD_CLASSES) + " (CS_MAX_CROWD_CLASSES)");
         largest = std::max(largest, gold_label[g]);
     }
     // In 64 bits: the largest label may be INT32_MAX (found by tests/fuzz/fuzz_fit).

@@ -185,6 +185,14 @@ struct CrowdData {
 int32_t check_id_range(const int32_t *ids, std::size_t n, int32_t declared, const char *what,
                        const char *count_name);
 
+/// Per class c of data.k: 1 when some label of this process's items is c (an answer
+/// class in use), else 0. O(labels).
+std::vector<char> answer_classes_in_use(const CrowdData &data);
+
+/// The end of the message for an id of 2^31 - 1, which states the limit (issue 40):
+/// "; ids must be at most 2147483646 (...)".
+std::string id_limit_text();
+
 /// Check a gold set on its own (cs_set_gold): values >= 0, no item with two
 /// different classes. Throws cs::Error.
 void check_gold(const std::vector<int32_t> &item, const std::vector<int32_t> &label);

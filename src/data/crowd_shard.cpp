@@ -25,9 +25,10 @@ int popcount(uint64_t w) { return static_cast<int>(std::bitset<64>(w).count()); 
 // with the same message.
 void check_sizes(int64_t k, int64_t m) {
     if (m > INT32_MAX)
-        throw Error(CS_ERR_INVALID_ID, "worker id " + std::to_string(m - 1) + " is too large");
+        throw Error(CS_ERR_INVALID_ID, "worker id " + std::to_string(m - 1) + " is too large" + id_limit_text());
     if (k > INT32_MAX || k * k > 100000000)
-        throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(k) + " is too large");
+        throw Error(CS_ERR_INVALID_ARGUMENT, "k = " + std::to_string(k) + " is too large; at most " +
+                                                 std::to_string(CS_MAX_CROWD_CLASSES) + " classes (CS_MAX_CROWD_CLASSES)");
     if (k < 2)
         throw Error(CS_ERR_TOO_FEW_CLASSES,
                     "every label is 0, so k is inferred as 1; at least 2 classes are needed "
@@ -61,7 +62,8 @@ ShardData build_shard(Collective &collective, const int32_t *item, const int32_t
                                                std::to_string(g) + " is >= n_items (" +
                                                std::to_string(options.items) + ")");
         if (gold_item[g] == INT32_MAX)
-            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " is too large");
+            throw Error(CS_ERR_INVALID_ID, "gold item id " + std::to_string(gold_item[g]) + " at gold index " +
+                                               std::to_string(g) + " is too large" + id_limit_text());
         item_bound = std::max<int64_t>(item_bound, gold_item[g] + int64_t{1});
     }
     int64_t label_bound = largest(label, n_labels) + 1;

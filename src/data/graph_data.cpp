@@ -115,4 +115,27 @@ GraphData GraphData::induced(const std::vector<char> &keep, int threads) const {
     return g;
 }
 
+GraphData GraphData::without_isolated(std::vector<int32_t> &nodes) const {
+    nodes.clear();
+    std::vector<int32_t> rank(static_cast<std::size_t>(n_nodes), -1);
+    for (int32_t i = 0; i < n_nodes; ++i)
+        if (degree(i) > 0) {
+            rank[i] = static_cast<int32_t>(nodes.size());
+            nodes.push_back(i);
+        }
+    GraphData g;
+    g.n_nodes = static_cast<int32_t>(nodes.size());
+    g.n_edges = n_edges;
+    g.self_loops = self_loops;
+    g.repeated = repeated;
+    g.start.assign(nodes.size() + 1, 0);
+    g.adj.resize(adj.size());
+    for (std::size_t r = 0; r < nodes.size(); ++r) {
+        int64_t out = g.start[r];
+        for (int64_t p = start[nodes[r]]; p < start[nodes[r] + 1]; ++p) g.adj[out++] = rank[adj[p]];
+        g.start[r + 1] = out;
+    }
+    return g;
+}
+
 }  // namespace cs

@@ -35,6 +35,11 @@ struct GraphData {
     /// The graph restricted to the nodes with keep[i] != 0: rows and columns of the
     /// other nodes are emptied (same node ids, fewer edges). The trimmed adjacency A^tau.
     GraphData induced(const std::vector<char> &keep, int threads) const;
+
+    /// The graph of the nodes that have an edge, renumbered in their order: `nodes`
+    /// receives the old id of each new one. Each row keeps its neighbours, sorted; the
+    /// counts of ignored edges are kept.
+    GraphData without_isolated(std::vector<int32_t> &nodes) const;
 };
 
 }  // namespace cs

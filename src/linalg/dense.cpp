@@ -9,6 +9,7 @@
 #include "linalg/cblas_lapacke.hpp"
 
 #include "linalg/lapack_status.hpp"
+#include "util/memory_budget.hpp"
 
 namespace cs {
 
@@ -222,6 +223,7 @@ Matrix multiply(const Matrix &a, const Matrix &b, bool transpose_a, bool transpo
     Matrix c(m, n);
     if (m == 0 || n == 0 || inner == 0) return c;
     if (small_square_product(a, b, transpose_a, transpose_b, c)) return c;
+    require_blas_headroom(0.0, "a dense matrix product (dgemm)");
     cblas_dgemm(CblasRowMajor, transpose_a ? CblasTrans : CblasNoTrans,
                 transpose_b ? CblasTrans : CblasNoTrans, m, n, inner, 1.0, a.a.data(), a.cols,
                 b.a.data(), b.cols, 0.0, c.a.data(), c.cols);
@@ -255,6 +257,8 @@ bool invert(Matrix &a, double min_rcond) {
         const double rcond = 1.0 / (norm * norm1(a.a.data(), n));
         return rcond >= min_rcond;
     }
+    // LAPACKE's row-major wrappers work on a transposed copy (n^2 doubles).
+    require_blas_headroom(8.0 * n * n + 8.0 * n, "a matrix inverse (dgetrf, dgecon, dgetri)");
     std::vector<lapack_int> pivots(static_cast<std::size_t>(n));
     if (lapack_checked(LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, a.a.data(), n, pivots.data())) != 0) return false;
     double rcond = 0.0;
@@ -283,6 +287,10 @@ bool svd(const Matrix &a, Svd &out) {
         out.vt = transpose(t.u);
         return true;
     }
+    // Transposed copies of a, u and vt in LAPACKE's row-major wrapper, and dgesvd's work.
+    require_blas_headroom(8.0 * (2.0 * m * n + static_cast<double>(m) * r + static_cast<double>(r) * n +
+                                 5.0 * std::max(m, n)),
+                          "an SVD (dgesvd)");
     Matrix work = a;
     out.u = Matrix(m, r);
     out.vt = Matrix(r, n);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "linalg/cblas_lapacke.hpp"
+#include "util/memory_budget.hpp"
 
 #include "util/parallel.hpp"
 
@@ -25,6 +26,7 @@ int64_t n_chunks(int64_t n) { return chunk_count(n, kChunk); }
 // (cols x d, row-major): G is rows x cols.
 void block_products(const PointSet &p, int64_t first, int64_t rows, const double *t, int32_t cols,
                     double *g) {
+    require_blas_headroom(0.0, "the distances to the centres (dgemm)");
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), cols, p.d, 1.0,
                 p.row(first), static_cast<int>(p.ld), t, p.d, 0.0, g, cols);
 }

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "linalg/cblas_lapacke.hpp"
+#include "util/memory_budget.hpp"
 
 namespace cs {
 
@@ -31,6 +32,10 @@ EigenResult top_eigenpairs(int64_t n, const BlockOperator &apply, const EigenOpt
     const int32_t k = static_cast<int32_t>(std::min<int64_t>(options.k, n));
     const int32_t p = static_cast<int32_t>(std::min<int64_t>(k + options.oversample, n));
     if (k <= 0) return result;
+    // dsyevd on p x p (1 + 6p + 2p^2 doubles) and LAPACKE's transposed copies, n x p
+    // for the QR: checked before OpenBLAS could retry its buffer forever (R1 of issue 40).
+    require_blas_headroom(8.0 * (static_cast<double>(n) * p + 3.0 * p * p + 6.0 * p),
+                          "the block eigensolver (dgemm, dgeqrf, dsyevd)");
 
     // The n x p blocks are cache-line aligned: with p = 8 a row is exactly one line.
     using Block = std::vector<double, AlignedAllocator<double>>;

@@ -11,19 +11,23 @@
 
 namespace cs {
 
-Tensor3 multilinear(const Tensor3 &t, const Matrix &a, const Matrix &b, const Matrix &c) {
+Tensor3 multilinear(const Tensor3 &t, const Matrix &a, const Matrix &b, const Matrix &c, const TensorPoll &poll) {
     const int32_t k = t.k, r = a.cols;
-    // Three successive mode products, O(k^3 r) each instead of O(k^3 r^3) at once.
+    // Three successive mode products, O(k^3 r) each instead of O(k^3 r^3) at once, with
+    // a poll after each slice of O(k^2 r).
+    const int64_t slice = static_cast<int64_t>(k) * k * r;
     std::vector<double> s1(static_cast<std::size_t>(r) * k * k, 0.0);  // [a][y][z]
-    for (int32_t x = 0; x < k; ++x)
+    for (int32_t x = 0; x < k; ++x) {
         for (int32_t i = 0; i < r; ++i) {
             const double w = a(x, i);
             if (w == 0.0) continue;
             for (int32_t yz = 0; yz < k * k; ++yz)
                 s1[static_cast<std::size_t>(i) * k * k + yz] += w * t.t[static_cast<std::size_t>(x) * k * k + yz];
         }
+        if (poll) poll(slice);
+    }
     std::vector<double> s2(static_cast<std::size_t>(r) * r * k, 0.0);  // [a][b][z]
-    for (int32_t i = 0; i < r; ++i)
+    for (int32_t i = 0; i < r; ++i) {
         for (int32_t y = 0; y < k; ++y)
             for (int32_t j = 0; j < r; ++j) {
                 const double w = b(y, j);
@@ -32,14 +36,18 @@ Tensor3 multilinear(const Tensor3 &t, const Matrix &a, const Matrix &b, const Ma
                     s2[(static_cast<std::size_t>(i) * r + j) * k + z] +=
                         w * s1[(static_cast<std::size_t>(i) * k + y) * k + z];
             }
+        if (poll) poll(slice);
+    }
     Tensor3 out(r);
-    for (int32_t i = 0; i < r; ++i)
+    for (int32_t i = 0; i < r; ++i) {
         for (int32_t j = 0; j < r; ++j)
             for (int32_t z = 0; z < k; ++z) {
                 const double v = s2[(static_cast<std::size_t>(i) * r + j) * k + z];
                 if (v == 0.0) continue;
                 for (int32_t l = 0; l < r; ++l) out(i, j, l) += v * c(z, l);
             }
+        if (poll) poll(static_cast<int64_t>(r) * k * r);
+    }
     return out;
 }
 
@@ -163,10 +171,12 @@ private:
 // settles on a fixed point or a short cycle (periods 1 to 12 seen on simulated crowds)
 // after 10-30 steps, instead of running all `iterations`.
 bool power_iterations(const Tensor3 &t, int32_t iterations, std::vector<double> &v,
-                      std::vector<double> &next, IterateHistory &history) {
+                      std::vector<double> &next, IterateHistory &history, const TensorPoll &poll) {
     history.store(0, v);
+    const int64_t step = static_cast<int64_t>(t.k) * t.k * t.k;
     for (int32_t it = 1; it <= iterations; ++it) {
         contract_two(t, v, next);  // next = iterate `it`
+        if (poll) poll(step);
         if (!normalise(next)) return false;
         const int32_t p = history.period(it, next);
         if (p > 0) {
@@ -182,7 +192,7 @@ bool power_iterations(const Tensor3 &t, int32_t iterations, std::vector<double> 
 }  // namespace
 
 bool robust_tensor_power(Tensor3 t, int32_t starts, int32_t iterations, Rng &rng,
-                         std::vector<TensorEigenpair> &pairs) {
+                         std::vector<TensorEigenpair> &pairs, const TensorPoll &poll) {
     const int32_t k = t.k;
     pairs.clear();
     std::vector<double> v(static_cast<std::size_t>(k)), next;
@@ -193,7 +203,7 @@ bool robust_tensor_power(Tensor3 t, int32_t starts, int32_t iterations, Rng &rng
         for (int32_t s = 0; s < starts; ++s) {
             for (double &x : v) x = rng.uniform() - 0.5;
             if (!normalise(v)) continue;  // probability zero; skip the start
-            if (!power_iterations(t, iterations, v, next, history)) return false;
+            if (!power_iterations(t, iterations, v, next, history, poll)) return false;
             const double lambda = contract_three(t, v);
             if (lambda > best.lambda) {
                 best.lambda = lambda;
@@ -205,6 +215,7 @@ bool robust_tensor_power(Tensor3 t, int32_t starts, int32_t iterations, Rng &rng
         for (int32_t a = 0; a < k; ++a)
             for (int32_t b = 0; b < k; ++b)
                 for (int32_t c = 0; c < k; ++c) t(a, b, c) -= best.lambda * best.v[a] * best.v[b] * best.v[c];
+        if (poll) poll(static_cast<int64_t>(k) * k * k);
         pairs.push_back(std::move(best));
     }
     return true;

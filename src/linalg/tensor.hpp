@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "linalg/dense.hpp"
@@ -27,9 +28,15 @@ struct Tensor3 {
     }
 };
 
+/// A cancellation poll of the O(k^3)-and-worse loops below: called with the work done
+/// since the last call (inner-loop steps); it may throw to stop (util/progress.hpp).
+using TensorPoll = std::function<void(int64_t)>;
+
 /// T(A, B, C)[a][b][c] = sum_{x,y,z} T[x][y][z] A[x][a] B[y][b] C[z][c]
-/// (A, B, C are k x r matrices; the result is r x r x r).
-Tensor3 multilinear(const Tensor3 &t, const Matrix &a, const Matrix &b, const Matrix &c);
+/// (A, B, C are k x r matrices; the result is r x r x r). O(k^3 r); `poll` is called
+/// after each slice.
+Tensor3 multilinear(const Tensor3 &t, const Matrix &a, const Matrix &b, const Matrix &c,
+                    const TensorPoll &poll = nullptr);
 
 /// T(I, v, v)[a] = sum_{y,z} T[a][y][z] v[y] v[z].
 void contract_two(const Tensor3 &t, const std::vector<double> &v, std::vector<double> &out);
@@ -48,7 +55,8 @@ struct TensorEigenpair {
 /// `iterations` times, keep the start with the largest T(v, v, v), then deflate
 /// T <- T - lambda v (x) v (x) v. Returns false if an iterate vanishes or becomes
 /// non-finite (a degenerate tensor); `pairs` then holds what was found before.
+/// O(k^4 starts iterations): `poll` is called after every power step and deflation.
 bool robust_tensor_power(Tensor3 t, int32_t starts, int32_t iterations, Rng &rng,
-                         std::vector<TensorEigenpair> &pairs);
+                         std::vector<TensorEigenpair> &pairs, const TensorPoll &poll = nullptr);
 
 }  // namespace cs

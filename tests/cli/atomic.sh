@@ -76,6 +76,47 @@ fi
 mkdir outdir
 run 4 "$CS" fit --method mv -o outdir duplicate.txt --duplicates first &&
     stderr_is '^crowdspec: outdir: cannot write the output: it is a directory$'
+# A file made read-only is not replaced, as cp without -f leaves it (issue 40, R6):
+# exit 4, one line, the file unchanged -- also for root, who could write it. Through a
+# link too, and for the workers file of the same command.
+printf 'keep me\n' >protected.csv
+chmod 444 protected.csv
+run 4 "$CS" fit --method mv -o protected.csv duplicate.txt --duplicates first &&
+    stderr_is '^crowdspec: protected.csv: cannot replace the output: the file is write-protected \(make it writable or remove it first\)$'
+check "the write-protected file is unchanged" test "$(cat protected.csv)" = "keep me"
+check "its permissions are unchanged (444)" test "$(stat -c %a protected.csv)" = 444
+ln -s protected.csv protected_link.csv
+run 4 "$CS" fit --method mv -o protected_link.csv duplicate.txt --duplicates first
+check "the write-protected file behind a link is unchanged" test "$(cat protected.csv)" = "keep me"
+reset_outputs
+run 4 "$CS" fit --method mv -o items.csv --workers protected.csv duplicate.txt --duplicates first
+unchanged "a write-protected workers file"
+chmod 644 protected.csv
+run 0 "$CS" fit --method mv -o protected.csv duplicate.txt --duplicates first
+contains protected.csv "item,label,confidence"
+rm -f protected.csv protected_link.csv
+no_temporaries
+
+# SIGKILL during a write leaves FILE.tmp.<pid>; the next run writing FILE removes the
+# ones whose process is gone (issue 40, F13), and nothing else: not a live process's,
+# not another output's, not a name that only looks like ours.
+( exec sleep 60 ) &
+alive=$!
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+printf 'partial\n' >"items.csv.tmp.$dead"
+printf 'live\n' >"items.csv.tmp.$alive"
+printf 'other\n' >"other.csv.tmp.$dead"
+printf 'not ours\n' >"items.csv.tmp.${dead}x"
+run 0 "$CS" fit --method mv -o items.csv duplicate.txt --duplicates first
+check "a dead run's temporary file is removed" test ! -e "items.csv.tmp.$dead"
+check "a live process's temporary file is kept" test -e "items.csv.tmp.$alive"
+check "another output's temporary file is kept" test -e "other.csv.tmp.$dead"
+check "a name that is not ours is kept" test -e "items.csv.tmp.${dead}x"
+kill "$alive" 2>/dev/null
+wait "$alive" 2>/dev/null
+rm -f "items.csv.tmp.$alive" "other.csv.tmp.$dead" "items.csv.tmp.${dead}x"
 # SIGKILL cannot be handled: the temporary files must not exist before the command
 # writes, so one killed while it waits for its input leaves nothing behind (issue 12,
 # item 13). A FIFO nobody writes to keeps it waiting.

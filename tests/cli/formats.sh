@@ -131,6 +131,15 @@ contains bad_utf8.json "$(printf '"item":"a\357\277\275b"')"
 contains bad_utf8.json "$(printf '"item":"\303\251\357\277\275"')"
 lacks bad_utf8.json "$(printf '\377')"
 contains bad_utf8_w.json "$(printf '"worker":"w\357\277\275\357\277\275\357\277\275"')"
+# The replacement is lossy, so the program says so (issue 40, R5): how many ids are
+# ill-formed, and how many distinct ones become the same JSON text.
+contains err.txt "crowdspec: note: 2 item ids are not well-formed UTF-8: JSON shows their ill-formed bytes as U+FFFD (CSV and TSV keep the bytes)"
+contains err.txt "crowdspec: note: 2 worker ids are not well-formed UTF-8"
+printf 'a\351,w1,x\na\350,w1,y\nb,w2,x\n' >merged.csv
+run 0 "$CS" fit --method mv --format json merged.csv &&
+    contains err.txt "2 item ids are not well-formed UTF-8: JSON shows their ill-formed bytes as U+FFFD, which makes 2 distinct ones the same text there"
+run 0 "$CS" fit --method mv merged.csv && lacks err.txt "UTF-8"
+run 0 "$CS" fit --method mv --quiet --format json merged.csv && lacks err.txt "UTF-8"
 if command -v python3 >/dev/null 2>&1; then
     check "JSON with ill-formed ids is UTF-8 and parses" python3 -c '
 import json

@@ -134,6 +134,16 @@ run 1 "$CS" report --method mv,ds hand.csv && stderr_is 'only scored on --truth 
 run 1 "$CS" report --relabel x.csv --review-workers x.csv -o r.html hand.csv && stderr_is 'name the same file'
 run 1 "$CS" report --relabel - hand.csv && stderr_is 'only one of the page, --relabel and --review-workers can go to standard output'
 
+# A declared k far above the observed classes (issue 40, R11): the k x k charts draw
+# the observed classes only, so 5 labels with --classes 1000 give a page of a few
+# kilobytes, not 441 MB (6 heatmaps of 1000 x 1000 cells).
+printf 'a,u,1\na,v,2\nb,u,2\nb,v,2\nc,u,3\n' >few.csv
+run 0 "$CS" report $T1 --method mv --classes 1000 --header no -o few.html few.csv
+check "a small page for k = 1000 ($(wc -c <few.html) bytes)" test "$(wc -c <few.html)" -lt 200000
+contains few.html 'The chart draws 3 of the 1000 classes: those with labels or items'
+check "the agreement chart has 3 x 3 cells" \
+    test "$(sed -n '/<svg id="chart-agreement"/,/<\/svg>/p' few.html | grep -c '<rect class="cell"')" -eq 9
+
 # Errors are those of fit.
 run 2 "$CS" report missing.csv && stderr_is '^crowdspec: missing\.csv: cannot open'
 run 1 "$CS" report && stderr_is 'report: missing the input FILE'

@@ -75,14 +75,14 @@ layout_of() {  # PAGE N: renders PAGE at 1280 px and writes its probe lines to l
     sed -n '/<pre id="layout">/,/<\/pre>/p' dom$2.html | grep -oE '(chart|table|page) [^<]*' >layout$2.txt
 }
 layout_of probe.html 1
-for id in chart-accuracy chart-agreement chart-worker-1 chart-worker-2 chart-worker-3 chart-worker-4 chart-loglik; do
+for id in chart-accuracy chart-agreement chart-worker-1 chart-worker-2 chart-worker-3 chart-worker-4 chart-loglik chart-reliability; do
     contains dom1.html "<svg id=\"$id\""
     CHECKS=$((CHECKS + 1))
     # chart ID WIDTH HEIGHT SHAPES TITLE-LENGTH, all positive.
     awk -v id="$id" '$1 == "chart" && $2 == id && $3 > 100 && $4 > 50 && $5 > 3 && $6 > 10 { ok = 1 } END { exit !ok }' layout1.txt ||
         fail "$id not rendered with a size, shapes and a title: $(grep " $id " layout1.txt)"
 done
-check "7 charts rendered" test "$(grep -c '^chart ' layout1.txt)" -eq 7
+check "8 charts rendered" test "$(grep -c '^chart ' layout1.txt)" -eq 8
 contains dom1.html '<title>crowdspec report: export.tsv</title>'
 # The wide charts span the text column (at least 98% of it).
 read -r _ viewport scroll column < <(grep '^page ' layout1.txt)

@@ -43,10 +43,10 @@ std::string cluster_help() {
                "Usage: crowdspec cluster --k K [options] POINTS\n"
                "\n"
                "Cluster the rows of POINTS (numbers separated by blanks and/or commas, one point\n"
-               "per line; a first row that is not all numbers is a header; blank lines and lines\n"
-               "starting with # are skipped) into K clusters. Without --truth, prints the cluster\n"
-               "(0..K-1) of each row, one per line, in file order. With --truth, prints one JSON\n"
-               "line instead:\n"
+               "per line; a first row that is not all numbers is a header, with a note when some\n"
+               "of its fields are numbers; blank lines and lines starting with # are skipped)\n"
+               "into K clusters. Without --truth, prints the cluster (0..K-1) of each row, one per\n"
+               "line, in file order. With --truth, prints one JSON line instead:\n"
                "  {\"method\":\"lloyd\",\"error_rate\":0.0213,\"scored\":10000,\"iterations\":3,\n"
                "   \"converged\":true,\"seconds\":0.012,\"n\":10000,\"d\":50,\"k\":5,\"notes\":[]}\n"
                "error_rate = the mis-clustering rate: the fraction of scored rows whose cluster,\n"
@@ -82,6 +82,8 @@ int run_cluster(const std::vector<std::string> &args, std::size_t first) {
     if (!run) return kExitOk;  // --help
 
     const PointTable points = read_points_file(run->parsed.positionals[0]);
+    if (!points.header_note.empty())
+        std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(points.header_note).c_str());
     cs_model *model = run->model.get();
     const auto start = std::chrono::steady_clock::now();
     const cs_status status = cs_fit_points(model, points.x.data(), points.n, points.d, 0);

@@ -3,6 +3,7 @@
 // one JSON object per method per line on stdout.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "io/binary_labels.hpp"
 #include "cli/command_args.hpp"
@@ -39,7 +40,13 @@ std::string evaluate_help() {
                "of sum_t (p_t - [t = truth])^2), mean_confidence, and how the library calibrated\n"
                "them (source none, labels or gold; temperature; mixing; see --param\n"
                "calibration in crowdspec(1)). With --gold, the gold items are pinned in every\n"
-               "fit and left out of the scores.\n"
+               "fit and left out of the scores. With --ordinal,\n"
+               "and always for the ordinal methods (ordinal-minimax, ordinal-ds), the classes are\n"
+               "grades in their order and two more fields follow the error rate:\n"
+               "mean_absolute_error = mean |label - truth| in grades (class positions) and\n"
+               "mean_absolute_error_median the same for each item's posterior median grade (the\n"
+               "label that minimises the expected absolute error); a truth label that is not a\n"
+               "class is left out of both.\n"
                "\n"
                "Options:\n"
                "  -t, --truth TRUTHFILE   the ground truth (default: FILE's gold column)\n"
@@ -100,6 +107,19 @@ double error_rate(const std::vector<ScoredItem> &scored, const std::vector<int32
     for (const ScoredItem &s : scored)
         if (s.truth < 0 || labels[static_cast<std::size_t>(s.item)] != s.truth) ++wrong;
     return static_cast<double>(wrong) / static_cast<double>(scored.size());
+}
+
+// Mean absolute error in grades (class positions) of `grades` over the scored items
+// whose truth is one of the classes: the L1 error of ordinal crowds (Zhou et al. 2014).
+double mean_absolute_error(const std::vector<ScoredItem> &scored, const std::vector<int32_t> &grades) {
+    double sum = 0.0;
+    std::size_t n = 0;
+    for (const ScoredItem &s : scored) {
+        if (s.truth < 0) continue;
+        sum += std::abs(grades[static_cast<std::size_t>(s.item)] - s.truth);
+        ++n;
+    }
+    return n > 0 ? sum / static_cast<double>(n) : 0.0;
 }
 
 // The papers' majority-vote score: an item whose top vote share is shared by t classes,
@@ -182,6 +202,15 @@ std::string evaluate_method(cs_model *model, int32_t method, const CrowdTable &t
     if (method == CS_METHOD_MV) {
         line += ",\"error_rate_tie_fractional\":";
         append_number(line, "%.6f", tie_fractional_error_rate(scored, fitted_posteriors(model, n_items, k), k));
+    }
+    // Ordered grades (an ordinal method or --ordinal): the mean absolute error of the
+    // labels and of the posterior medians, in grades.
+    std::vector<int32_t> medians(n_items);
+    if (n_items > 0 && cs_median_grades(model, medians.data(), medians.size()) == CS_OK) {
+        line += ",\"mean_absolute_error\":";
+        append_number(line, "%.6f", mean_absolute_error(scored, labels));
+        line += ",\"mean_absolute_error_median\":";
+        append_number(line, "%.6f", mean_absolute_error(scored, medians));
     }
     line += ",\"scored\":" + std::to_string(scored.size());
     line += ",\"iterations\":" + std::to_string(iterations);

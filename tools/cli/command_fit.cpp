@@ -84,7 +84,11 @@ std::string fit_help() {
                "Infer each item's true label from the crowd labels in FILE and write one row per\n"
                "item: item, label, confidence, p_<class>... (the original item ids and label\n"
                "strings; confidence = the largest posterior probability; then the posterior of\n"
-               "every class) to standard output or to --output.\n"
+               "every class) to standard output or to --output. When the classes are ordered\n"
+               "grades (--ordinal, or an ordinal method: ordinal-minimax, ordinal-ds) two columns\n"
+               "follow: median_grade (the class at which the cumulative posterior reaches 1/2)\n"
+               "and mean_grade (the posterior mean of the class read as a number when every\n"
+               "class is a number, else of its 0-based position).\n"
                "\n"
                "Options:\n"
                "  -o, --output FILE       write the items to FILE (default: standard output)\n"
@@ -248,6 +252,17 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     model.reset();  // the results are copied; free the library's before writing
     phases.mark("fetch");
 
+    // JSON replaces ill-formed UTF-8 by U+FFFD, which can merge distinct ids (issue 40, R5).
+    if (!settings.quiet) {
+        const bool items_json = item_format != ResultFormat::Csv && item_format != ResultFormat::Tsv;
+        const bool workers_json = workers_out && worker_format != ResultFormat::Csv && worker_format != ResultFormat::Tsv;
+        std::vector<std::string> notes;
+        if (items_json) notes.push_back(json_lossy_note(table.item_names, "item ids"));
+        if (workers_json) notes.push_back(json_lossy_note(table.worker_names, "worker ids"));
+        if (items_json || workers_json) notes.push_back(json_lossy_note(table.class_names, "labels"));
+        for (const std::string &note : notes)
+            if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
     write_item_results(out, item_format, table, fit, settings.method);
     if (workers_out) {
         WorkerReport report;

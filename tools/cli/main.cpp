@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "cli/address_limit.hpp"
 #include "cli/commands.hpp"
 #include "cli/commands_clustering.hpp"
 #include "crowdspec/crowdspec.h"
@@ -36,6 +37,7 @@ const Command kCommands[] = {
     {"convert", cli::run_convert, cli::convert_help, "write crowd labels as a binary label file (memory-mapped by fit)"},
     {"cluster", cli::run_cluster, cli::cluster_help, "cluster numeric points into K clusters (lloyd, kmeans++)"},
     {"communities", cli::run_communities, cli::communities_help, "find K communities of a graph (commu-lloyd, spec, spec-mle)"},
+    {"rank", cli::run_rank, cli::rank_help, "rank items from pairwise comparisons (bt, noisy-bt, crowd-bt)"},
 };
 
 const Command *find_command(const std::string &name) {
@@ -80,6 +82,7 @@ std::string main_help() {
         "  crowdspec demo --seed 7\n"
         "  crowdspec cluster --k 10 --truth truth.txt points.csv\n"
         "  crowdspec communities --k 2 edges.txt\n"
+        "  crowdspec rank --method crowd-bt --workers workers.csv comparisons.csv\n"
         "\n"
         "Methods: ";
     text += cli::known_methods_text() + " (default auto).\n\n";
@@ -122,9 +125,9 @@ int dispatch(const std::vector<std::string> &args) {
                         "unknown command '" + command + "' (commands: " + command_names() + "; see 'crowdspec --help')");
 }
 
-}  // namespace
-
-int main(int argc, char **argv) {
+// Every path ends in finish_process(), which under `ulimit -v` ends the process without
+// waiting for OpenBLAS's threads (cli/address_limit.hpp).
+int run_main(int argc, char **argv) {
     try {
         const std::vector<std::string> args(argv, argv + argc);
         return dispatch(args);
@@ -133,8 +136,10 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "crowdspec: %s\n", cli::escape_controls(e.what()).c_str());
         return e.exit_code();
     } catch (const std::bad_alloc &) {
-        std::fputs("crowdspec: out of memory\n", stderr);
-        return cli::kExitInput;
+        // The readers report their own out-of-memory as an input error (exit 2); one
+        // that reaches here came from the fit's results or an output: the fit's class.
+        std::fputs("crowdspec: out of memory [CS_ERR_OUT_OF_MEMORY]\n", stderr);
+        return cli::kExitFit;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "crowdspec: unexpected error: %s\n", e.what());
         return cli::kExitFit;
@@ -143,3 +148,7 @@ int main(int argc, char **argv) {
         return cli::kExitFit;
     }
 }
+
+}  // namespace
+
+int main(int argc, char **argv) { return cli::finish_process(run_main(argc, argv)); }

@@ -2,7 +2,9 @@
 #include "fitting/fitting.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <new>
 #include <string_view>
 #include <unordered_map>
 
@@ -69,6 +71,11 @@ std::string fit_options_help() {
            "      --threads N         threads used inside a fit; 0 = automatic (default " + library_default("threads") + ")\n"
            "      --param NAME=VALUE  set any other library parameter (e.g. smoothing=0.5,\n"
            "                          delta=1e-6, power_starts=100); repeatable\n"
+           "      --ordinal           the classes are grades in their order (numeric labels\n"
+           "                          sort numerically, or --classes A,B,C): fit writes each\n"
+           "                          item's posterior median_grade and mean_grade, evaluate\n"
+           "                          adds the mean absolute error in grades. The ordinal\n"
+           "                          methods (ordinal-minimax, ordinal-ds) always do\n"
            "  -q, --quiet             no progress line and no notes on stderr (errors still are)\n"
            "Progress: a fit running longer than a second shows `iteration, log-likelihood,\n"
            "elapsed` on one stderr line, only when stderr is a terminal; iterations count\n"
@@ -106,17 +113,18 @@ const char kMappingHelp[] =
 const char kExitCodesHelp[] =
     "Exit codes: 0 success; 1 usage error (unknown option, missing or invalid option\n"
     "value); 2 input error (unreadable file, malformed line, unknown column, label outside\n"
-    "--classes, bad truth or gold file); 3 fit error (the library refused the data or the\n"
-    "fit failed); 4 output error (cannot create or write an output file); 130 interrupted\n"
-    "by SIGINT (Ctrl-C), 143 by SIGTERM (128 + the signal number). Every error is one line\n"
-    "on stderr, `crowdspec: FILE:LINE: what was expected` for input problems; on any error\n"
-    "no output file is created or changed.\n";
+    "--classes, bad truth or gold file); 3 fit error (the library refused the data, the\n"
+    "fit failed or ran out of memory); 4 output error (cannot create or write an output\n"
+    "file, or an existing one is write-protected); 130 interrupted by SIGINT (Ctrl-C),\n"
+    "and 143 by SIGTERM (128 + the signal number). Every error is one line on stderr,\n"
+    "`crowdspec: FILE:LINE: what was expected` for input problems; on any error no output\n"
+    "file is created or changed.\n";
 
 std::vector<OptionSpec> fit_option_specs() {
     return {{"method", true, 'm'},     {"classes", true, '\0'},    {"seed", true, '\0'},
             {"max-iter", true, '\0'},  {"tol", true, '\0'},        {"prior", true, '\0'},
             {"confusion", true, '\0'}, {"duplicates", true, '\0'}, {"threads", true, '\0'},
-            {"param", true, '\0'},    {"quiet", false, 'q'}};
+            {"param", true, '\0'},    {"quiet", false, 'q'},      {"ordinal", false, '\0'}};
 }
 
 FitSettings fit_settings_from(const ParsedArgs &args) {
@@ -127,6 +135,7 @@ FitSettings fit_settings_from(const ParsedArgs &args) {
         {"threads", "threads"}};
     FitSettings s;
     s.quiet = args.has("quiet");
+    if (args.has("ordinal")) s.params.push_back({"--ordinal", "ordinal", "1"});
     if (auto m = args.last("method")) s.method = *m;
     if (auto c = args.last("classes")) {
         s.classes = parse_class_spec(*c);
@@ -287,7 +296,6 @@ void FitMonitor::begin(cs_model *model, const std::string &method_name) {
     last_shown_ = 0.0;
     shown_width_ = 0;
     runs_ = 0;
-    last_iteration_ = -1;
     last_objective_ = 0.0;
     cs_set_progress(model, &FitMonitor::callback, this);
 }
@@ -306,10 +314,12 @@ int32_t FitMonitor::callback(void *self, int32_t iteration, double objective) no
     if (!m.show_) return 0;
     // The library counts rounds across the starts of opt-ds (and mace, kmeans++), while
     // the objective is that of the start running: EM's objective never falls within
-    // one run, so a fall means a new start began, and the line says which run it is.
-    if (iteration <= m.last_iteration_ || (m.runs_ > 0 && objective < m.last_objective_)) ++m.runs_;
+    // one run, so for a method with several starts a fall (beyond 1e-6 relative: not
+    // rounding, nor SQUAREM's safeguarded steps) means a new start began, and the line
+    // says which run it is. Single-run methods never show a start.
+    const bool several = m.method_ == "opt-ds" || m.method_ == "mace";
+    if (several && m.runs_ > 0 && objective < m.last_objective_ - 1e-6 * std::fabs(m.last_objective_)) ++m.runs_;
     if (m.runs_ == 0) m.runs_ = 1;
-    m.last_iteration_ = iteration;
     m.last_objective_ = objective;
     const double now = now_seconds();
     const double elapsed = now - m.start_;
@@ -397,7 +407,8 @@ std::vector<std::string> note_names(int32_t notes) {
         {CS_NOTE_CANCELLED, "cancelled"}, {CS_NOTE_MAJORITY_START, "majority_start"},
         {CS_NOTE_DEGENERATE_MAXIMUM, "degenerate_maximum"}, {CS_NOTE_IGNORED_EDGES, "ignored_edges"},
         {CS_NOTE_ISOLATED_NODES, "isolated_nodes"}, {CS_NOTE_EMPTY_CLUSTER, "empty_cluster"},
-        {CS_NOTE_LABEL_CYCLE, "label_cycle"}, {CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"}};
+        {CS_NOTE_LABEL_CYCLE, "label_cycle"}, {CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"},
+        {CS_NOTE_APPROXIMATE_SE, "approximate_se"}};
     std::vector<std::string> names;
     int32_t known = 0;
     for (const auto &[bit, name] : kNames) {
@@ -521,9 +532,20 @@ FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {
                                      " classes; the input has " + std::to_string(table.item_names.size()) + ", " +
                                      std::to_string(table.worker_names.size()) + " and " +
                                      std::to_string(table.class_names.size()));
-    o.labels = fitted_labels(model, o.n_items);
-    o.posteriors = fitted_posteriors(model, o.n_items, o.k);
-    o.confusion.resize(o.n_workers * o.k * o.k);
+    // The copies of the results are as large as the library's own (items x k posteriors,
+    // workers x k^2 confusion entries): running out of memory here is the fit's
+    // out-of-memory, reported with its status and exit class, not an input error (issue
+    // 40, R4).
+    try {
+        o.labels = fitted_labels(model, o.n_items);
+        o.posteriors = fitted_posteriors(model, o.n_items, o.k);
+        o.confusion.resize(o.n_workers * o.k * o.k);
+    } catch (const std::bad_alloc &) {
+        throw CliError(kExitFit, "out of memory copying the results (" + std::to_string(o.n_items) + " items x " +
+                                     std::to_string(o.k) + " posteriors, " + std::to_string(o.n_workers) +
+                                     " workers x " + std::to_string(o.k) + "^2 confusion entries) [" +
+                                     cs_status_string(CS_ERR_OUT_OF_MEMORY) + "]");
+    }
     check_status(model, cs_confusion(model, o.confusion.data(), o.confusion.size()), "reading the confusion matrices");
     o.prior.resize(o.k);
     check_status(model, cs_class_prior(model, o.prior.data(), o.prior.size()), "reading the class prior");
@@ -536,6 +558,14 @@ FitOutcome fetch_outcome(const cs_model *model, const CrowdTable &table) {
     check_status(model, cs_fit_notes(model, &o.notes), "reading the fit notes");
     check_status(model, cs_log_likelihood(model, &o.log_likelihood), "reading the log-likelihood");
     check_status(model, cs_calibration(model, &o.temperature, &o.mixing, &o.calibration), "reading the calibration");
+    // Ordered grades (an ordinal method or --ordinal): the posterior median and mean grade.
+    o.median_grades.resize(o.n_items);
+    if (o.n_items > 0 && cs_median_grades(model, o.median_grades.data(), o.median_grades.size()) == CS_OK) {
+        o.mean_grades.resize(o.n_items);
+        check_status(model, cs_mean_grades(model, o.mean_grades.data(), o.mean_grades.size()), "reading the mean grades");
+    } else {
+        o.median_grades.clear();
+    }
     return o;
 }
 

@@ -95,7 +95,6 @@ private:
     double last_shown_ = 0.0;  // when the line was last redrawn
     std::size_t shown_width_ = 0;
     int runs_ = 0;               // runs seen: a fall of the objective starts the next
-    int32_t last_iteration_ = -1;
     double last_objective_ = 0.0;
 };
 

@@ -31,6 +31,12 @@ bool iequals(std::string_view a, std::string_view b) {
 // "prefix:" or "prefix." (Toloka's ASSIGNMENT:worker_id, MTurk's Answer.label) and
 // without an "_id"/"-id"/" id"/"id" suffix (task_id, WorkerId).
 std::string_view column_word(std::string_view s) {
+    // No column name of ours is this long: a longer field (a first line that is one
+    // huge id) is returned as it is, which matches nothing at once, instead of being
+    // scanned for a prefix once per field and name (issue 40: header sniffing cost
+    // more than parsing such a line).
+    constexpr std::size_t kLongestName = 256;
+    if (s.size() > kLongestName) return s;
     const std::size_t cut = s.find_last_of(":.");
     if (cut != std::string_view::npos && cut + 1 < s.size()) s.remove_prefix(cut + 1);
     for (std::string_view suffix : {"_id", "-id", " id", "id"}) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
@@ -16,7 +17,9 @@
 #include <process.h>
 #define CS_CLI_GETPID _getpid
 #else
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define CS_CLI_GETPID getpid
@@ -112,6 +115,45 @@ void append_json_string(std::string &out, std::string_view s) {
         }
     }
     out.push_back('"');
+}
+
+std::string json_lossy_note(const std::vector<std::string> &names, const std::string &what) {
+    const auto well_formed = [](const std::string &name) {
+        for (std::size_t i = 0; i < name.size();) {
+            std::size_t bad = 1;
+            const std::size_t length = utf8_sequence(name, i, bad);
+            if (length == 0) return false;
+            i += length;
+        }
+        return true;
+    };
+    const auto json = [](const std::string &name) {
+        std::string text;
+        append_json_string(text, name);
+        return text;
+    };
+    std::vector<char> ill_formed(names.size(), 0);
+    std::size_t count = 0;
+    std::unordered_map<std::string, std::size_t> texts;  // JSON text of an ill-formed name -> names giving it
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!well_formed(names[i])) {
+            ill_formed[i] = 1;
+            ++count;
+            ++texts[json(names[i])];
+        }
+    if (count == 0) return "";
+    // A well-formed name can give the same text too (one with a literal U+FFFD).
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!ill_formed[i]) {
+            auto it = texts.find(json(names[i]));
+            if (it != texts.end()) ++it->second;
+        }
+    std::size_t merged = 0;
+    for (const auto &entry : texts)
+        if (entry.second > 1) merged += entry.second;
+    return std::to_string(count) + " " + what + " are not well-formed UTF-8: JSON shows their ill-formed bytes as "
+           "U+FFFD" + (merged > 0 ? ", which makes " + std::to_string(merged) + " distinct ones the same text there" : "") +
+           " (CSV and TSV keep the bytes)";
 }
 
 namespace {
@@ -244,6 +286,40 @@ void append_number(std::string &out, const char *format, double value) {
     if (n > 0) out.append(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1);
 }
 
+#if !defined(_WIN32)
+namespace {
+
+// Removes what an earlier run killed by SIGKILL (or a power cut) left of this output:
+// files in `dir` named `base`.tmp.<pid> -- our own naming, nothing else -- whose
+// process no longer exists (kill(pid, 0) fails with ESRCH). A live process's temporary
+// file, or one whose pid is now another process's, is left alone, as is one of
+// another machine sharing the directory over NFS with a pid alive here: stale files
+// can stay, a live one is never removed.
+void remove_stale_temporaries(const std::string &dir, const std::string &base) {
+    DIR *listing = opendir(dir.c_str());
+    if (listing == nullptr) return;
+    const std::string prefix = base + ".tmp.";
+    const long long own = static_cast<long long>(CS_CLI_GETPID());
+    while (const dirent *entry = readdir(listing)) {
+        const std::string_view name(entry->d_name);
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string_view digits = name.substr(prefix.size());
+        long long pid = 0;
+        const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+        if (parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size() || digits[0] == '0' ||
+            pid <= 0 || pid == own || pid > 0x7fffffffLL)
+            continue;
+        if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+        const std::string stale = (dir == "/" ? "" : dir) + "/" + std::string(name);
+        struct stat st {};
+        if (lstat(stale.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)unlink(stale.c_str());
+    }
+    closedir(listing);
+}
+
+}  // namespace
+#endif
+
 OutputFile::OutputFile(const std::string &path) {
     if (path.empty() || path == "-") {
         file_ = stdout;
@@ -264,6 +340,13 @@ OutputFile::OutputFile(const std::string &path) {
             return;
         }
         keep_mode = true;
+        // A file its owner made read-only is not replaced, as cp without -f does not
+        // overwrite it (issue 40, R6): the rename would otherwise go through the
+        // protection silently. No write bit at all counts for root too, who may write
+        // anything but asked for nothing here.
+        if (faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0 || (st.st_mode & 0222) == 0)
+            throw CliError(kExitOutput, path + ": cannot replace the output: the file is write-protected (make it "
+                                               "writable or remove it first)");
         struct stat link {};
         if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
             // Replace the file the link points to, not the link itself.
@@ -285,6 +368,7 @@ OutputFile::OutputFile(const std::string &path) {
         const int e = errno;
         throw CliError(kExitOutput, path + ": cannot create the output file: " + std::strerror(e));
     }
+    remove_stale_temporaries(dir, slash == std::string::npos ? target_ : target_.substr(slash + 1));
 #else
     (void)keep_mode;
 #endif

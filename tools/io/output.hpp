@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cli {
 
@@ -18,8 +19,17 @@ void append_csv_field(std::string &out, std::string_view field);
 /// delimiter, a quote, a line break or a blank at either end. Our reader reads it back.
 void append_delimited_field(std::string &out, std::string_view field, char delimiter);
 
-/// Appends a JSON string literal (with quotes and escapes).
+/// Appends a JSON string literal (with quotes and escapes). JSON text is UTF-8: each
+/// ill-formed sequence of `s` (Latin-1 bytes in an id) becomes U+FFFD, so two ids that
+/// differ only there are the same text in JSON (see json_lossy_note).
 void append_json_string(std::string &out, std::string_view s);
+
+/// For names about to be written as JSON strings: "" when every one is well-formed
+/// UTF-8, else a note saying how many are not and how many distinct names become the
+/// same JSON text, e.g. "2 worker ids are not well-formed UTF-8: JSON shows their
+/// ill-formed bytes as U+FFFD, which makes 2 distinct ids the same text there (CSV and
+/// TSV keep the bytes)". `what` names them ("worker ids").
+std::string json_lossy_note(const std::vector<std::string> &names, const std::string &what);
 
 /// Appends a number formatted with printf's `format` (one double conversion); writes
 /// null instead of a non-finite value so that the JSON stays valid.
@@ -35,10 +45,13 @@ void append_number(std::string &out, const char *format, double value);
 /// FIFO, a terminal) is written directly: renaming over it would replace a device
 /// with a file, and a stream has no half-written state to avoid. write() and commit()
 /// stop with the interrupted error when SIGINT/SIGTERM arrived (interrupt.hpp).
+/// An existing file without write permission is refused (like cp without -f), and the
+/// PATH.tmp.<pid> files of runs whose process is gone (killed by SIGKILL mid-write)
+/// are removed when the next run opens PATH.
 class OutputFile {
 public:
-    /// Checks the destination (its directory must be writable). Throws
-    /// CliError(kExitOutput) if the file cannot be created.
+    /// Checks the destination (its directory must be writable, an existing file too).
+    /// Throws CliError(kExitOutput) if the file cannot be created or replaced.
     explicit OutputFile(const std::string &path);
     ~OutputFile();
     OutputFile(const OutputFile &) = delete;

@@ -146,6 +146,23 @@ TruthClasses finish(TruthClasses out, std::size_t ignored, const std::string &ex
     return out;
 }
 
+// A header row some of whose fields are numbers may be a point with a typo, which the
+// header rule drops silently (issue 40, R10): say which fields are and which are not.
+void header_note_of(const std::vector<std::string_view> &fields, std::size_t number, PointTable &t) {
+    std::vector<std::size_t> numbers, words;
+    for (std::size_t j = 0; j < fields.size(); ++j) {
+        double v = 0.0;
+        (parse_double(fields[j], v) ? numbers : words).push_back(j);
+    }
+    if (numbers.empty()) return;
+    std::string text = t.source + ":" + std::to_string(number) + ": the first row is read as a header, but " +
+                       std::to_string(numbers.size()) + " of its " + std::to_string(fields.size()) +
+                       " fields are numbers; if it is a point, fix field " + std::to_string(words.front() + 1) + " " +
+                       quote_field(fields[words.front()].substr(0, 40));
+    if (words.size() > 1) text += " and " + std::to_string(words.size() - 1) + " more";
+    t.header_note = text;
+}
+
 int32_t class_of(std::unordered_map<std::string, int32_t> &classes, const std::string &label) {
     const auto it = classes.emplace(label, static_cast<int32_t>(classes.size())).first;
     return it->second;
@@ -177,6 +194,7 @@ PointTable read_points_file(const std::string &path) {
             t.x.resize(before);
             if (first) {  // a header row
                 first = false;
+                header_note_of(fields, number, t);
                 return;
             }
             for (std::size_t j = 0; j < fields.size(); ++j) {

@@ -30,11 +30,15 @@ struct PointTable {
     std::size_t d = 0;                ///< fields per row
     std::vector<double> x;            ///< n x d
     std::vector<std::size_t> line;    ///< 1-based source line of each row
+    /// Set when the first row was taken as a header although some of its fields are
+    /// numbers (a point with a typo would be dropped silently): "FILE:1: ...".
+    std::string header_note;
 };
 
-/// Reads POINTS ("-" = stdin). Throws CliError(kExitInput) naming the file and line
-/// of the first problem (unreadable, a field that is not a number, a row of another
-/// width, no rows).
+/// Reads POINTS ("-" = stdin). A first row that is not all numbers is a header; when
+/// some of its fields are numbers, header_note says so. Throws CliError(kExitInput)
+/// naming the file and line of the first problem (unreadable, a field that is not a
+/// number, a row of another width, no rows).
 PointTable read_points_file(const std::string &path);
 
 /// An edge list with node ids mapped to 0-based indices.

@@ -283,6 +283,14 @@ void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &
                     text += j ? ",\n" : "\n";
                     append_nested_item(text, table.item_names[j], table.class_names, fit.labels[j],
                                        fit.posteriors.data() + j * k);
+                    if (!fit.median_grades.empty()) {  // ordered grades: before the item's closing brace
+                        text.pop_back();
+                        text += ",\"median_grade\":";
+                        append_json_string(text, table.class_names[static_cast<std::size_t>(fit.median_grades[j])]);
+                        text += ",\"mean_grade\":";
+                        append_number(text, "%.10g", written_mean_grade(table.class_names, fit, j));
+                        text.push_back('}');
+                    }
                 }
             },
             [&](const std::string &text, std::size_t, std::size_t) { out.write(text); });
@@ -291,6 +299,11 @@ void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &
     }
     std::vector<std::string> columns = {"item", "label", "confidence"};
     for (const std::string &c : table.class_names) columns.push_back("p_" + c);
+    const bool grades = !fit.median_grades.empty();
+    if (grades) {
+        columns.push_back("median_grade");
+        columns.push_back("mean_grade");
+    }
     RecordWriter w(out, format, columns);
     blocks_in_order(
         fit.n_items, threads,
@@ -302,6 +315,10 @@ void write_item_results(OutputFile &out, ResultFormat format, const CrowdTable &
                 part.text(table.class_names[static_cast<std::size_t>(fit.labels[j])]);
                 part.number(*std::max_element(p, p + k));
                 for (std::size_t l = 0; l < k; ++l) part.number(p[l]);
+                if (grades) {
+                    part.text(table.class_names[static_cast<std::size_t>(fit.median_grades[j])]);
+                    part.number(written_mean_grade(table.class_names, fit, j));
+                }
                 part.end_row();
             }
             text = part.take();

@@ -12,6 +12,49 @@
 namespace cli {
 namespace report {
 
+namespace {
+
+// The k x k charts draw at most this many classes: a 40 x 40 heatmap is still
+// readable, and the page stays O(workers shown x 40^2) cells whatever k is declared
+// (5 labels with --classes 1000 drew 6 million cells, a 441 MB page: issue 40, R11).
+constexpr std::size_t kMaxDrawnClasses = 40;
+
+// The classes the k x k charts draw, in class order: those with a label, a final label
+// or a majority vote (a class nobody gave and nothing was assigned to has an empty row
+// and column), and of these the kMaxDrawnClasses most frequent (ties to the lower
+// class) when there are more.
+std::vector<std::size_t> drawn_classes(const ReportInput &in) {
+    const CrowdTable &t = *in.table;
+    const FitOutcome &f = *in.fit;
+    std::vector<std::size_t> count(f.k, 0);
+    for (std::size_t e : in.kept) ++count[static_cast<std::size_t>(t.label[e])];
+    for (std::size_t j = 0; j < f.n_items; ++j) {
+        ++count[static_cast<std::size_t>(f.labels[j])];
+        ++count[static_cast<std::size_t>(in.mv_labels[j])];
+    }
+    std::vector<std::size_t> drawn;
+    for (std::size_t c = 0; c < f.k; ++c)
+        if (count[c] > 0) drawn.push_back(c);
+    if (drawn.size() > kMaxDrawnClasses) {
+        std::stable_sort(drawn.begin(), drawn.end(), [&](std::size_t a, std::size_t b) { return count[a] > count[b]; });
+        drawn.resize(kMaxDrawnClasses);
+        std::sort(drawn.begin(), drawn.end());
+    }
+    return drawn;
+}
+
+// The sentence saying which classes a chart leaves out, or "" when it draws all k.
+std::string omitted_classes_text(const ReportInput &in, std::size_t drawn) {
+    const std::size_t k = in.fit->k;
+    if (drawn == k) return "";
+    return " The chart draws " + std::to_string(drawn) + " of the " + std::to_string(k) +
+           " classes: those with labels or items" +
+           (drawn == kMaxDrawnClasses ? ", the " + std::to_string(kMaxDrawnClasses) + " most frequent" : std::string()) +
+           "; the rows and columns of the others are left out.";
+}
+
+}  // namespace
+
 std::string summary_section(const ReportInput &in) {
     const CrowdTable &t = *in.table;
     const FitOutcome &f = *in.fit;
@@ -97,10 +140,13 @@ std::string agreement_section(const ReportInput &in) {
               " items changed)";
     h.row_axis = "majority vote";
     h.col_axis = "final label (" + in.method + ")";
-    h.rows = t.class_names;
-    h.cols = t.class_names;
-    for (std::size_t a = 0; a < k; ++a)
-        for (std::size_t b = 0; b < k; ++b) {
+    const std::vector<std::size_t> drawn = drawn_classes(in);
+    for (std::size_t a : drawn) {
+        h.rows.push_back(t.class_names[a]);
+        h.cols.push_back(t.class_names[a]);
+    }
+    for (std::size_t a : drawn)
+        for (std::size_t b : drawn) {
             const std::size_t c = count[a * k + b];
             // Colour by the share of the row, so a rare class's pattern shows as well.
             h.colour.push_back(row_total[a] ? static_cast<double>(c) / static_cast<double>(row_total[a]) : 0.0);
@@ -114,7 +160,8 @@ std::string agreement_section(const ReportInput &in) {
             " items (<strong id=\"share-changed\">" +
             percent(static_cast<double>(changed), static_cast<double>(f.n_items)) +
             "</strong>) differs from plain majority vote (ties to the first class; gold labels not applied). "
-            "Rows: the majority vote; columns: the final label; colour: share of the row.</p>\n";
+            "Rows: the majority vote; columns: the final label; colour: share of the row." +
+            omitted_classes_text(in, drawn.size()) + "</p>\n";
     html += svg::heatmap(h);
     return html + "</section>\n";
 }
@@ -141,8 +188,10 @@ std::string workers_section(const ReportInput &in, const std::vector<double> &ac
     std::string html = "<section id=\"least-reliable\"><h2>Least reliable workers</h2>\n<p>";
     html += everyone ? "No worker has " + std::to_string(in.min_labels) + " labels; all workers are ranked. "
                      : "Among the workers with at least " + std::to_string(in.min_labels) + " labels. ";
+    const std::vector<std::size_t> drawn = drawn_classes(in);
     html += "Rows: the true class; columns: the worker's answer; each row is P(answer | true class). "
-            "A reliable worker is dark on the diagonal.</p>\n<div class=\"workers\">\n";
+            "A reliable worker is dark on the diagonal." +
+            omitted_classes_text(in, drawn.size()) + "</p>\n<div class=\"workers\">\n";
     for (std::size_t rank = 0; rank < candidates.size(); ++rank) {
         const std::size_t i = candidates[rank];
         svg::Heatmap h;
@@ -151,11 +200,13 @@ std::string workers_section(const ReportInput &in, const std::vector<double> &ac
                   std::to_string(labels[i]) + " labels)";
         h.row_axis = "true class";
         h.col_axis = "answer";
-        h.rows = t.class_names;
-        h.cols = t.class_names;
+        for (std::size_t l : drawn) {
+            h.rows.push_back(t.class_names[l]);
+            h.cols.push_back(t.class_names[l]);
+        }
         h.max_size = 240;
-        for (std::size_t l = 0; l < k; ++l)
-            for (std::size_t c = 0; c < k; ++c) {
+        for (std::size_t l : drawn)
+            for (std::size_t c : drawn) {
                 const double p = f.confusion[(i * k + l) * k + c];
                 h.colour.push_back(p);
                 h.text.push_back(fmt("%.2f", p));

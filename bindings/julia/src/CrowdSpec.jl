@@ -3,7 +3,8 @@
     CrowdSpec
 
 Julia bindings of crowdspec, a C library that recovers the true labels of items from
-noisy crowd labels (majority vote, Dawid-Skene EM, Opt-D&S and spectral baselines),
+noisy crowd labels (by default "auto": Dawid-Skene EM with a prior pooled over workers
+of like activity and calibrated posteriors; majority vote, Opt-D&S and the baselines),
 clusters points (spectral initialisation + Lloyd) and finds communities in graphs
 (CommuLloyd).
 
@@ -28,14 +29,17 @@ module CrowdSpec
 using Libdl
 
 export Model, CrowdSpecError, fit!, fit_points!, fit_graph!, set_gold!, setparam!, getparam,
-    set_initial_confusion!, set_initial_prior!, predict!,
+    set_initial_confusion!, set_initial_prior!, set_initial_calibration!, predict!, calibration,
     labels, posteriors, confusion, class_prior, loglikelihood, iterations, converged,
     fit_notes, note_names, objective_trace, last_message, n_items, n_workers, n_classes,
-    centres, graph_densities, encode, method_names, method_input, param_names, param_info
+    centres, graph_densities, median_grades, mean_grades, encode, method_names, method_input,
+    param_names, param_info, rank_comparisons, update!, refit!
 
 include("library.jl")   # loading libcrowdspec, the header's constants, CrowdSpecError
 include("model.jl")     # Model, parameters, the library's methods and parameters
 include("fitting.jl")   # ids and inputs, progress, fit!, fit_points!, fit_graph!, predict!
 include("results.jl")   # labels, posteriors, confusion, ... of the last fit
+include("ranking.jl")   # rank_comparisons: pairwise comparisons
+include("saved.jl")     # CrowdSpec.save, CrowdSpec.load (not exported: FileIO has its own), update!, refit!
 
 end # module

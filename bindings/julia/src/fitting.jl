@@ -3,7 +3,7 @@
 # Included by CrowdSpec.jl: 1-based Julia ids to the C API's 0-based `Int32` values
 # (`encode` for ids of any type), the progress callback, and the calls that give a
 # model its data: `fit!`, `fit_points!`, `fit_graph!`, `predict!`, `set_gold!` and the
-# warm start (`set_initial_confusion!`, `set_initial_prior!`).
+# warm start (`set_initial_confusion!`, `set_initial_prior!`, `set_initial_calibration!`).
 
 # ---------------------------------------------------------------------------- inputs
 
@@ -153,11 +153,30 @@ function set_initial_prior!(model::Model, prior::AbstractVector{<:Real})
 end
 
 """
+    set_initial_calibration!(model::Model, temperature, mixing = 0) -> model
+
+The calibration [`predict!`](@ref) applies with the initial matrices while the model has
+no fit of its own: each posterior row becomes `(1 - mixing) q_T + mixing prior`, `q_T`
+the E-step's posterior raised to `1 / temperature` and renormalised. Pass a fit's
+[`calibration`](@ref) (with its [`confusion`](@ref) and [`class_prior`](@ref)) so that
+its items predict as the fit gave them. `temperature` in [1e-6, 1e6], `mixing` in
+[0, 1); `(1, 0)`, the default, is none. A fit, and a prediction (kept as the model's
+last fit), replace it: later predictions use their matrices and calibration, so set it
+before the first [`predict!`](@ref).
+"""
+function set_initial_calibration!(model::Model, temperature::Real, mixing::Real = 0.0)
+    _check(model, ccall(_fn(:cs_set_initial_calibration), Int32, (Ptr{Cvoid}, Cdouble, Cdouble),
+                        model, Float64(temperature), Float64(mixing)))
+    return model
+end
+
+"""
     predict!(model::Model, items, workers, labels) -> model
 
 Label a new batch of items by the workers of the last crowd fit without refitting: one
-E-step with that fit's confusion matrices and prior (before any fit, those of
-[`set_initial_confusion!`](@ref) and [`set_initial_prior!`](@ref)). Items are
+E-step with that fit's confusion matrices and prior, calibrated as the fit was (before
+any fit, those of [`set_initial_confusion!`](@ref), [`set_initial_prior!`](@ref) and
+[`set_initial_calibration!`](@ref)). Items are
 numbered 1, 2, ... for the batch alone; a worker beyond the fit's workers is weighed as
 the average worker (note `:unknown_workers`). Afterwards [`labels`](@ref),
 [`posteriors`](@ref), ... describe the batch.

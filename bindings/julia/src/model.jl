@@ -13,7 +13,8 @@
 A crowdspec model: a method, its parameters and the results of the last fit. It owns a
 C handle, freed by a finalizer (or earlier by `close(model)`). Keyword arguments set
 parameters by name, as [`setparam!`](@ref) does, e.g.
-`Model(method = "opt-ds", prior = "uniform", max_iter = 200, tol = 1e-8)`.
+`Model(method = "opt-ds", prior = "uniform", max_iter = 200, tol = 1e-8)`; without
+`method`, the library's default, `"auto"`.
 
 A model must be used by one task at a time; distinct models share nothing, so fits on
 different models may run on different threads.
@@ -179,7 +180,7 @@ end
 """
     method_names() -> Vector{String}
 
-The names of every method of the loaded library (`"mv"`, `"ds"`, `"opt-ds"`, ...,
+The names of every method of the loaded library (`"mv"`, `"ds"`, `"opt-ds"`, ..., `"auto"`,
 `"lloyd"`, `"commu-lloyd"`, ...).
 """
 function method_names()
@@ -191,14 +192,16 @@ end
     method_input(name) -> Symbol
 
 The kind of input a method takes: `:crowd` ([`fit!`](@ref)), `:points`
-([`fit_points!`](@ref)) or `:graph` ([`fit_graph!`](@ref)).
+([`fit_points!`](@ref)), `:graph` ([`fit_graph!`](@ref)) or `:comparisons`
+([`rank_comparisons`](@ref)).
 """
 function method_input(name::AbstractString)
     id = Ref{Int32}(0)
     status = ccall(_fn(:cs_method_from_name), Int32, (Cstring, Ref{Int32}), name, id)
     status == CS_OK || throw(_error(status, "unknown method \"$name\""))
     kind = ccall(_fn(:cs_method_input), Int32, (Int32,), id[])
-    return kind == CS_INPUT_POINTS ? :points : kind == CS_INPUT_GRAPH ? :graph : :crowd
+    return kind == CS_INPUT_POINTS ? :points : kind == CS_INPUT_GRAPH ? :graph :
+           kind == CS_INPUT_COMPARISONS ? :comparisons : :crowd
 end
 
 """

@@ -2,8 +2,9 @@
 #
 # Included by CrowdSpec.jl: the results of the last fit, copied out of the library
 # into Julia arrays (row-major C buffers turned into Julia's layouts): `labels`,
-# `posteriors`, `confusion`, `class_prior`, `centres`, `graph_densities`, the sizes and
-# the fit's trace, iterations and notes.
+# `posteriors`, `confusion`, `class_prior`, `centres`, `graph_densities`, the posterior
+# grades of ordered classes (`median_grades`, `mean_grades`), the sizes and the fit's
+# trace, iterations and notes.
 
 # The value of type T a getter writes through its last argument, read with a do-block
 # that makes the ccall with the given `Ref{T}`; a failed status raises a CrowdSpecError.
@@ -145,6 +146,28 @@ converged(model::Model) = !iszero(_read(model, Int32) do c
 end)
 
 """
+    calibration(model::Model) -> NamedTuple
+
+How the posteriors of the last crowd fit (or prediction) were calibrated: `(temperature,
+mixing, source)`. Each posterior row is `(1 - mixing) q_T + mixing prior`, `q_T` the
+model's posterior raised to `1 / temperature` and renormalised; `source` is `:none`
+(temperature 1, mixing 0: not applied -- the parameter `"calibration"` was `"none"`,
+the method is not of the Dawid-Skene family, or the fit was cancelled), `:labels`
+(the temperature under which held-out labels are best predicted) or `:gold` (both
+fitted to at least 10 gold items). Give it to [`set_initial_calibration!`](@ref) to
+predict with the fit's workers on another model as the fit did.
+"""
+function calibration(model::Model)
+    temperature, mixing, source = Ref{Cdouble}(1.0), Ref{Cdouble}(0.0), Ref{Int32}(0)
+    _check(model, ccall(_fn(:cs_calibration), Int32, (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int32}),
+                        model, temperature, mixing, source))
+    name = source[] == CS_CALIBRATION_NONE ? :none :
+           source[] == CS_CALIBRATION_LABELS ? :labels :
+           source[] == CS_CALIBRATION_GOLD ? :gold : Symbol("source_", source[])
+    return (temperature = temperature[], mixing = mixing[], source = name)
+end
+
+"""
     fit_notes(model::Model) -> Int32
 
 The notes of the last fit, a bitwise OR of the `CrowdSpec.CS_NOTE_*` constants (0 =
@@ -187,4 +210,34 @@ function graph_densities(model::Model)
     _check(model, ccall(_fn(:cs_graph_densities), Int32, (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}),
                         model, within, between))
     return (within[], between[])
+end
+
+"""
+    median_grades(model::Model) -> Vector{Int}
+
+Each item's posterior median grade, 1-based (the lowest class whose cumulative posterior
+reaches 1/2), when the classes of the last crowd fit are ordered grades: an ordinal
+method (`"ordinal-minimax"`, `"ordinal-ds"`) or the parameter `ordinal = 1`; otherwise a
+`CrowdSpecError` (`CS_ERR_INVALID_ARGUMENT`).
+"""
+function median_grades(model::Model)
+    n = n_items(model)
+    buffer = Vector{Int32}(undef, n)
+    _check(model, ccall(_fn(:cs_median_grades), Int32, (Ptr{Cvoid}, Ptr{Int32}, Csize_t),
+                        model, buffer, n))
+    return Int.(buffer) .+ 1
+end
+
+"""
+    mean_grades(model::Model) -> Vector{Float64}
+
+Each item's posterior mean grade in 1-based class positions (1..k), under the conditions
+of [`median_grades`](@ref).
+"""
+function mean_grades(model::Model)
+    n = n_items(model)
+    buffer = Vector{Float64}(undef, n)
+    _check(model, ccall(_fn(:cs_mean_grades), Int32, (Ptr{Cvoid}, Ptr{Cdouble}, Csize_t),
+                        model, buffer, n))
+    return buffer .+ 1.0
 end

@@ -114,6 +114,23 @@ end
     @test (n_items(model), n_workers(model), n_classes(model)) == (4, 3, 3)
 end
 
+@testset "posterior grades of ordered classes, by hand" begin
+    # item 1: 1 1 2 -> (2/3, 1/3, 0): median 1, mean (1-based) 4/3;
+    # item 2: 3 3 -> (0, 0, 1): median 3, mean 3; item 4: 1 2 -> (1/2, 1/2, 0): median 1
+    items = [1, 1, 1, 2, 2, 3, 3, 3, 4, 4]
+    workers = [1, 2, 3, 1, 2, 1, 2, 3, 2, 3]
+    given = [1, 1, 2, 3, 3, 2, 3, 2, 1, 2]
+    plain = fit!(Model(method = "mv"), items, workers, given)
+    @test_throws CrowdSpecError median_grades(plain)
+    model = Model(method = "mv")
+    setparam!(model, "ordinal", 1)
+    fit!(model, items, workers, given)
+    @test median_grades(model) == [1, 3, 2, 1]
+    @test mean_grades(model) ≈ [4/3, 3, 7/3, 3/2] atol = 1e-14
+    ordinal = fit!(Model(method = "ordinal-ds"), items, workers, given)
+    @test length(median_grades(ordinal)) == 4
+end
+
 @testset "parameters" begin
     model = Model()
     setparam!(model, "tol", 1e-8)
@@ -151,6 +168,9 @@ end
     closed = Model(); close(closed)
     err = try n_items(closed); nothing catch e; e end
     @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_NULL_HANDLE
+    # A second call on a handle while one runs (another thread): CS_ERR_BUSY.
+    @test CrowdSpec.CS_ERR_BUSY == Int32(-21)
+    @test CrowdSpec._status_name(CrowdSpec.CS_ERR_BUSY) == "CS_ERR_BUSY"
 end
 
 @testset "progress and cancel" begin
@@ -167,6 +187,7 @@ end
     @test seen == [0, 1, 2, 3, 4]
     @test iterations(model) == 4
     @test :cancelled in note_names(fit_notes(model))
+    @test calibration(model) == (temperature = 1.0, mixing = 0.0, source = :none)  # never after a cancel
     # an exception in the callback stops the fit and reaches the caller
     @test_throws DomainError fit!(model, items, workers, given;
                                   progress = (it, obj) -> it == 2 ? throw(DomainError(it)) : true)
@@ -199,6 +220,77 @@ end
     @test_throws CrowdSpecError predict!(Model(), [1], [1], [1])        # nothing to predict with
 end
 
+@testset "saved models and incremental updates" begin
+    items, workers, given, truth = simulate(200, 10, 3, 38)
+    cut = 600
+    model = Model(method = "ds", calibration = "none", threads = 1)
+    fit!(model, items[1:cut], workers[1:cut], given[1:cut])
+    bytes = CrowdSpec.save(model)
+    @test bytes[1:4] == UInt8[0x89, 0x43, 0x53, 0x4d]             # the magic "\x89CSM"
+    loaded = CrowdSpec.load(bytes)
+    @test posteriors(loaded) == posteriors(model)
+    @test CrowdSpec.save(loaded) == bytes                        # save, load, save: the same bytes
+    path = tempname()
+    CrowdSpec.save(model, path)
+    @test read(path) == bytes
+    @test posteriors(CrowdSpec.load(path)) == posteriors(model)
+    rm(path)
+    # updates, then a full refit: the fit of every label, bit for bit
+    update!(model, items[cut+1:end], workers[cut+1:end], given[cut+1:end])
+    @test :incremental in note_names(fit_notes(model))
+    refit!(model)
+    full = Model(method = "ds", calibration = "none", threads = 1)
+    fit!(full, items, workers, given)
+    @test posteriors(model) == posteriors(full)
+    @test !(:incremental in note_names(fit_notes(model)))
+    # damaged, truncated and newer bytes; a repeated label leaves the model unchanged
+    flipped = copy(bytes)
+    flipped[200] = xor(flipped[200], 0x01)
+    err = try CrowdSpec.load(flipped); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_CORRUPT_MODEL
+    err = try CrowdSpec.load(bytes[1:end-10]); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_CORRUPT_MODEL
+    newer = copy(bytes)
+    newer[9] = 0x09
+    err = try CrowdSpec.load(newer); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_MODEL_VERSION
+    before = CrowdSpec.save(loaded)
+    @test_throws CrowdSpecError update!(loaded, items[1:1], workers[1:1], given[1:1])
+    @test CrowdSpec.save(loaded) == before
+    @test_throws CrowdSpecError CrowdSpec.save(Model())                # nothing fitted
+end
+
+@testset "auto, the default, and the calibration of the posteriors" begin
+    items, workers, given, truth = simulate(300, 12, 3, 31)
+    model = Model(threads = 1)
+    @test getparam(model, "method") == CrowdSpec.CS_METHOD_AUTO
+    fit!(model, items, workers, given)
+    c = calibration(model)
+    @test c.source == :labels && c.mixing == 0.0
+    @test isfinite(c.temperature) && 0.2 <= c.temperature <= 10
+    @test count(CrowdSpec.labels(model) .== truth) > 0.75 * length(truth)
+    # the reported temperature is the one applied: the uncalibrated posterior of the same
+    # EM, raised to 1 / T and renormalised
+    ds = fit!(Model(method = "ds", threads = 1), items, workers, given)
+    raw = fit!(Model(method = "ds", threads = 1, calibration = "none"), items, workers, given)
+    @test calibration(raw) == (temperature = 1.0, mixing = 0.0, source = :none)
+    T = calibration(ds).temperature
+    @test T != 1.0
+    tempered = posteriors(raw) .^ (1 / T)
+    tempered ./= sum(tempered; dims = 2)
+    @test maximum(abs.(posteriors(ds) .- tempered)) <= TOL
+    # predict on another model with the fit's matrices, prior and calibration: the fit
+    fitted = fit!(Model(threads = 1, support = "all"), items, workers, given)
+    other = Model(support = "all")
+    set_initial_confusion!(other, confusion(fitted))
+    set_initial_prior!(other, class_prior(fitted))
+    set_initial_calibration!(other, calibration(fitted).temperature, calibration(fitted).mixing)
+    predict!(other, items, workers, given)
+    @test maximum(abs.(posteriors(other) .- posteriors(fitted))) <= TOL
+    @test calibration(other).temperature == calibration(fitted).temperature
+    @test_throws CrowdSpecError set_initial_calibration!(Model(), 0.0)
+end
+
 @testset "points" begin
     rng = MersenneTwister(3)
     centres_true = [0.0 50.0 0.0; 0.0 0.0 50.0]     # d x k
@@ -226,6 +318,19 @@ end
     within, between = graph_densities(model)
     @test within == 1.0
     @test between ≈ 1 / 25 atol = 1e-15
+end
+
+@testset "comparisons" begin
+    # item 1 beat item 2 three times out of four; no prior: scores +- log(3) / 2
+    r = rank_comparisons(nothing, [1, 1, 1, 2], [2, 2, 2, 1], [:left, :left, :right, :right];
+                         comparison_prior = 0)
+    @test r.scores ≈ [log(3) / 2, -log(3) / 2] atol = 1e-6
+    @test r.se[1] ≈ sqrt(1 / 3) atol = 1e-5
+    @test r.ranks == [1, 2]
+    @test isempty(r.reliability)
+    c = rank_comparisons([1, 2, 1], [1, 2, 3], [2, 3, 1], [:left, :left, :right]; method = "crowd-bt")
+    @test length(c.reliability) == 2 && all(0 .<= c.reliability .<= 1)
+    @test method_input("crowd-bt") == :comparisons
 end
 
 @testset "encode" begin

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """crowdspec: recover true labels from noisy crowd labels (Python bindings).
 
-The crowd-kit-shaped classes (DawidSkene, MajorityVote, OptDawidSkene, ...) take a
+The crowd-kit-shaped classes (Auto, DawidSkene, MajorityVote, OptDawidSkene, ...) take a
 pandas DataFrame with columns task, worker, label; fit_labels() is the numpy layer
 under them. Both call libcrowdspec through ctypes (see library_path()). Model is a fit
 that is saved, loaded, pickled and updated with new labels; crowdspec.dask fits a crowd
@@ -9,26 +9,30 @@ held in a Dask DataFrame (import it explicitly: it needs dask and distributed).
 """
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
-from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_graph, fit_labels, fit_points, has_param,
+from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_comparisons, fit_graph, fit_labels, fit_points, has_param,
                    method_summaries, methods, params, predict_labels,
                    version)
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
-                           Aggregator, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
+                           Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
-                           OneCoinDawidSkene, OptDawidSkene, Wawa, ZeroBasedSkill)
+                           MinimaxEntropy, OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
+                           OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 from ._model import Model
+from ._pairwise import BradleyTerry, CrowdBT, NoisyBradleyTerry
 from . import metrics
 
 __version__ = "0.2.0"
 
 __all__ = [
     "CrowdspecError", "CrowdspecWarning", "library_path", "version",
-    "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "methods",
+    "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "fit_comparisons", "methods",
     "method_summaries", "params", "has_param",
     "NOTE_NAMES", "WARN_NOTES", "METHOD_CLASSES",
-    "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
+    "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
-    "LA", "LAOnePass", "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics", "Model",
+    "LA", "LAOnePass", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
+    "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
+    "BradleyTerry", "NoisyBradleyTerry", "CrowdBT", "Model",
 ]

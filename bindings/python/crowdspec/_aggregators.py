@@ -18,7 +18,7 @@ from ._frame import _factorize, _int32, _pd
 from ._lib import CrowdspecError
 
 __all__ = [
-    "Aggregator", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
+    "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
     "LA", "LAOnePass", "METHOD_CLASSES",
@@ -41,7 +41,17 @@ class Aggregator(_Params):
     indexed by (worker, observed label), columns true label: P(observed | true)),
     skills_ (Series by worker: sum_l prior_l P(l | l)), loss_history_ (the
     log-likelihood trace, a list), n_iter_, converged_, log_likelihood_, notes_ (list
-    of note names) and result_ (the crowdspec.Result).
+    of note names), result_ (the crowdspec.Result) and the calibration of probas_
+    (parameter calibration="auto", "labels" or "none"; the Dawid-Skene family):
+    temperature_ (T; 1 when none was applied), mixing_ (the weight of the prior, from
+    gold) and calibration_ (its source: "none", "labels" or "gold"). predict and
+    predict_proba apply the same calibration, so that the training data predicts as
+    probas_.
+    of note names) and result_ (the crowdspec.Result). When the labels are ordered
+    grades (the ordinal methods, or ordinal=1; the order is the sorted order of the
+    labels): median_grades_ (Series by task: the posterior median label) and
+    mean_grades_ (the posterior mean of the labels' numeric values, or of the class
+    position 0..k-1 when a label is not a number).
     """
 
     def __init__(self, method, n_iter=None, tol=None, **params):
@@ -89,7 +99,19 @@ class Aggregator(_Params):
         diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
         self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
         self.log_likelihood_ = result.log_likelihood
+        self.temperature_ = result.temperature
+        self.mixing_ = result.mixing
+        self.calibration_ = result.calibration
         self._keep_estimates(result, tasks, workers, classes, enc)
+        if result.median_grades is not None:
+            # Ordered grades: the median as a label, the mean as a number (the labels'
+            # values when every label is a number, else the 0-based class position).
+            self.median_grades_ = pd.Series(enc.classes.take(result.median_grades), index=tasks,
+                                            name="median_grade")
+            values = pd.to_numeric(pd.Series(np.asarray(enc.classes)), errors="coerce").to_numpy()
+            means = (result.posteriors @ values.astype(np.float64) if not np.isnan(values).any()
+                     else result.mean_grades)
+            self.mean_grades_ = pd.Series(means, index=tasks, name="mean_grade")
         return self
 
     def _keep_estimates(self, result, tasks, workers, classes, enc):
@@ -148,9 +170,10 @@ class Aggregator(_Params):
 
     def predict_proba(self, data):
         """Class probabilities of a new batch (DataFrame task, worker, label) from the
-        fitted workers without refitting (one E-step, cs_predict). Workers the fit did
-        not see are weighed by the average worker (a CrowdspecWarning says how many);
-        labels must be among the fitted classes. Returns a DataFrame task x label."""
+        fitted workers without refitting (one E-step, cs_predict), calibrated as the fit
+        was (temperature_, mixing_). Workers the fit did not see are weighed by the
+        average worker (a CrowdspecWarning says how many); labels must be among the
+        fitted classes. Returns a DataFrame task x label."""
         pd = _pd()
         if not hasattr(self, "result_"):
             raise ValueError("predict needs a fit first: call fit()")
@@ -176,7 +199,9 @@ class Aggregator(_Params):
         task_codes, worker_codes, label_codes = _int32(task_codes), _int32(worker_codes), _int32(label_codes)
         try:
             result = predict_labels(task_codes, worker_codes, label_codes,
-                                    self.result_.confusion, self.result_.prior, warn=False,
+                                    self.result_.confusion, self.result_.prior,
+                                    temperature=self.result_.temperature,
+                                    mixing=self.result_.mixing, warn=False,
                                     **{k: v for k, v in self._params.items()
                                        if k in ("support", "threads")})
         except CrowdspecError as err:
@@ -220,6 +245,13 @@ def _crowd_class(name, method, doc):
                                       "__module__": "crowdspec"})
 
 
+Auto = _crowd_class(
+    "Auto", "auto",
+    'The library\'s default ("auto"): Dawid-Skene EM from the soft majority vote, each worker\'s\n'
+    'confusion rows under a Dirichlet prior centred on the pooled rows of the workers of like\n'
+    'activity (smoothing_center "strata"; smoothing_strength pseudo-labels per row), so that a\n'
+    'worker with few labels is pulled towards the crowd\'s other occasional workers; then\n'
+    'calibrated posteriors (temperature_, calibration_).')
 MajorityVote = _crowd_class(
     "MajorityVote", "mv",
     'Majority vote ("mv"): ties to the lowest class; probas_ are the vote shares.')
@@ -227,7 +259,7 @@ DawidSkene = _crowd_class(
     "DawidSkene", "ds", 'Dawid-Skene EM from the soft majority vote ("ds", MV-D&S).')
 OptDawidSkene = _crowd_class(
     "OptDawidSkene", "opt-ds",
-    'Spectral (method-of-moments) start, then Dawid-Skene EM ("opt-ds", the default).')
+    'Spectral (method-of-moments) start, then Dawid-Skene EM ("opt-ds"; the default before 0.2).')
 OneCoinDawidSkene = _crowd_class(
     "OneCoinDawidSkene", "one-coin-ds",
     'Dawid-Skene EM with one accuracy per worker ("one-coin-ds").')
@@ -286,8 +318,24 @@ MMSR = _crowd_class(
     "MMSR", "m-msr",
     'M-MSR: one-coin skills by robust rank-one matrix completion ("m-msr", Ma and Olshevsky).')
 
+MinimaxEntropy = _crowd_class(
+    "MinimaxEntropy", "minimax-entropy",
+    'Minimax conditional entropy ("minimax-entropy"; Zhou et al. 2012, 2014): worker and item\n'
+    'confusion matrices, the regularised dual; gamma (default 0.25) is the regularisation,\n'
+    'gamma=0 chooses it by 5-fold likelihood cross-validation over the labels (cv_folds=...);\n'
+    'minimax_start="ds" starts from a ds fit (faster).')
+OrdinalMinimaxEntropy = _crowd_class(
+    "OrdinalMinimaxEntropy", "ordinal-minimax",
+    'Ordinal minimax conditional entropy ("ordinal-minimax"; Zhou, Liu, Platt, Meek 2014) for\n'
+    'labels that are ordered grades; sets median_grades_ and mean_grades_.')
+OrdinalDawidSkene = _crowd_class(
+    "OrdinalDawidSkene", "ordinal-ds",
+    'Dawid-Skene EM with ordered-logit workers ("ordinal-ds"): each worker a bias and a noise on\n'
+    'the grade scale, thresholds shared; sets median_grades_ and mean_grades_.')
+
 #: The class of each crowd method of the library, by method name.
 METHOD_CLASSES = {cls._method: cls for cls in (
-    MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
+    Auto, MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
     CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
-    MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass)}
+    MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass, MinimaxEntropy, OrdinalMinimaxEntropy,
+    OrdinalDawidSkene)}

@@ -25,6 +25,7 @@ __all__ = [
     "predict_labels",
     "fit_points",
     "fit_graph",
+    "fit_comparisons",
     "methods",
     "params",
     "version",
@@ -50,6 +51,7 @@ NOTE_NAMES = {
     1024: "majority_start",
     65536: "unknown_workers",
     131072: "degenerate_maximum",
+    4194304: "approximate_se",
 }
 
 
@@ -93,9 +95,21 @@ class Result:
     notes: the cs_fit_notes bits; message: the library's explanation of them.
     centres: (k, d) cluster means of a points fit, else None.
     densities: (within, between) edge densities of a graph fit, else None.
+    scores, se, ranks: a comparisons fit's per-item log-strength, standard error and
+        rank (1 = best; cs_scores), else None; reliability: noisy-bt's skill or
+        crowd-bt's eta per worker (cs_worker_reliability), None for bt and other fits.
     estimates: the method's own estimates by name (cs_estimate), e.g. glad's
         "ability" (m,) and "inverse_difficulty" (n,), mace's "competence" (m,) and
         "strategy" (m, k); empty for methods without any.
+    temperature, mixing, calibration: how the posteriors were calibrated
+        (cs_calibration; the Dawid-Skene family, parameter "calibration"): each row is
+        (1 - mixing) q_T + mixing prior with q_T proportional to q^(1/temperature);
+        calibration is the source, "none" (T = 1, mixing 0: not applied), "labels"
+        (T from held-out labels) or "gold" (T and mixing from gold items). Pass
+        temperature and mixing to predict_labels to predict as the fit did.
+    median_grades, mean_grades: when the classes are ordered grades (an ordinal method,
+        or ordinal=1), each item's posterior median grade ((n,) int32 class index) and
+        posterior mean grade ((n,) float64, in class positions 0..k-1), else None.
     """
 
     method: str
@@ -112,6 +126,15 @@ class Result:
     centres: Optional[np.ndarray] = None
     densities: Optional[Tuple[float, float]] = None
     estimates: dict = field(default_factory=dict)
+    temperature: float = 1.0
+    mixing: float = 0.0
+    calibration: str = "none"
+    median_grades: Optional[np.ndarray] = None
+    mean_grades: Optional[np.ndarray] = None
+    scores: Optional[np.ndarray] = None
+    se: Optional[np.ndarray] = None
+    ranks: Optional[np.ndarray] = None
+    reliability: Optional[np.ndarray] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -330,8 +353,27 @@ def _collect(model, method, kind):
                     iterations=int(iterations.value), converged=bool(converged.value),
                     log_likelihood=float(loglik.value), notes=int(notes.value),
                     message=_lib.last_error(model) if notes.value else "")
-    if kind == _lib.INPUT_CROWD:
+    if kind in (_lib.INPUT_CROWD, _lib.INPUT_COMPARISONS):
         result.estimates = _estimates(model)
+    if kind == _lib.INPUT_CROWD:
+        _read_calibration(model, result)
+    if kind == _lib.INPUT_CROWD and n > 0:
+        # Ordered grades only: the library refuses (CS_ERR_INVALID_ARGUMENT) otherwise.
+        medians = np.empty(n, dtype=np.int32)
+        if L.cs_median_grades(model, _i32p(medians), medians.size) == _lib.CS_OK:
+            means = np.empty(n, dtype=np.float64)
+            check(L.cs_mean_grades(model, _f64p(means), means.size), model)
+            result.median_grades, result.mean_grades = medians, means
+    if kind == _lib.INPUT_COMPARISONS:
+        result.scores = np.empty(n, dtype=np.float64)
+        result.se = np.empty(n, dtype=np.float64)
+        result.ranks = np.empty(n, dtype=np.int32)
+        check(_lib.function("cs_scores")(model, _f64p(result.scores), _f64p(result.se),
+                                         _i32p(result.ranks), n), model)
+        if method != "bt":
+            result.reliability = np.empty(m, dtype=np.float64)
+            check(_lib.function("cs_worker_reliability")(model, _f64p(result.reliability), m),
+                  model)
     if kind == _lib.INPUT_POINTS:
         d = _size(L.cs_n_dims, model)
         centres = np.empty((k, d), dtype=np.float64)
@@ -346,7 +388,7 @@ def _collect(model, method, kind):
 
 
 # The names cs_estimate knows (crowdspec.h): each is looked up after a crowd fit.
-_ESTIMATE_NAMES = ("ability", "inverse_difficulty", "competence", "strategy")
+_ESTIMATE_NAMES = ("ability", "inverse_difficulty", "competence", "strategy", "tie", "bias")
 
 
 def _estimates(model):
@@ -365,6 +407,26 @@ def _estimates(model):
         check(fn(model, key, _f64p(values), values.size, None, None), model)
         out[name] = values[:, 0].copy() if cols.value == 1 else values
     return out
+
+
+def _read_calibration(model, result):
+    """The calibration of the crowd fit (or prediction) on the handle (cs_calibration)
+    into result; left at none with a library older than 0.2."""
+    if not _lib.has_function("cs_calibration"):
+        return
+    temperature, mixing, source = ctypes.c_double(), ctypes.c_double(), ctypes.c_int32()
+    check(_lib.function("cs_calibration")(model, ctypes.byref(temperature), ctypes.byref(mixing),
+                                          ctypes.byref(source)), model)
+    result.temperature = float(temperature.value)
+    result.mixing = float(mixing.value)
+    result.calibration = _lib.CALIBRATION_NAMES.get(source.value, "source_%d" % source.value)
+
+
+def _method_name(model):
+    """The name of the method set on the handle (the library's default when none was)."""
+    method = ctypes.c_int64()
+    check(lib().cs_get_int(model, _lib.CS_PARAM_METHOD, ctypes.byref(method)), model)
+    return lib().cs_method_name(int(method.value)).decode("utf-8")
 
 
 def warn_notes(result, stacklevel=3, rename=None):
@@ -393,15 +455,19 @@ def _triples(item, worker, label):
 
 
 def _prepare(model, method, params):
-    check(lib().cs_set_param_string(model, b"method", str(method).encode("utf-8")), model)
+    """Set the method (None: the library's default) and params; returns the method's
+    name."""
+    if method is not None:
+        check(lib().cs_set_param_string(model, b"method", str(method).encode("utf-8")), model)
     set_params(model, params)
+    return _method_name(model)
 
 
 # ----------------------------------------------------------------------------------
 # Public functions
 
 
-def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=None,
+def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None,
                n_classes=None, gold_item=None, gold_label=None, initial_confusion=None,
                initial_prior=None, progress=None, warn=True, **params):
     """Fit a crowd method to (item, worker, label) triples of 0-based integers.
@@ -409,7 +475,9 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     Args:
         item, worker, label: 1-D integer arrays of equal length (any integer dtype;
             values must fit in int32).
-        method: a crowd method name ("mv", "ds", "opt-ds", ...; see methods()).
+        method: a crowd method name ("auto", "mv", "ds", "opt-ds", ...; see
+            methods()); None (the default) is the library's default, "auto" (Dawid-Skene
+            with a prior pooled over workers of like activity, calibrated posteriors).
         n_items, n_workers, n_classes: the library's "items", "workers", "classes"
             (default: 1 + the largest id / label).
         gold_item, gold_label: known true labels pinned during the fit (cs_set_gold).
@@ -430,7 +498,7 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     item, worker, label = _triples(item, worker, label)
     sizes = {"items": n_items, "workers": n_workers, "classes": n_classes}
     with Handle() as model:
-        _prepare(model, method, dict(sizes, **params))
+        method = _prepare(model, method, dict(sizes, **params))
         if gold_item is not None or gold_label is not None:
             gi = as_int32(gold_item if gold_item is not None else [], "gold item id",
                           _lib.CS_ERR_INVALID_ID)
@@ -449,7 +517,8 @@ def fit_labels(item, worker, label, method="opt-ds", *, n_items=None, n_workers=
     return result
 
 
-def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params):
+def predict_labels(item, worker, label, confusion, prior, *, temperature=None, mixing=None,
+                   warn=True, **params):
     """Label a new batch of items by workers with known matrices, without refitting
     (cs_predict: one E-step).
 
@@ -460,6 +529,10 @@ def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params
             Result.confusion); workers with ids >= m are unknown and weighed by the mean
             matrix (note "unknown_workers").
         prior: (k,) class prior (e.g. Result.prior).
+        temperature, mixing: the calibration applied to the posteriors
+            (cs_set_initial_calibration; e.g. Result.temperature and Result.mixing of
+            the fit, so that the fit's own items get the fit's posteriors). None: 1 and
+            0, the model's posterior as it is.
         **params: library parameters (support=..., threads=...).
 
     Returns: a Result (iterations 0, trace = [batch log-likelihood]).
@@ -468,6 +541,10 @@ def predict_labels(item, worker, label, confusion, prior, *, warn=True, **params
     with Handle() as model:
         set_params(model, params)
         _set_initial(model, confusion, prior)
+        if temperature is not None or mixing is not None:
+            check(_lib.function("cs_set_initial_calibration")(
+                model, 1.0 if temperature is None else float(temperature),
+                0.0 if mixing is None else float(mixing)), model)
         check(lib().cs_predict(model, _i32p(item), _i32p(worker), _i32p(label),
                                item.shape[0]), model)
         result = _collect(model, "predict", _lib.INPUT_CROWD)
@@ -524,11 +601,51 @@ def fit_graph(u, v, n_communities, method="commu-lloyd", *, n_nodes=None, progre
     return result
 
 
-_KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph"}
+_KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph",
+          _lib.INPUT_COMPARISONS: "comparisons"}
+
+
+#: Answers of cs_fit_comparisons (enum cs_answer).
+ANSWER_LEFT, ANSWER_RIGHT, ANSWER_TIE = 0, 1, 2
+
+
+def fit_comparisons(worker, left, right, answer, method="bt", *, n_items=None, n_workers=None,
+                    progress=None, warn=True, **params):
+    """Rank items from pairwise comparisons with a comparison method ("bt", "noisy-bt",
+    "crowd-bt"): worker[t] was shown items left[t] and right[t] (0-based ids) and
+    answered answer[t]: ANSWER_LEFT (0), ANSWER_RIGHT (1) or ANSWER_TIE (2). worker
+    may be None (one worker). Returns a Result with scores, se, ranks and, for noisy-bt
+    and crowd-bt, reliability; estimates holds bt's "tie" (nu) and noisy-bt's "bias"."""
+    left = as_int32(left, "item id")
+    right = as_int32(right, "item id")
+    answer = as_int32(answer, "answer", _lib.CS_ERR_INVALID_ARGUMENT)
+    n = left.shape[0]
+    if right.shape[0] != n or answer.shape[0] != n:
+        raise ValueError("left, right and answer must have the same length (%d, %d, %d)"
+                         % (n, right.shape[0], answer.shape[0]))
+    if worker is not None:
+        worker = as_int32(worker, "worker id")
+        if worker.shape[0] != n:
+            raise ValueError("worker must have the length of left (%d), got %d" % (n, worker.shape[0]))
+    extra = {}
+    if n_items is not None:
+        extra["items"] = n_items
+    if n_workers is not None:
+        extra["workers"] = n_workers
+    fit = _lib.function("cs_fit_comparisons")
+    with Handle() as model:
+        _prepare(model, method, dict(extra, **params))
+        status = _run(model, lambda: fit(model, None if worker is None else _i32p(worker), _i32p(left),
+                                         _i32p(right), _i32p(answer), n), progress)
+        check(status, model)
+        result = _collect(model, method, _lib.INPUT_COMPARISONS)
+    if warn:
+        warn_notes(result)
+    return result
 
 
 def methods(kind=None):
-    """The library's method names, in its order; kind "crowd", "points" or "graph"
+    """The library's method names, in its order; kind "crowd", "points", "graph" or "comparisons"
     keeps one input kind."""
     L = lib()
     names = []
@@ -541,7 +658,7 @@ def methods(kind=None):
 
 def method_summaries(kind=None):
     """{name: one-line description} of the library's methods (cs_method_summary), in its
-    order; kind "crowd", "points" or "graph" keeps one input kind."""
+    order; kind "crowd", "points", "graph" or "comparisons" keeps one input kind."""
     L = lib()
     out = {}
     for index in range(L.cs_method_count()):

@@ -172,18 +172,38 @@ _WINDOW_MIN_DISTINCT = 4096
 _MIN_ALIGNMENT = 16  # CPython aligns objects to 16 bytes on 64-bit machines (8 on 32-bit)
 
 
+def _window_alignment(sub):
+    """The alignment of most of a sorted subsample of addresses, and its median
+    address: the largest power of two A such that at least 3/4 of the distinct
+    addresses lie at multiples of A from the median one. pymalloc places the objects of
+    one size class at multiples of it (64 bytes for short strings); a few objects
+    allocated elsewhere -- CPython's static one-character strings sit at multiples of 8
+    -- must not shrink it, as the alignment of all of them would (the window would then
+    reach 8 times less and miss most of a column spread over a few MB). Keys off the
+    alignment are hashed, as keys outside the window are."""
+    distinct = np.unique(sub)
+    base = distinct[distinct.size // 2]
+    diff = distinct - base  # (wraps around below the median: the low bits are the same)
+    diff = diff[diff != 0]
+    if not diff.size:
+        return _MIN_ALIGNMENT, int(base)
+    lowest_bit = np.sort(diff & (~diff + np.uint64(1)))[::-1]  # the alignment of each
+    need = max(1, -(-3 * distinct.size // 4) - 1)  # besides the median itself
+    return int(lowest_bit[min(need, diff.size) - 1]), int(base)
+
+
 def _address_window(keys):
     """Table slots of object addresses: (slot of each key, number of slots, the
     positions of the keys outside the window or None). The slot of a key outside
-    the window is the extra slot ``span``. None when the addresses do not cluster."""
+    the window (or inside it at another alignment) is the extra slot ``span``. None
+    when the addresses do not cluster."""
     m = keys.size
     limit = _DENSE_SPAN_PER_ROW * m + _DENSE_SPAN_EXTRA
     sub = np.sort(keys[::max(1, m // _WINDOW_SUBSAMPLE)]).astype(np.uint64)  # all over
-    # the widest window the table can cover at the subsample's alignment (pymalloc
-    # places objects of one size class at multiples of it, e.g. 64 bytes for short
-    # strings; checked on every key below), placed where it holds most of the subsample
-    bits = int(np.bitwise_or.reduce(sub - sub[0]))
-    reach = min((limit - 1) * ((bits & -bits) if bits else _MIN_ALIGNMENT), 1 << 62)
+    # the widest window the table can cover at the subsample's alignment, placed where
+    # it holds most of the subsample
+    alignment, base = _window_alignment(sub)
+    reach = min((limit - 1) * alignment, 1 << 62)
     top = np.minimum(sub, np.uint64(2 ** 64 - 1 - reach)) + np.uint64(reach)
     ends = np.searchsorted(sub, top, side="right")
     best = int(np.argmax(ends - np.arange(sub.size)))
@@ -191,9 +211,14 @@ def _address_window(keys):
     # some slack for objects the subsample missed, a multiple of 4096 (keeps alignment)
     slack = max(min((b - a) // _WINDOW_SLACK + 4096, (reach - (b - a)) // 2), 0) & ~4095
     low = max(a - slack, 0)
+    low -= (low - base) % alignment  # at the alignment of the median key
+    if low < 0:
+        low += alignment
     width = b + slack - low
     rel = keys - keys.dtype.type(low)  # wraps around for keys below the window
     inside = rel <= keys.dtype.type(width)
+    if alignment > 1:
+        inside &= (rel & keys.dtype.type(alignment - 1)) == 0
     n_out = m - int(np.count_nonzero(inside))
     if _WINDOW_OUTSIDE * n_out > m:
         return None
@@ -201,9 +226,8 @@ def _address_window(keys):
     if n_out:
         outside = np.flatnonzero(~inside)
         rel[outside] = 0
-    # every offset in the window is a multiple of 2**shift, so offset >> shift is
-    # one-to-one there (objects outside, such as the interpreter's static one-character
-    # strings, may be aligned otherwise; a masked reduction would be 10 times slower)
+    # every offset in the window is a multiple of 2**shift (at least the alignment),
+    # so offset >> shift is one-to-one there
     bits = int(np.bitwise_or.reduce(rel))
     shift = (bits & -bits).bit_length() - 1 if bits else 0
     span = (width >> shift) + 1

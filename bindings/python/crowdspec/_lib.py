@@ -33,11 +33,19 @@ CS_ERR_INVALID_ID = -8
 CS_ERR_INVALID_LABEL = -9
 CS_ERR_CANCELLED = -14
 CS_ERR_OUT_OF_MEMORY = -15
+CS_ERR_BUSY = -21  # another call runs on the same handle (a second thread)
+
+# The parameter of the method (enum cs_param).
+CS_PARAM_METHOD = 1
+
+# Sources of a fit's calibration (enum cs_calibration, as cs_calibration reports them).
+CALIBRATION_NAMES = {0: "none", 1: "auto", 2: "labels", 3: "gold"}
 
 # Input kinds (enum cs_input_kind).
 INPUT_CROWD = 1
 INPUT_POINTS = 2
 INPUT_GRAPH = 3
+INPUT_COMPARISONS = 4
 
 
 class CrowdspecError(ValueError):
@@ -126,6 +134,8 @@ _SIGNATURES = {
     "cs_n_dims": (_status, [ModelP, SizeP]),
     "cs_centres": (_status, [ModelP, F64P, ctypes.c_size_t]),
     "cs_graph_densities": (_status, [ModelP, F64P, F64P]),
+    "cs_median_grades": (_status, [ModelP, I32P, ctypes.c_size_t]),
+    "cs_mean_grades": (_status, [ModelP, F64P, ctypes.c_size_t]),
 }
 
 I64P = ctypes.POINTER(ctypes.c_int64)
@@ -143,6 +153,11 @@ _SIGNATURES_0_2 = {
                                             ctypes.c_size_t, F64P, ctypes.c_size_t, F64P]),
     "cs_intern_strings": (_status, [ModelP, ctypes.c_char_p, ctypes.c_size_t, I64P,
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
+    "cs_calibration": (_status, [ModelP, F64P, F64P, I32P]),
+    "cs_set_initial_calibration": (_status, [ModelP, ctypes.c_double, ctypes.c_double]),
+    "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),
+    "cs_scores": (_status, [ModelP, F64P, F64P, I32P, ctypes.c_size_t]),
+    "cs_worker_reliability": (_status, [ModelP, F64P, ctypes.c_size_t]),
     # Saved models and incremental updates; the sufficient-statistics API (issue 38).
     "cs_save": (_status, [ModelP, ctypes.c_char_p]),
     "cs_save_buffer": (_status, [ModelP, ctypes.c_void_p, ctypes.c_size_t, SizeP]),

@@ -154,6 +154,13 @@ def test_out_of_memory_is_memory_error():
     assert isinstance(_lib.error(_lib.CS_ERR_INVALID_ID, "x"), CrowdspecError)
 
 
+def test_busy_status_is_named():
+    # CS_ERR_BUSY: a second call on a handle while one runs (another thread).
+    assert _lib.status_name(_lib.CS_ERR_BUSY) == "CS_ERR_BUSY"
+    err = _lib.error(_lib.CS_ERR_BUSY, "x")
+    assert isinstance(err, CrowdspecError) and err.status == -21
+
+
 def test_dataframe_errors():
     with pytest.raises(TypeError):
         crowdspec.DawidSkene().fit({"task": [1]})

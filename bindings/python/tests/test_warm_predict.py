@@ -81,9 +81,10 @@ def test_predict_a_new_batch_with_a_new_worker():
     with pytest.warns(crowdspec.CrowdspecWarning, match="unknown_workers"):
         p = ds.predict_proba(batch)
     assert list(p.index) == ["x", "y"]
-    # item y: only the unknown worker, weighed by the mean matrix of the 8 workers
+    # item y: only the unknown worker, weighed by the mean matrix of the 8 workers, and
+    # calibrated as the fit was (q^(1/T), renormalised)
     mean = ds.result_.confusion.mean(axis=0)
-    want_y = ds.result_.prior * mean[:, 0]
+    want_y = (ds.result_.prior * mean[:, 0]) ** (1.0 / ds.temperature_)
     np.testing.assert_allclose(p.loc["y"].to_numpy(), want_y / want_y.sum(), atol=1e-12)
     with pytest.raises(ValueError, match="no class for"):
         ds.predict(batch.assign(label=[1, 7, 0]))

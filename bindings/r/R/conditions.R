@@ -18,6 +18,7 @@
   majority_start = 1024L,
   unknown_workers = 65536L,
   degenerate_maximum = 131072L,
+  approximate_se = 4194304L,
   incremental = 16777216L
 )
 

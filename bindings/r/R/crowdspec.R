@@ -137,12 +137,12 @@
 }
 
 crowdspec <- function(data, item = "item", worker = "worker", label = "label",
-                      method = "opt-ds", gold = NULL, ..., initial_confusion = NULL,
+                      method = "auto", gold = NULL, ..., initial_confusion = NULL,
                       initial_prior = NULL, progress = NULL) {
   call <- match.call()
   if (!is.data.frame(data)) stop("data must be a data.frame of labels in long form", call. = FALSE)
   if (!is.character(method) || length(method) != 1L || is.na(method)) {
-    stop("method must be one method name, e.g. \"opt-ds\" (see crowdspec_methods())",
+    stop("method must be one method name, e.g. \"auto\" (see crowdspec_methods())",
          call. = FALSE)
   }
   items_col <- .column(data, item, "item")
@@ -220,7 +220,7 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
   confusion <- aperm(array(r$confusion, dim = c(k, k, m)), c(3L, 2L, 1L))
   dimnames(confusion) <- list(worker = worker_names, true = classes, observed = classes)
   prior <- stats::setNames(r$prior, classes)
-  structure(list(
+  fit <- structure(list(
     method = method,
     items = items,
     workers = workers,
@@ -235,6 +235,9 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     iterations = r$iterations,
     converged = r$converged,
     log_likelihood = r$log_likelihood,
+    temperature = r$temperature,
+    mixing = r$mixing,
+    calibration = .calibration_name(r$calibration),
     notes = .note_names(r$notes),
     message = r$message,
     stopped = r$stopped,
@@ -244,4 +247,20 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     model = r$model,
     call = call
   ), class = "crowdspec_fit")
+  if (!is.null(r$median_grades)) {
+    # Ordered grades (an ordinal method, or ordinal = 1): each item's posterior median
+    # grade (a class) and mean grade (in class positions 1..k, R's counting).
+    fit$median_grades <- stats::setNames(class_values[r$median_grades + 1L], item_names)
+    fit$mean_grades <- stats::setNames(r$mean_grades + 1, item_names)
+  }
+  fit
+}
+
+# The name of a cs_calibration value (the source cs_calibration reports).
+.calibration_name <- function(source) {
+  names <- c("none", "auto", "labels", "gold")
+  if (is.null(source) || is.na(source) || source < 0L || source >= length(names)) {
+    return(paste0("source_", source))
+  }
+  names[[source + 1L]]
 }

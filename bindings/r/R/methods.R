@@ -61,6 +61,10 @@ print.crowdspec_fit <- function(x, ...) {
               if (x$converged) "converged" else "not converged"))
   if (length(x$trace)) cat(sprintf(", log-likelihood %.10g", x$log_likelihood))
   cat("\n")
+  if (!is.null(x$calibration) && x$calibration != "none") {
+    cat(sprintf("  posteriors calibrated (%s): temperature %.4g, prior weight %.4g\n",
+                x$calibration, x$temperature, x$mixing))
+  }
   if (length(x$notes)) cat("  notes:", paste(x$notes, collapse = ", "), "\n")
   cat("  class prior:\n")
   print(round(x$prior, 4), ...)
@@ -161,7 +165,8 @@ plot.crowdspec_fit <- function(x, which = c("accuracy", "confusion"), worker = N
 }
 
 # Label a new batch with a fit's workers: one E-step (cs_predict) with the fit's
-# confusion matrices and prior. Workers the fit did not see get ids after its own;
+# confusion matrices and prior, calibrated as the fit was (cs_set_initial_calibration
+# with its temperature and mixing). Workers the fit did not see get ids after its own;
 # the library weighs them by the mean matrix and notes unknown_workers.
 predict.crowdspec_fit <- function(object, newdata, type = c("labels", "probabilities"),
                                   item = object$columns$item,
@@ -209,8 +214,10 @@ predict.crowdspec_fit <- function(object, newdata, type = c("labels", "probabili
   params <- .params(fixed = list(), user = c(carried, user),
                     owned = c("method", "items", "workers", "classes"))
   confusion <- as.double(aperm(object$confusion, c(3L, 2L, 1L)))  # row-major
+  calibration <- if (is.null(object$temperature)) NULL else
+    as.double(c(object$temperature, object$mixing))
   r <- .check(.Call(C_cs_r_predict, item_code, worker_code, label_code, confusion,
-                    as.double(object$prior), params), call)
+                    as.double(object$prior), params, calibration), call)
   n <- length(items)
   classes <- object$classes
   posteriors <- matrix(r$posteriors, nrow = n, ncol = length(classes), byrow = TRUE,

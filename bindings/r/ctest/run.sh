@@ -24,6 +24,14 @@ case $R in *-NOTFOUND|"") R=$(command -v R 2>/dev/null || true) ;; esac
 "$R" --vanilla --slave -e 'quit(status = if (requireNamespace("testthat", quietly = TRUE)) 0 else 1)' \
   >/dev/null 2>&1 || skip "the R package testthat is not installed (Debian: apt-get install r-cran-testthat)"
 
+# R CMD INSTALL and R CMD check run make on the package's C code. Started under a
+# parallel make (ctest inside `make -j2 test`, as dpkg-buildpackage's dh_auto_test
+# does), they inherit MAKEFLAGS with --jobserver-auth=R,W naming the parent's pipe
+# descriptors, which were not passed down to this process: R's make then fails with
+# "read jobs pipe: Bad file descriptor". R's builds are small and sequential here, so
+# they get no jobserver of their own (issue 40).
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_TERMOUT MAKE_TERMERR
+
 work=$CS_R_WORK
 rm -rf "$work"
 mkdir -p "$work/lib" "$work/repo/src/contrib" || exit 1

@@ -197,7 +197,13 @@ static R_xlen_t checked_length(size_t a, size_t b) {
 }
 
 /* R_CROWD_MODEL: a crowd fit whose saved model (cs_save_buffer) is returned too. */
-enum { R_CROWD = CS_INPUT_CROWD, R_POINTS = CS_INPUT_POINTS, R_GRAPH = CS_INPUT_GRAPH, R_CROWD_MODEL = 64 };
+enum {
+    R_CROWD = CS_INPUT_CROWD,
+    R_POINTS = CS_INPUT_POINTS,
+    R_GRAPH = CS_INPUT_GRAPH,
+    R_COMPARISONS = CS_INPUT_COMPARISONS,
+    R_CROWD_MODEL = 64
+};
 
 /* The handle's saved model as a raw vector in out[index], or NULL there when the fit
  * cannot be saved (not of the Dawid-Skene family, or its labels were not kept). */
@@ -206,6 +212,25 @@ static void put_saved_model(cs_model *model, SEXP out, R_xlen_t index) {
     if (cs_save_buffer(model, NULL, 0, &size) != CS_OK || size > (size_t)R_XLEN_T_MAX) return;
     SEXP bytes = list_element(out, index, RAWSXP, (R_xlen_t)size);
     if (cs_save_buffer(model, RAW(bytes), size, &size) != CS_OK) SET_VECTOR_ELT(out, index, R_NilValue);
+}
+
+/* A comparisons fit's scores, standard errors, ranks, worker reliabilities (noisy-bt,
+ * crowd-bt; empty for bt) and noisy-bt's biases into elements 22-26 of `out`. */
+static cs_status collect_ranking(cs_model *model, SEXP out, size_t n, size_t m) {
+    SEXP score = list_element(out, 22, REALSXP, (R_xlen_t)n);
+    SEXP se = list_element(out, 23, REALSXP, (R_xlen_t)n);
+    SEXP rank = list_element(out, 24, INTSXP, (R_xlen_t)n);
+    cs_status s = cs_scores(model, REAL(score), REAL(se), INTEGER(rank), n);
+    if (s) return s;
+    SEXP reliability = list_element(out, 25, REALSXP, (R_xlen_t)m);
+    if (cs_worker_reliability(model, REAL(reliability), m) != CS_OK)
+        SET_VECTOR_ELT(out, 25, Rf_allocVector(REALSXP, 0)); /* bt: none */
+    size_t rows = 0;
+    if (cs_estimate(model, "bias", NULL, 0, &rows, NULL) == CS_OK) {
+        SEXP bias = list_element(out, 26, REALSXP, (R_xlen_t)rows);
+        s = cs_estimate(model, "bias", REAL(bias), rows, NULL, NULL);
+    }
+    return s;
 }
 
 /* Every result of the fit on the handle, as a named list; then the handle is
@@ -232,7 +257,10 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "trace",      "iterations", "converged",      "log_likelihood",
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
-                           "densities",  "model",          ""};
+                           "densities",  "temperature", "mixing",        "calibration",
+                           "median_grades", "mean_grades", "scores",     "se",
+                           "ranks",      "reliability", "bias",         "model",
+                           ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -274,8 +302,38 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
             UNPROTECT(1);
             return failure(ptr, s);
         }
+    } else if (kind == R_COMPARISONS) {
+        if ((s = collect_ranking(model, out, n, m))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+    } else {
+        /* how the posteriors were calibrated (the Dawid-Skene family; T = 1 otherwise) */
+        double temperature = 1, mixing = 0;
+        int32_t source = CS_CALIBRATION_NONE;
+        if ((s = cs_calibration(model, &temperature, &mixing, &source))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+        SET_VECTOR_ELT(out, 17, Rf_ScalarReal(temperature));
+        SET_VECTOR_ELT(out, 18, Rf_ScalarReal(mixing));
+        SET_VECTOR_ELT(out, 19, Rf_ScalarInteger(source));
+        if (n > 0) {
+            /* Ordered grades only (an ordinal method or ordinal = 1): the library refuses
+             * (CS_ERR_INVALID_ARGUMENT) otherwise, and both stay NULL. */
+            SEXP median = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
+            if (cs_median_grades(model, INTEGER(median), n) == CS_OK) {
+                SEXP mean = list_element(out, 21, REALSXP, (R_xlen_t)n);
+                if ((s = cs_mean_grades(model, REAL(mean), n))) {
+                    UNPROTECT(2);
+                    return failure(ptr, s);
+                }
+                SET_VECTOR_ELT(out, 20, median);
+            }
+            UNPROTECT(1);
+        }
     }
-    if (with_model && !stopped) put_saved_model(model, out, 17);
+    if (with_model && !stopped) put_saved_model(model, out, 27);
     destroy_handle(ptr);
     UNPROTECT(1);
     return out;
@@ -365,9 +423,10 @@ static cs_status set_initial(cs_model *model, SEXP confusion, SEXP prior) {
     return status;
 }
 
-/* The arguments of cs_r_fit_crowd and cs_r_predict (predict has no gold). */
+/* The arguments of cs_r_fit_crowd and cs_r_predict (predict has no gold; the fit no
+ * calibration: NULL, or predict's (temperature, mixing)). */
 typedef struct {
-    SEXP item, worker, label, gold_item, gold_label, confusion, prior;
+    SEXP item, worker, label, gold_item, gold_label, confusion, prior, calibration;
 } crowd_args;
 
 /* Gold labels and the warm start, then cs_fit. */
@@ -395,7 +454,7 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
     if (XLENGTH(gold_item) != XLENGTH(gold_label))
         Rf_error("crowdspec: gold items and labels must have the same length");
     const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
-                             initial_prior};
+                             initial_prior, R_NilValue};
     return run_fit(params, progress, R_CROWD_MODEL, call_fit_crowd, &args);
 }
 
@@ -428,10 +487,12 @@ SEXP cs_r_update(SEXP bytes, SEXP item, SEXP worker, SEXP label, SEXP refit, SEX
     return run_fit(R_NilValue, progress, R_CROWD_MODEL, call_update, &args);
 }
 
-/* The given matrices and prior, then cs_predict. */
+/* The given matrices, prior and calibration, then cs_predict. */
 static cs_status call_predict(cs_model *model, const void *args) {
     const crowd_args *a = (const crowd_args *)args;
     cs_status status = set_initial(model, a->confusion, a->prior);
+    if (status == CS_OK && a->calibration != R_NilValue)
+        status = cs_set_initial_calibration(model, REAL(a->calibration)[0], REAL(a->calibration)[1]);
     if (status == CS_OK)
         status = cs_predict(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
                             (size_t)XLENGTH(a->item));
@@ -440,13 +501,18 @@ static cs_status call_predict(cs_model *model, const void *args) {
 
 /* One E-step on a new batch (cs_predict) with the given worker matrices and prior:
  * confusion row-major worker x true x observed; worker ids at or beyond its number of
- * workers are unknown to it (the library weighs them by the mean matrix). */
+ * workers are unknown to it (the library weighs them by the mean matrix). calibration:
+ * NULL, or c(temperature, mixing) for cs_set_initial_calibration (a fit's own, so that
+ * its items predict as it gave them). */
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
-                  SEXP params) {
+                  SEXP params, SEXP calibration) {
     check_crowd_labels(item, worker, label);
     if (TYPEOF(confusion) != REALSXP || TYPEOF(prior) != REALSXP)
         Rf_error("crowdspec: the confusion matrices and the prior must be double vectors");
-    const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior};
+    if (calibration != R_NilValue && (TYPEOF(calibration) != REALSXP || XLENGTH(calibration) != 2))
+        Rf_error("crowdspec: the calibration must be NULL or c(temperature, mixing)");
+    const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior,
+                             calibration};
     return run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
 }
 
@@ -488,6 +554,28 @@ SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
     if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
     const graph_args args = {u, v, (size_t)n};
     return run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
+}
+
+typedef struct {
+    SEXP worker, left, right, answer;
+} comparison_args;
+
+static cs_status call_fit_comparisons(cs_model *model, const void *args) {
+    const comparison_args *a = (const comparison_args *)args;
+    return cs_fit_comparisons(model, INTEGER(a->worker), INTEGER(a->left), INTEGER(a->right), INTEGER(a->answer),
+                              (size_t)XLENGTH(a->left));
+}
+
+/* Comparisons: 0-based worker, left and right ids and answers (0 left, 1 right, 2 tie). */
+SEXP cs_r_fit_comparisons(SEXP worker, SEXP left, SEXP right, SEXP answer, SEXP params, SEXP progress) {
+    check_int_vector(worker, "worker");
+    check_int_vector(left, "left");
+    check_int_vector(right, "right");
+    check_int_vector(answer, "answer");
+    if (XLENGTH(worker) != XLENGTH(left) || XLENGTH(right) != XLENGTH(left) || XLENGTH(answer) != XLENGTH(left))
+        Rf_error("crowdspec: worker, left, right and answer must have the same length");
+    const comparison_args args = {worker, left, right, answer};
+    return run_fit(params, progress, R_COMPARISONS, call_fit_comparisons, &args);
 }
 
 /* ------------------------------------------------------------------------------- */

@@ -30,11 +30,25 @@ uint64_t mix64(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// The tables of one fit, reused every iteration. A label's code (worker i, observed c)
+// The tables of one fit, reused every iteration. A label's code (worker i, answer c)
 // indexes a row of H = k M values h = l M + m in the count and E log V tables.
+//
+// Only the A answer classes some label gives have rows (issue 40): an answer nobody
+// gives keeps its count at 0 in every q(V_ilm), so its E log V is never read by an item
+// update, its part of each Dirichlet's total is the prior's (beta_rest) and its part of
+// the KL term -log Gamma(beta_l[c]) (lgamma_rest). With 5 labels and a declared k =
+// 1000 the tables shrink 1000 / 3 times, and with every class in use (A = k) nothing
+// changes, to the bit.
 struct Vb {
     int32_t k = 0, M = 0, H = 0;
-    int64_t table = 0;               // n_workers x k x H doubles
+    int32_t A = 0;                       // answer classes in use
+    std::vector<int32_t> answer_class;   // A: the class of answer slot a, increasing
+    std::vector<uint32_t> own_codes;     // per label: worker x A + slot, when A < k
+    const uint32_t *codes = nullptr;     // the labels' rows: own_codes, or the data's codes
+    std::vector<double> beta_rest;       // k: sum of beta_l[c] over the answers not in use
+    std::vector<double> lgamma_rest;     // k: minus sum of log Gamma(beta_l[c]) over them
+    std::vector<double> beta_norm;       // k: log Gamma(sum_c beta_l[c]) - sum_c log Gamma(beta_l[c])
+    int64_t table = 0;               // n_workers x A x H doubles
     std::vector<ItemRange> parts;    // fixed item partitions (item_partitions.hpp)
     std::vector<double> counts;      // per partition: table, sum of r over labels
     std::vector<double> total;       // the partitions' counts summed (last parameter update)
@@ -49,16 +63,23 @@ struct Vb {
     double alpha = 1.0, eta0 = 0.1;  // class concentration; a_pi / M per subtype
     bool uniform_prior = false;      // prior = uniform: tau fixed at 1/k, no Dirichlet
     int threads = 1;
+    // Polled inside the O(workers x k^2 x M) loops (issue 40): at k = 1000 one of them
+    // takes seconds, and an iteration runs several.
+    const Progress *progress = nullptr;
+    void poll(int64_t work) const {
+        if (progress != nullptr) progress->poll(work);
+    }
 
     Vb(const CrowdData &d, const FitOptions &o, int32_t subtypes) : k(d.k), M(subtypes), H(d.k * subtypes) {
-        // The count tables are n_workers x k x H doubles; refuse sizes no machine has
+        set_answer_classes(d);
+        // The count tables are n_workers x A x H doubles; refuse sizes no machine has
         // before the products could overflow.
-        const double doubles = static_cast<double>(d.n_workers) * k * static_cast<double>(H);
+        const double doubles = static_cast<double>(d.n_workers) * A * static_cast<double>(H);
         if (doubles > 0x1p38)
             throw Error(CS_ERR_OUT_OF_MEMORY, "ebcc/bcc: the worker tables would need " +
                                                   std::to_string(doubles * 8.0 / 0x1p30) +
-                                                  " GiB (workers x k x k x subtypes doubles)");
-        table = static_cast<int64_t>(d.n_workers) * k * H;
+                                                  " GiB (workers x answers in use x k x subtypes doubles)");
+        table = static_cast<int64_t>(d.n_workers) * A * H;
         parts = partition_items(d, table);
         counts.assign(parts.size() * static_cast<std::size_t>(table), 0.0);
         total.assign(static_cast<std::size_t>(table), 0.0);
@@ -68,6 +89,7 @@ struct Vb {
         elog_prior.assign(static_cast<std::size_t>(H), 0.0);
         beta.assign(static_cast<std::size_t>(k) * k, o.confusion_off_diagonal);
         for (int32_t l = 0; l < k; ++l) beta[static_cast<std::size_t>(l) * k + l] = o.confusion_diagonal;
+        set_prior_constants();
         worker_kl.assign(static_cast<std::size_t>(d.n_workers), 0.0);
         part_bound.assign(parts.size(), 0.0);
         alpha = o.class_concentration;
@@ -77,6 +99,55 @@ struct Vb {
     }
 
     int64_t n_parts() const { return static_cast<int64_t>(parts.size()); }
+
+    // The answer classes in use, and the labels' rows in the tables of those.
+    void set_answer_classes(const CrowdData &d) {
+        const std::vector<char> used = answer_classes_in_use(d);
+        const uint64_t codes_total = static_cast<uint64_t>(d.n_labels());
+        std::vector<int32_t> slot(static_cast<std::size_t>(k), -1);
+        for (int32_t c = 0; c < k; ++c)
+            if (used[c]) {
+                slot[c] = static_cast<int32_t>(answer_class.size());
+                answer_class.push_back(c);
+            }
+        A = static_cast<int32_t>(answer_class.size());
+        if (A == k) {
+            codes = d.item_code.data();
+            return;
+        }
+        own_codes.resize(static_cast<std::size_t>(codes_total));
+        for (uint64_t t = 0; t < codes_total; ++t) {
+            const uint32_t code = d.item_code[t];
+            own_codes[t] = static_cast<uint32_t>(code / static_cast<uint32_t>(k)) * static_cast<uint32_t>(A) +
+                           static_cast<uint32_t>(slot[code % static_cast<uint32_t>(k)]);
+        }
+        codes = own_codes.data();
+    }
+
+    // The constants of each row's Dirichlet: its normaliser, and the parts of its total
+    // and of its KL term that the answers not in use contribute (0 when all are in use).
+    void set_prior_constants() {
+        beta_norm.assign(static_cast<std::size_t>(k), 0.0);
+        beta_rest.assign(static_cast<std::size_t>(k), 0.0);
+        lgamma_rest.assign(static_cast<std::size_t>(k), 0.0);
+        std::vector<char> in_use(static_cast<std::size_t>(k), 0);
+        for (int32_t c : answer_class) in_use[c] = 1;
+        for (int32_t l = 0; l < k; ++l) {
+            double b0 = 0.0, lg = 0.0, rest = 0.0, lg_rest = 0.0;
+            for (int32_t c = 0; c < k; ++c) {
+                const double b = beta[static_cast<std::size_t>(l) * k + c];
+                b0 += b;
+                lg += log_gamma(b);
+                if (!in_use[c]) {
+                    rest += b;
+                    lg_rest -= log_gamma(b);
+                }
+            }
+            beta_norm[l] = log_gamma(b0) - lg;
+            beta_rest[l] = rest;
+            lgamma_rest[l] = lg_rest;
+        }
+    }
 };
 
 template <class F>
@@ -86,10 +157,11 @@ void for_each_part(const Vb &vb, F &&f) {
 }
 
 // Add one item's responsibilities into the count rows of its labels and the item sums.
-inline void scatter_item(const CrowdData &d, int64_t j, int32_t H, const double *r, double *counts,
+inline void scatter_item(const CrowdData &d, const Vb &vb, int64_t j, const double *r, double *counts,
                          double *h_sum) {
+    const int32_t H = vb.H;
     for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-        double *row = counts + static_cast<int64_t>(d.item_code[p]) * H;
+        double *row = counts + static_cast<int64_t>(vb.codes[p]) * H;
         for (int32_t h = 0; h < H; ++h) row[h] += r[h];
     }
     for (int32_t h = 0; h < H; ++h) h_sum[h] += r[h];
@@ -142,7 +214,7 @@ void scatter_start(const CrowdData &d, Vb &vb, const FitOptions &o, const std::v
                 }
             }
             class_posterior(r.data(), k, M, d.gold_of(static_cast<int32_t>(j)), qj);
-            scatter_item(d, j, H, r.data(), counts, h_sum.data());
+            scatter_item(d, vb, j, r.data(), counts, h_sum.data());
         }
         std::copy(h_sum.begin(), h_sum.end(), vb.h_sums.begin() + p * H);
     });
@@ -157,6 +229,16 @@ double dirichlet_kl(const double *a, const double *b, double log_norm_b, const d
         kl += (a[c] - b[c]) * elog[c] - log_gamma(a[c]);
     }
     return kl + log_gamma(a0) - log_norm_b;
+}
+
+// The same over the n entries of a that differ from the prior b, given the total a0 of
+// all entries and `rest` = minus the sum of log Gamma over the others (each equal to its
+// b, so its (a - b) E log term is 0). With rest = 0 and a0 their sum, dirichlet_kl.
+double dirichlet_kl(const double *a, const double *b, double log_norm_b, const double *elog, int32_t n, double a0,
+                    double rest) {
+    double kl = 0.0;
+    for (int32_t c = 0; c < n; ++c) kl += (a[c] - b[c]) * elog[c] - log_gamma(a[c]);
+    return (kl + rest) + log_gamma(a0) - log_norm_b;
 }
 
 // The parameter update from the counts of the last item pass: the Dirichlets of every
@@ -175,42 +257,51 @@ void sum_counts(Vb &vb) {
 // The Dirichlets of every V_ilm, tau and pi_l from the counts in vb.total and
 // vb.h_total, their E log, and the KL term of the bound.
 void set_parameters(const CrowdData &d, Vb &vb) {
-    const int32_t k = vb.k, M = vb.M, H = vb.H;
-    // log Gamma(sum beta_l) - sum_c log Gamma(beta_l[c]), per class.
-    std::vector<double> beta_norm(static_cast<std::size_t>(k));
-    for (int32_t l = 0; l < k; ++l) {
-        double b0 = 0.0, lg = 0.0;
-        for (int32_t c = 0; c < k; ++c) {
-            b0 += vb.beta[static_cast<std::size_t>(l * k + c)];
-            lg += log_gamma(vb.beta[static_cast<std::size_t>(l * k + c)]);
-        }
-        beta_norm[l] = log_gamma(b0) - lg;
-    }
-#pragma omp parallel num_threads(vb.threads) if (d.n_workers > 256 && vb.threads > 1)
-    {
-        std::vector<double> a(static_cast<std::size_t>(k)), e(static_cast<std::size_t>(k));
+    const int32_t k = vb.k, M = vb.M, H = vb.H, A = vb.A;
+    // The rows (worker i, true class l) in blocks of about Progress::kPollWork table
+    // entries, with a cancellation poll between blocks, outside the parallel region (at
+    // k = 1000 one worker's rows are 10^7 entries, seconds of digamma). Each (i, l, m)
+    // keeps its KL term, summed per worker afterwards in the order of a plain loop, so
+    // the blocks and the threads change nothing in the results.
+    const int64_t rows = static_cast<int64_t>(d.n_workers) * k, per_row = static_cast<int64_t>(M) * A;
+    std::vector<double> row_kl(static_cast<std::size_t>(d.n_workers) * static_cast<std::size_t>(H));
+    const int64_t block = std::max<int64_t>(Progress::kPollWork / std::max<int64_t>(per_row, 1), 1);
+    for (int64_t first = 0; first < rows; first += block) {
+        const int64_t end = std::min(rows, first + block);
+#pragma omp parallel num_threads(vb.threads) if (end - first > 256 && vb.threads > 1)
+        {
+            std::vector<double> a(static_cast<std::size_t>(A)), b(static_cast<std::size_t>(A)),
+                e(static_cast<std::size_t>(A));
 #pragma omp for schedule(static)
-        for (int32_t i = 0; i < d.n_workers; ++i) {
-            double kl = 0.0;
-            const int64_t base = static_cast<int64_t>(i) * k * H;  // row (i, c) starts at base + c H
-            for (int32_t l = 0; l < k; ++l) {
+            for (int64_t row = first; row < end; ++row) {
+                const int64_t i = row / k;
+                const int32_t l = static_cast<int32_t>(row % k);
+                const int64_t base = i * A * H;  // answer slot s of worker i: row base + s H
+                for (int32_t s = 0; s < A; ++s) b[s] = vb.beta[static_cast<std::size_t>(l) * k + vb.answer_class[s]];
                 for (int32_t m = 0; m < M; ++m) {
                     const int32_t h = l * M + m;
                     double a0 = 0.0;
-                    for (int32_t c = 0; c < k; ++c) {
-                        a[c] = vb.beta[static_cast<std::size_t>(l * k + c)] + vb.total[base + c * H + h];
-                        a0 += a[c];
+                    for (int32_t s = 0; s < A; ++s) {
+                        a[s] = b[s] + vb.total[base + s * H + h];
+                        a0 += a[s];
                     }
+                    a0 += vb.beta_rest[l];
                     const double psi0 = digamma(a0);
-                    for (int32_t c = 0; c < k; ++c) {
-                        e[c] = digamma(a[c]) - psi0;
-                        vb.elog_v[base + c * H + h] = e[c];
+                    for (int32_t s = 0; s < A; ++s) {
+                        e[s] = digamma(a[s]) - psi0;
+                        vb.elog_v[base + s * H + h] = e[s];
                     }
-                    kl += dirichlet_kl(a.data(), vb.beta.data() + l * k, beta_norm[l], e.data(), k);
+                    row_kl[static_cast<std::size_t>(i * H + h)] =
+                        dirichlet_kl(a.data(), b.data(), vb.beta_norm[l], e.data(), A, a0, vb.lgamma_rest[l]);
                 }
             }
-            vb.worker_kl[i] = kl;
         }
+        vb.poll((end - first) * per_row);
+    }
+    for (int32_t i = 0; i < d.n_workers; ++i) {
+        double kl = 0.0;
+        for (int32_t h = 0; h < H; ++h) kl += row_kl[static_cast<std::size_t>(i) * H + h];
+        vb.worker_kl[i] = kl;
     }
     double kl = 0.0;
     for (int32_t i = 0; i < d.n_workers; ++i) kl += vb.worker_kl[i];  // in worker order: deterministic
@@ -267,9 +358,10 @@ double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std:
                           const std::vector<double> *c, double alpha_max, std::vector<double> &out_total,
                           std::vector<double> &out_h, std::vector<double> &logs) {
     const int32_t k = vb.k, H = vb.H;
-    // The prior parameter under entry e of the table ([worker][c][h], l = h / M) or of h.
+    // The prior parameter under entry e of the table ([worker][answer slot][h], l = h /
+    // M) or of h.
     auto prior_of = [&](int64_t e) {
-        const int64_t h = e % H, cls = (e / H) % k, l = h / vb.M;
+        const int64_t h = e % H, cls = vb.answer_class[static_cast<std::size_t>((e / H) % vb.A)], l = h / vb.M;
         return vb.beta[static_cast<std::size_t>(l * k + cls)];
     };
     // The logarithms of a, b and c are taken once per cycle (kept in `logs`, 3 per
@@ -288,6 +380,7 @@ double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std:
             const double r = lb - la, v = lc - 2.0 * lb + la;
             r2 += r * r;
             v2 += v * v;
+            if ((e & 0xFFFF) == 0xFFFF) vb.poll(0x10000);
         }
     }
     const double alpha = squarem_step_length(r2, v2, alpha_max);
@@ -302,6 +395,7 @@ double extrapolate_counts(const Vb &vb, const std::vector<double> *a, const std:
             const double la = logs[at], lb = logs[at + 1], lc = logs[at + 2];
             const double x = std::exp(squarem_log_point(la, lb - la, lc - 2.0 * lb + la, alpha));
             if (x > 0.0 && std::isfinite(x)) out[e] = x - p0;
+            if ((e & 0xFFFF) == 0xFFFF) vb.poll(0x10000);
         }
     }
     // The class proportions' Dirichlet, alpha + sum_m count_lm, must stay positive too.
@@ -336,7 +430,7 @@ void item_range(const CrowdData &d, Vb &vb, int64_t p, double *q) {
     for (int64_t j = vb.parts[p].first; j < vb.parts[p].last; ++j) {
         for (int32_t h = 0; h < H; ++h) s[h] = elog_prior[h];
         for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
-            const double *row = elog_v + static_cast<int64_t>(d.item_code[t]) * H;
+            const double *row = elog_v + static_cast<int64_t>(vb.codes[t]) * H;
             for (int32_t h = 0; h < H; ++h) s[h] += row[h];
         }
         const int32_t gold = d.gold_of(static_cast<int32_t>(j));
@@ -361,7 +455,7 @@ void item_range(const CrowdData &d, Vb &vb, int64_t p, double *q) {
         product *= sum;
         class_posterior(s, k, M, gold, q + j * k);
         for (int64_t t = d.item_start[j]; t < d.item_start[j + 1]; ++t) {
-            double *row = counts + static_cast<int64_t>(d.item_code[t]) * H;
+            double *row = counts + static_cast<int64_t>(vb.codes[t]) * H;
             for (int32_t h = 0; h < H; ++h) row[h] += s[h];
         }
         for (int32_t h = 0; h < H; ++h) h_sum[h] += s[h];
@@ -411,17 +505,21 @@ void write_parameters(const CrowdData &d, const Vb &vb, FitResult &out) {
     }
     for (int32_t l = 0; l < k; ++l) out.prior[l] = vb.uniform_prior ? 1.0 / k : out.prior[l] / nu0;
     out.confusion.assign(static_cast<std::size_t>(d.n_workers * kk), 0.0);
+    // The count of answer c in row h of worker i: 0 for an answer not in use.
+    std::vector<int32_t> slot(static_cast<std::size_t>(k), -1);
+    for (int32_t s = 0; s < vb.A; ++s) slot[vb.answer_class[s]] = s;
     for (int32_t i = 0; i < d.n_workers; ++i) {
-        const int64_t base = static_cast<int64_t>(i) * k * H;
+        const int64_t base = static_cast<int64_t>(i) * vb.A * H;
+        const auto count = [&](int32_t c, int32_t h) { return slot[c] < 0 ? 0.0 : vb.total[base + slot[c] * H + h]; };
         double *pi = out.confusion.data() + i * kk;
         for (int32_t l = 0; l < k; ++l) {
             for (int32_t m = 0; m < M; ++m) {
                 const int32_t h = l * M + m;
                 double a0 = 0.0;
-                for (int32_t c = 0; c < k; ++c) a0 += vb.beta[l * k + c] + vb.total[base + c * H + h];
-                for (int32_t c = 0; c < k; ++c)
-                    pi[l * k + c] += weight[h] * (vb.beta[l * k + c] + vb.total[base + c * H + h]) / a0;
+                for (int32_t c = 0; c < k; ++c) a0 += vb.beta[l * k + c] + count(c, h);
+                for (int32_t c = 0; c < k; ++c) pi[l * k + c] += weight[h] * (vb.beta[l * k + c] + count(c, h)) / a0;
             }
+            vb.poll(2 * static_cast<int64_t>(M) * k);
         }
     }
 }
@@ -432,6 +530,7 @@ bool fit_subtype_vb(const CrowdData &data, const FitOptions &options, const Prog
                     int32_t subtypes, FitResult &out, const std::vector<double> *start) {
     if (subtypes < 1) throw Error(CS_ERR_INVALID_ARGUMENT, "ebcc: subtypes must be >= 1");
     Vb vb(data, options, subtypes);
+    vb.progress = &progress;
     if (start != nullptr && start->size() != static_cast<std::size_t>(data.n_items) * vb.H)
         throw Error(CS_ERR_INVALID_ARGUMENT, "ebcc: the start must hold n_items x k x subtypes values");
     std::vector<double> q(static_cast<std::size_t>(data.n_items) * data.k);

@@ -27,8 +27,10 @@
 // One iteration is one pass over the labels by item (as the Dawid-Skene E-step): the
 // item update of j needs only j's labels, and the counts of the next parameter update
 // are sums of r over labels, scattered in the same pass. O(labels x k x M) time,
-// O(n_items x k + workers x k x k x M) memory (the responsibilities are never stored:
-// only their class marginals, the posteriors).
+// O(n_items x k + workers x A x k x M) memory for the A answer classes some label gives
+// (A = k unless the declared k exceeds them; the result's confusion matrices are k x k),
+// and O(workers x k x A x M) time per parameter update (the responsibilities
+// are never stored: only their class marginals, the posteriors).
 #pragma once
 
 #include <cstdint>

@@ -64,8 +64,9 @@ struct RoundLog {
 
 // Name the classes of a start known only up to a renaming from the posteriors of its
 // E-step (class_identification.hpp); true when that renamed `params`.
-bool identify_by_vote(const CrowdData &data, const std::vector<double> &q, DsParams &params) {
-    const std::vector<int32_t> sigma = vote_identification(data, q);
+bool identify_by_vote(const CrowdData &data, const std::vector<double> &q, DsParams &params,
+                      const Progress &progress) {
+    const std::vector<int32_t> sigma = vote_identification(data, q, progress);
     if (is_identity(sigma)) return false;
     rename_classes(params, sigma, data.k);
     return true;
@@ -78,7 +79,7 @@ EStep first_round(const CrowdData &data, const FitOptions &options, bool from_pa
                   Workspace &ws, DsParams &params, std::vector<double> &q, RoundLog &log) {
     if (!from_params) finish_m_step(data, ws, options, params);
     EStep first = run_e_step(data, params, ws, q, true, !from_params);
-    if (from_params && identify && identify_by_vote(data, q, params))
+    if (from_params && identify && identify_by_vote(data, q, params, log.progress))
         first = run_e_step(data, params, ws, q, true);
     log.record(first.log_likelihood);
     return first;
@@ -257,6 +258,13 @@ EStep squarem_em(const CrowdData &data, const FitOptions &options, Workspace &ws
 
 }  // namespace
 
+void note_fit_end(const FitOptions &options, bool cancelled, FitResult &out) {
+    if (cancelled)
+        out.notes |= CS_NOTE_CANCELLED;
+    else if (!out.converged)
+        note_max_iter(options, out);
+}
+
 void note_max_iter(const FitOptions &options, FitResult &out) {
     if (options.max_iter == 0 || options.tol == 0.0) return;  // asked for exactly that many rounds
     out.notes |= CS_NOTE_MAX_ITER_REACHED;
@@ -342,7 +350,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
         // No EM round: complete the starting point into a consistent fit.
         if (from_params) {
             last = run_e_step(data, params, ws, q, false);
-            if (start.identify_classes && identify_by_vote(data, q, params))
+            if (start.identify_classes && identify_by_vote(data, q, params, progress))
                 last = run_e_step(data, params, ws, q, false);
         } else {
             finish_m_step(data, ws, options, params, false);

@@ -107,6 +107,9 @@ bool is_ds_family(int32_t method);
 /// one-coin-ds and class-one-coin-ds fix, the stratified prior (smoothing_center =
 /// strata) of auto; the options as given for the others.
 FitOptions em_options(const FitOptions &options);
+/// The notes of an iterative fit's end: CS_NOTE_CANCELLED after a cancel, otherwise
+/// note_max_iter when out.converged is false.
+void note_fit_end(const FitOptions &options, bool cancelled, FitResult &out);
 
 /// Entry point of "ds" (MV-D&S): EM from the soft majority vote.
 bool fit_ds(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);

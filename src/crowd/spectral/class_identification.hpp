@@ -18,6 +18,7 @@
 
 #include "crowd/em/dawid_skene.hpp"
 #include "data/crowd_data.hpp"
+#include "util/progress.hpp"
 
 namespace cs {
 
@@ -28,7 +29,9 @@ std::vector<double> vote_agreement(const CrowdData &data, const std::vector<doub
 /// The naming sigma (estimated class l is label class sigma[l]) of highest agreement
 /// with the soft majority vote; the identity whenever the identity scores as high as
 /// the best (up to rounding), so estimates already named right are never renamed.
-std::vector<int32_t> vote_identification(const CrowdData &data, const std::vector<double> &q);
+/// `progress` is polled during the matching (O(m^2 k) for m label classes in use).
+std::vector<int32_t> vote_identification(const CrowdData &data, const std::vector<double> &q,
+                                         const Progress &progress = Progress());
 
 /// Whether sigma is the identity.
 bool is_identity(const std::vector<int32_t> &sigma);

@@ -86,7 +86,8 @@ Shared shared_tables(const CrowdData &data, const FitOptions &options, int32_t n
     return shared;
 }
 
-Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s, Shared &shared) {
+Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s, Shared &shared,
+                     const Progress &progress) {
     Start start;
     start.spectral = true;
     start.name = "spectral start " + std::to_string(s + 1);
@@ -94,7 +95,7 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
     // Start 0 draws the tensor power method's starts from the seed itself (the
     // reference reproduction); later starts from a stream of their own.
     Rng rng(s == 0 ? options.seed : options.seed ^ (0xA24BAED4963EE407ull * static_cast<uint64_t>(s)));
-    SpectralEstimate spectral = spectral_confusion(data, group, options, rng);
+    SpectralEstimate spectral = spectral_confusion(data, group, options, rng, progress);
     const int64_t kk = static_cast<int64_t>(data.k) * data.k;
 
     DsParams &params = start.em.params;
@@ -127,10 +128,11 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
 // likelihood unchanged: no gold item (gold pins label classes) and no answer-set
 // support (it restricts items to label classes). Both already tie the classes to the
 // labels, and renaming would leave EM's fixed point.
-void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit) {
+void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit,
+                            const Progress &progress) {
     if (options.identify != CS_IDENTIFY_VOTE || has_gold(data) || restricts_support(data, options))
         return;
-    const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors);
+    const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors, progress);
     if (is_identity(sigma)) return;
     DsParams params{std::move(fit.confusion), std::move(fit.prior)};
     rename_classes(params, sigma, data.k);
@@ -163,11 +165,11 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
     Shared shared = shared_tables(data, options, n_spectral);
 
     if (!with_vote_start) {
-        Start only = spectral_start(data, options, 0, shared);
+        Start only = spectral_start(data, options, 0, shared, progress);
         out.notes |= only.notes;
         out.note_message += only.message;
         const bool cancelled = run_em(data, options, progress, std::move(only.em), out);
-        if (!cancelled) identify_final_classes(data, options, out);
+        if (!cancelled) identify_final_classes(data, options, out, progress);
         return cancelled;
     }
 
@@ -193,7 +195,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
     for (int32_t s = 0; s <= n_spectral; ++s) {
         Start start;
         if (s < n_spectral) {
-            start = spectral_start(data, options, s, shared);
+            start = spectral_start(data, options, s, shared, progress.after(rounds_so_far));
         } else {
             start.name = "majority-vote start";
             start.em.posteriors = soft_majority_vote(data, options.threads);
@@ -253,7 +255,7 @@ bool fit_from_starts(const CrowdData &data, const FitOptions &options, const Pro
         }
     }
     if (!winner.converged) note_max_iter(options, winner);
-    if (starts[best].spectral) identify_final_classes(data, options, winner);
+    if (starts[best].spectral) identify_final_classes(data, options, winner, progress.after(winner.iterations));
     winner.notes |= starts[best].notes;
     winner.note_message = starts[best].message + winner.note_message;
     if (!starts[best].spectral) {

@@ -262,8 +262,15 @@ struct GroupEstimate {
     std::string problem;
 };
 
+// The problem of group c when the cross moment of the other groups a and b is singular.
+std::string singular_cross_moment(int a, int b, int c) {
+    return "group " + std::to_string(c) + ": the cross moment of groups " + std::to_string(a) + " and " +
+           std::to_string(b) + " is singular";
+}
+
 GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const FitOptions &options,
-                             Rng &rng) {
+                             Rng &rng, const Progress &progress) {
+    const TensorPoll poll = [&](int64_t work) { progress.poll(work); };
     const int32_t k = mom.third.k;
     GroupEstimate est;
     const std::string name = "group " + std::to_string(c);
@@ -271,8 +278,7 @@ GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const
     // (Z-2a, Z-2b): Z'_a = S_cb S_ab^{-1} Z_a and Z'_b = S_ca S_ba^{-1} Z_b.
     Matrix inv_ab = mom.second[a][b], inv_ba = mom.second[b][a];
     if (!invert(inv_ab, kMinRcond) || !invert(inv_ba, kMinRcond)) {
-        est.problem = name + ": the cross moment of groups " + std::to_string(a) + " and " +
-                      std::to_string(b) + " is singular";
+        est.problem = singular_cross_moment(a, b, c);
         return est;
     }
     const Matrix ta = multiply(mom.second[c][b], inv_ab);
@@ -280,7 +286,7 @@ GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const
     // (Z-2c) M2 = T_a S_ab T_b^T;  (Z-2d) M3 = R_abc(T_a^T, T_b^T, I).
     const Matrix m2 = multiply(multiply(ta, mom.second[a][b]), tb, false, true);
     const Tensor3 m3 = multilinear(permuted_third(mom.third, a, b, c), transpose(ta),
-                                   transpose(tb), Matrix::identity(k));
+                                   transpose(tb), Matrix::identity(k), poll);
 
     // Whitening: M2 = U S V^T, Q = U S^{-1/2}.
     Svd d;
@@ -298,8 +304,8 @@ GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const
     }
 
     std::vector<TensorEigenpair> pairs;
-    if (!robust_tensor_power(multilinear(m3, q, q, q), options.power_starts, options.power_iters,
-                             rng, pairs)) {
+    if (!robust_tensor_power(multilinear(m3, q, q, q, poll), options.power_starts, options.power_iters,
+                             rng, pairs, poll)) {
         est.problem = name + ": the whitened third moment is degenerate";
         return est;
     }
@@ -335,7 +341,7 @@ GroupEstimate estimate_group(const GroupMoments &mom, int a, int b, int c, const
 }  // namespace
 
 SpectralEstimate spectral_confusion(const CrowdData &data, const std::vector<uint8_t> &worker_group,
-                                    const FitOptions &options, Rng &rng) {
+                                    const FitOptions &options, Rng &rng, const Progress &progress) {
     const int32_t k = data.k, m = data.n_workers;
     const int64_t kk = static_cast<int64_t>(k) * k;
     SpectralEstimate out;
@@ -347,12 +353,27 @@ SpectralEstimate spectral_confusion(const CrowdData &data, const std::vector<uin
         return out;
     }
 
-    const GroupMoments mom =
-        compute_moments(data, worker_group, threads_for(options.threads, static_cast<int64_t>(data.n_labels())));
     // (a, b, c) in {(2,3,1), (3,1,2), (1,2,3)} of the paper, 0-based.
     const int triples[kGroups][3] = {{1, 2, 0}, {2, 0, 1}, {0, 1, 2}};
+    // A class no label names (a declared k above the classes in use, of every process)
+    // leaves a zero row and column in every cross moment S_ab: each group finds its
+    // cross moment singular, and the fit starts from the majority vote. Said at once,
+    // with the same words, instead of after building the k^3 third moment (8 GB at k =
+    // 1000; issue 40).
+    std::vector<char> in_use = answer_classes_in_use(data);
+    std::vector<double> used(in_use.begin(), in_use.end());
+    sum_over_shards(data, used.data(), used.size());
+    if (std::find(used.begin(), used.end(), 0.0) != used.end()) {
+        for (int g = 0; g < kGroups; ++g) {
+            const int *t = triples[g];  // the triple whose third group is g
+            out.problem += (g == 0 ? "" : "; ") + singular_cross_moment(t[0], t[1], t[2]);
+        }
+        return out;
+    }
+    const GroupMoments mom =
+        compute_moments(data, worker_group, threads_for(options.threads, static_cast<int64_t>(data.n_labels())));
     std::array<GroupEstimate, kGroups> group;
-    for (const auto &t : triples) group[t[2]] = estimate_group(mom, t[0], t[1], t[2], options, rng);
+    for (const auto &t : triples) group[t[2]] = estimate_group(mom, t[0], t[1], t[2], options, rng, progress);
 
     // Per worker i of group g, with the two other groups a, b together (Z-3, as in the
     // reference code): C_i = [(1/n) sum_j z_ij Z_alt,j^T] [diag(W_alt) C_alt^T]^{-1},

@@ -12,6 +12,7 @@
 #include "crowd/em/dawid_skene.hpp"
 #include "core/fit_options.hpp"
 #include "data/crowd_data.hpp"
+#include "util/progress.hpp"
 #include "util/rng.hpp"
 
 namespace cs {
@@ -31,7 +32,9 @@ struct SpectralEstimate {
 /// whitened invalidates the workers whose estimate needs it (those of the two other
 /// groups). The classes come out in the order of the column matching (step 3); see
 /// crowd/spectral/class_identification.hpp for naming them.
+/// `progress` is polled inside the O(k^3)-and-worse stages (the moments' products and
+/// the tensor power method: hours at k = 300 with every class in use).
 SpectralEstimate spectral_confusion(const CrowdData &data, const std::vector<uint8_t> &group,
-                                    const FitOptions &options, Rng &rng);
+                                    const FitOptions &options, Rng &rng, const Progress &progress = Progress());
 
 }  // namespace cs

@@ -93,10 +93,18 @@ test_that("a progress function returning TRUE stops the fit and keeps its result
   expect_false(fit$converged)
   expect_s3_class(w, "crowdspec_warning")
   expect_true("cancelled" %in% w$notes)
-  # the kept results are those of round 3: the same as a fit of exactly 3 rounds
-  fit3 <- crowdspec(v, method = "ds", tol = 0, max_iter = 3L, accel = "none")
+  # the kept results are those of round 3: the same as a fit of exactly 3 rounds. A
+  # cancelled fit is not calibrated (cs_calibration reports none), a complete one is
+  # by default: the posteriors are those of the 3-round fit without calibration
+  expect_identical(fit$calibration, "none")
+  expect_identical(c(fit$temperature, fit$mixing), c(1, 0))
+  fit3 <- crowdspec(v, method = "ds", tol = 0, max_iter = 3L, accel = "none",
+                    calibration = "none")
   expect_identical(fit$trace, fit3$trace)
   expect_identical(class_probabilities(fit), class_probabilities(fit3))
+  calibrated3 <- crowdspec(v, method = "ds", tol = 0, max_iter = 3L, accel = "none")
+  expect_identical(calibrated3$calibration, "labels")
+  expect_identical(calibrated3$trace, fit3$trace)
 })
 
 test_that("the progress function sees the log-likelihood of each round", {

@@ -91,7 +91,8 @@ test_that("predict: a new worker weighs as the mean of the fitted matrices", {
   expect_warning(p <- predict(fit, new, type = "probabilities", support = "all"),
                  class = "crowdspec_warning")
   mean_conf <- apply(confusion(fit), c(2L, 3L), mean)  # true x observed
-  want_y <- class_prior(fit) * mean_conf[, 1L]
+  # calibrated as the fit was: q^(1 / temperature), renormalised
+  want_y <- (class_prior(fit) * mean_conf[, 1L])^(1 / fit$temperature)
   expect_equal(unname(p["y", ]), unname(want_y / sum(want_y)), tolerance = 1e-12)
   # with the fit's support (auto: for k = 3 the classes some worker gave), item y can
   # only be class 1, the one answer it has

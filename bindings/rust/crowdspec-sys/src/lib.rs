@@ -78,6 +78,18 @@ pub const CS_ERR_NON_FINITE: cs_status_code = -18;
 pub const CS_ERR_TOO_MANY_CLASSES: cs_status_code = -19;
 /// The input's sizes exceed a limit of the library's layout (n_workers x k >= 2^32).
 pub const CS_ERR_TOO_LARGE: cs_status_code = -20;
+/// Another call is running on the same handle (another thread); nothing was done.
+pub const CS_ERR_BUSY: cs_status_code = -21;
+/// [`cs_load`], [`cs_load_buffer`]: the bytes are not a saved model, are truncated, fail
+/// their checksum or hold inconsistent values (since 0.2).
+pub const CS_ERR_CORRUPT_MODEL: cs_status_code = -22;
+/// [`cs_load`], [`cs_load_buffer`]: the model was saved in a newer format version (since 0.2).
+pub const CS_ERR_MODEL_VERSION: cs_status_code = -23;
+/// [`cs_fit_comparisons`]: an answer is not a [`cs_answer`] value (since 0.2).
+pub const CS_ERR_INVALID_ANSWER: cs_status_code = -24;
+/// [`cs_fit_comparisons`] without a prior: the maximum-likelihood scores do not exist
+/// (the comparison graph is not strongly connected; since 0.2).
+pub const CS_ERR_NOT_CONNECTED: cs_status_code = -25;
 
 /// Inference methods (the header's `enum cs_method`), values of [`CS_PARAM_METHOD`].
 /// 1-99 take crowd labels, 100-199 points, 200-299 graphs.
@@ -122,6 +134,16 @@ pub const CS_METHOD_BWA: cs_method = 18;
 pub const CS_METHOD_LA: cs_method = 19;
 /// `"la-onepass"`: LA one-pass (each item decided once, online).
 pub const CS_METHOD_LA_ONEPASS: cs_method = 20;
+/// `"auto"` (the default since 0.2): Dawid-Skene EM with each worker's confusion rows under
+/// a prior centred on the workers of like activity ([`CS_SMOOTHING_CENTER_STRATA`]), then
+/// calibrated posteriors ([`CS_PARAM_CALIBRATION`]).
+pub const CS_METHOD_AUTO: cs_method = 24;
+/// `"minimax-entropy"`: minimax conditional entropy, worker and item confusion matrices.
+pub const CS_METHOD_MINIMAX_ENTROPY: cs_method = 21;
+/// `"ordinal-minimax"`: the ordinal minimax conditional entropy model (ordered grades).
+pub const CS_METHOD_ORDINAL_MINIMAX: cs_method = 22;
+/// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers (a bias and a noise each).
+pub const CS_METHOD_ORDINAL_DS: cs_method = 23;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -132,6 +154,12 @@ pub const CS_METHOD_COMMU_LLOYD: cs_method = 200;
 pub const CS_METHOD_SPEC: cs_method = 201;
 /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
 pub const CS_METHOD_SPEC_MLE: cs_method = 202;
+/// `"bt"` (comparisons, since 0.2): Bradley-Terry by MM, Davidson ties, a weak prior.
+pub const CS_METHOD_BT: cs_method = 300;
+/// `"noisy-bt"` (comparisons): crowd-kit's NoisyBradleyTerry model (skill, bias), EM.
+pub const CS_METHOD_NOISY_BT: cs_method = 301;
+/// `"crowd-bt"` (comparisons): Crowd-BT (Chen et al. 2013), each worker's eta, EM.
+pub const CS_METHOD_CROWD_BT: cs_method = 302;
 
 /// Kinds of input a method takes (the header's `enum cs_input_kind`).
 pub type cs_input_kind = i32;
@@ -141,11 +169,13 @@ pub const CS_INPUT_CROWD: cs_input_kind = 1;
 pub const CS_INPUT_POINTS: cs_input_kind = 2;
 /// An undirected graph as an edge list: [`cs_fit_graph`].
 pub const CS_INPUT_GRAPH: cs_input_kind = 3;
+/// Pairwise comparisons: [`cs_fit_comparisons`] (since 0.2).
+pub const CS_INPUT_COMPARISONS: cs_input_kind = 4;
 
 /// Parameter ids (the header's `enum cs_param`); the header documents each one's type,
 /// default and range.
 pub type cs_param = i32;
-/// int `"method"`: a [`cs_method`]; default [`CS_METHOD_OPT_DS`].
+/// int `"method"`: a [`cs_method`]; default [`CS_METHOD_AUTO`] ([`CS_METHOD_OPT_DS`] before 0.2).
 pub const CS_PARAM_METHOD: cs_param = 1;
 /// int `"classes"`: number of classes k; 0 infers it from the labels.
 pub const CS_PARAM_CLASSES: cs_param = 2;
@@ -217,6 +247,66 @@ pub const CS_PARAM_LA_ALPHA: cs_param = 613;
 pub const CS_PARAM_LA_BETA: cs_param = 614;
 /// int `"la_order"`: a [`cs_la_order`] value.
 pub const CS_PARAM_LA_ORDER: cs_param = 615;
+/// int `"calibration"`: a [`cs_calibration`](tyalias@cs_calibration) value, how the
+/// Dawid-Skene family's posteriors are calibrated (default [`CS_CALIBRATION_AUTO`]).
+pub const CS_PARAM_CALIBRATION: cs_param = 620;
+/// int `"ordinal"`: 1 = the classes are grades ordered by index (posterior grades).
+pub const CS_PARAM_ORDINAL: cs_param = 600;
+/// double `"gamma"`: the minimax methods' regularisation (0 = cross-validated).
+pub const CS_PARAM_GAMMA: cs_param = 601;
+/// int `"cv_folds"`: folds of the cross-validation that chooses gamma.
+pub const CS_PARAM_CV_FOLDS: cs_param = 602;
+/// int `"minimax_start"`: where the minimax methods start, a [`cs_minimax_start`].
+pub const CS_PARAM_MINIMAX_START: cs_param = 603;
+
+/// Values of [`CS_PARAM_MINIMAX_START`].
+pub type cs_minimax_start = i32;
+/// `"vote"`: the soft majority vote (the paper's start).
+pub const CS_MINIMAX_START_VOTE: cs_minimax_start = 0;
+/// `"ds"`: the posteriors of a ds fit.
+pub const CS_MINIMAX_START_DS: cs_minimax_start = 1;
+/// int `"keep_labels"` (since 0.2): 1 keeps a Dawid-Skene fit's labels for [`cs_save`],
+/// [`cs_update`] and [`cs_refit`].
+pub const CS_PARAM_KEEP_LABELS: cs_param = 660;
+/// int `"update_rounds"` (since 0.2): most incremental EM rounds of one [`cs_update`].
+pub const CS_PARAM_UPDATE_ROUNDS: cs_param = 661;
+/// double `"update_sweep"` (since 0.2): labels of untouched items an update revisits per
+/// new label.
+pub const CS_PARAM_UPDATE_SWEEP: cs_param = 662;
+/// double `"update_recalibrate"` (since 0.2): label growth that re-fits the calibration.
+pub const CS_PARAM_UPDATE_RECALIBRATE: cs_param = 663;
+/// double `"update_refit"` (since 0.2): label growth (a multiple) that refits in full.
+pub const CS_PARAM_UPDATE_REFIT: cs_param = 664;
+/// double `"comparison_prior"` (since 0.2): lambda, virtual wins and losses of every item.
+pub const CS_PARAM_COMPARISON_PRIOR: cs_param = 670;
+/// int `"ties"` (since 0.2): a [`cs_ties`] value.
+pub const CS_PARAM_TIES: cs_param = 671;
+/// int `"se_items"` (since 0.2): exact standard errors up to this many items.
+pub const CS_PARAM_SE_ITEMS: cs_param = 672;
+/// double `"crowd_bt_alpha"` (since 0.2): alpha of crowd-bt's Beta prior of eta.
+pub const CS_PARAM_CROWD_BT_ALPHA: cs_param = 673;
+/// double `"crowd_bt_beta"` (since 0.2): beta of crowd-bt's Beta prior of eta.
+pub const CS_PARAM_CROWD_BT_BETA: cs_param = 674;
+
+/// Values of [`CS_PARAM_TIES`] (since 0.2).
+pub type cs_ties = i32;
+/// `"auto"`: davidson for bt, ignore for noisy-bt and crowd-bt.
+pub const CS_TIES_AUTO: cs_ties = 0;
+/// `"davidson"`: Davidson's tie model (bt only).
+pub const CS_TIES_DAVIDSON: cs_ties = 1;
+/// `"half"`: half a win for each item.
+pub const CS_TIES_HALF: cs_ties = 2;
+/// `"ignore"`: ties dropped.
+pub const CS_TIES_IGNORE: cs_ties = 3;
+
+/// The answer of one comparison ([`cs_fit_comparisons`], since 0.2).
+pub type cs_answer = i32;
+/// The left item won.
+pub const CS_ANSWER_LEFT: cs_answer = 0;
+/// The right item won.
+pub const CS_ANSWER_RIGHT: cs_answer = 1;
+/// A tie.
+pub const CS_ANSWER_TIE: cs_answer = 2;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -270,6 +360,28 @@ pub type cs_smoothing_center = i32;
 pub const CS_SMOOTHING_CENTER_UNIFORM: cs_smoothing_center = 0;
 /// `"pooled"`: also pseudo-labels spread as the crowd's pooled confusion row.
 pub const CS_SMOOTHING_CENTER_POOLED: cs_smoothing_center = 1;
+/// `"strata"`: pseudo-labels spread as the pooled rows of the worker's activity stratum
+/// (the prior of [`CS_METHOD_AUTO`]).
+pub const CS_SMOOTHING_CENTER_STRATA: cs_smoothing_center = 2;
+
+/// Values of [`CS_PARAM_CALIBRATION`], and the source [`cs_calibration()`] reports.
+pub type cs_calibration = i32;
+/// `"none"`: the model's posterior as it is (T = 1).
+pub const CS_CALIBRATION_NONE: cs_calibration = 0;
+/// `"auto"`: from gold items when there are at least 10, else from held-out labels (a
+/// parameter value only).
+pub const CS_CALIBRATION_AUTO: cs_calibration = 1;
+/// `"labels"`: from held-out labels, even with gold.
+pub const CS_CALIBRATION_LABELS: cs_calibration = 2;
+/// Reported by [`cs_calibration()`] when gold items calibrated the fit.
+pub const CS_CALIBRATION_GOLD: cs_calibration = 3;
+
+/// For [`cs_uncertainty`]: what each value is about.
+pub type cs_measure_by = i32;
+/// One value per item.
+pub const CS_BY_ITEM: cs_measure_by = 0;
+/// One value per worker.
+pub const CS_BY_WORKER: cs_measure_by = 1;
 
 /// Values of [`CS_PARAM_LA_ORDER`].
 pub type cs_la_order = i32;
@@ -317,6 +429,12 @@ pub const CS_NOTE_UNKNOWN_WORKERS: cs_fit_note = 65536;
 /// EM ended at a degenerate maximum; the items it left undecided fell back to
 /// majority vote among the classes no confusion matrix tells apart.
 pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
+/// [`cs_fit_comparisons`]: more items than `se_items`, so the standard errors are the
+/// O(pairs) approximation (since 0.2).
+pub const CS_NOTE_APPROXIMATE_SE: cs_fit_note = 4194304;
+/// The results come from incremental updates ([`cs_update`]) since the last full fit
+/// (since 0.2).
+pub const CS_NOTE_INCREMENTAL: cs_fit_note = 16777216;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;
@@ -342,6 +460,12 @@ pub struct cs_model {
 /// return cancels the fit. It must not unwind: a Rust callback has to catch panics.
 pub type cs_progress_fn =
     Option<unsafe extern "C" fn(user: *mut c_void, iteration: i32, objective: f64) -> i32>;
+
+/// E-step callback of [`cs_fit_stats`] (`cs_e_step_fn`): given the parameters, write
+/// the summed statistics of every shard into `stats`; non-zero stops the fit.
+pub type cs_e_step_fn = Option<
+    unsafe extern "C" fn(user: *mut c_void, confusion: *const f64, prior: *const f64, stats: *mut f64) -> i32,
+>;
 
 extern "C" {
     /// Name of a status code, e.g. `"CS_ERR_INVALID_ID"` (a static string, never NULL).
@@ -425,6 +549,10 @@ extern "C" {
         -> cs_status;
     /// The class prior a warm start begins from (copied; n = 0 clears).
     pub fn cs_set_initial_prior(model: *mut cs_model, prior: *const f64, n: usize) -> cs_status;
+    /// The calibration [`cs_predict`] applies with the initial matrices when the handle
+    /// has no fit: temperature in [1e-6, 1e6], mixing (the prior's weight) in [0, 1).
+    pub fn cs_set_initial_calibration(model: *mut cs_model, temperature: f64, mixing: f64)
+        -> cs_status;
     /// Fit the method to `n_labels` (item, worker, label) triples (copied).
     pub fn cs_fit(
         model: *mut cs_model,
@@ -496,6 +624,15 @@ extern "C" {
     pub fn cs_converged(model: *const cs_model, converged: *mut i32) -> cs_status;
     /// Final log-likelihood of an EM fit (0 for methods that do not compute it).
     pub fn cs_log_likelihood(model: *const cs_model, log_likelihood: *mut f64) -> cs_status;
+    /// How the posteriors of the last fit were calibrated: temperature, the prior's
+    /// weight and the source (a [`cs_calibration`](tyalias@cs_calibration)); each
+    /// pointer may be NULL.
+    pub fn cs_calibration(
+        model: *const cs_model,
+        temperature: *mut f64,
+        mixing: *mut f64,
+        source: *mut i32,
+    ) -> cs_status;
     /// Notes of the last fit: an OR of [`cs_fit_note`] bits.
     pub fn cs_fit_notes(model: *const cs_model, notes: *mut i32) -> cs_status;
     /// Dimension of the points of the last fit (0 when not a points fit).
@@ -508,5 +645,177 @@ extern "C" {
         model: *const cs_model,
         within: *mut f64,
         between: *mut f64,
+    ) -> cs_status;
+
+    /// A method-specific estimate of the last fit by name (rows x cols, row-major);
+    /// `values` may be NULL to ask for the shape only.
+    pub fn cs_estimate(
+        model: *const cs_model,
+        name: *const c_char,
+        values: *mut f64,
+        capacity: usize,
+        rows: *mut usize,
+        cols: *mut usize,
+    ) -> cs_status;
+    /// Krippendorff's alpha of (item, label) pairs and the k x k coincidence matrix.
+    pub fn cs_agreement(
+        model: *mut cs_model,
+        item: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        alpha: *mut f64,
+        coincidence: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// Uncertainty (entropy of the skill-weighted votes) by item or worker
+    /// ([`cs_measure_by`]).
+    pub fn cs_uncertainty(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        skill: *const f64,
+        n_skills: usize,
+        by: i32,
+        values: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// Consistency of the labels with given aggregate labels under the workers' skills.
+    pub fn cs_consistency(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        skill: *const f64,
+        n_skills: usize,
+        aggregate: *const i32,
+        n_aggregate: usize,
+        values: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// Each worker's share of labels that agree with given aggregate labels, and overall.
+    pub fn cs_accuracy_on_aggregates(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        aggregate: *const i32,
+        n_aggregate: usize,
+        values: *mut f64,
+        capacity: usize,
+        overall: *mut f64,
+    ) -> cs_status;
+    /// Numbers n strings (NUL-separated in `text`, or cut at `offsets`) by a hash table:
+    /// codes, the first occurrence of each distinct string, their number.
+    pub fn cs_intern_strings(
+        model: *mut cs_model,
+        text: *const c_char,
+        text_size: usize,
+        offsets: *const i64,
+        n: usize,
+        sorted: i32,
+        codes: *mut i32,
+        first: *mut i64,
+        n_distinct: *mut usize,
+    ) -> cs_status;
+    /// Posterior median grade of each item (ordered classes only), n_items values.
+    pub fn cs_median_grades(model: *const cs_model, grades: *mut i32, capacity: usize) -> cs_status;
+    /// Posterior mean grade of each item (ordered classes only), n_items values.
+    pub fn cs_mean_grades(model: *const cs_model, grades: *mut f64, capacity: usize) -> cs_status;
+    /// Rank items from pairwise comparisons (since 0.2): worker (may be NULL), left and
+    /// right item ids and [`cs_answer`] values, `n` of each.
+    pub fn cs_fit_comparisons(
+        model: *mut cs_model,
+        worker: *const i32,
+        left: *const i32,
+        right: *const i32,
+        answer: *const i32,
+        n: usize,
+    ) -> cs_status;
+
+    /// Scores, standard errors and ranks of a comparisons fit (any pointer may be NULL).
+    pub fn cs_scores(
+        model: *const cs_model,
+        score: *mut f64,
+        se: *mut f64,
+        rank: *mut i32,
+        capacity: usize,
+    ) -> cs_status;
+
+    /// Each worker's reliability in a noisy-bt or crowd-bt fit.
+    pub fn cs_worker_reliability(model: *const cs_model, reliability: *mut f64, capacity: usize) -> cs_status;
+
+    /// Save the handle's crowd fit to the file `path` (since 0.2).
+    pub fn cs_save(model: *mut cs_model, path: *const c_char) -> cs_status;
+    /// Save it into a caller's buffer; `size` receives the bytes needed (since 0.2).
+    pub fn cs_save_buffer(model: *mut cs_model, buffer: *mut c_void, capacity: usize, size: *mut usize)
+        -> cs_status;
+    /// Load a saved model from the file `path` (since 0.2).
+    pub fn cs_load(model: *mut cs_model, path: *const c_char) -> cs_status;
+    /// Load a saved model from a buffer (since 0.2).
+    pub fn cs_load_buffer(model: *mut cs_model, buffer: *const c_void, size: usize) -> cs_status;
+    /// Bytes of the caller's saved with the model (copied; since 0.2).
+    pub fn cs_set_user_data(model: *mut cs_model, bytes: *const c_void, n: usize) -> cs_status;
+    /// Copy out the user data; `n` receives its size (since 0.2).
+    pub fn cs_user_data(model: *const cs_model, bytes: *mut c_void, capacity: usize, n: *mut usize) -> cs_status;
+    /// Add labels to a saved-model state and refit incrementally (since 0.2).
+    pub fn cs_update(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+    ) -> cs_status;
+    /// Full refit of every label the model holds (since 0.2).
+    pub fn cs_refit(model: *mut cs_model) -> cs_status;
+    /// Values of one shard's statistics for n_workers and k (0 on overflow; since 0.2).
+    pub fn cs_stats_length(n_workers: usize, k: usize) -> usize;
+    /// Make the handle a shard of a crowd (since 0.2).
+    pub fn cs_shard_labels(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        n_items: usize,
+        n_workers: usize,
+        k: usize,
+    ) -> cs_status;
+    /// The shard's statistics of the start (the soft majority vote; since 0.2).
+    pub fn cs_shard_start(model: *mut cs_model, stats: *mut f64, capacity: usize) -> cs_status;
+    /// The shard's E-step at the given parameters (since 0.2).
+    pub fn cs_shard_e_step(
+        model: *mut cs_model,
+        confusion: *const f64,
+        prior: *const f64,
+        stats: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// The M-step from summed statistics (since 0.2).
+    pub fn cs_m_step(
+        model: *mut cs_model,
+        stats: *const f64,
+        n_stats: usize,
+        n_items: usize,
+        n_workers: usize,
+        k: usize,
+        confusion: *mut f64,
+        confusion_capacity: usize,
+        prior: *mut f64,
+        prior_capacity: usize,
+    ) -> cs_status;
+    /// EM on statistics an engine sums, through the `e_step` callback (since 0.2).
+    pub fn cs_fit_stats(
+        model: *mut cs_model,
+        n_items: usize,
+        n_workers: usize,
+        k: usize,
+        start: *const f64,
+        n_stats: usize,
+        e_step: cs_e_step_fn,
+        user: *mut c_void,
     ) -> cs_status;
 }

@@ -19,6 +19,8 @@ pub enum InputKind {
     Points,
     /// An undirected graph, [`Model::fit_graph`](crate::Model::fit_graph).
     Graph,
+    /// Pairwise comparisons, [`Model::fit_comparisons`](crate::Model::fit_comparisons).
+    Comparisons,
 }
 
 c_enum! {
@@ -31,7 +33,7 @@ c_enum! {
         /// `"ds"`: Dawid-Skene EM from the soft majority vote (MV-D&S).
         Ds = sys::CS_METHOD_DS,
         /// `"opt-ds"`: spectral estimate of the confusion matrices, then Dawid-Skene EM
-        /// (Zhang, Chen, Zhou and Jordan). The default.
+        /// (Zhang, Chen, Zhou and Jordan). The default before 0.2.
         OptDs = sys::CS_METHOD_OPT_DS,
         /// `"crowd-lloyd"`: Lloyd's algorithm on one-hot labels (Lu and Zhou).
         CrowdLloyd = sys::CS_METHOD_CROWD_LLOYD,
@@ -70,6 +72,17 @@ c_enum! {
         La = sys::CS_METHOD_LA,
         /// `"la-onepass"`: LA one-pass (Yang et al.): each item decided once, online.
         LaOnePass = sys::CS_METHOD_LA_ONEPASS,
+        /// `"auto"` (the default): Dawid-Skene EM with each worker's confusion rows under
+        /// a prior centred on the workers of like activity ([`SmoothingCenter::Strata`]),
+        /// then calibrated posteriors ([`Calibration`]).
+        Auto = sys::CS_METHOD_AUTO,
+        /// `"minimax-entropy"`: minimax conditional entropy (Zhou et al.): worker and item
+        /// confusion matrices, the regularised dual.
+        MinimaxEntropy = sys::CS_METHOD_MINIMAX_ENTROPY,
+        /// `"ordinal-minimax"`: the ordinal minimax conditional entropy model, for grades.
+        OrdinalMinimax = sys::CS_METHOD_ORDINAL_MINIMAX,
+        /// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers, for grades.
+        OrdinalDs = sys::CS_METHOD_ORDINAL_DS,
         /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
         Lloyd = sys::CS_METHOD_LLOYD,
         /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -80,6 +93,12 @@ c_enum! {
         Spec = sys::CS_METHOD_SPEC,
         /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
         SpecMle = sys::CS_METHOD_SPEC_MLE,
+        /// `"bt"` (comparisons): Bradley-Terry by MM, Davidson ties, a weak prior.
+        Bt = sys::CS_METHOD_BT,
+        /// `"noisy-bt"` (comparisons): each worker's skill and left bias (crowd-kit's NoisyBT).
+        NoisyBt = sys::CS_METHOD_NOISY_BT,
+        /// `"crowd-bt"` (comparisons): each worker's eta, below 1/2 an adversary (Chen et al.).
+        CrowdBt = sys::CS_METHOD_CROWD_BT,
     }
     /// The C id (`CS_METHOD_...`).
     fn id;
@@ -137,6 +156,7 @@ impl Method {
         match unsafe { sys::cs_method_input(self.id()) } {
             sys::CS_INPUT_POINTS => InputKind::Points,
             sys::CS_INPUT_GRAPH => InputKind::Graph,
+            sys::CS_INPUT_COMPARISONS => InputKind::Comparisons,
             _ => InputKind::Crowd,
         }
     }
@@ -260,8 +280,68 @@ value_enum!(
         /// `"pooled"`: also `"smoothing_strength"` pseudo-labels per row, spread as the
         /// crowd's pooled confusion row (a Dirichlet prior centred on the crowd's average).
         Pooled = sys::CS_SMOOTHING_CENTER_POOLED,
+        /// `"strata"`: pseudo-labels spread as the pooled rows of the worker's activity
+        /// stratum (workers with about as many labels); the prior of [`Method::Auto`],
+        /// which sets it itself.
+        Strata = sys::CS_SMOOTHING_CENTER_STRATA,
     }
 );
+
+value_enum!(
+    /// Values of the `"calibration"` parameter: how the posteriors of the Dawid-Skene
+    /// family (auto, ds, opt-ds, the one-coin methods) are calibrated, each row q tempered
+    /// to q^(1/T), renormalised. [`Model::calibration`](crate::Model::calibration)
+    /// reports what a fit applied.
+    Calibration, "calibration" {
+        /// `"none"`: the model's posterior as it is (T = 1).
+        None = sys::CS_CALIBRATION_NONE,
+        /// `"auto"`: T (and the prior's weight) from the gold items when there are at
+        /// least 10, else T from held-out labels (the default).
+        Auto = sys::CS_CALIBRATION_AUTO,
+        /// `"labels"`: T from held-out labels, even with gold.
+        Labels = sys::CS_CALIBRATION_LABELS,
+    }
+);
+
+c_enum! {
+    /// Where the calibration a fit applied came from ([`AppliedCalibration::source`]).
+    pub enum CalibrationSource {
+        /// Nothing was applied: the parameter was `"none"`, the method is not of the
+        /// Dawid-Skene family, or the fit was cancelled.
+        None = sys::CS_CALIBRATION_NONE,
+        /// T from held-out labels.
+        Labels = sys::CS_CALIBRATION_LABELS,
+        /// T and the prior's weight from the gold items.
+        Gold = sys::CS_CALIBRATION_GOLD,
+        ..
+        /// A source this crate does not know.
+        Other(i32),
+    }
+    /// The C value (`cs_calibration`).
+    fn id;
+}
+
+impl CalibrationSource {
+    /// The source of a C value.
+    pub fn from_id(id: i32) -> CalibrationSource {
+        CalibrationSource::from_known(id).unwrap_or(CalibrationSource::Other(id))
+    }
+}
+
+/// How the posteriors of a fit were calibrated (`cs_calibration`): each row is
+/// `(1 - mixing) q_T + mixing prior`, q_T the model's posterior q raised to
+/// `1 / temperature` and renormalised. Give it to
+/// [`Model::initial_calibration`](crate::Model::initial_calibration) to predict with a
+/// fit's workers on another model as the fit would.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AppliedCalibration {
+    /// The temperature T (1 when nothing was applied).
+    pub temperature: f64,
+    /// The weight of the class prior (0 unless gold calibrated the fit).
+    pub mixing: f64,
+    /// Where it came from.
+    pub source: CalibrationSource,
+}
 
 value_enum!(
     /// Values of the `"la_order"` parameter: the order of LA's first pass.
@@ -423,6 +503,9 @@ notes! {
     /// EM ended at a degenerate maximum; items it left undecided took the majority vote
     /// among the classes no confusion matrix tells apart.
     pub const DEGENERATE_MAXIMUM: Notes = Notes(sys::CS_NOTE_DEGENERATE_MAXIMUM);
+    /// [`Model::update`](crate::Model::update): the results come from incremental updates
+    /// since the last full fit ([`Model::refit`](crate::Model::refit) gives the full fit).
+    pub const INCREMENTAL: Notes = Notes(sys::CS_NOTE_INCREMENTAL);
 }
 
 impl Notes {

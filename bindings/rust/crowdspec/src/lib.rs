@@ -58,15 +58,17 @@ mod enums;
 mod error;
 mod model;
 mod results;
+mod saved;
 
 pub use codes::Codes;
 pub use enums::{
-    Accel, ConfusionModel, Duplicates, Groups, Identify, InputKind, LaOrder, Method, Notes,
-    ParamInfo, ParamValue, Prior, SmoothingCenter, Support,
+    Accel, AppliedCalibration, Calibration, CalibrationSource, ConfusionModel, Duplicates,
+    Groups, Identify, InputKind, LaOrder, Method, Notes, ParamInfo, ParamValue, Prior,
+    SmoothingCenter, Support,
 };
 pub use error::{Error, Status};
 pub use model::Model;
-pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit};
+pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 
 /// The raw C API (the crowdspec-sys crate), for what this crate does not wrap.
 pub use crowdspec_sys as sys;

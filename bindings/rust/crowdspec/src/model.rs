@@ -9,9 +9,12 @@ use std::ptr::{self, NonNull};
 
 use crowdspec_sys as sys;
 
-use crate::enums::{param_id, private::Arg, ConfusionModel, Duplicates, Method, ParamValue, Prior};
+use crate::enums::{
+    param_id, private::Arg, AppliedCalibration, CalibrationSource, ConfusionModel, Duplicates, Method,
+    ParamValue, Prior,
+};
 use crate::error::{check, text, Error, Status};
-use crate::results::{Array3, Fit, GraphFit, Matrix, PointsFit};
+use crate::results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 use crate::Notes;
 
 /// A crowdspec model: a method, its parameters, and the results of the last fit.
@@ -119,7 +122,7 @@ unsafe extern "C" fn progress_trampoline<F: FnMut(usize, f64) -> bool>(
     }
 }
 
-fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
+pub(crate) fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
     let n = lengths[0].1;
     if lengths.iter().all(|(_, len)| *len == n) {
         Ok(n)
@@ -162,11 +165,11 @@ impl Model {
         self.raw.as_ptr()
     }
 
-    fn ptr(&self) -> *mut sys::cs_model {
+    pub(crate) fn ptr(&self) -> *mut sys::cs_model {
         self.raw.as_ptr()
     }
 
-    fn check(&self, code: i32) -> Result<(), Error> {
+    pub(crate) fn check(&self, code: i32) -> Result<(), Error> {
         check(code, self.ptr())
     }
 
@@ -340,6 +343,39 @@ impl Model {
         Ok(self)
     }
 
+    /// The calibration [`Model::predict`] applies with the initial matrices while the
+    /// model has no fit of its own (`cs_set_initial_calibration`): pass a fit's
+    /// [`Model::calibration`] (from the model that fitted) so that its items predict
+    /// with the fit's posteriors. `temperature` in [1e-6, 1e6], `mixing` (the prior's
+    /// weight) in [0, 1); (1, 0) is none, the default. After a fit on this model, and
+    /// after a prediction (which the library keeps as the model's last fit), later
+    /// predictions use that result's matrices and calibration instead: set this before
+    /// the first prediction.
+    ///
+    /// ```
+    /// use crowdspec::{Method, Model};
+    ///
+    /// let (items, workers, labels) = ([0, 0, 0, 1, 1, 1, 2, 2, 2], [0, 1, 2, 0, 1, 2, 0, 1, 2],
+    ///                                 [0, 0, 1, 1, 1, 1, 0, 0, 0]);
+    /// let mut fitted = Model::new()?;
+    /// let fit = fitted.method(Method::Ds)?.fit(&items, &workers, &labels)?;
+    /// let applied = fitted.calibration()?;
+    /// let mut other = Model::new()?;
+    /// other.initial_confusion(fit.confusion.as_slice())?.initial_prior(&fit.prior)?;
+    /// other.initial_calibration(applied.temperature, applied.mixing)?;
+    /// let again = other.predict(&items, &workers, &labels)?;
+    /// for (a, b) in again.posteriors.as_slice().iter().zip(fit.posteriors.as_slice()) {
+    ///     assert!((a - b).abs() < 1e-12);
+    /// }
+    /// # Ok::<(), crowdspec::Error>(())
+    /// ```
+    pub fn initial_calibration(&mut self, temperature: f64, mixing: f64) -> Result<&mut Model, Error> {
+        // SAFETY: live handle; plain values.
+        let code = unsafe { sys::cs_set_initial_calibration(self.ptr(), temperature, mixing) };
+        self.check(code)?;
+        Ok(self)
+    }
+
     // ------------------------------------------------------------------ fitting
 
     /// Runs `run` with `callback` installed as the progress callback, then removes it,
@@ -430,8 +466,9 @@ impl Model {
     }
 
     /// Labels a new batch of items by the workers of the last crowd fit without refitting
-    /// (`cs_predict`): one E-step with that fit's confusion matrices and prior (before any
-    /// fit, those of [`Model::initial_confusion`] and [`Model::initial_prior`]). Items
+    /// (`cs_predict`): one E-step with that fit's confusion matrices and prior, calibrated
+    /// as the fit was (before any fit, those of [`Model::initial_confusion`],
+    /// [`Model::initial_prior`] and [`Model::initial_calibration`]). Items
     /// are numbered for the batch alone; a worker id beyond the fit's workers is an
     /// unknown worker, weighed as the average one ([`Notes::UNKNOWN_WORKERS`]). The
     /// returned [`Fit`] describes the batch. On failure the previous results are kept.
@@ -547,6 +584,60 @@ impl Model {
         self.with_progress(progress, |m| m.fit_graph(n_nodes, u, v))
     }
 
+    /// Ranks items from pairwise comparisons (method [`Method::Bt`], [`Method::NoisyBt`]
+    /// or [`Method::CrowdBt`]): worker `worker[t]` (or one worker when `worker` is
+    /// empty), shown items `left[t]` and `right[t]` (0-based), answered `answer[t]`:
+    /// 0 left, 1 right, 2 tie.
+    ///
+    /// ```
+    /// use crowdspec::{Method, Model};
+    ///
+    /// // item 0 beat item 1 three times out of four; no prior: the maximum likelihood
+    /// let mut model = Model::new()?;
+    /// model.method(Method::Bt)?.set("comparison_prior", 0.0)?;
+    /// let fit = model.fit_comparisons(&[], &[0, 0, 0, 1], &[1, 1, 1, 0], &[0, 0, 1, 1])?;
+    /// assert!((fit.scores[0] - fit.scores[1] - 3f64.ln()).abs() < 1e-6);
+    /// assert_eq!(fit.ranks, vec![1, 2]);
+    /// # Ok::<(), crowdspec::Error>(())
+    /// ```
+    pub fn fit_comparisons(
+        &mut self,
+        worker: &[i32],
+        left: &[i32],
+        right: &[i32],
+        answer: &[i32],
+    ) -> Result<RankingFit, Error> {
+        let n = same_length("fit_comparisons", &[("left", left.len()), ("right", right.len()), ("answer", answer.len())])?;
+        if !worker.is_empty() {
+            same_length("fit_comparisons", &[("left", n), ("worker", worker.len())])?;
+        }
+        let worker_ptr = if worker.is_empty() { std::ptr::null() } else { worker.as_ptr() };
+        // SAFETY: live handle; the arrays hold n values (worker: n or none) and are only read.
+        let code = unsafe {
+            sys::cs_fit_comparisons(self.ptr(), worker_ptr, left.as_ptr(), right.as_ptr(), answer.as_ptr(), n)
+        };
+        self.check(code)?;
+        self.ranking_result()
+    }
+
+    /// The results of the last comparisons fit.
+    pub fn ranking_result(&self) -> Result<RankingFit, Error> {
+        let Common { trace, iterations, converged, notes, message, .. } = self.common()?;
+        let n = self.count(sys::cs_n_items)?;
+        let m = self.count(sys::cs_n_workers)?;
+        let (mut scores, mut se, mut ranks) = (vec![0.0; n], vec![0.0; n], vec![0i32; n]);
+        // SAFETY: live handle; each buffer holds n values.
+        self.check(unsafe {
+            sys::cs_scores(self.ptr(), scores.as_mut_ptr(), se.as_mut_ptr(), ranks.as_mut_ptr(), n)
+        })?;
+        let mut reliability = vec![0.0; m];
+        // SAFETY: live handle; the buffer holds m values. bt has none (an error, kept empty).
+        if unsafe { sys::cs_worker_reliability(self.ptr(), reliability.as_mut_ptr(), m) } != sys::CS_OK {
+            reliability.clear();
+        }
+        Ok(RankingFit { scores, se, ranks, reliability, trace, iterations, converged, notes, message })
+    }
+
     // ------------------------------------------------------------------ results
 
     fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
@@ -626,6 +717,46 @@ impl Model {
             notes,
             message,
         })
+    }
+
+    /// How the posteriors of the last crowd fit (or prediction) were calibrated
+    /// (`cs_calibration`; the parameter `"calibration"`, [`Calibration`](crate::Calibration)).
+    /// Before any fit: [`Status::NotFitted`].
+    ///
+    /// ```
+    /// use crowdspec::{Calibration, CalibrationSource, Method, Model};
+    ///
+    /// let (items, workers, labels) = ([0, 0, 0, 1, 1, 1, 2, 2, 2], [0, 1, 2, 0, 1, 2, 0, 1, 2],
+    ///                                 [0, 0, 1, 1, 1, 1, 0, 0, 0]);
+    /// let mut model = Model::new()?;
+    /// model.method(Method::Ds)?.set(Calibration::PARAM, Calibration::None)?;
+    /// model.fit(&items, &workers, &labels)?;
+    /// let applied = model.calibration()?;
+    /// assert_eq!((applied.temperature, applied.mixing), (1.0, 0.0));
+    /// assert_eq!(applied.source, CalibrationSource::None);
+    /// # Ok::<(), crowdspec::Error>(())
+    /// ```
+    pub fn calibration(&self) -> Result<AppliedCalibration, Error> {
+        let (mut temperature, mut mixing, mut source) = (1.0, 0.0, 0i32);
+        // SAFETY: live handle, valid out-pointers.
+        self.check(unsafe { sys::cs_calibration(self.ptr(), &mut temperature, &mut mixing, &mut source) })?;
+        Ok(AppliedCalibration { temperature, mixing, source: CalibrationSource::from_id(source) })
+    }
+
+    /// Each item's posterior median grade (a class index) when the classes of the last
+    /// crowd fit are ordered grades: an ordinal method ([`Method::OrdinalMinimax`],
+    /// [`Method::OrdinalDs`]) or the `"ordinal"` parameter set to 1; otherwise
+    /// [`Status::InvalidArgument`] (`cs_median_grades`).
+    pub fn median_grades(&self) -> Result<Vec<i32>, Error> {
+        let n = self.count(sys::cs_n_items)?;
+        self.read_i32(n, sys::cs_median_grades)
+    }
+
+    /// Each item's posterior mean grade, in class positions 0..k-1, under the conditions
+    /// of [`Model::median_grades`] (`cs_mean_grades`).
+    pub fn mean_grades(&self) -> Result<Vec<f64>, Error> {
+        let n = self.count(sys::cs_n_items)?;
+        self.read_f64(n, sys::cs_mean_grades)
     }
 
     /// The results of the last points fit (see [`Model::result`]); after a fit of

@@ -152,12 +152,14 @@ fn graph_errors() {
 
 #[test]
 fn status_codes_round_trip() {
-    for code in -19..=-1 {
+    for code in -21..=-1 {
         let status = Status::from_code(code);
         assert!(!matches!(status, Status::Other(_)), "code {} unknown", code);
         assert_eq!(status.code(), code);
         assert!(status.name().starts_with("CS_ERR_"), "{}", status.name());
     }
+    assert_eq!(Status::from_code(-21), Status::Busy);
+    assert_eq!(Status::Busy.name(), "CS_ERR_BUSY");
     assert_eq!(Status::from_code(-1000), Status::Other(-1000));
     assert_eq!(Status::Other(-1000).name(), "CS_UNKNOWN_STATUS");
 }
@@ -174,6 +176,9 @@ fn methods_and_parameters_are_enumerated() {
         assert_eq!(m.name().parse::<Method>().unwrap(), *m);
     }
     assert_eq!(Method::OptDs.name(), "opt-ds");
+    // the library's default method, since 0.2
+    assert_eq!(Method::Auto.name(), "auto");
+    assert_eq!(ParamInfo::of("method").unwrap().default, f64::from(Method::Auto.id()));
     assert_eq!(Method::KmeansPp.to_string(), "kmeans++");
     let params = ParamInfo::all();
     assert!(params.iter().any(|p| p.name == "tol" && !p.is_integer && p.upper == 1.0));

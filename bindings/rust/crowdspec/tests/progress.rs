@@ -6,7 +6,7 @@ mod common;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::simulate;
-use crowdspec::{Method, Model, Notes, Status};
+use crowdspec::{Calibration, CalibrationSource, Method, Model, Notes, Status};
 
 fn ds_model() -> Model {
     let mut m = Model::new().unwrap();
@@ -52,9 +52,12 @@ fn returning_false_cancels_and_keeps_the_last_iteration() {
     assert_eq!(partial.trace.len(), 4);
     assert!(!partial.converged);
     assert!(partial.notes.contains(Notes::CANCELLED));
-    // the partial fit is the same as a fit limited to 4 rounds
+    // a cancelled fit is not calibrated (a complete one is, by default) ...
+    let applied = m.calibration().unwrap();
+    assert_eq!((applied.temperature, applied.source), (1.0, CalibrationSource::None));
+    // ... so the partial fit is the same as an uncalibrated fit limited to 4 rounds
     let mut limited = ds_model();
-    limited.max_iter(4).unwrap();
+    limited.max_iter(4).unwrap().set(Calibration::PARAM, Calibration::None).unwrap();
     let four = limited.fit(&crowd.items, &crowd.workers, &crowd.labels).unwrap();
     assert_eq!(partial.posteriors, four.posteriors);
     assert_eq!(partial.labels, four.labels);

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "cli/address_limit.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/errors.hpp"
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#define CS_CLI_HAVE_RLIMIT 1
+#endif
+
+namespace cli {
+
+namespace {
+
+#if defined(CS_CLI_HAVE_RLIMIT)
+bool address_space_limited() {
+    struct rlimit limit {};
+    return getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+}
+
+// Runs before any shared library's initialiser (the executable's .preinit_array, which
+// the dynamic loader calls first): under a finite RLIMIT_AS, and unless the user chose
+// a count, OpenBLAS is told to use one thread. Its initialiser starts the thread pool
+// as the library loads, before main() could call openblas_set_num_threads() (which
+// changes the count but does not stop threads already started), and each pool thread
+// first allocates a buffer of about 128 MB, retrying forever when the limit refuses it.
+// One thread: no pool, and the calling thread's own buffer is allocated only by a
+// dense BLAS call, which the library checks against the limit first (docs/reliability.md).
+// The environment variable is the one interface every OpenBLAS build reads; other
+// BLAS libraries ignore it. The fit's own threads (OpenMP, the EM team) are unaffected.
+void one_blas_thread_under_a_limit(int, char **, char **) {
+    if (!address_space_limited()) return;
+    if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr || std::getenv("GOTO_NUM_THREADS") != nullptr) return;
+    (void)setenv("OPENBLAS_NUM_THREADS", "1", 0);
+}
+
+__attribute__((section(".preinit_array"), used)) void (*const kPreinitBlasThreads)(int, char **, char **) =
+    one_blas_thread_under_a_limit;
+#endif
+
+}  // namespace
+
+int finish_process(int code) {
+    // The commands flush what they write; a failure here is one they could not see.
+    if (std::fflush(stdout) != 0 && code == kExitOk) {
+        std::fputs("crowdspec: <stdout>: write error\n", stderr);
+        code = kExitOutput;
+    }
+#if defined(CS_CLI_HAVE_RLIMIT)
+    if (address_space_limited()) {
+        std::fflush(stderr);
+        _exit(code);
+    }
+#endif
+    return code;
+}
+
+}  // namespace cli
