@@ -15,6 +15,7 @@
 
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
+#include "support/splitmix.hpp"
 
 // The call returns `expected` and cs_last_error() names `word`.
 #define CS_ASSERT_FAIL(model, expr, expected, word)                                                  \
@@ -29,18 +30,7 @@
 
 namespace {
 
-// splitmix64 as a deterministic generator (no std:: distribution).
-struct Rng {
-    uint64_t s;
-    uint64_t next() {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-    int32_t below(int32_t n) { return std::min<int32_t>(n - 1, static_cast<int32_t>(uniform() * n)); }
-};
+using Rng = test::SplitMix;
 
 // A crowd of one-coin workers of accuracy 0.55-0.95, k classes, `per_item` labels each.
 test::Triples simulate(int32_t items, int32_t workers, int32_t k, int32_t per_item, uint64_t seed,

@@ -12,20 +12,11 @@
 
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
+#include "support/splitmix.hpp"
 
 namespace {
 
-struct Rng {
-    uint64_t s;
-    double uniform() {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        return static_cast<double>(z >> 11) * 0x1.0p-53;
-    }
-    int32_t below(int32_t n) { return std::min<int32_t>(n - 1, static_cast<int32_t>(uniform() * n)); }
-};
+using Rng = test::SplitMix;
 
 test::Triples simulate(int32_t items, int32_t workers, int32_t k, int32_t per_item, uint64_t seed) {
     Rng rng{seed};

@@ -156,7 +156,11 @@ def fit(ddf, method="auto", *, client=None, progress=None, **params):
             began = time.perf_counter()
             c = np.ctypeslib.as_array(confusion, shape=(n_workers * k * k,)).copy()
             p = np.ctypeslib.as_array(prior, shape=(k,)).copy()
-            c_future, p_future = client.scatter([c, p], broadcast=True)
+            # hash=False: a fresh key each round. With content keys, a round whose
+            # parameters equal an earlier round's (SQUAREM can evaluate a point again)
+            # reuses the key of data the scheduler is releasing, and the round's tasks
+            # are cancelled ("Could not find data").
+            c_future, p_future = client.scatter([c, p], broadcast=True, hash=False)
             parts = client.gather(client.map(_e_step, shards, confusion=c_future, prior=p_future, pure=False))
             total = np.zeros(length)
             for part in parts:  # in partition order: the same sum on every run

@@ -463,9 +463,8 @@ pub type cs_progress_fn =
 
 /// E-step callback of [`cs_fit_stats`] (`cs_e_step_fn`): given the parameters, write
 /// the summed statistics of every shard into `stats`; non-zero stops the fit.
-pub type cs_e_step_fn = Option<
-    unsafe extern "C" fn(user: *mut c_void, confusion: *const f64, prior: *const f64, stats: *mut f64) -> i32,
->;
+pub type cs_e_step_fn =
+    Option<unsafe extern "C" fn(user: *mut c_void, confusion: *const f64, prior: *const f64, stats: *mut f64) -> i32>;
 
 extern "C" {
     /// Name of a status code, e.g. `"CS_ERR_INVALID_ID"` (a static string, never NULL).
