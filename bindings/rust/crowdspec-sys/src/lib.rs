@@ -31,6 +31,9 @@
 
 use std::os::raw::{c_char, c_void};
 
+mod saved;
+pub use saved::*;
+
 /// Result of a call: [`CS_OK`] (0) on success, a negative code on failure.
 pub type cs_status = i32;
 
@@ -461,11 +464,6 @@ pub struct cs_model {
 pub type cs_progress_fn =
     Option<unsafe extern "C" fn(user: *mut c_void, iteration: i32, objective: f64) -> i32>;
 
-/// E-step callback of [`cs_fit_stats`] (`cs_e_step_fn`): given the parameters, write
-/// the summed statistics of every shard into `stats`; non-zero stops the fit.
-pub type cs_e_step_fn =
-    Option<unsafe extern "C" fn(user: *mut c_void, confusion: *const f64, prior: *const f64, stats: *mut f64) -> i32>;
-
 extern "C" {
     /// Name of a status code, e.g. `"CS_ERR_INVALID_ID"` (a static string, never NULL).
     pub fn cs_status_string(status: cs_status) -> *const c_char;
@@ -746,75 +744,4 @@ extern "C" {
 
     /// Each worker's reliability in a noisy-bt or crowd-bt fit.
     pub fn cs_worker_reliability(model: *const cs_model, reliability: *mut f64, capacity: usize) -> cs_status;
-
-    /// Save the handle's crowd fit to the file `path` (since 0.2).
-    pub fn cs_save(model: *mut cs_model, path: *const c_char) -> cs_status;
-    /// Save it into a caller's buffer; `size` receives the bytes needed (since 0.2).
-    pub fn cs_save_buffer(model: *mut cs_model, buffer: *mut c_void, capacity: usize, size: *mut usize)
-        -> cs_status;
-    /// Load a saved model from the file `path` (since 0.2).
-    pub fn cs_load(model: *mut cs_model, path: *const c_char) -> cs_status;
-    /// Load a saved model from a buffer (since 0.2).
-    pub fn cs_load_buffer(model: *mut cs_model, buffer: *const c_void, size: usize) -> cs_status;
-    /// Bytes of the caller's saved with the model (copied; since 0.2).
-    pub fn cs_set_user_data(model: *mut cs_model, bytes: *const c_void, n: usize) -> cs_status;
-    /// Copy out the user data; `n` receives its size (since 0.2).
-    pub fn cs_user_data(model: *const cs_model, bytes: *mut c_void, capacity: usize, n: *mut usize) -> cs_status;
-    /// Add labels to a saved-model state and refit incrementally (since 0.2).
-    pub fn cs_update(
-        model: *mut cs_model,
-        item: *const i32,
-        worker: *const i32,
-        label: *const i32,
-        n_labels: usize,
-    ) -> cs_status;
-    /// Full refit of every label the model holds (since 0.2).
-    pub fn cs_refit(model: *mut cs_model) -> cs_status;
-    /// Values of one shard's statistics for n_workers and k (0 on overflow; since 0.2).
-    pub fn cs_stats_length(n_workers: usize, k: usize) -> usize;
-    /// Make the handle a shard of a crowd (since 0.2).
-    pub fn cs_shard_labels(
-        model: *mut cs_model,
-        item: *const i32,
-        worker: *const i32,
-        label: *const i32,
-        n_labels: usize,
-        n_items: usize,
-        n_workers: usize,
-        k: usize,
-    ) -> cs_status;
-    /// The shard's statistics of the start (the soft majority vote; since 0.2).
-    pub fn cs_shard_start(model: *mut cs_model, stats: *mut f64, capacity: usize) -> cs_status;
-    /// The shard's E-step at the given parameters (since 0.2).
-    pub fn cs_shard_e_step(
-        model: *mut cs_model,
-        confusion: *const f64,
-        prior: *const f64,
-        stats: *mut f64,
-        capacity: usize,
-    ) -> cs_status;
-    /// The M-step from summed statistics (since 0.2).
-    pub fn cs_m_step(
-        model: *mut cs_model,
-        stats: *const f64,
-        n_stats: usize,
-        n_items: usize,
-        n_workers: usize,
-        k: usize,
-        confusion: *mut f64,
-        confusion_capacity: usize,
-        prior: *mut f64,
-        prior_capacity: usize,
-    ) -> cs_status;
-    /// EM on statistics an engine sums, through the `e_step` callback (since 0.2).
-    pub fn cs_fit_stats(
-        model: *mut cs_model,
-        n_items: usize,
-        n_workers: usize,
-        k: usize,
-        start: *const f64,
-        n_stats: usize,
-        e_step: cs_e_step_fn,
-        user: *mut c_void,
-    ) -> cs_status;
 }

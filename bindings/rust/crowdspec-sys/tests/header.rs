@@ -212,9 +212,17 @@ fn header_typedefs(header: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// src/lib.rs, then the other files of src/ (modules it re-exports) in name order.
 fn rust_source() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
-    strip_comments(&fs::read_to_string(path).expect("cannot read src/lib.rs"))
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("cannot read src/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().map_or(false, |x| x == "rs") && !p.ends_with("lib.rs"))
+        .collect();
+    files.sort();
+    files.insert(0, dir.join("lib.rs"));
+    files.iter().map(|p| strip_comments(&fs::read_to_string(p).unwrap())).collect::<Vec<_>>().join("\n")
 }
 
 fn rust_functions(src: &str) -> BTreeMap<String, Signature> {
