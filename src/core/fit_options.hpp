@@ -71,6 +71,12 @@ struct FitOptions {
     double update_sweep = 4.0;              // labels of other items revisited per new label
     double update_recalibrate = 0.1;        // label growth that re-fits the calibration
     double update_refit = 2.0;              // label growth (a multiple) that refits in full
+    // Numeric answers (src/numeric/).
+    int32_t worker_bias = 1;                // gaussian, student-t: a bias per worker
+    double t_dof = 8.0;                     // student-t: degrees of freedom
+    double catd_alpha = 0.05;               // catd: (1 - alpha) interval of each variance
+    double variance_prior = 2.0;            // a_0 of the inverse-gamma prior on a worker's variance
+    double trim_fraction = 0.2;             // trimmed-mean: share dropped at either end
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its

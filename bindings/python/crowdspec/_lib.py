@@ -46,6 +46,8 @@ INPUT_CROWD = 1
 INPUT_POINTS = 2
 INPUT_GRAPH = 3
 INPUT_COMPARISONS = 4
+INPUT_TAGS = 5
+INPUT_NUMBERS = 6
 
 
 class CrowdspecError(ValueError):
@@ -176,6 +178,14 @@ _SIGNATURES_0_2 = {
                             ctypes.c_size_t, F64P, ctypes.c_size_t, F64P, ctypes.c_size_t]),
     "cs_fit_stats": (_status, [ModelP, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t, F64P,
                                ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p]),
+    "cs_fit_numbers": (_status, [ModelP, I32P, I32P, F64P, ctypes.c_size_t]),
+    "cs_number_estimates": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_number_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_fit_tags": (_status, [ModelP, I32P, I32P, I64P, I32P, ctypes.c_size_t, ctypes.c_int32]),
+    "cs_n_tags": (_status, [ModelP, SizeP]),
+    "cs_tag_probabilities": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_tag_sets": (_status, [ModelP, F64P, ctypes.c_size_t, I32P, ctypes.c_size_t]),
+    "cs_tag_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
 }
 
 #: ``typedef int32_t (*cs_e_step_fn)(void *user, const double *confusion, const double *prior,

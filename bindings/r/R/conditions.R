@@ -19,6 +19,7 @@
   unknown_workers = 65536L,
   degenerate_maximum = 131072L,
   approximate_se = 4194304L,
+  variance_floor = 8388608L,
   incremental = 16777216L
 )
 

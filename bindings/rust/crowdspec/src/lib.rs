@@ -53,6 +53,7 @@
 
 #[macro_use]
 mod c_enum;
+mod answers;
 mod codes;
 mod enums;
 mod error;
@@ -60,6 +61,7 @@ mod model;
 mod results;
 mod saved;
 
+pub use answers::{NumbersFit, TagsFit};
 pub use codes::Codes;
 pub use enums::{
     Accel, AppliedCalibration, Calibration, CalibrationSource, ConfusionModel, Duplicates,
