@@ -83,11 +83,6 @@ pub const CS_ERR_TOO_MANY_CLASSES: cs_status_code = -19;
 pub const CS_ERR_TOO_LARGE: cs_status_code = -20;
 /// Another call is running on the same handle (another thread); nothing was done.
 pub const CS_ERR_BUSY: cs_status_code = -21;
-/// [`cs_load`], [`cs_load_buffer`]: the bytes are not a saved model, are truncated, fail
-/// their checksum or hold inconsistent values (since 0.2).
-pub const CS_ERR_CORRUPT_MODEL: cs_status_code = -22;
-/// [`cs_load`], [`cs_load_buffer`]: the model was saved in a newer format version (since 0.2).
-pub const CS_ERR_MODEL_VERSION: cs_status_code = -23;
 /// [`cs_fit_comparisons`]: an answer is not a [`cs_answer`] value (since 0.2).
 pub const CS_ERR_INVALID_ANSWER: cs_status_code = -24;
 /// [`cs_fit_comparisons`] without a prior: the maximum-likelihood scores do not exist
@@ -288,18 +283,6 @@ pub type cs_minimax_start = i32;
 pub const CS_MINIMAX_START_VOTE: cs_minimax_start = 0;
 /// `"ds"`: the posteriors of a ds fit.
 pub const CS_MINIMAX_START_DS: cs_minimax_start = 1;
-/// int `"keep_labels"` (since 0.2): 1 keeps a Dawid-Skene fit's labels for [`cs_save`],
-/// [`cs_update`] and [`cs_refit`].
-pub const CS_PARAM_KEEP_LABELS: cs_param = 660;
-/// int `"update_rounds"` (since 0.2): most incremental EM rounds of one [`cs_update`].
-pub const CS_PARAM_UPDATE_ROUNDS: cs_param = 661;
-/// double `"update_sweep"` (since 0.2): labels of untouched items an update revisits per
-/// new label.
-pub const CS_PARAM_UPDATE_SWEEP: cs_param = 662;
-/// double `"update_recalibrate"` (since 0.2): label growth that re-fits the calibration.
-pub const CS_PARAM_UPDATE_RECALIBRATE: cs_param = 663;
-/// double `"update_refit"` (since 0.2): label growth (a multiple) that refits in full.
-pub const CS_PARAM_UPDATE_REFIT: cs_param = 664;
 /// double `"comparison_prior"` (since 0.2): lambda, virtual wins and losses of every item.
 pub const CS_PARAM_COMPARISON_PRIOR: cs_param = 670;
 /// int `"ties"` (since 0.2): a [`cs_ties`] value.
@@ -467,9 +450,6 @@ pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
 pub const CS_NOTE_APPROXIMATE_SE: cs_fit_note = 4194304;
 /// cs_fit_numbers (since 0.2): some workers' noise variance reached its floor.
 pub const CS_NOTE_VARIANCE_FLOOR: cs_fit_note = 8388608;
-/// The results come from incremental updates ([`cs_update`]) since the last full fit
-/// (since 0.2).
-pub const CS_NOTE_INCREMENTAL: cs_fit_note = 16777216;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;

@@ -1,11 +1,33 @@
 // SPDX-License-Identifier: MIT
 //! Saved models, incremental updates and the sufficient-statistics API of the header
-//! (0.2): cs_save ... cs_refit, cs_stats_length ... cs_fit_stats. Re-exported by the
-//! crate root; `tests/header.rs` reads this file with `lib.rs`.
+//! (0.2): cs_save ... cs_refit, cs_stats_length ... cs_fit_stats, with their status
+//! codes, parameters and note. Re-exported by the crate root; `tests/header.rs` reads
+//! this file with `lib.rs`.
 
 use std::os::raw::{c_char, c_void};
 
-use crate::{cs_model, cs_status};
+use crate::{cs_fit_note, cs_model, cs_param, cs_status, cs_status_code};
+
+/// [`cs_load`], [`cs_load_buffer`]: the bytes are not a saved model, are truncated, fail
+/// their checksum or hold inconsistent values (since 0.2).
+pub const CS_ERR_CORRUPT_MODEL: cs_status_code = -22;
+/// [`cs_load`], [`cs_load_buffer`]: the model was saved in a newer format version (since 0.2).
+pub const CS_ERR_MODEL_VERSION: cs_status_code = -23;
+/// int `"keep_labels"` (since 0.2): 1 keeps a Dawid-Skene fit's labels for [`cs_save`],
+/// [`cs_update`] and [`cs_refit`].
+pub const CS_PARAM_KEEP_LABELS: cs_param = 660;
+/// int `"update_rounds"` (since 0.2): most incremental EM rounds of one [`cs_update`].
+pub const CS_PARAM_UPDATE_ROUNDS: cs_param = 661;
+/// double `"update_sweep"` (since 0.2): labels of untouched items an update revisits per
+/// new label.
+pub const CS_PARAM_UPDATE_SWEEP: cs_param = 662;
+/// double `"update_recalibrate"` (since 0.2): label growth that re-fits the calibration.
+pub const CS_PARAM_UPDATE_RECALIBRATE: cs_param = 663;
+/// double `"update_refit"` (since 0.2): label growth (a multiple) that refits in full.
+pub const CS_PARAM_UPDATE_REFIT: cs_param = 664;
+/// The results come from incremental updates ([`cs_update`]) since the last full fit
+/// (since 0.2).
+pub const CS_NOTE_INCREMENTAL: cs_fit_note = 16777216;
 
 /// E-step callback of [`cs_fit_stats`] (`cs_e_step_fn`): given the parameters, write
 /// the summed statistics of every shard into `stats`; non-zero stops the fit.
