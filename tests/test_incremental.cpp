@@ -16,6 +16,7 @@
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
 #include "support/splitmix.hpp"
+#include "util/byte_io.hpp"
 
 // The call returns `expected` and cs_last_error() names `word`.
 #define CS_ASSERT_FAIL(model, expr, expected, word)                                                  \
@@ -137,6 +138,17 @@ static void test_round_trip(void **) {
     assert_true(test::posteriors(m.get()) == test::posteriors(again.get()));
 }
 
+// The header's payload length and checksum made right again after an edit
+// (docs/saved-models.md, "Checksum"), so that the edit reaches the section checks.
+void reseal(std::vector<uint8_t> &bytes) {
+    const uint64_t payload = bytes.size() - 32;
+    const uint64_t sum = cs::checksum64(bytes.data() + 32, payload);
+    for (int b = 0; b < 8; ++b) {
+        bytes[16 + b] = static_cast<uint8_t>(payload >> (8 * b));
+        bytes[24 + b] = static_cast<uint8_t>(sum >> (8 * b));
+    }
+}
+
 // Truncated, corrupt and future files are refused with their status, and the handle
 // keeps what it had.
 static void test_refusals(void **) {
@@ -168,6 +180,18 @@ static void test_refusals(void **) {
     longer.push_back(0);
     CS_ASSERT_FAIL(target.get(), cs_load_buffer(target.get(), longer.data(), longer.size()), CS_ERR_CORRUPT_MODEL,
                    "after the end");
+    assert_true(test::posteriors(target.get()) == before);
+    // Behind a correct checksum: item 0's end (the second item start of section LABL)
+    // far beyond the labels, the last start still n_labels (fuzz_load found the reader
+    // walking past the label codes on such a file).
+    std::vector<uint8_t> starts = bytes;
+    const std::size_t labl = static_cast<std::size_t>(
+        std::search(starts.begin(), starts.end(), std::begin("LABL"), std::end("LABL") - 1) - starts.begin());
+    assert_true(labl + 32 <= starts.size());
+    for (int b = 0; b < 8; ++b) starts[labl + 24 + b] = static_cast<uint8_t>(uint64_t{1} << 40 >> (8 * b));
+    reseal(starts);
+    CS_ASSERT_FAIL(target.get(), cs_load_buffer(target.get(), starts.data(), starts.size()), CS_ERR_CORRUPT_MODEL,
+                   "pass the labels");
     assert_true(test::posteriors(target.get()) == before);
     CS_ASSERT_FAIL(target.get(), cs_load(target.get(), "no/such/model.csm"), CS_ERR_INVALID_ARGUMENT, "cannot open");
 

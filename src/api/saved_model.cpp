@@ -312,7 +312,10 @@ Loaded parse(const uint8_t *bytes, std::size_t n, int32_t threads) {
     if (d.item_start[0] != 0 || static_cast<uint64_t>(d.item_start[items]) != n_labels)
         corrupt("the item starts do not span the labels");
     for (std::size_t j = 0; j < items; ++j) {
-        if (d.item_start[j + 1] < d.item_start[j]) corrupt("item starts decrease at item " + std::to_string(j));
+        // Increasing and within the labels (the last is n_labels, checked above; one in
+        // between beyond it would send this loop past the codes).
+        if (d.item_start[j + 1] < d.item_start[j] || static_cast<uint64_t>(d.item_start[j + 1]) > n_labels)
+            corrupt("item starts decrease or pass the labels at item " + std::to_string(j));
         int64_t last_worker = -1;
         for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
             const uint32_t c = codes[static_cast<std::size_t>(p)];
