@@ -2330,6 +2330,9 @@ CS_API cs_status cs_tag_sets(const cs_model *model, const double *threshold, siz
  *         ::CS_ERR_BUFFER_TOO_SMALL.
  */
 CS_API cs_status cs_tag_workers(const cs_model *model, double *sensitivity, double *specificity, size_t capacity);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
 /** @addtogroup api_saved
  *  @{ */
 
