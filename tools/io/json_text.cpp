@@ -183,7 +183,7 @@ std::string JsonParser::string() {
                 append_utf8(out, cp);
                 break;
             }
-            default: fail("unknown escape \\" + std::string(1, e) + " in a JSON string");
+            default: fail("unknown escape " + quote_field(std::string("\\") + e) + " in a JSON string");
         }
     }
 }
