@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "io/json_labels.hpp"
 
-#include <algorithm>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -19,7 +18,9 @@ struct Row {
     std::size_t line = 0;
 };
 
-// The columns in order of first appearance, and the rows.
+// The columns in order of first appearance, and the rows, written as CSV as they come
+// (a large file is never held as a tree): a row has a field for each column known
+// when it came; finish() pads it to the final columns.
 class TableBuilder {
 public:
     std::size_t column(const std::string &name) {
@@ -27,7 +28,19 @@ public:
         if (added) names_.push_back(name);
         return it->second;
     }
-    void add(Row row) { rows_.push_back(std::move(row)); }
+    void add(const Row &row) {
+        cell_of_.assign(names_.size(), nullptr);
+        for (const auto &cell : row.cells) {
+            cell_of_[cell.first] = &cell.second;
+            if (cell.second.find_first_of("\r\n") != std::string::npos) on_lines_ = false;
+        }
+        if (row.line == 0 || (!rows_.empty() && row.line <= rows_.back().line)) on_lines_ = false;
+        for (std::size_t c = 0; c < names_.size(); ++c) {
+            if (c) body_ += ',';
+            append_quoted(body_, cell_of_[c] != nullptr ? *cell_of_[c] : std::string());
+        }
+        rows_.push_back({row.line, body_.size(), names_.size()});
+    }
     bool empty() const { return rows_.empty(); }
 
     // The CSV text; each record on its JSON line when the lines allow (json_labels.hpp).
@@ -35,39 +48,34 @@ public:
         JsonTable out;
         out.layout = std::move(layout);
         out.unit = unit;
-        bool on_lines = true;
-        for (std::size_t r = 0; r < rows_.size() && on_lines; ++r) {
-            if (rows_[r].line == 0 || (r > 0 && rows_[r].line <= rows_[r - 1].line)) on_lines = false;
-            for (const auto &cell : rows_[r].cells)
-                if (cell.second.find_first_of("\r\n") != std::string::npos) on_lines = false;
-        }
+        bool on_lines = on_lines_;
         for (const std::string &name : names_)
             if (name.find_first_of("\r\n") != std::string::npos) on_lines = false;
         out.by_record = !on_lines;
         out.first_line = on_lines ? rows_.front().line - 1 : 0;
         std::string &csv = out.csv;
+        csv.reserve(body_.size() + 2 * rows_.size() + 64);
         for (std::size_t c = 0; c < names_.size(); ++c) {
             if (c) csv += ',';
             append_quoted(csv, names_[c]);
         }
         csv += '\n';
-        std::vector<const std::string *> cell_of(names_.size());
-        std::size_t line = out.first_line;
-        for (const Row &row : rows_) {
+        std::size_t line = out.first_line, begin = 0;
+        for (const RowEnd &row : rows_) {
             if (on_lines) csv.append(row.line - line - 1, '\n');  // blank lines: the reader skips them
             line = row.line;
-            std::fill(cell_of.begin(), cell_of.end(), nullptr);
-            for (const auto &cell : row.cells) cell_of[cell.first] = &cell.second;
-            for (std::size_t c = 0; c < names_.size(); ++c) {
-                if (c) csv += ',';
-                append_quoted(csv, cell_of[c] != nullptr ? *cell_of[c] : std::string());
-            }
+            csv.append(body_, begin, row.end - begin);
+            for (std::size_t c = row.fields; c < names_.size(); ++c) csv += c ? ",\"\"" : "\"\"";
             csv += '\n';
+            begin = row.end;
         }
         return out;
     }
 
 private:
+    struct RowEnd {
+        std::size_t line, end, fields;  // JSON line; end of its text in body_; fields written
+    };
     static void append_quoted(std::string &out, const std::string &s) {
         out += '"';
         for (const char ch : s) {
@@ -79,7 +87,10 @@ private:
 
     std::unordered_map<std::string, std::size_t> index_;
     std::vector<std::string> names_;
-    std::vector<Row> rows_;
+    std::string body_;
+    std::vector<RowEnd> rows_;
+    std::vector<const std::string *> cell_of_;
+    bool on_lines_ = true;
 };
 
 // A value as a table cell: strings as they are, numbers as written, true/false, null
@@ -95,18 +106,15 @@ std::string cell_text(const JsonValue &v, std::string_view text) {
 
 std::string record_name(std::size_t index) { return "record " + std::to_string(index + 1); }
 
-void add_records(TableBuilder &table, const std::vector<JsonValue> &records, std::string_view text,
-                 const JsonParser &parser) {
-    for (std::size_t r = 0; r < records.size(); ++r) {
-        const JsonValue &rec = records[r];
-        if (rec.kind != JsonValue::Kind::Object)
-            parser.fail_at(rec.line, record_name(r) + " is not a JSON object (expected records such as "
+void add_record(TableBuilder &table, const JsonValue &rec, std::size_t index, std::string_view text,
+                const JsonParser &parser) {
+    if (rec.kind != JsonValue::Kind::Object)
+        parser.fail_at(rec.line, record_name(index) + " is not a JSON object (expected records such as "
                                                       "{\"item\": ..., \"worker\": ..., \"label\": ...})");
-        Row row;
-        row.line = rec.line;
-        for (const auto &[key, value] : rec.members) row.cells.emplace_back(table.column(key), cell_text(value, text));
-        table.add(std::move(row));
-    }
+    Row row;
+    row.line = rec.line;
+    for (const auto &[key, value] : rec.members) row.cells.emplace_back(table.column(key), cell_text(value, text));
+    table.add(row);
 }
 
 // Label Studio's annotator: a user id, or the user object's email, else its id.
@@ -145,43 +153,45 @@ bool result_choice(const JsonValue &result, const JsonParser &parser, std::strin
     return true;
 }
 
-void add_label_studio(TableBuilder &table, const std::vector<JsonValue> &tasks, std::string_view text,
-                      const JsonParser &parser) {
+void add_label_studio_task(TableBuilder &table, const JsonValue &task, std::size_t index, std::string_view text,
+                           const JsonParser &parser) {
     const std::size_t c_id = table.column("id"), c_annotator = table.column("annotator"),
                       c_annotation = table.column("annotation_id");
-    for (std::size_t t = 0; t < tasks.size(); ++t) {
-        const JsonValue &task = tasks[t];
-        if (task.kind != JsonValue::Kind::Object)
-            parser.fail_at(task.line, "task " + std::to_string(t + 1) + " is not a JSON object");
-        const JsonValue *annotations = task.member("annotations");
-        if (annotations == nullptr) continue;  // a task nobody annotated yet
-        if (annotations->kind != JsonValue::Kind::Array)
-            parser.fail_at(annotations->line, "\"annotations\" is not an array");
-        const JsonValue *id = task.member("id");
-        const std::string task_id = id != nullptr ? cell_text(*id, text) : std::to_string(t + 1);
-        for (const JsonValue &a : annotations->items) {
-            if (a.kind != JsonValue::Kind::Object) parser.fail_at(a.line, "an annotation that is not a JSON object");
-            Row row;
-            row.line = a.line;
-            row.cells.emplace_back(c_id, task_id);
-            row.cells.emplace_back(c_annotator, annotator_text(a.member("completed_by"), text));
-            if (const JsonValue *aid = a.member("id")) row.cells.emplace_back(c_annotation, cell_text(*aid, text));
-            const JsonValue *cancelled = a.member("was_cancelled");
-            const bool skip = cancelled != nullptr && cancelled->kind == JsonValue::Kind::Bool && cancelled->text == "true";
-            const JsonValue *results = a.member("result");
-            if (!skip && results != nullptr && results->kind == JsonValue::Kind::Array) {
-                for (const JsonValue &result : results->items) {
-                    std::string choice;
-                    if (!result_choice(result, parser, choice)) continue;
-                    const JsonValue *from = result.member("from_name");
-                    const std::string control =
-                        from != nullptr && from->kind == JsonValue::Kind::String ? from->text : "choice";
-                    row.cells.emplace_back(table.column(control), std::move(choice));
-                }
+    if (task.kind != JsonValue::Kind::Object)
+        parser.fail_at(task.line, "task " + std::to_string(index + 1) + " is not a JSON object");
+    const JsonValue *annotations = task.member("annotations");
+    if (annotations == nullptr) return;  // a task nobody annotated yet
+    if (annotations->kind != JsonValue::Kind::Array) parser.fail_at(annotations->line, "\"annotations\" is not an array");
+    const JsonValue *id = task.member("id");
+    const std::string task_id = id != nullptr ? cell_text(*id, text) : std::to_string(index + 1);
+    for (const JsonValue &a : annotations->items) {
+        if (a.kind != JsonValue::Kind::Object) parser.fail_at(a.line, "an annotation that is not a JSON object");
+        Row row;
+        row.line = a.line;
+        row.cells.emplace_back(c_id, task_id);
+        row.cells.emplace_back(c_annotator, annotator_text(a.member("completed_by"), text));
+        if (const JsonValue *aid = a.member("id")) row.cells.emplace_back(c_annotation, cell_text(*aid, text));
+        const JsonValue *cancelled = a.member("was_cancelled");
+        const bool skip = cancelled != nullptr && cancelled->kind == JsonValue::Kind::Bool && cancelled->text == "true";
+        const JsonValue *results = a.member("result");
+        if (!skip && results != nullptr && results->kind == JsonValue::Kind::Array) {
+            for (const JsonValue &result : results->items) {
+                std::string choice;
+                if (!result_choice(result, parser, choice)) continue;
+                const JsonValue *from = result.member("from_name");
+                const std::string control =
+                    from != nullptr && from->kind == JsonValue::Kind::String ? from->text : "choice";
+                row.cells.emplace_back(table.column(control), std::move(choice));
             }
-            table.add(std::move(row));
         }
+        table.add(row);
     }
+}
+
+// Whether a record is a Label Studio task (the first record decides for the file).
+bool is_label_studio_task(const JsonValue &v) {
+    const JsonValue *annotations = v.member("annotations");
+    return annotations != nullptr && annotations->kind == JsonValue::Kind::Array;
 }
 
 }  // namespace
@@ -194,42 +204,44 @@ bool looks_like_json(std::string_view head) {
 
 JsonTable json_as_table(std::string_view text, const std::string &source) {
     JsonParser parser(text, source);
-    std::vector<JsonValue> records;
-    std::string layout;
+    TableBuilder table;
+    std::string layout = "json";
+    int label_studio = -1;  // unknown until the first record
+    std::size_t index = 0;
+    const auto add = [&](const JsonValue &v) {
+        if (label_studio < 0) label_studio = is_label_studio_task(v) ? 1 : 0;
+        if (label_studio == 1) add_label_studio_task(table, v, index, text, parser);
+        else add_record(table, v, index, text, parser);
+        ++index;
+    };
     if (parser.enter_array()) {
-        layout = "json";
-        for (bool first = true; parser.next_element(first); first = false) records.push_back(parser.value());
+        for (bool first = true; parser.next_element(first); first = false) add(parser.value());
         if (parser.more()) parser.fail_at(parser.line(), "text after the closing ']' of the JSON array");
     } else {
         layout = "jsonl";
-        while (parser.more()) records.push_back(parser.value());
-        // fit --format json-nested: {"method": ..., "classes": [...], "items": [records]}.
-        if (records.size() == 1 && records[0].kind == JsonValue::Kind::Object) {
-            const JsonValue *items = records[0].member("items");
-            if (items != nullptr && items->kind == JsonValue::Kind::Array && records[0].member("annotations") == nullptr) {
-                JsonValue inner = *items;
-                records = std::move(inner.items);
+        while (parser.more()) {
+            JsonValue v = parser.value();
+            // fit --format json-nested: {"method": ..., "classes": [...], "items": [records]}.
+            const JsonValue *items = index == 0 ? v.member("items") : nullptr;
+            if (items != nullptr && items->kind == JsonValue::Kind::Array && v.member("classes") != nullptr &&
+                !parser.more()) {
                 layout = "json";
+                for (const JsonValue &item : items->items) add(item);
+                break;
             }
+            add(v);
         }
     }
-    TableBuilder table;
-    const char *unit = "record";
-    const JsonValue *annotations = records.empty() ? nullptr : records.front().member("annotations");
-    if (annotations != nullptr && annotations->kind == JsonValue::Kind::Array) {
-        add_label_studio(table, records, text, parser);
+    if (label_studio == 1) {
         layout = "labelstudio-json";
-        unit = "annotation";
         if (table.empty())
             throw CliError(kExitInput, source + ": a Label Studio export without annotations (export the project "
                                                 "after annotating it)");
-    } else {
-        add_records(table, records, text, parser);
     }
     if (table.empty())
         throw CliError(kExitInput, source + ": JSON without records (expected an array of objects such as "
                                             "{\"item\": ..., \"worker\": ..., \"label\": ...}, or one object per line)");
-    return table.finish(layout, unit);
+    return table.finish(layout, label_studio == 1 ? "annotation" : "record");
 }
 
 CliError json_error(const CliError &e, const std::string &source, const JsonTable &table) {

@@ -270,10 +270,10 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
                             const ClassSpec &classes, const InputOptions &input, std::size_t first_line,
                             bool part_of_file);
 
-// The whole of `in` (a stream's window grows to the end).
-std::string whole_input(InputBytes &in) {
+// The whole of `in` (a stream's window grows to the end), valid while `in` is.
+std::string_view whole_input(InputBytes &in) {
     while (!in.at_eof()) in.advance(0);
-    return std::string(in.data(), in.size());
+    return std::string_view(in.data(), in.size());
 }
 
 // A JSON crowd file (io/json_labels.hpp): its records as a CSV table read by the
