@@ -20,6 +20,7 @@
 #include "crowd/voting/m_msr.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "crowd/voting/weighted_vote.hpp"
+#include "ranking/run_comparisons.hpp"
 
 namespace cs {
 
@@ -35,6 +36,10 @@ MethodInfo points(int32_t id, const char *name, PointsMethod fit, const char *su
 
 MethodInfo graph(int32_t id, const char *name, GraphMethod fit, const char *summary) {
     return {id, name, InputKind::Graph, summary, nullptr, nullptr, fit};
+}
+
+MethodInfo comparisons(int32_t id, const char *name, ComparisonMethod fit, const char *summary) {
+    return {id, name, InputKind::Comparisons, summary, nullptr, nullptr, nullptr, fit};
 }
 
 }  // namespace
@@ -91,6 +96,13 @@ const std::vector<MethodInfo> &method_table() {
         graph(CS_METHOD_SPEC, "spec", fit_spec, "the trimmed spectral initialisation alone"),
         graph(CS_METHOD_SPEC_MLE, "spec-mle", fit_spec_mle,
               "the spectral initialisation, then one likelihood step (Gao et al.)"),
+        // Pairwise comparisons (cs_fit_comparisons).
+        comparisons(CS_METHOD_BT, "bt", fit_bt,
+                    "Bradley-Terry by MM (Hunter), Davidson ties, a weak prior so scores always exist"),
+        comparisons(CS_METHOD_NOISY_BT, "noisy-bt", fit_noisy_bt,
+                    "Bradley-Terry with each worker's skill and left/right bias (crowd-kit's NoisyBT), EM"),
+        comparisons(CS_METHOD_CROWD_BT, "crowd-bt", fit_crowd_bt,
+                    "Crowd-BT: each worker states the true preference with probability eta (Chen et al.), EM"),
     };
     return table;
 }

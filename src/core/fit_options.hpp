@@ -59,6 +59,12 @@ struct FitOptions {
     double gamma = 0.25;                    // minimax regularisation; 0 = cross-validated
     int32_t cv_folds = 5;                   // folds of that cross-validation
     int32_t minimax_start = CS_MINIMAX_START_VOTE;  // the minimax methods' start posteriors
+    // Pairwise comparisons (src/ranking/): bt, noisy-bt, crowd-bt.
+    double comparison_prior = 1.0;          // lambda: virtual wins and losses per item
+    int32_t ties = CS_TIES_AUTO;
+    int32_t se_items = 2000;                // exact standard errors up to this many items
+    double crowd_bt_alpha = 4.0;            // crowd-bt: Beta(alpha, beta) prior of eta
+    double crowd_bt_beta = 1.0;
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its

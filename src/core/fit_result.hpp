@@ -56,6 +56,13 @@ struct FitResult {
     // Graph fits (cs_fit_graph): edge densities under the final labels.
     double within_density = 0.0;
     double between_density = 0.0;
+
+    // Comparisons fits (cs_fit_comparisons): per item score, standard error and rank
+    // (1 = best); per worker reliability (noisy-bt, crowd-bt; empty for bt).
+    std::vector<double> scores;
+    std::vector<double> score_se;
+    std::vector<int32_t> ranks;
+    std::vector<double> reliability;
 };
 
 }  // namespace cs

@@ -130,12 +130,36 @@ def json_seeds():
     return {name: bytes([kind]) + text.encode("utf-8") for name, (kind, text) in files.items()}
 
 
+def comparison_seeds():
+    # option bytes (fuzz_comparisons.cpp): format, header, four column flips (1 = the
+    # default names), keep-rejected, file name (0 .csv, 1 .tsv, 2 .txt), method (0 bt,
+    # 1 noisy-bt, 2 crowd-bt), ties (0 auto .. 3 ignore), prior flip (0 = prior 0) and
+    # value (x / 8), max_iter, se_items; then the file.
+    files = {
+        "crowdkit": (0, 0, 0, "worker,left,right,label\nw1,a,b,a\nw2,b,c,c\nw1,c,a,c\nw3,a,b,b\n"),
+        "words_ties": (1, 0, 3, "annotator,item_a,item_b,winner\nu1,1,2,left\nu2,2,3,tie\nu1,3,1,right\n"),
+        "crowd_bt": (2, 2, 2, "judge\tfirst\tsecond\tresult\nj1\tx\ty\tfirst\nj2\ty\tz\tsecond\n"),
+        "no_header": (2, 1, 0, "w1 i1 i2 i1\nw2 i2 i3 i3\nw2 i3 i1 tie\nw1 i1 i1 i1\n"),
+        "three_fields": (2, 0, 2, "a b a\nb c b\nc a a\n"),
+        "toloka": (1, 1, 0, "INPUT:image_left\tINPUT:image_right\tOUTPUT:result\tGOLDEN:result\t"
+                   "ASSIGNMENT:worker_id\tASSIGNMENT:status\n"
+                   "p1\tp2\tleft\t\tw1\tAPPROVED\np2\tp3\tright\t\tw2\tREJECTED\n"
+                   "p3\tp1\tleft\t\tw2\tSUBMITTED\n"),
+    }
+    seeds = {}
+    for name, (path, method, ties, text) in files.items():
+        seeds[name] = bytes([0, 0, 1, 1, 1, 1, 1, path, method, ties, 1, 8, 40, 20]) + text.encode("utf-8")
+    seeds["prior0"] = bytes([0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 30, 64]) + b"left,right,winner\n1,2,1\n2,1,1\n"
+    return seeds
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     rng = random.Random(12)
     targets = {"fuzz_fit": fit_seeds(rng), "fuzz_points": points_seeds(rng), "fuzz_graph": graph_seeds(rng),
-               "fuzz_cli_readers": reader_seeds(), "fuzz_json_readers": json_seeds()}
+               "fuzz_cli_readers": reader_seeds(), "fuzz_json_readers": json_seeds(),
+               "fuzz_comparisons": comparison_seeds()}
     for target, seeds in targets.items():
         d = os.path.join(sys.argv[1], target)
         os.makedirs(d, exist_ok=True)

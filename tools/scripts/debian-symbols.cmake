@@ -16,7 +16,7 @@ foreach(var MAP SONAME PACKAGE DEV_PACKAGE OUT)
     message(FATAL_ERROR "debian-symbols.cmake: -D${var}=... is required")
   endif()
 endforeach()
-include("${CMAKE_CURRENT_LIST_DIR}/../cmake/crowdspecVersionScript.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/crowdspecVersionScript.cmake")
 cs_read_version_script("${MAP}" map)
 
 set(lines "")

@@ -280,6 +280,19 @@ end
     @test between ≈ 1 / 25 atol = 1e-15
 end
 
+@testset "comparisons" begin
+    # item 1 beat item 2 three times out of four; no prior: scores +- log(3) / 2
+    r = rank_comparisons(nothing, [1, 1, 1, 2], [2, 2, 2, 1], [:left, :left, :right, :right];
+                         comparison_prior = 0)
+    @test r.scores ≈ [log(3) / 2, -log(3) / 2] atol = 1e-6
+    @test r.se[1] ≈ sqrt(1 / 3) atol = 1e-5
+    @test r.ranks == [1, 2]
+    @test isempty(r.reliability)
+    c = rank_comparisons([1, 2, 1], [1, 2, 3], [2, 3, 1], [:left, :left, :right]; method = "crowd-bt")
+    @test length(c.reliability) == 2 && all(0 .<= c.reliability .<= 1)
+    @test method_input("crowd-bt") == :comparisons
+end
+
 @testset "encode" begin
     ids, levels = encode(["b", "a", "b", "c"])
     @test ids == [1, 2, 1, 3]

@@ -45,6 +45,7 @@ CALIBRATION_NAMES = {0: "none", 1: "auto", 2: "labels", 3: "gold"}
 INPUT_CROWD = 1
 INPUT_POINTS = 2
 INPUT_GRAPH = 3
+INPUT_COMPARISONS = 4
 
 
 class CrowdspecError(ValueError):
@@ -154,6 +155,9 @@ _SIGNATURES_0_2 = {
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
     "cs_calibration": (_status, [ModelP, F64P, F64P, I32P]),
     "cs_set_initial_calibration": (_status, [ModelP, ctypes.c_double, ctypes.c_double]),
+    "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),
+    "cs_scores": (_status, [ModelP, F64P, F64P, I32P, ctypes.c_size_t]),
+    "cs_worker_reliability": (_status, [ModelP, F64P, ctypes.c_size_t]),
 }
 
 _lock = threading.Lock()

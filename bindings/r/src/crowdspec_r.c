@@ -196,7 +196,31 @@ static R_xlen_t checked_length(size_t a, size_t b) {
     return (R_xlen_t)(a * b);
 }
 
-enum { R_CROWD = CS_INPUT_CROWD, R_POINTS = CS_INPUT_POINTS, R_GRAPH = CS_INPUT_GRAPH };
+enum {
+    R_CROWD = CS_INPUT_CROWD,
+    R_POINTS = CS_INPUT_POINTS,
+    R_GRAPH = CS_INPUT_GRAPH,
+    R_COMPARISONS = CS_INPUT_COMPARISONS
+};
+
+/* A comparisons fit's scores, standard errors, ranks, worker reliabilities (noisy-bt,
+ * crowd-bt; empty for bt) and noisy-bt's biases into elements 22-26 of `out`. */
+static cs_status collect_ranking(cs_model *model, SEXP out, size_t n, size_t m) {
+    SEXP score = list_element(out, 22, REALSXP, (R_xlen_t)n);
+    SEXP se = list_element(out, 23, REALSXP, (R_xlen_t)n);
+    SEXP rank = list_element(out, 24, INTSXP, (R_xlen_t)n);
+    cs_status s = cs_scores(model, REAL(score), REAL(se), INTEGER(rank), n);
+    if (s) return s;
+    SEXP reliability = list_element(out, 25, REALSXP, (R_xlen_t)m);
+    if (cs_worker_reliability(model, REAL(reliability), m) != CS_OK)
+        SET_VECTOR_ELT(out, 25, Rf_allocVector(REALSXP, 0)); /* bt: none */
+    size_t rows = 0;
+    if (cs_estimate(model, "bias", NULL, 0, &rows, NULL) == CS_OK) {
+        SEXP bias = list_element(out, 26, REALSXP, (R_xlen_t)rows);
+        s = cs_estimate(model, "bias", REAL(bias), rows, NULL, NULL);
+    }
+    return s;
+}
 
 /* Every result of the fit on the handle, as a named list; then the handle is
  * destroyed. `stopped` says that the R progress function ended the fit. */
@@ -221,7 +245,8 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
                            "densities",  "temperature", "mixing",        "calibration",
-                           "median_grades", "mean_grades", ""};
+                           "median_grades", "mean_grades", "scores",     "se",
+                           "ranks",      "reliability", "bias",         ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -260,6 +285,11 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
     } else if (kind == R_GRAPH) {
         SEXP dens = list_element(out, 16, REALSXP, 2);
         if ((s = cs_graph_densities(model, REAL(dens), REAL(dens) + 1))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+    } else if (kind == R_COMPARISONS) {
+        if ((s = collect_ranking(model, out, n, m))) {
             UNPROTECT(1);
             return failure(ptr, s);
         }
@@ -480,6 +510,28 @@ SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
     if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
     const graph_args args = {u, v, (size_t)n};
     return run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
+}
+
+typedef struct {
+    SEXP worker, left, right, answer;
+} comparison_args;
+
+static cs_status call_fit_comparisons(cs_model *model, const void *args) {
+    const comparison_args *a = (const comparison_args *)args;
+    return cs_fit_comparisons(model, INTEGER(a->worker), INTEGER(a->left), INTEGER(a->right), INTEGER(a->answer),
+                              (size_t)XLENGTH(a->left));
+}
+
+/* Comparisons: 0-based worker, left and right ids and answers (0 left, 1 right, 2 tie). */
+SEXP cs_r_fit_comparisons(SEXP worker, SEXP left, SEXP right, SEXP answer, SEXP params, SEXP progress) {
+    check_int_vector(worker, "worker");
+    check_int_vector(left, "left");
+    check_int_vector(right, "right");
+    check_int_vector(answer, "answer");
+    if (XLENGTH(worker) != XLENGTH(left) || XLENGTH(right) != XLENGTH(left) || XLENGTH(answer) != XLENGTH(left))
+        Rf_error("crowdspec: worker, left, right and answer must have the same length");
+    const comparison_args args = {worker, left, right, answer};
+    return run_fit(params, progress, R_COMPARISONS, call_fit_comparisons, &args);
 }
 
 /* ------------------------------------------------------------------------------- */

@@ -19,6 +19,8 @@ pub enum InputKind {
     Points,
     /// An undirected graph, [`Model::fit_graph`](crate::Model::fit_graph).
     Graph,
+    /// Pairwise comparisons, [`Model::fit_comparisons`](crate::Model::fit_comparisons).
+    Comparisons,
 }
 
 c_enum! {
@@ -91,6 +93,12 @@ c_enum! {
         Spec = sys::CS_METHOD_SPEC,
         /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
         SpecMle = sys::CS_METHOD_SPEC_MLE,
+        /// `"bt"` (comparisons): Bradley-Terry by MM, Davidson ties, a weak prior.
+        Bt = sys::CS_METHOD_BT,
+        /// `"noisy-bt"` (comparisons): each worker's skill and left bias (crowd-kit's NoisyBT).
+        NoisyBt = sys::CS_METHOD_NOISY_BT,
+        /// `"crowd-bt"` (comparisons): each worker's eta, below 1/2 an adversary (Chen et al.).
+        CrowdBt = sys::CS_METHOD_CROWD_BT,
     }
     /// The C id (`CS_METHOD_...`).
     fn id;
@@ -148,6 +156,7 @@ impl Method {
         match unsafe { sys::cs_method_input(self.id()) } {
             sys::CS_INPUT_POINTS => InputKind::Points,
             sys::CS_INPUT_GRAPH => InputKind::Graph,
+            sys::CS_INPUT_COMPARISONS => InputKind::Comparisons,
             _ => InputKind::Crowd,
         }
     }

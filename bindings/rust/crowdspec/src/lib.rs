@@ -67,7 +67,7 @@ pub use enums::{
 };
 pub use error::{Error, Status};
 pub use model::Model;
-pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit};
+pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 
 /// The raw C API (the crowdspec-sys crate), for what this crate does not wrap.
 pub use crowdspec_sys as sys;
