@@ -299,7 +299,9 @@ static void method_names_round_trip(void **state) {
                          method < 100   ? CS_INPUT_CROWD
                          : method < 200 ? CS_INPUT_POINTS
                          : method < 300 ? CS_INPUT_GRAPH
-                                        : CS_INPUT_COMPARISONS);
+                         : method < 400 ? CS_INPUT_COMPARISONS
+                         : method < 500 ? CS_INPUT_NUMBERS
+                                        : CS_INPUT_TAGS);
         for (j = 0; j < i; ++j) {
             assert_int_not_equal(cs_method_at(j), method);
             assert_string_not_equal(cs_method_name(cs_method_at(j)), name);

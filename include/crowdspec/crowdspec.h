@@ -76,6 +76,9 @@
  *  @brief Agreement, uncertainty, consistency and accuracy on aggregates of a crowd's
  *  labels (the measures of crowd-kit's metrics module), and string ids numbered by the
  *  library (added in 0.2). */
+/** @defgroup api_answers Tags and numeric answers
+ *  @brief Fit sets of tags per answer (multi-label) and real-valued answers, and copy
+ *  their results (added in 0.2). */
 /** @defgroup api_version Version
  *  @brief The version of the header and of the library loaded at run time. */
 #ifndef CROWDSPEC_H
@@ -203,8 +206,9 @@ CS_API const char *cs_version_string(void);
 /** @addtogroup api_methods
  *  Method ids are grouped by the input they take: 1-99 crowd labels (cs_fit()), 100-199
  *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()), 300-399 pairwise
- *  comparisons (cs_fit_comparisons(), since 0.2); cs_method_input() tells which. Values
- *  are pinned.
+ *  comparisons (cs_fit_comparisons(), since 0.2), 400-409 numeric answers
+ *  (cs_fit_numbers()), 500-509 tags (cs_fit_tags(), which also runs every crowd method
+ *  on each tag); cs_method_input() tells which. Values are pinned.
  *  @{ */
 
 /**
@@ -579,7 +583,53 @@ enum cs_method {
      *  problem with fractional wins, with the prior of ::CS_PARAM_COMPARISON_PRIOR), from
      *  the bt scores and eta = 0.8. cs_worker_reliability() gives eta_w. The model has no
      *  tie: see ::CS_PARAM_TIES. Cost O(comparisons + workers + items) per iteration. */
-    CS_METHOD_CROWD_BT = 302
+    CS_METHOD_CROWD_BT = 302,
+    /** "mean" (numbers, since 0.2): each item's estimate is the mean of its answers;
+     *  standard error s_j / sqrt(n_j), s_j the answers' sample standard deviation (the
+     *  crowd's pooled within-item deviation when the item has one answer). */
+    CS_METHOD_MEAN = 400,
+    /** "median" (numbers): the median of the answers (the mean of the middle two for an
+     *  even count); standard error sqrt(pi / 2) times that of the mean (the median's
+     *  asymptotic efficiency under normal noise). */
+    CS_METHOD_MEDIAN = 401,
+    /** "gaussian" (numbers): worker w answers x = mu_j + b_w + e, e ~ N(0, sigma_w^2): a
+     *  bias and a noise per worker (Raykar et al. 2010, the continuous case, with a bias
+     *  term added; ::CS_PARAM_WORKER_BIAS), fitted by coordinate ascent on the posterior
+     *  with an inverse-gamma prior on sigma_w^2 (::CS_PARAM_VARIANCE_PRIOR) and a normal
+     *  one on b_w (one pseudo-answer of zero bias), the biases centred so that the
+     *  answer-weighted mean bias is 0. Estimate mu_j = sum (x - b_w) / sigma_w^2 / sum
+     *  1 / sigma_w^2, standard error (sum 1 / sigma_w^2)^(-1/2). */
+    CS_METHOD_GAUSSIAN = 402,
+    /** "catd" (numbers): CATD (Li et al., PVLDB 2014): weighted means with worker weight
+     *  chi2_{alpha/2}(N_w) / sum of its squared residuals, the upper end of a confidence
+     *  interval of its variance, which discounts workers with few answers
+     *  (::CS_PARAM_CATD_ALPHA). Starts from the medians. Standard error (sum of the
+     *  item's weights)^(-1/2). */
+    CS_METHOD_CATD = 403,
+    /** "crh" (numbers): CRH, "PM" in Zheng et al. (Li et al., SIGMOD 2014): weighted
+     *  means with worker weight -log(L_w / sum L), L_w the worker's squared residuals
+     *  each divided by its item's answer standard deviation. Starts from the medians. */
+    CS_METHOD_CRH = 404,
+    /** "student-t" (numbers; the default, `auto`, for numbers): the gaussian model with
+     *  Student-t noise of ::CS_PARAM_T_DOF degrees of freedom, fitted by EM on its normal
+     *  scale mixture: an answer far from the estimate gets weight (nu + 1) / (nu + r^2 /
+     *  sigma_w^2), so one worker's occasional wild answer moves little. Starts from the
+     *  medians. Standard error (sum (nu + 1) / ((nu + 3) sigma_w^2))^(-1/2), the inverse
+     *  Fisher information of the location. */
+    CS_METHOD_STUDENT_T = 405,
+    /** "trimmed-mean" (numbers): the mean of each item's answers without the
+     *  floor(::CS_PARAM_TRIM_FRACTION x n) lowest and as many highest; standard error from
+     *  the winsorized deviation. */
+    CS_METHOD_TRIMMED_MEAN = 406,
+
+    /** "tag-pooled" (tags, since 0.2; the default, `auto`, for tags): a binary
+     *  Dawid-Skene model per tag whose worker
+     *  sensitivities and specificities share strength across tags: each is drawn
+     *  around the worker's own average over the tags (a Beta prior of
+     *  ::CS_PARAM_SMOOTHING_STRENGTH pseudo-answers, default 2, centred on the worker's
+     *  pooled counts over tags plus 2 of the crowd's), fitted by EM from the per-tag
+     *  majority vote. See cs_fit_tags(). */
+    CS_METHOD_TAG_POOLED = 500
 };
 
 /** The kinds of input a method takes (cs_method_input()). Values are pinned. */
@@ -587,8 +637,10 @@ enum cs_input_kind {
     CS_INPUT_CROWD = 1,  /**< Crowd labels: (item, worker, label) triples, cs_fit(). */
     CS_INPUT_POINTS = 2, /**< Points in R^d: an n x d matrix, cs_fit_points(). */
     CS_INPUT_GRAPH = 3,  /**< An undirected graph: an edge list, cs_fit_graph(). */
-    CS_INPUT_COMPARISONS = 4 /**< Pairwise comparisons: (worker, left, right, answer),
-                                  cs_fit_comparisons() (since 0.2). */
+    CS_INPUT_COMPARISONS = 4, /**< Pairwise comparisons: (worker, left, right, answer),
+                                   cs_fit_comparisons() (since 0.2). */
+    CS_INPUT_TAGS = 5,   /**< Since 0.2: sets of tags, (item, worker, tags), cs_fit_tags(). */
+    CS_INPUT_NUMBERS = 6 /**< Since 0.2: real answers, (item, worker, value), cs_fit_numbers(). */
 };
 
 /**
@@ -904,7 +956,29 @@ enum cs_param {
      *  outweighed by a worker's own 20 answers. */
     CS_PARAM_CROWD_BT_ALPHA = 673,
     /** double, "crowd_bt_beta" (since 0.2): beta_0 of that prior, 1..10^6. Default 1. */
-    CS_PARAM_CROWD_BT_BETA = 674
+    CS_PARAM_CROWD_BT_BETA = 674,
+    /** int, "worker_bias" (since 0.2): 1 ("on", default) gives every worker of the
+     *  gaussian and student-t models an additive bias b_w; 0 ("off") is the model of
+     *  Raykar et al. (noise only). */
+    CS_PARAM_WORKER_BIAS = 680,
+    /** double, "t_dof": degrees of freedom nu of student-t, 0.5..10^6. Default 8: of 4, 8
+     *  and 16 the one of least worst-case loss over the simulated crowds and the Emotion
+     *  ratings (docs/defaults.md). */
+    CS_PARAM_T_DOF = 681,
+    /** double, "catd_alpha": alpha of catd's (1 - alpha) confidence interval,
+     *  1e-6..0.5. Default 0.05 (the paper's). */
+    CS_PARAM_CATD_ALPHA = 682,
+    /** double, "variance_prior": a_0 of the inverse-gamma prior on each worker's noise
+     *  variance in gaussian and student-t, 0..10^6: sigma_w^2 = (b_0 + half the weighted
+     *  squared residuals) / (a_0 + 1 + N_w / 2), b_0 = (a_0 + 1) v_0, v_0 the median
+     *  within-item variance of the answers (the prior's mode is a typical worker).
+     *  Default 2. 0 is the paper's maximum likelihood, whose variances can collapse onto
+     *  a worker who alone answers an item (the floor 1e-6 x the answers' variance then
+     *  holds them: ::CS_NOTE_VARIANCE_FLOOR). */
+    CS_PARAM_VARIANCE_PRIOR = 683,
+    /** double, "trim_fraction": the share of each item's answers trimmed-mean drops at
+     *  either end, 0..0.49. Default 0.2: one answer at each end from 5 answers on. */
+    CS_PARAM_TRIM_FRACTION = 684
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -1557,7 +1631,11 @@ enum cs_fit_note {
      *  series in the neighbours' order, plus the variance of the scores' common shift,
      *  which only the prior's curvature P pins (within 2% of the exact value on random
      *  comparison graphs of 100+ comparisons per item; test_comparisons). */
-    CS_NOTE_APPROXIMATE_SE = 4194304
+    CS_NOTE_APPROXIMATE_SE = 4194304,
+    /** cs_fit_numbers() (since 0.2): some workers' noise variance reached its floor,
+     *  1e-6 times the variance of all answers: they agree exactly with the estimates
+     *  (typically the only answerer of their items); their weight is capped there. */
+    CS_NOTE_VARIANCE_FLOOR = 8388608
 };
 
 /**
@@ -2049,6 +2127,161 @@ CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t
  * @return As cs_median_grades().
  */
 CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @addtogroup api_answers
+ *  Two more shapes of a labelling form (since 0.2): a set of tags per answer (image
+ *  tagging, content moderation: cs_fit_tags()) and a number per answer (sizes, prices,
+ *  ratings: cs_fit_numbers()). Both take 0-based ids like cs_fit(), copy their inputs,
+ *  and leave their results on the handle for the getters below; cs_n_items(),
+ *  cs_n_workers(), cs_iterations(), cs_converged(), cs_trace() and cs_fit_notes() work
+ *  as for every fit. docs/algorithms.md gives each model's equations and cost.
+ *  @{ */
+
+/**
+ * @brief Estimate a real value per item from workers' numeric answers (methods 400-409).
+ *
+ * Answer t says that worker worker[t] gave item item[t] the value value[t]. With
+ * ::CS_PARAM_METHOD = ::CS_METHOD_AUTO (the default) the fit runs "student-t", the
+ * default for numbers (docs/defaults.md gives the measurements); any other method must
+ * take numbers. Items and workers are counted as by cs_fit() (::CS_PARAM_ITEMS,
+ * ::CS_PARAM_WORKERS or the largest id + 1); a worker who answers an item twice follows
+ * ::CS_PARAM_DUPLICATES. Every iterative method stops when no estimate moves by more
+ * than sqrt(::CS_PARAM_TOL) times the answers' standard deviation (1e-5 of it by
+ * default: the objectives change by the square of the moves, so this matches the crowd
+ * methods' tol on the objective), or after ::CS_PARAM_MAX_ITER rounds; cs_trace() holds
+ * the largest move of each round.
+ * Cost O(answers) per round; the result does not depend on the order of the answers
+ * or on ::CS_PARAM_THREADS.
+ *
+ * Results: cs_number_estimates() (value and standard error per item: an item without
+ * answers gets the mean of all answers and their standard deviation,
+ * ::CS_NOTE_UNLABELED_ITEMS) and cs_number_workers() (bias and noise per worker).
+ *
+ * @param model The handle.
+ * @param item Item ids, each in [0, n_items).
+ * @param worker Worker ids, each in [0, n_workers).
+ * @param value The answers: finite, magnitude at most 1e100.
+ * @param n_answers Number of answers (> 0).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT;
+ *         ::CS_ERR_INVALID_ID; ::CS_ERR_NON_FINITE (the message names the index);
+ *         ::CS_ERR_DUPLICATE; ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_CANCELLED;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_numbers(cs_model *model, const int32_t *item, const int32_t *worker, const double *value,
+                                size_t n_answers);
+
+/**
+ * @brief The estimate and its standard error for every item of a numbers fit.
+ * @param model A handle fitted by cs_fit_numbers().
+ * @param[out] value Buffer for n_items estimates, or NULL.
+ * @param[out] se Buffer for n_items standard errors (finite, >= 0), or NULL.
+ * @param capacity Length of each non-NULL buffer (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED, ::CS_ERR_WRONG_INPUT_KIND
+ *         (not a numbers fit) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_number_estimates(const cs_model *model, double *value, double *se, size_t capacity);
+
+/**
+ * @brief Each worker's bias (mean of answer - estimate) and noise (standard deviation
+ *        of its errors) in a numbers fit: the model's own parameters for gaussian and
+ *        student-t, the residuals' mean and root mean square deviation about it for the
+ *        other methods. A worker without answers gets bias 0 and the crowd's noise.
+ * @param model A handle fitted by cs_fit_numbers().
+ * @param[out] bias Buffer for n_workers values, or NULL.
+ * @param[out] noise Buffer for n_workers values, or NULL.
+ * @param capacity Length of each non-NULL buffer (>= n_workers).
+ * @return as cs_number_estimates().
+ */
+CS_API cs_status cs_number_workers(const cs_model *model, double *bias, double *noise, size_t capacity);
+
+/**
+ * @brief Fit sets of tags (multi-label answers): for each item, the probability that
+ *        each tag applies.
+ *
+ * Answer t says that worker worker[t] looked at item item[t] and ticked the tags
+ * tag[tag_start[t]] .. tag[tag_start[t + 1] - 1] (in any order; a repeated tag counts
+ * once; an empty set is an answer too). A worker who answered an item and did not give
+ * tag g has said "not g". n_tags is the number of tags (0 = 1 + the largest tag given).
+ *
+ * The method: ::CS_METHOD_TAG_POOLED, or any crowd method (1-99), which is then run on
+ * each tag as a binary crowd (binary relevance: label 1 = ticked, every answer of the
+ * item a label), the tags fitted in parallel over one shared index of the workers. With
+ * ::CS_METHOD_AUTO (the default) the fit runs "tag-pooled", the measured default for
+ * tags (docs/defaults.md); the crowd method "auto" on each tag is "ds" with
+ * smoothing_center = strata (its prior; calibration applies to ds too). Under binary
+ * relevance a tag nobody ticked gets probability 0 on every item.
+ *
+ * Results: cs_n_tags(), cs_tag_probabilities(), cs_tag_sets() and cs_tag_workers();
+ * cs_iterations() is the largest count over the tags (binary relevance), cs_converged()
+ * 1 when every tag converged. Gold (cs_set_gold()) and initial matrices do not apply.
+ *
+ * @param model The handle.
+ * @param item Item ids, each in [0, n_items).
+ * @param worker Worker ids, each in [0, n_workers).
+ * @param tag_start n_answers + 1 offsets into tag: tag_start[0] = 0, non-decreasing.
+ * @param tag The tags, each in [0, n_tags); may be NULL when tag_start[n_answers] = 0.
+ * @param n_answers Number of answers (> 0).
+ * @param n_tags Number of tags (0 = infer; at most 10^6).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT
+ *         (no answers, or no tag at all with n_tags = 0); ::CS_ERR_INVALID_ID;
+ *         ::CS_ERR_INVALID_LABEL (a tag negative or >= n_tags); ::CS_ERR_INVALID_ARGUMENT
+ *         (tag_start not starting at 0 or decreasing, n_tags out of range);
+ *         ::CS_ERR_DUPLICATE (a worker answering an item twice, under
+ *         ::CS_PARAM_DUPLICATES); ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_CANCELLED;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_tags(cs_model *model, const int32_t *item, const int32_t *worker, const int64_t *tag_start,
+                             const int32_t *tag, size_t n_answers, int32_t n_tags);
+
+/**
+ * @brief Number of tags of the last tags fit.
+ * @param model The handle.
+ * @param[out] n Receives the count.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_WRONG_INPUT_KIND (not a tags fit).
+ */
+CS_API cs_status cs_n_tags(const cs_model *model, size_t *n);
+
+/**
+ * @brief P(tag g applies to item j), n_items x n_tags row-major.
+ * @param model A handle fitted by cs_fit_tags().
+ * @param[out] p Buffer for n_items * n_tags doubles in [0, 1].
+ * @param capacity Length of p.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_tag_probabilities(const cs_model *model, double *p, size_t capacity);
+
+/**
+ * @brief The tag sets: member[j * n_tags + g] = 1 when P(tag g applies to item j) is at
+ *        least the threshold, else 0.
+ * @param model A handle fitted by cs_fit_tags().
+ * @param threshold NULL (0.5 for every tag), one value (for every tag) or n_tags values
+ *        (one per tag), each in [0, 1].
+ * @param n_threshold 0, 1 or n_tags.
+ * @param[out] member Buffer for n_items * n_tags values.
+ * @param capacity Length of member.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND, ::CS_ERR_INVALID_ARGUMENT (a threshold outside
+ *         [0, 1] or n_threshold not 0, 1 or n_tags) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_tag_sets(const cs_model *model, const double *threshold, size_t n_threshold, int32_t *member,
+                             size_t capacity);
+
+/**
+ * @brief Each worker's sensitivity P(ticks g | g applies) and specificity P(does not
+ *        tick g | g does not apply) per tag, n_workers x n_tags row-major (from the
+ *        per-tag confusion matrices under binary relevance).
+ * @param model A handle fitted by cs_fit_tags().
+ * @param[out] sensitivity Buffer for n_workers * n_tags values, or NULL.
+ * @param[out] specificity Buffer for n_workers * n_tags values, or NULL.
+ * @param capacity Length of each non-NULL buffer.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED, ::CS_ERR_WRONG_INPUT_KIND or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_tag_workers(const cs_model *model, double *sensitivity, double *specificity, size_t capacity);
 /** @} */
 
 #ifdef __cplusplus

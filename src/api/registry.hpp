@@ -8,7 +8,8 @@
 // `evaluate --method all` and the bindings' method lists all read this one table.
 //
 // Adding a method: append its id to enum cs_method in crowdspec.h, write its entry
-// point (a CrowdMethod, PointsMethod, GraphMethod or ComparisonMethod), and add one row to registry.cpp.
+// point (a CrowdMethod, PointsMethod, GraphMethod, ComparisonMethod, NumbersMethod or TagsMethod), and add one
+// row to registry.cpp.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,8 @@
 #include "crowd/run_crowd.hpp"
 #include "ranking/run_comparisons.hpp"
 #include "crowdspec/crowdspec.h"
+#include "numeric/run_numbers.hpp"
+#include "tags/run_tags.hpp"
 
 namespace cs {
 
@@ -26,7 +29,9 @@ enum class InputKind {
     Crowd = CS_INPUT_CROWD,
     Points = CS_INPUT_POINTS,
     Graph = CS_INPUT_GRAPH,
-    Comparisons = CS_INPUT_COMPARISONS
+    Comparisons = CS_INPUT_COMPARISONS,
+    Tags = CS_INPUT_TAGS,
+    Numbers = CS_INPUT_NUMBERS
 };
 
 /// One registered method. Exactly one entry point is set: the one of its input kind.
@@ -39,6 +44,8 @@ struct MethodInfo {
     PointsMethod points;   // set when input == Points
     GraphMethod graph;     // set when input == Graph
     ComparisonMethod comparisons = nullptr;  // set when input == Comparisons
+    NumbersMethod numbers = nullptr;  // set when input == Numbers
+    TagsMethod tags = nullptr;        // set when input == Tags
 };
 
 /// All methods, in cs_method_at() order.

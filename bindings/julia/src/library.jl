@@ -93,6 +93,8 @@ const CS_INPUT_CROWD = Int32(1)
 const CS_INPUT_POINTS = Int32(2)
 const CS_INPUT_GRAPH = Int32(3)
 const CS_INPUT_COMPARISONS = Int32(4)
+const CS_INPUT_TAGS = Int32(5)
+const CS_INPUT_NUMBERS = Int32(6)
 
 # Fit notes (enum cs_fit_note): bits of fit_notes(model).
 const CS_NOTE_MAX_ITER_REACHED = Int32(1)
@@ -109,6 +111,7 @@ const CS_NOTE_MAJORITY_START = Int32(1024)
 const CS_NOTE_UNKNOWN_WORKERS = Int32(65536)
 const CS_NOTE_DEGENERATE_MAXIMUM = Int32(131072)
 const CS_NOTE_APPROXIMATE_SE = Int32(4194304)
+const CS_NOTE_VARIANCE_FLOOR = Int32(8388608)
 
 const _NOTE_NAMES = (
     (CS_NOTE_MAX_ITER_REACHED, :max_iter_reached),
@@ -125,6 +128,7 @@ const _NOTE_NAMES = (
     (CS_NOTE_UNKNOWN_WORKERS, :unknown_workers),
     (CS_NOTE_DEGENERATE_MAXIMUM, :degenerate_maximum),
     (CS_NOTE_APPROXIMATE_SE, :approximate_se),
+    (CS_NOTE_VARIANCE_FLOOR, :variance_floor),
 )
 
 # ---------------------------------------------------------------------------- errors

@@ -338,4 +338,24 @@ end
     end
 end
 
+@testset "numeric answers and tags (0.2)" begin
+    # Items 1..3: item 1: w1 1, w2 2, w3 6; item 2: w1 4; item 3: w2 3, w3 5.
+    m = Model(method = "mean")
+    fit_numbers!(m, [1, 1, 1, 2, 3, 3], [1, 2, 3, 1, 2, 3], [1.0, 2.0, 6.0, 4.0, 3.0, 5.0])
+    value, se = number_estimates(m)
+    @test value == [3.0, 4.0, 4.0]
+    @test se ≈ [sqrt(7 / 3), sqrt(16 / 3), 1.0]
+    bias, noise = number_workers(m)
+    @test bias[1] ≈ -1.0
+    # crowd-kit's example: car 1, grass 2, house 3, human 4, train 5, tree 6.
+    t = Model(method = "mv")
+    fit_tags!(t, [1, 1, 1, 2, 2, 2], [1, 2, 3, 1, 2, 3], [[3, 6], [3], [3, 6, 2], [1], [1, 4], [5]])
+    @test n_tags(t) == 6
+    @test tag_probabilities(t)[1, :] ≈ [0, 1 / 3, 1, 0, 0, 2 / 3]
+    @test findall(tag_sets(t)[1, :]) == [3, 6]
+    @test findall(tag_sets(t; threshold = 0.3)[2, :]) == [1, 4, 5]
+    sens, spec = tag_workers(t)
+    @test size(sens) == (3, 6)
+    @test_throws CrowdSpecError fit_numbers!(Model(method = "ds"), [1], [1], [1.0])
+end
 end

@@ -17,6 +17,7 @@ from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, 
                            OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
 from ._pairwise import BradleyTerry, CrowdBT, NoisyBradleyTerry
+from ._answers import NumbersResult, TagsResult, fit_numbers, fit_tags
 from . import metrics
 
 __version__ = "0.2.0"
@@ -32,4 +33,5 @@ __all__ = [
     "LA", "LAOnePass", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
     "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
     "BradleyTerry", "NoisyBradleyTerry", "CrowdBT",
+    "fit_numbers", "fit_tags", "NumbersResult", "TagsResult",
 ]

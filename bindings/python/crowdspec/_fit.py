@@ -52,6 +52,7 @@ NOTE_NAMES = {
     65536: "unknown_workers",
     131072: "degenerate_maximum",
     4194304: "approximate_se",
+    8388608: "variance_floor",
 }
 
 
@@ -602,7 +603,8 @@ def fit_graph(u, v, n_communities, method="commu-lloyd", *, n_nodes=None, progre
 
 
 _KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph",
-          _lib.INPUT_COMPARISONS: "comparisons"}
+          _lib.INPUT_COMPARISONS: "comparisons", _lib.INPUT_TAGS: "tags",
+          _lib.INPUT_NUMBERS: "numbers"}
 
 
 #: Answers of cs_fit_comparisons (enum cs_answer).

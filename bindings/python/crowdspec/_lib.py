@@ -46,6 +46,8 @@ INPUT_CROWD = 1
 INPUT_POINTS = 2
 INPUT_GRAPH = 3
 INPUT_COMPARISONS = 4
+INPUT_TAGS = 5
+INPUT_NUMBERS = 6
 
 
 class CrowdspecError(ValueError):
@@ -158,6 +160,14 @@ _SIGNATURES_0_2 = {
     "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),
     "cs_scores": (_status, [ModelP, F64P, F64P, I32P, ctypes.c_size_t]),
     "cs_worker_reliability": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_fit_numbers": (_status, [ModelP, I32P, I32P, F64P, ctypes.c_size_t]),
+    "cs_number_estimates": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_number_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_fit_tags": (_status, [ModelP, I32P, I32P, I64P, I32P, ctypes.c_size_t, ctypes.c_int32]),
+    "cs_n_tags": (_status, [ModelP, SizeP]),
+    "cs_tag_probabilities": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_tag_sets": (_status, [ModelP, F64P, ctypes.c_size_t, I32P, ctypes.c_size_t]),
+    "cs_tag_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
 }
 
 _lock = threading.Lock()

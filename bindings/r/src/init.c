@@ -15,6 +15,8 @@ static const R_CallMethodDef call_entries[] = {
     ENTRY(cs_r_fit_points, 3),
     ENTRY(cs_r_fit_graph, 5),
     ENTRY(cs_r_fit_comparisons, 6),
+    ENTRY(cs_r_fit_numbers, 5),
+    ENTRY(cs_r_fit_tags, 8),
     ENTRY(cs_r_status_string, 1),
     ENTRY(cs_r_version, 0),
     ENTRY(cs_r_methods, 0),

@@ -155,6 +155,22 @@ pub const CS_METHOD_BT: cs_method = 300;
 pub const CS_METHOD_NOISY_BT: cs_method = 301;
 /// `"crowd-bt"` (comparisons): Crowd-BT (Chen et al. 2013), each worker's eta, EM.
 pub const CS_METHOD_CROWD_BT: cs_method = 302;
+/// `"mean"` (numbers, since 0.2): the mean of each item's answers.
+pub const CS_METHOD_MEAN: cs_method = 400;
+/// `"median"` (numbers): the median of each item's answers.
+pub const CS_METHOD_MEDIAN: cs_method = 401;
+/// `"gaussian"` (numbers): a bias and a noise per worker, Gaussian (Raykar et al.).
+pub const CS_METHOD_GAUSSIAN: cs_method = 402;
+/// `"catd"` (numbers): confidence-aware truth discovery (Li et al., PVLDB 2014).
+pub const CS_METHOD_CATD: cs_method = 403;
+/// `"crh"` (numbers): CRH / PM truth discovery (Li et al., SIGMOD 2014).
+pub const CS_METHOD_CRH: cs_method = 404;
+/// `"student-t"` (numbers; the default): the gaussian model with Student-t noise.
+pub const CS_METHOD_STUDENT_T: cs_method = 405;
+/// `"trimmed-mean"` (numbers): each item's mean without its extreme answers.
+pub const CS_METHOD_TRIMMED_MEAN: cs_method = 406;
+/// `"tag-pooled"` (tags, since 0.2; the default): per-tag D&S with pooled worker rates.
+pub const CS_METHOD_TAG_POOLED: cs_method = 500;
 
 /// Kinds of input a method takes (the header's `enum cs_input_kind`).
 pub type cs_input_kind = i32;
@@ -166,6 +182,10 @@ pub const CS_INPUT_POINTS: cs_input_kind = 2;
 pub const CS_INPUT_GRAPH: cs_input_kind = 3;
 /// Pairwise comparisons: [`cs_fit_comparisons`] (since 0.2).
 pub const CS_INPUT_COMPARISONS: cs_input_kind = 4;
+/// Sets of tags (since 0.2): [`cs_fit_tags`].
+pub const CS_INPUT_TAGS: cs_input_kind = 5;
+/// Real answers (since 0.2): [`cs_fit_numbers`].
+pub const CS_INPUT_NUMBERS: cs_input_kind = 6;
 
 /// Parameter ids (the header's `enum cs_param`); the header documents each one's type,
 /// default and range.
@@ -290,6 +310,16 @@ pub const CS_ANSWER_LEFT: cs_answer = 0;
 pub const CS_ANSWER_RIGHT: cs_answer = 1;
 /// A tie.
 pub const CS_ANSWER_TIE: cs_answer = 2;
+/// int `"worker_bias"` (since 0.2): an additive bias per worker in gaussian and student-t (1 on).
+pub const CS_PARAM_WORKER_BIAS: cs_param = 680;
+/// double `"t_dof"`: degrees of freedom of student-t (default 8).
+pub const CS_PARAM_T_DOF: cs_param = 681;
+/// double `"catd_alpha"`: alpha of catd's confidence interval (default 0.05).
+pub const CS_PARAM_CATD_ALPHA: cs_param = 682;
+/// double `"variance_prior"`: a_0 of the inverse-gamma prior on a worker's variance (default 2).
+pub const CS_PARAM_VARIANCE_PRIOR: cs_param = 683;
+/// double `"trim_fraction"`: share trimmed at either end by trimmed-mean (default 0.2).
+pub const CS_PARAM_TRIM_FRACTION: cs_param = 684;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -415,6 +445,8 @@ pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
 /// [`cs_fit_comparisons`]: more items than `se_items`, so the standard errors are the
 /// O(pairs) approximation (since 0.2).
 pub const CS_NOTE_APPROXIMATE_SE: cs_fit_note = 4194304;
+/// cs_fit_numbers (since 0.2): some workers' noise variance reached its floor.
+pub const CS_NOTE_VARIANCE_FLOOR: cs_fit_note = 8388608;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;
@@ -721,4 +753,47 @@ extern "C" {
 
     /// Each worker's reliability in a noisy-bt or crowd-bt fit.
     pub fn cs_worker_reliability(model: *const cs_model, reliability: *mut f64, capacity: usize) -> cs_status;
+    /// Fit numeric answers (item, worker, value) (since 0.2).
+    pub fn cs_fit_numbers(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        value: *const f64,
+        n_answers: usize,
+    ) -> cs_status;
+    /// The estimate and standard error of every item of a numbers fit (either may be NULL).
+    pub fn cs_number_estimates(model: *const cs_model, value: *mut f64, se: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Each worker's bias and noise in a numbers fit (either may be NULL).
+    pub fn cs_number_workers(model: *const cs_model, bias: *mut f64, noise: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Fit sets of tags: answer t's tags are `tag[tag_start[t] .. tag_start[t + 1])` (since 0.2).
+    pub fn cs_fit_tags(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        tag_start: *const i64,
+        tag: *const i32,
+        n_answers: usize,
+        n_tags: i32,
+    ) -> cs_status;
+    /// Number of tags of the last tags fit.
+    pub fn cs_n_tags(model: *const cs_model, n: *mut usize) -> cs_status;
+    /// P(tag applies), n_items x n_tags row-major.
+    pub fn cs_tag_probabilities(model: *const cs_model, p: *mut f64, capacity: usize) -> cs_status;
+    /// The tag sets at thresholds (NULL and 0: 0.5; 1 value; or n_tags values).
+    pub fn cs_tag_sets(
+        model: *const cs_model,
+        threshold: *const f64,
+        n_threshold: usize,
+        member: *mut i32,
+        capacity: usize,
+    ) -> cs_status;
+    /// Each worker's sensitivity and specificity per tag, n_workers x n_tags (either may be NULL).
+    pub fn cs_tag_workers(
+        model: *const cs_model,
+        sensitivity: *mut f64,
+        specificity: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
 }

@@ -53,12 +53,14 @@
 
 #[macro_use]
 mod c_enum;
+mod answers;
 mod codes;
 mod enums;
 mod error;
 mod model;
 mod results;
 
+pub use answers::{NumbersFit, TagsFit};
 pub use codes::Codes;
 pub use enums::{
     Accel, AppliedCalibration, Calibration, CalibrationSource, ConfusionModel, Duplicates,

@@ -122,7 +122,7 @@ unsafe extern "C" fn progress_trampoline<F: FnMut(usize, f64) -> bool>(
     }
 }
 
-fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
+pub(crate) fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
     let n = lengths[0].1;
     if lengths.iter().all(|(_, len)| *len == n) {
         Ok(n)
@@ -135,7 +135,7 @@ fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
     }
 }
 
-fn product(parts: &[usize]) -> Result<usize, Error> {
+pub(crate) fn product(parts: &[usize]) -> Result<usize, Error> {
     parts.iter().try_fold(1usize, |acc, &p| acc.checked_mul(p)).ok_or_else(|| {
         Error::new(Status::OutOfMemory, format!("a result of {:?} elements does not fit in memory", parts))
     })
@@ -165,11 +165,11 @@ impl Model {
         self.raw.as_ptr()
     }
 
-    fn ptr(&self) -> *mut sys::cs_model {
+    pub(crate) fn ptr(&self) -> *mut sys::cs_model {
         self.raw.as_ptr()
     }
 
-    fn check(&self, code: i32) -> Result<(), Error> {
+    pub(crate) fn check(&self, code: i32) -> Result<(), Error> {
         check(code, self.ptr())
     }
 
@@ -380,7 +380,7 @@ impl Model {
 
     /// Runs `run` with `callback` installed as the progress callback, then removes it,
     /// and resumes a panic the callback raised.
-    fn with_progress<F, R>(
+    pub(crate) fn with_progress<F, R>(
         &mut self,
         callback: F,
         run: impl FnOnce(&mut Model) -> Result<R, Error>,
@@ -640,7 +640,7 @@ impl Model {
 
     // ------------------------------------------------------------------ results
 
-    fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
+    pub(crate) fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
         let mut n = 0;
         // SAFETY: live handle, valid out-pointer.
         self.check(unsafe { f(self.ptr(), &mut n) })?;
