@@ -260,4 +260,11 @@ CliError json_error(const CliError &e, const std::string &source, const JsonTabl
     return e;
 }
 
+InputOptions json_csv_options(const InputOptions &input) {
+    InputOptions as_csv = input;
+    as_csv.format = TextFormat::Csv;
+    as_csv.header = HeaderMode::Yes;
+    return as_csv;
+}
+
 }  // namespace cli

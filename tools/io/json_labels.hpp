@@ -37,6 +37,7 @@
 #include <string_view>
 
 #include "common/errors.hpp"
+#include "io/crowd_table.hpp"
 
 namespace cli {
 
@@ -62,5 +63,20 @@ JsonTable json_as_table(std::string_view text, const std::string &source);
 /// terms: "SOURCE:H: what" for the header line becomes "SOURCE: the JSON keys as
 /// columns: what", and with by_record "SOURCE:N: what" becomes "SOURCE: record N: what".
 CliError json_error(const CliError &e, const std::string &source, const JsonTable &table);
+
+/// `input` for reading a JsonTable's CSV: the CSV format, a header line.
+InputOptions json_csv_options(const InputOptions &input);
+
+/// Converts JSON `text` (from `source`) and returns read(table); a CliError that read
+/// throws is rethrown in the JSON file's terms (json_error).
+template <class Read>
+auto read_json_as_table(std::string_view text, const std::string &source, Read read) {
+    const JsonTable json = json_as_table(text, source);
+    try {
+        return read(json);
+    } catch (const CliError &e) {
+        throw json_error(e, source, json);
+    }
+}
 
 }  // namespace cli

@@ -276,28 +276,14 @@ std::string_view whole_input(InputBytes &in) {
     return std::string_view(in.data(), in.size());
 }
 
-// A JSON file (io/json_labels.hpp) read as the CSV table of its records by
-// read(csv bytes, options, first line), with every rule of CSV files; messages are
-// placed in the JSON file's terms.
-template <class Read>
-auto read_json_as_csv(InputBytes &in, const std::string &path, const InputOptions &input, Read read) {
-    const std::string source = display_name(path);
-    const JsonTable json = json_as_table(whole_input(in), source);
-    InputOptions as_csv = input;
-    as_csv.format = TextFormat::Csv;
-    as_csv.header = HeaderMode::Yes;
-    InputBytes csv(json.csv);
-    try {
-        return read(csv, as_csv, json);
-    } catch (const CliError &e) {
-        throw json_error(e, source, json);
-    }
-}
-
+// A JSON crowd file: its records read as CSV (read_json_as_table).
 CrowdTable read_crowd_json(InputBytes &in, const ParseSettings &settings, const std::string &path,
                            const ClassSpec &classes, const InputOptions &input, bool part_of_file) {
-    return read_json_as_csv(in, path, input, [&](InputBytes &csv, const InputOptions &as_csv, const JsonTable &json) {
-        CrowdTable table = read_crowd_input(csv, settings, path, classes, as_csv, json.first_line, part_of_file);
+    // (io/json_labels.hpp: the CSV table of its records, read by every rule of CSV files)
+    return read_json_as_table(whole_input(in), display_name(path), [&](const JsonTable &json) {
+        InputBytes csv(json.csv);
+        CrowdTable table =
+            read_crowd_input(csv, settings, path, classes, json_csv_options(input), json.first_line, part_of_file);
         table.format = json.layout;
         return table;
     });
@@ -500,8 +486,9 @@ TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
     if (!looks_like_json(std::string_view(in.data(), std::min<std::size_t>(in.size(), 64))))
         return read_truth_input(in, settings, path, input, 1);
     // JSON records (e.g. what `fit --output x.json` writes) or a Label Studio export.
-    return read_json_as_csv(in, path, input, [&](InputBytes &csv, const InputOptions &as_csv, const JsonTable &json) {
-        return read_truth_input(csv, settings, path, as_csv, json.first_line);
+    return read_json_as_table(whole_input(in), display_name(path), [&](const JsonTable &json) {
+        InputBytes csv(json.csv);
+        return read_truth_input(csv, settings, path, json_csv_options(input), json.first_line);
     });
 }
 
