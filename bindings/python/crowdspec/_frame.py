@@ -341,18 +341,15 @@ def _intern_in_library(a, sort=True):
     except (TypeError, UnicodeEncodeError):  # not all str, or not encodable
         return None
     n = len(values)
+    if text.count(b"\0") != n - 1:  # a string holds a NUL byte
+        return None
     codes = np.empty(n, dtype=np.int32)
     first = np.empty(n, dtype=np.int64)
     distinct = ctypes.c_size_t()
     with _lib.Handle() as model:
-        status = _lib.function("cs_intern_strings")(
+        _lib.check(_lib.function("cs_intern_strings")(
             model, text, len(text), None, n, 1 if sort else 0, codes.ctypes.data_as(_lib.I32P),
-            first.ctypes.data_as(_lib.I64P), ctypes.byref(distinct))
-        # the library counts the NUL bytes: another count than n - 1 means a string
-        # holds one (CS_ERR_INVALID_ARGUMENT), and the column is coded by pandas
-        if status == _lib.CS_ERR_INVALID_ARGUMENT:
-            return None
-        _lib.check(status, model)
+            first.ctypes.data_as(_lib.I64P), ctypes.byref(distinct)), model)
     return codes, a.take(first[:distinct.value])
 
 
