@@ -176,4 +176,20 @@ printf '[{"item": "a", "worker": "w1", "value": 1.5},\n {"item": "a", "worker": 
 run 0 "$CS" fit -q --answers numbers --method mean numbers.json && contains out.txt "a,2,0.5"
 printf '[{"item": "a", "worker": "w1", "value": 1.5}, {"item": "a", "worker": "w2", "value": "x"}]' >bad_number.json
 run 2 "$CS" fit --answers numbers bad_number.json && stderr_is "^crowdspec: bad_number\.json: record 2: the value 'x' is not a finite number"
+# Label Studio's JSON export of a multiple choice: each answer's choices are its tags.
+# Item 1: cat in 2 of 2 answers, dog in 1; item 2: none (an empty choice), dog.
+cat >ls_tags.json <<'JSON'
+[
+  {"id": 1, "annotations": [
+    {"id": 11, "completed_by": 1, "result": [{"value": {"choices": ["cat", "dog"]}, "from_name": "animals", "type": "choices"}]},
+    {"id": 12, "completed_by": 2, "result": [{"value": {"choices": ["cat"]}, "from_name": "animals", "type": "choices"}]}]},
+  {"id": 2, "annotations": [
+    {"id": 21, "completed_by": 1, "result": [{"value": {"choices": []}, "from_name": "animals", "type": "choices"}]},
+    {"id": 22, "completed_by": 2, "result": [{"value": {"choices": ["dog"]}, "from_name": "animals", "type": "choices"}]}]}
+]
+JSON
+run 0 "$CS" fit -q --answers tags --method mv ls_tags.json
+printf 'item,tags,p_cat,p_dog\n1,cat|dog,1,0.5\n2,dog,0,0.5\n' >expected_ls_tags.csv
+same out.txt expected_ls_tags.csv
+run 2 "$CS" fit --method mv ls_tags.json && stderr_is "^crowdspec: ls_tags\.json:3: 2 choices in one answer .*--answers tags"
 finish

@@ -359,9 +359,12 @@ AnswerTable read_answers(std::string text, const std::string &path, const InputO
     const std::string_view head(text.data(), std::min<std::size_t>(text.size(), 64));
     reject_foreign_format(head, path, source);
     if (!looks_like_json(head)) return read_answer_table(std::move(text), path, input, kind, delimiter, 1);
-    return read_json_as_table(text, source, [&](const JsonTable &json) {
-        return read_answer_table(json.csv, path, json_csv_options(input), kind, delimiter, json.first_line);
-    });
+    return read_json_as_table(
+        text, source,
+        [&](const JsonTable &json) {
+            return read_answer_table(json.csv, path, json_csv_options(input), kind, delimiter, json.first_line);
+        },
+        kind == Kind::Tags);
 }
 
 }  // namespace

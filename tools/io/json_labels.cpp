@@ -131,7 +131,8 @@ std::string annotator_text(const JsonValue *by, std::string_view text) {
 
 // The chosen value of one result of a Choices or Rating control; false for other
 // result types (regions, text areas), which are ignored.
-bool result_choice(const JsonValue &result, const JsonParser &parser, std::string &choice) {
+bool result_choice(const JsonValue &result, const JsonParser &parser, std::string_view text, bool choice_lists,
+                   std::string &choice) {
     const JsonValue *value = result.member("value");
     if (value == nullptr || value->kind != JsonValue::Kind::Object) return false;
     if (const JsonValue *rating = value->member("rating"); rating != nullptr) {
@@ -141,10 +142,14 @@ bool result_choice(const JsonValue &result, const JsonParser &parser, std::strin
     }
     const JsonValue *choices = value->member("choices");
     if (choices == nullptr || choices->kind != JsonValue::Kind::Array) return false;
+    if (choice_lists) {  // a set of tags: the list as it is
+        choice = cell_text(*choices, text);
+        return true;
+    }
     if (choices->items.size() > 1)
         parser.fail_at(choices->line, std::to_string(choices->items.size()) +
-                                          " choices in one answer (a multi-choice control); crowdspec fits one "
-                                          "label per answer: use a single-choice control, or export one control");
+                                          " choices in one answer (a multi-choice control): a class label is one "
+                                          "choice; --answers tags reads each answer as a set of tags");
     if (choices->items.empty()) return true;
     const JsonValue &only = choices->items.front();
     if (only.kind != JsonValue::Kind::String && only.kind != JsonValue::Kind::Number)
@@ -154,7 +159,7 @@ bool result_choice(const JsonValue &result, const JsonParser &parser, std::strin
 }
 
 void add_label_studio_task(TableBuilder &table, const JsonValue &task, std::size_t index, std::string_view text,
-                           const JsonParser &parser) {
+                           const JsonParser &parser, bool choice_lists) {
     const std::size_t c_id = table.column("id"), c_annotator = table.column("annotator"),
                       c_annotation = table.column("annotation_id");
     if (task.kind != JsonValue::Kind::Object)
@@ -177,7 +182,7 @@ void add_label_studio_task(TableBuilder &table, const JsonValue &task, std::size
         if (!skip && results != nullptr && results->kind == JsonValue::Kind::Array) {
             for (const JsonValue &result : results->items) {
                 std::string choice;
-                if (!result_choice(result, parser, choice)) continue;
+                if (!result_choice(result, parser, text, choice_lists, choice)) continue;
                 const JsonValue *from = result.member("from_name");
                 const std::string control =
                     from != nullptr && from->kind == JsonValue::Kind::String ? from->text : "choice";
@@ -202,7 +207,7 @@ bool looks_like_json(std::string_view head) {
     return i < head.size() && (head[i] == '[' || head[i] == '{');
 }
 
-JsonTable json_as_table(std::string_view text, const std::string &source) {
+JsonTable json_as_table(std::string_view text, const std::string &source, bool choice_lists) {
     JsonParser parser(text, source);
     TableBuilder table;
     std::string layout = "json";
@@ -210,7 +215,7 @@ JsonTable json_as_table(std::string_view text, const std::string &source) {
     std::size_t index = 0;
     const auto add = [&](const JsonValue &v) {
         if (label_studio < 0) label_studio = is_label_studio_task(v) ? 1 : 0;
-        if (label_studio == 1) add_label_studio_task(table, v, index, text, parser);
+        if (label_studio == 1) add_label_studio_task(table, v, index, text, parser, choice_lists);
         else add_record(table, v, index, text, parser);
         ++index;
     };

@@ -18,7 +18,8 @@
 //   result's from_name) holding the chosen value. A cancelled annotation
 //   (was_cancelled) or one without that control's result has an empty choice, so the
 //   labelstudio preset skips it as a row without an answer; two choices in one answer
-//   (a multi-choice control) are an input error. Predictions, drafts and other result
+//   (a multi-choice control) are an input error, except in a tags file, where the
+//   cell holds the choices' JSON list. Predictions, drafts and other result
 //   types (regions, text areas) are ignored. Label Studio's JSON-MIN export is flat
 //   records and is read as such.
 //
@@ -57,7 +58,9 @@ struct JsonTable {
 /// Converts JSON `text` (read from `source`, for messages). Throws CliError(kExitInput)
 /// "SOURCE:LINE: what" for malformed JSON, a record that is not an object, a Label
 /// Studio answer with several choices, and a file without records.
-JsonTable json_as_table(std::string_view text, const std::string &source);
+/// With `choice_lists` (tags files), a Label Studio answer's choices are one cell
+/// holding their JSON list (`["a", "b"]`) instead of the one choice.
+JsonTable json_as_table(std::string_view text, const std::string &source, bool choice_lists = false);
 
 /// An error met while reading `table` as CSV, with its place told in the JSON file's
 /// terms: "SOURCE:H: what" for the header line becomes "SOURCE: the JSON keys as
@@ -70,8 +73,8 @@ InputOptions json_csv_options(const InputOptions &input);
 /// Converts JSON `text` (from `source`) and returns read(table); a CliError that read
 /// throws is rethrown in the JSON file's terms (json_error).
 template <class Read>
-auto read_json_as_table(std::string_view text, const std::string &source, Read read) {
-    const JsonTable json = json_as_table(text, source);
+auto read_json_as_table(std::string_view text, const std::string &source, Read read, bool choice_lists = false) {
+    const JsonTable json = json_as_table(text, source, choice_lists);
     try {
         return read(json);
     } catch (const CliError &e) {
