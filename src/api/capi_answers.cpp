@@ -99,7 +99,12 @@ CS_API cs_status cs_fit_tags(cs_model *model, const int32_t *item, const int32_t
         const bool cancelled =
             method.input == cs::InputKind::Tags
                 ? cs::run_tags_method(data, options, model->progress, method.tags, *fit)
-                : cs::run_tags_binary_relevance(data, options, model->progress, method.crowd, *fit);
+                : cs::run_tags_binary_relevance(
+                      data, options, model->progress,
+                      [&](const cs::CrowdData &crowd, const cs::FitOptions &tag_options, cs::FitResult &out) {
+                          return cs::run_crowd_method(crowd, tag_options, cs::Progress(), method.crowd, out);
+                      },
+                      *fit);
         cs::keep_fit(model, std::move(fit), cancelled);
     });
 }

@@ -25,13 +25,13 @@ std::vector<char> ticked_tags(const TagData &data) {
 
 // Fits tag g with `base` into the tag's columns of `out`. Returns the tag's fit (its
 // iterations, convergence, notes).
-FitResult fit_one_tag(const TagData &data, const FitOptions &options, CrowdMethod base, int32_t g, FitResult &out) {
+FitResult fit_one_tag(const TagData &data, const FitOptions &options, const CrowdFit &base, int32_t g, FitResult &out) {
     const int32_t T = data.n_tags;
     const std::vector<uint32_t> codes = data.tag_codes(g);
     const CrowdData crowd = CrowdData::build_csr(static_cast<std::size_t>(data.n_items()), data.order.item_start.data(),
                                                  codes.data(), 2, options);
     FitResult fit;
-    run_crowd_method(crowd, options, Progress(), base, fit);
+    base(crowd, options, fit);
     for (int32_t j = 0; j < data.n_items(); ++j)
         out.tag_probabilities[static_cast<std::size_t>(j) * T + g] = fit.posteriors[static_cast<std::size_t>(j) * 2 + 1];
     for (int32_t w = 0; w < data.n_workers(); ++w) {
@@ -53,7 +53,7 @@ FitResult fit_one_tag(const TagData &data, const FitOptions &options, CrowdMetho
 }  // namespace
 
 bool fit_binary_relevance(const TagData &data, const FitOptions &options, const Progress &progress,
-                          CrowdMethod base, FitResult &out) {
+                          const CrowdFit &base, FitResult &out) {
     const int32_t T = data.n_tags;
     const std::size_t n = static_cast<std::size_t>(data.n_items()), m = static_cast<std::size_t>(data.n_workers());
     out.tag_probabilities.assign(n * T, 0.0);

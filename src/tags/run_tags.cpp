@@ -40,7 +40,7 @@ bool run_tags_method(const TagData &data, const FitOptions &options, const Progr
 }
 
 bool run_tags_binary_relevance(const TagData &data, const FitOptions &options, const Progress &progress,
-                               CrowdMethod base, FitResult &out) {
+                               const CrowdFit &base, FitResult &out) {
     start_result(data, out);
     return finish_result(data, fit_binary_relevance(data, options, progress, base, out), out);
 }

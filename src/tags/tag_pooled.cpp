@@ -7,7 +7,7 @@
 //                                                                   : log((1 - alpha) / beta)]
 //   M  counts n_wg[l][c] = sum over w's answers of q_jg (l = 1) or 1 - q_jg (l = 0), c = ticked;
 //      the worker's centre C_w[l] = normalise(sum_g n_wg[l] + 2 P[l]), P the crowd's pooled rows
-//      (the prior machinery of crowd/em/pooled_prior.hpp, the worker's tags as its "workers");
+//      (the prior machinery of priors/pooled_prior.hpp, the worker's tags as its "workers");
 //      alpha_wg = (n_wg[1][1] + s C_w[1][1]) / (n_wg[1][.] + s), beta_wg likewise with row 0:
 //      the MAP estimate under Beta priors of s pseudo-answers centred on the worker's own
 //      average over the tags. pi_g = mean q_jg.
@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "crowd/em/pooled_prior.hpp"
+#include "priors/pooled_prior.hpp"
 #include "util/parallel.hpp"
 
 namespace cs {
