@@ -74,8 +74,16 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
     sum_over_shards(data, rc.total.data(), rc.total.size());
     FitOptions prior = options;
     if (options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) {
+        // Each worker's labels are the sum of its count row (every label adds a
+        // posterior row that sums to 1), rounded: no pass over the labels of its own.
+        std::vector<uint64_t> labels(static_cast<std::size_t>(data.n_workers));
+        for (int32_t w = 0; w < data.n_workers; ++w) {
+            double n = 0.0;
+            for (int64_t e = 0; e < kk; ++e) n += rc.total[static_cast<std::size_t>(w * kk + e)];
+            labels[static_cast<std::size_t>(w)] = static_cast<uint64_t>(std::llround(n));
+        }
         int32_t n_strata = 0;
-        rc.strata = worker_strata(data, n_strata);
+        rc.strata = strata_of_counts(labels, n_strata);
         strata_pseudo_counts(rc.total.data(), class_mass, total_items(data), rc.strata, n_strata, k, prior, rc.tables);
         return rc;
     }
@@ -387,17 +395,21 @@ int64_t gold_items_with_labels(const CrowdData &data) {
 // the classes, but two posteriors a rounding apart can come out equal, and the label
 // must stay the argmax of the posterior it is reported with.
 // An impossible item (every class has a zero confusion term, CS_NOTE_IMPOSSIBLE_ITEMS)
-// keeps the prior EM gave it, as an item without labels does.
+// keeps the prior EM gave it, as an item without labels does; `check_impossible`
+// false says there is none (the fit's last E-step, at its final parameters, reported no
+// CS_NOTE_IMPOSSIBLE_ITEMS), which spares the pass over every label that finds them.
 void apply(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
-           FitResult &out) {
+           bool check_impossible, FitResult &out) {
     const int32_t k = data.k;
     const double inv_t = 1.0 / temperature;
     std::vector<double> logit(k), p(k);
     ItemEvidence ev;
     for (int32_t j = 0; j < data.n_items; ++j) {
         if (data.gold_of(j) >= 0 || data.item_start[j + 1] == data.item_start[j]) continue;
-        item_evidence(data, log_pi, j, ev);
-        if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) continue;
+        if (check_impossible) {
+            item_evidence(data, log_pi, j, ev);
+            if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) continue;
+        }
         double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
         for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
         if (!tempered(logit.data(), k, inv_t, p.data())) continue;
@@ -441,7 +453,9 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
         out.temperature = at_t - at_one > 1e-6 * std::fabs(at_one) ? t : 1.0;
         out.calibration = CS_CALIBRATION_LABELS;
     }
-    if (out.temperature != 1.0 || out.mixing != 0.0) apply(data, log_pi, out.temperature, out.mixing, out);
+    if (out.temperature != 1.0 || out.mixing != 0.0)
+        apply(data, log_pi, out.temperature, out.mixing,
+              out.iterations == 0 || (out.notes & CS_NOTE_IMPOSSIBLE_ITEMS) != 0, out);
 }
 
 void apply_calibration(const CrowdData &data, double temperature, double mixing, int32_t source, FitResult &out) {
@@ -449,7 +463,7 @@ void apply_calibration(const CrowdData &data, double temperature, double mixing,
     out.mixing = mixing;
     out.calibration = source;
     if (temperature != 1.0 || mixing != 0.0)
-        apply(data, log_pi_by_code(out, data.n_workers, data.k), temperature, mixing, out);
+        apply(data, log_pi_by_code(out, data.n_workers, data.k), temperature, mixing, true, out);
 }
 
 }  // namespace cs

@@ -56,6 +56,10 @@ std::vector<int32_t> worker_strata(const CrowdData &data, int32_t &n_strata) {
     std::vector<uint64_t> labels(static_cast<std::size_t>(data.n_workers), 0);
     for (std::size_t p = 0; p < data.n_labels(); ++p) ++labels[static_cast<std::size_t>(data.worker_of(static_cast<int64_t>(p)))];
     sum_over_shards(data, labels.data(), labels.size());
+    return strata_of_counts(labels, n_strata);
+}
+
+std::vector<int32_t> strata_of_counts(const std::vector<uint64_t> &labels, int32_t &n_strata) {
     std::vector<int32_t> strata(labels.size(), 0);
     n_strata = 1;
     for (std::size_t i = 0; i < labels.size(); ++i) {
