@@ -48,6 +48,8 @@ static void enum_values_are_pinned(void **state) {
     assert_int_equal(CS_ERR_WRONG_INPUT_KIND, -17);
     assert_int_equal(CS_ERR_TOO_LARGE, -20);
     assert_int_equal(CS_ERR_BUSY, -21);
+    assert_int_equal(CS_ERR_INVALID_ANSWER, -24);
+    assert_int_equal(CS_ERR_NOT_CONNECTED, -25);
 
     assert_int_equal(CS_METHOD_MV, 1);
     assert_int_equal(CS_METHOD_DS, 2);
@@ -115,6 +117,8 @@ static void status_string_names_every_code(void **state) {
         {CS_ERR_TOO_MANY_CLASSES, "CS_ERR_TOO_MANY_CLASSES"},
         {CS_ERR_TOO_LARGE, "CS_ERR_TOO_LARGE"},
         {CS_ERR_BUSY, "CS_ERR_BUSY"},
+        {CS_ERR_INVALID_ANSWER, "CS_ERR_INVALID_ANSWER"},
+        {CS_ERR_NOT_CONNECTED, "CS_ERR_NOT_CONNECTED"},
     };
     static const cs_status unknown[] = {1, 2, 100, -22, -100, 1000, INT32_MAX, INT32_MIN};
     size_t i;
@@ -292,7 +296,12 @@ static void method_names_round_trip(void **state) {
         assert_true(summary[strlen(summary) - 1] != ' ');
         /* Ids are grouped by input kind (crowdspec.h, "Methods"). */
         assert_int_equal(cs_method_input(method),
-                         method < 100 ? CS_INPUT_CROWD : method < 200 ? CS_INPUT_POINTS : CS_INPUT_GRAPH);
+                         method < 100   ? CS_INPUT_CROWD
+                         : method < 200 ? CS_INPUT_POINTS
+                         : method < 300 ? CS_INPUT_GRAPH
+                         : method < 400 ? CS_INPUT_COMPARISONS
+                         : method < 500 ? CS_INPUT_NUMBERS
+                                        : CS_INPUT_TAGS);
         for (j = 0; j < i; ++j) {
             assert_int_not_equal(cs_method_at(j), method);
             assert_string_not_equal(cs_method_name(cs_method_at(j)), name);

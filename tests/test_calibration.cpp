@@ -152,7 +152,7 @@ static void test_strata_is_pooled_with_one_stratum(void **) {
 
 // auto on the real crowds against an independent implementation of the same model (a
 // numpy Dawid-Skene with the stratified prior, written from the definition in
-// crowd/em/pooled_prior.hpp; its figures, in items wrong, from the research of issue 33).
+// priors/pooled_prior.hpp; its figures, in items wrong, from the research of issue 33).
 static void test_auto_matches_the_numpy_implementation(void **) {
     struct Expected {
         const char *set;

@@ -246,13 +246,24 @@ static int32_t stop_at_call(void *user, int32_t iteration, double objective) {
 }
 
 /* Fits `method` on the data of its input kind (crowd: cs_k3; points: two clusters of 3
- * points; graph: two triangles joined by one edge). */
+ * points; graph: two triangles joined by one edge; comparisons: four items by two
+ * workers; numbers and tags: six answers on three items). */
 static cs_status fit_any(cs_model *m, int32_t method) {
     static const double x[12] = {0, 0, 0, 1, 1, 0, 10, 10, 10, 11, 11, 10};
     static const int32_t u[7] = {0, 0, 1, 3, 3, 4, 2}, v[7] = {1, 2, 2, 4, 5, 5, 3};
+    static const int32_t judge[6] = {0, 1, 0, 1, 0, 1}, left[6] = {0, 1, 2, 0, 3, 2}, right[6] = {1, 2, 3, 2, 1, 0};
+    static const int32_t answer[6] = {CS_ANSWER_LEFT, CS_ANSWER_LEFT, CS_ANSWER_RIGHT, CS_ANSWER_TIE,
+                                      CS_ANSWER_RIGHT, CS_ANSWER_LEFT};
+    static const int32_t item[6] = {0, 0, 1, 1, 2, 2}, worker[6] = {0, 1, 0, 1, 0, 1};
+    static const double value[6] = {1.0, 1.5, 4.0, 3.0, -2.0, -2.5};
+    static const int64_t tag_start[7] = {0, 1, 3, 3, 4, 5, 7};
+    static const int32_t tag[7] = {0, 0, 1, 1, 0, 0, 1};
     switch (cs_method_input(method)) {
         case CS_INPUT_CROWD: return cs_fit_data(m, &cs_k3);
         case CS_INPUT_POINTS: return cs_fit_points(m, x, 6, 2, 0);
+        case CS_INPUT_COMPARISONS: return cs_fit_comparisons(m, judge, left, right, answer, 6);
+        case CS_INPUT_NUMBERS: return cs_fit_numbers(m, item, worker, value, 6);
+        case CS_INPUT_TAGS: return cs_fit_tags(m, item, worker, tag_start, tag, 6, 2);
         default: return cs_fit_graph(m, 6, u, v, 7);
     }
 }
@@ -269,7 +280,8 @@ static void every_method_reports_not_converged_after_cancel(void **state) {
         cs_model *m = cs_create();
         assert_non_null(m);
         CS_ASSERT_OK(cs_set_int(m, CS_PARAM_METHOD, method));
-        if (cs_method_input(method) != CS_INPUT_CROWD) CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 2));
+        if (cs_method_input(method) == CS_INPUT_POINTS || cs_method_input(method) == CS_INPUT_GRAPH)
+            CS_ASSERT_OK(cs_set_int(m, CS_PARAM_CLASSES, 2));
         CS_ASSERT_OK(cs_set_progress(m, stop_at_call, &count));
         CS_ASSERT_OK(fit_any(m, method));
         assert_true(count.calls >= 1);

@@ -59,6 +59,9 @@ struct Inputs {
     std::vector<int32_t> item, worker, label;  // crowd: 4000 items x 5 labels, k = 3
     std::vector<double> x;                     // points: 600 x 300, three clusters
     std::vector<int32_t> u, v;                 // graph: 1500 nodes, two blocks
+    std::vector<int32_t> left, right, answer;  // comparisons: the crowd's items in pairs
+    std::vector<double> value;                 // numbers: each crowd label plus noise
+    std::vector<int64_t> tag_start;            // tags: each crowd label as a one-tag set
 };
 
 Inputs make_inputs() {
@@ -84,6 +87,14 @@ Inputs make_inputs() {
                 in.u.push_back(a);
                 in.v.push_back(b);
             }
+    for (std::size_t t = 0; t < in.item.size(); ++t) {
+        in.left.push_back(in.item[t]);
+        in.right.push_back((in.item[t] + 1 + in.label[t]) % 4000);
+        in.answer.push_back(in.label[t]);  // 0 left, 1 right, 2 tie
+        in.value.push_back(in.label[t] + rng.unit());
+        in.tag_start.push_back(static_cast<int64_t>(t));
+    }
+    in.tag_start.push_back(static_cast<int64_t>(in.item.size()));
     return in;
 }
 
@@ -92,6 +103,13 @@ cs_status fit(cs_model *m, int32_t method, const Inputs &in) {
         case CS_INPUT_CROWD:
             return cs_fit(m, in.item.data(), in.worker.data(), in.label.data(), in.item.size());
         case CS_INPUT_POINTS: return cs_fit_points(m, in.x.data(), 600, 300, 0);
+        case CS_INPUT_COMPARISONS:
+            return cs_fit_comparisons(m, in.worker.data(), in.left.data(), in.right.data(), in.answer.data(),
+                                      in.left.size());
+        case CS_INPUT_NUMBERS: return cs_fit_numbers(m, in.item.data(), in.worker.data(), in.value.data(), in.item.size());
+        case CS_INPUT_TAGS:
+            return cs_fit_tags(m, in.item.data(), in.worker.data(), in.tag_start.data(), in.label.data(),
+                               in.item.size(), 3);
         default: return cs_fit_graph(m, 1500, in.u.data(), in.v.data(), in.u.size());
     }
 }
@@ -100,16 +118,41 @@ cs_model *make_model(int32_t method) {
     cs_model *m = cs_create();
     if (m == nullptr || cs_set_int(m, CS_PARAM_METHOD, method) != CS_OK ||
         cs_set_int(m, CS_PARAM_THREADS, 1) != CS_OK ||  // no thread stacks to map (README, Limits)
-        (cs_method_input(method) != CS_INPUT_CROWD && cs_set_int(m, CS_PARAM_CLASSES, 3 - (method >= 200)) != CS_OK))
+        ((cs_method_input(method) == CS_INPUT_POINTS || cs_method_input(method) == CS_INPUT_GRAPH) &&
+         cs_set_int(m, CS_PARAM_CLASSES, 3 - (method >= 200)) != CS_OK))
         return nullptr;
     return m;
 }
 
-std::vector<int32_t> labels_of(const cs_model *m) {
-    size_t n = 0;
-    if (cs_n_items(m, &n) != CS_OK) return {};
-    std::vector<int32_t> out(n);
-    if (cs_labels(m, out.data(), n) != CS_OK) return {};
+// How many int32 codes answer_of() gives: the fit's labels (crowd, points, graph), its
+// ranks (comparisons), its tag memberships (tags) or the bits of its estimates (numbers).
+size_t answer_size(const cs_model *m, int32_t method) {
+    size_t n = 0, tags = 0;
+    if (cs_n_items(m, &n) != CS_OK) return 0;
+    if (cs_method_input(method) == CS_INPUT_NUMBERS) return 2 * n;
+    if (cs_method_input(method) == CS_INPUT_TAGS) return cs_n_tags(m, &tags) == CS_OK ? n * tags : 0;
+    return n;
+}
+
+// The fit's answer into `out` (sized by answer_size), with `scratch` of n doubles for the
+// estimates: allocates nothing, so it runs under the limit too.
+bool answer_of(const cs_model *m, int32_t method, std::vector<int32_t> &out, std::vector<double> &scratch) {
+    const size_t n = out.size();
+    switch (cs_method_input(method)) {
+        case CS_INPUT_COMPARISONS: return cs_scores(m, nullptr, nullptr, out.data(), n) == CS_OK;
+        case CS_INPUT_NUMBERS:
+            if (scratch.size() * 2 != n || cs_number_estimates(m, scratch.data(), nullptr, n / 2) != CS_OK) return false;
+            std::memcpy(out.data(), scratch.data(), n * sizeof(int32_t));
+            return true;
+        case CS_INPUT_TAGS: return cs_tag_sets(m, nullptr, 0, out.data(), n) == CS_OK;
+        default: return cs_labels(m, out.data(), n) == CS_OK;
+    }
+}
+
+std::vector<int32_t> labels_of(const cs_model *m, int32_t method) {
+    std::vector<int32_t> out(answer_size(m, method));
+    std::vector<double> scratch(out.size() / 2);
+    if (out.empty() || !answer_of(m, method, out, scratch)) return {};
     return out;
 }
 
@@ -133,10 +176,9 @@ size_t mapped_bytes() {
     if (m == nullptr) die(2, "cannot set up the handle");
     // Everything the checks need is allocated before the limit.
     std::vector<int32_t> got(reference.size());
+    std::vector<double> scratch(reference.size() / 2);
     auto same_labels = [&] {
-        size_t n = 0;
-        return cs_n_items(m, &n) == CS_OK && n == got.size() && cs_labels(m, got.data(), n) == CS_OK &&
-               got == reference;
+        return answer_size(m, method) == got.size() && answer_of(m, method, got, scratch) && got == reference;
     };
     struct rlimit old, lim;
     if (getrlimit(RLIMIT_AS, &old) != 0) die(2, "getrlimit failed");
@@ -182,7 +224,7 @@ std::vector<int32_t> reference_labels(int32_t method, const Inputs &in) {
             std::fflush(stdout);
             _exit(1);
         }
-        const std::vector<int32_t> labels = labels_of(m);
+        const std::vector<int32_t> labels = labels_of(m, method);
         const char *p = reinterpret_cast<const char *>(labels.data());
         size_t left = labels.size() * sizeof(int32_t);
         while (left > 0) {

@@ -25,6 +25,10 @@ struct Inputs {
     std::vector<int32_t> item, worker, label;  // 300 items x 4 labels, k = 3
     std::vector<double> x;                     // 200 x 4, three clusters
     std::vector<int32_t> u, v;                 // 120 nodes, two blocks
+    std::vector<int32_t> judge, left, right, answer;  // 900 comparisons of 60 items
+    std::vector<double> value;                        // a number for each crowd label
+    std::vector<int64_t> tag_start;                   // the crowd labels as tag sets (tag = label)
+    std::vector<int32_t> tag;
 };
 
 Inputs make_inputs() {
@@ -47,6 +51,21 @@ Inputs make_inputs() {
                 in.u.push_back(a);
                 in.v.push_back(b);
             }
+    // Comparisons of 60 items by 12 workers: the higher id wins two times in three.
+    for (int32_t c = 0; c < 900; ++c) {
+        const int32_t a = rng.below(60), b = rng.below(60);
+        in.judge.push_back(c % 12);
+        in.left.push_back(a);
+        in.right.push_back(b);
+        in.answer.push_back(rng.chance(0.1) ? CS_ANSWER_TIE : ((a > b) == rng.chance(0.67) ? CS_ANSWER_LEFT : CS_ANSWER_RIGHT));
+    }
+    // The same answers as numbers (label plus noise) and as one-tag sets.
+    for (std::size_t t = 0; t < in.item.size(); ++t) {
+        in.value.push_back(in.label[t] + rng.unit());
+        in.tag_start.push_back(static_cast<int64_t>(t));
+        in.tag.push_back(in.label[t]);
+    }
+    in.tag_start.push_back(static_cast<int64_t>(in.item.size()));
     return in;
 }
 
@@ -74,6 +93,17 @@ Outcome fit_method(int32_t method, const Inputs &in, int32_t threads_param) {
             cs_set_int(m, CS_PARAM_CLASSES, 3);
             o.status = cs_fit_points(m, in.x.data(), 200, 4, 0);
             break;
+        case CS_INPUT_COMPARISONS:
+            o.status = cs_fit_comparisons(m, in.judge.data(), in.left.data(), in.right.data(), in.answer.data(),
+                                          in.left.size());
+            break;
+        case CS_INPUT_NUMBERS:
+            o.status = cs_fit_numbers(m, in.item.data(), in.worker.data(), in.value.data(), in.item.size());
+            break;
+        case CS_INPUT_TAGS:
+            o.status = cs_fit_tags(m, in.item.data(), in.worker.data(), in.tag_start.data(), in.tag.data(),
+                                   in.item.size(), 3);
+            break;
         default:
             cs_set_int(m, CS_PARAM_CLASSES, 2);
             o.status = cs_fit_graph(m, 120, in.u.data(), in.v.data(), in.u.size());
@@ -88,6 +118,17 @@ Outcome fit_method(int32_t method, const Inputs &in, int32_t threads_param) {
         cs_labels(m, o.labels.data(), n);
         cs_posteriors(m, o.posteriors.data(), n * k);
         cs_iterations(m, &o.iterations);
+        // The scores, estimates or tag probabilities in place of posteriors.
+        if (cs_method_input(method) == CS_INPUT_COMPARISONS) {
+            o.posteriors.resize(n);
+            cs_scores(m, o.posteriors.data(), nullptr, nullptr, n);
+        } else if (cs_method_input(method) == CS_INPUT_NUMBERS) {
+            o.posteriors.resize(2 * n);
+            cs_number_estimates(m, o.posteriors.data(), o.posteriors.data() + n, n);
+        } else if (cs_method_input(method) == CS_INPUT_TAGS) {
+            o.posteriors.resize(3 * n);
+            cs_tag_probabilities(m, o.posteriors.data(), 3 * n);
+        }
     }
     cs_destroy(m);
     return o;

@@ -64,7 +64,7 @@
 /** @defgroup api_params Parameters
  *  @brief Choose the method and its options, by id or by name, before a fit. */
 /** @defgroup api_fitting Fitting
- *  @brief Fit crowd labels, points or a graph; follow or cancel a long fit. */
+ *  @brief Fit crowd labels, points, a graph or pairwise comparisons; follow or cancel a long fit. */
 /** @defgroup api_results Results
  *  @brief Copy the labels, posteriors, confusion matrices and diagnostics of the last
  *  fit into caller buffers. */
@@ -76,6 +76,9 @@
  *  @brief Agreement, uncertainty, consistency and accuracy on aggregates of a crowd's
  *  labels (the measures of crowd-kit's metrics module), and string ids numbered by the
  *  library (added in 0.2). */
+/** @defgroup api_answers Tags and numeric answers
+ *  @brief Fit sets of tags per answer (multi-label) and real-valued answers, and copy
+ *  their results (added in 0.2). */
 /** @defgroup api_version Version
  *  @brief The version of the header and of the library loaded at run time. */
 #ifndef CROWDSPEC_H
@@ -155,11 +158,18 @@ enum cs_status_code {
     CS_ERR_TOO_LARGE = -20,           /**< The input's sizes exceed a limit of the library's
                                            data layout: for cs_fit(), n_workers x k >= 2^32
                                            (its 32-bit label codes; the message gives both). */
-    CS_ERR_BUSY = -21                 /**< Another call is running on this handle (another
+    CS_ERR_BUSY = -21,                /**< Another call is running on this handle (another
                                            thread, or the progress callback calling back into
                                            the handle of its own fit): nothing was done, and
                                            the handle, its results and its message belong to
                                            that call. Since 0.2. */
+    CS_ERR_INVALID_ANSWER = -24,      /**< cs_fit_comparisons(): an answer is not a ::cs_answer
+                                           value (since 0.2; the message names its index). */
+    CS_ERR_NOT_CONNECTED = -25        /**< cs_fit_comparisons() with ::CS_PARAM_COMPARISON_PRIOR
+                                           = 0: the maximum-likelihood scores do not exist, as
+                                           some set of items never beat (or tied) the others
+                                           (the comparison graph is not strongly connected;
+                                           since 0.2, the message names an item). */
 };
 
 /** The largest number of classes k a crowd fit (cs_fit()) accepts: every worker has a
@@ -195,8 +205,10 @@ CS_API const char *cs_version_string(void);
 /* ------------------------------------------------------------------------------ */
 /** @addtogroup api_methods
  *  Method ids are grouped by the input they take: 1-99 crowd labels (cs_fit()), 100-199
- *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()); cs_method_input() tells
- *  which. Values are pinned.
+ *  points (cs_fit_points()), 200-299 graphs (cs_fit_graph()), 300-399 pairwise
+ *  comparisons (cs_fit_comparisons(), since 0.2), 400-409 numeric answers
+ *  (cs_fit_numbers()), 500-509 tags (cs_fit_tags(), which also runs every crowd method
+ *  on each tag); cs_method_input() tells which. Values are pinned.
  *  @{ */
 
 /**
@@ -539,14 +551,96 @@ enum cs_method {
      *  Ma, Zhang and Zhou): with the within / between densities p, q estimated from the
      *  spectral labels, z_i <- argmax_h [ e_ih log(p(1-q) / (q(1-p))) - n_h log((1-q) /
      *  (1-p)) ], e_ih = edges from i into h. */
-    CS_METHOD_SPEC_MLE = 202
+    CS_METHOD_SPEC_MLE = 202,
+
+    /** "bt" (comparisons, since 0.2): Bradley-Terry, P(i beats j) = pi_i / (pi_i + pi_j),
+     *  s_i = log pi_i, fitted by the MM algorithm of Hunter (2004), all items at once from
+     *  the previous sweep. Ties follow ::CS_PARAM_TIES: by default Davidson's (1970)
+     *  model, P(tie) = nu sqrt(pi_i pi_j) / (pi_i + pi_j + nu sqrt(pi_i pi_j)), nu
+     *  updated by its own MM step after each sweep. The weak prior of
+     *  ::CS_PARAM_COMPARISON_PRIOR (lambda virtual wins and losses of every item against
+     *  a fixed item of score 0, Chen et al. 2013) makes the scores exist and be unique
+     *  on any comparison graph; lambda = 0 is the maximum-likelihood estimate, which
+     *  needs a strongly connected graph (::CS_ERR_NOT_CONNECTED). Workers are ignored.
+     *  Cost O(distinct pairs + items) per sweep. cs_estimate() "tie" gives nu. */
+    CS_METHOD_BT = 300,
+    /** "noisy-bt" (comparisons, since 0.2): crowd-kit's NoisyBradleyTerry model: worker w
+     *  answers by Bradley-Terry with probability skill_w, otherwise it picks the left item
+     *  with probability bias_w, whatever the items. Fitted by EM (the latent choice per
+     *  answer; skill and bias in closed form, each a Beta(2, 2) MAP, i.e. one pseudo-answer
+     *  each way; the scores by one MM step of a Bradley-Terry problem weighted by the
+     *  answers' responsibilities, with the prior of ::CS_PARAM_COMPARISON_PRIOR), from the
+     *  bt scores, skill 0.8 and bias 0.5. cs_worker_reliability() gives skill_w and
+     *  cs_estimate() "bias" gives bias_w. The model has no tie: see ::CS_PARAM_TIES. Cost
+     *  O(comparisons + workers + items) per iteration. */
+    CS_METHOD_NOISY_BT = 301,
+    /** "crowd-bt" (comparisons, since 0.2): Crowd-BT (Chen, Bennett, Collins-Thompson and
+     *  Horvitz, WSDM 2013): worker w states the true Bradley-Terry preference with
+     *  probability eta_w and its reverse otherwise, so eta_w < 1/2 marks an adversarial
+     *  worker whose answers count reversed. Fitted by EM (latent: whether an answer was
+     *  reversed; eta_w the MAP under Beta(::CS_PARAM_CROWD_BT_ALPHA,
+     *  ::CS_PARAM_CROWD_BT_BETA), 4 and 1; the scores by one MM step of the Bradley-Terry
+     *  problem with fractional wins, with the prior of ::CS_PARAM_COMPARISON_PRIOR), from
+     *  the bt scores and eta = 0.8. cs_worker_reliability() gives eta_w. The model has no
+     *  tie: see ::CS_PARAM_TIES. Cost O(comparisons + workers + items) per iteration. */
+    CS_METHOD_CROWD_BT = 302,
+    /** "mean" (numbers, since 0.2): each item's estimate is the mean of its answers;
+     *  standard error s_j / sqrt(n_j), s_j the answers' sample standard deviation (the
+     *  crowd's pooled within-item deviation when the item has one answer). */
+    CS_METHOD_MEAN = 400,
+    /** "median" (numbers): the median of the answers (the mean of the middle two for an
+     *  even count); standard error sqrt(pi / 2) times that of the mean (the median's
+     *  asymptotic efficiency under normal noise). */
+    CS_METHOD_MEDIAN = 401,
+    /** "gaussian" (numbers): worker w answers x = mu_j + b_w + e, e ~ N(0, sigma_w^2): a
+     *  bias and a noise per worker (Raykar et al. 2010, the continuous case, with a bias
+     *  term added; ::CS_PARAM_WORKER_BIAS), fitted by coordinate ascent on the posterior
+     *  with an inverse-gamma prior on sigma_w^2 (::CS_PARAM_VARIANCE_PRIOR) and a normal
+     *  one on b_w (one pseudo-answer of zero bias), the biases centred so that the
+     *  answer-weighted mean bias is 0. Estimate mu_j = sum (x - b_w) / sigma_w^2 / sum
+     *  1 / sigma_w^2, standard error (sum 1 / sigma_w^2)^(-1/2). */
+    CS_METHOD_GAUSSIAN = 402,
+    /** "catd" (numbers): CATD (Li et al., PVLDB 2014): weighted means with worker weight
+     *  chi2_{alpha/2}(N_w) / sum of its squared residuals, the upper end of a confidence
+     *  interval of its variance, which discounts workers with few answers
+     *  (::CS_PARAM_CATD_ALPHA). Starts from the medians. Standard error (sum of the
+     *  item's weights)^(-1/2). */
+    CS_METHOD_CATD = 403,
+    /** "crh" (numbers): CRH, "PM" in Zheng et al. (Li et al., SIGMOD 2014): weighted
+     *  means with worker weight -log(L_w / sum L), L_w the worker's squared residuals
+     *  each divided by its item's answer standard deviation. Starts from the medians. */
+    CS_METHOD_CRH = 404,
+    /** "student-t" (numbers; the default, `auto`, for numbers): the gaussian model with
+     *  Student-t noise of ::CS_PARAM_T_DOF degrees of freedom, fitted by EM on its normal
+     *  scale mixture: an answer far from the estimate gets weight (nu + 1) / (nu + r^2 /
+     *  sigma_w^2), so one worker's occasional wild answer moves little. Starts from the
+     *  medians. Standard error (sum (nu + 1) / ((nu + 3) sigma_w^2))^(-1/2), the inverse
+     *  Fisher information of the location. */
+    CS_METHOD_STUDENT_T = 405,
+    /** "trimmed-mean" (numbers): the mean of each item's answers without the
+     *  floor(::CS_PARAM_TRIM_FRACTION x n) lowest and as many highest; standard error from
+     *  the winsorized deviation. */
+    CS_METHOD_TRIMMED_MEAN = 406,
+
+    /** "tag-pooled" (tags, since 0.2; the default, `auto`, for tags): a binary
+     *  Dawid-Skene model per tag whose worker
+     *  sensitivities and specificities share strength across tags: each is drawn
+     *  around the worker's own average over the tags (a Beta prior of
+     *  ::CS_PARAM_SMOOTHING_STRENGTH pseudo-answers, default 2, centred on the worker's
+     *  pooled counts over tags plus 2 of the crowd's), fitted by EM from the per-tag
+     *  majority vote. See cs_fit_tags(). */
+    CS_METHOD_TAG_POOLED = 500
 };
 
 /** The kinds of input a method takes (cs_method_input()). Values are pinned. */
 enum cs_input_kind {
     CS_INPUT_CROWD = 1,  /**< Crowd labels: (item, worker, label) triples, cs_fit(). */
     CS_INPUT_POINTS = 2, /**< Points in R^d: an n x d matrix, cs_fit_points(). */
-    CS_INPUT_GRAPH = 3   /**< An undirected graph: an edge list, cs_fit_graph(). */
+    CS_INPUT_GRAPH = 3,  /**< An undirected graph: an edge list, cs_fit_graph(). */
+    CS_INPUT_COMPARISONS = 4, /**< Pairwise comparisons: (worker, left, right, answer),
+                                   cs_fit_comparisons() (since 0.2). */
+    CS_INPUT_TAGS = 5,   /**< Since 0.2: sets of tags, (item, worker, tags), cs_fit_tags(). */
+    CS_INPUT_NUMBERS = 6 /**< Since 0.2: real answers, (item, worker, value), cs_fit_numbers(). */
 };
 
 /**
@@ -679,7 +773,9 @@ enum cs_param {
      *  and a plain round are each one trace entry and one counted round; a discarded
      *  extrapolation costs one uncounted E-step pass. ::CS_ACCEL_NONE is plain EM. mace,
      *  bcc and ebcc extrapolate their variational rounds the same way (on the logarithms
-     *  of their Beta and Dirichlet parameters; the bound never decreases). */
+     *  of their Beta and Dirichlet parameters; the bound never decreases). The comparison
+     *  methods (bt, noisy-bt, crowd-bt) extrapolate their MM sweeps and EM rounds the same
+     *  way (see cs_fit_comparisons()). */
     CS_PARAM_ACCEL = 106,
     /** int, "identify": how a method that finds classes up to a relabelling names them,
      *  a ::cs_identify. Default ::CS_IDENTIFY_VOTE: opt-ds maps its spectral classes
@@ -830,7 +926,59 @@ enum cs_param {
      *  q' = (1 - eps) q_T + eps w, are fitted to the gold classes instead (each gold item
      *  scored with its workers' rows refitted without it); eps can change a hard label.
      *  cs_calibration() reports what was applied. Other methods are not calibrated. */
-    CS_PARAM_CALIBRATION = 620
+    CS_PARAM_CALIBRATION = 620,
+
+    /** double, "comparison_prior" (since 0.2): lambda, the weak prior of the comparison
+     *  methods (bt, noisy-bt, crowd-bt): every item has lambda virtual wins and lambda
+     *  virtual losses against a fixed item of score 0 (the regulariser of Chen et al.
+     *  2013), i.e. s_i has the density sigma(s)^lambda sigma(-s)^lambda, 0..10^6.
+     *  Default 1: the standard logistic distribution (standard deviation 1.8 in
+     *  log-odds), so scores exist on any comparison graph -- an item that never won gets
+     *  a finite score, an item never compared gets 0 -- and it weighs as 2 comparisons
+     *  with an average item: one that won 15 of 20 against average items scores
+     *  logit(16/22) = 0.98 instead of logit(15/20) = 1.10 (docs/defaults.md). 0 gives the
+     *  maximum-likelihood scores (mean 0), which need a strongly connected comparison
+     *  graph (::CS_ERR_NOT_CONNECTED otherwise). */
+    CS_PARAM_COMPARISON_PRIOR = 670,
+    /** int, "ties" (since 0.2): how the comparison methods treat tie answers, a ::cs_ties.
+     *  Default ::CS_TIES_AUTO. */
+    CS_PARAM_TIES = 671,
+    /** int, "se_items" (since 0.2): comparison fits with at most this many items get
+     *  exact standard errors (the diagonal of the inverse observed information, a dense
+     *  inverse, O(items^3) time and items^2 doubles); larger ones get the approximation
+     *  of ::CS_NOTE_APPROXIMATE_SE, O(distinct pairs). 0..10^5; default 2000 (at 2000 items
+     *  0.3 CPU seconds and 32 MB, measured). */
+    CS_PARAM_SE_ITEMS = 672,
+    /** double, "crowd_bt_alpha" (since 0.2): alpha_0 of crowd-bt's Beta(alpha_0, beta_0)
+     *  prior of each worker's eta, 1..10^6. Default 4: with beta_0 = 1 a prior mean of 0.8
+     *  worth 5 answers, which breaks the model's symmetry (reversing every score and every
+     *  eta gives the same likelihood) towards workers better than chance, and is
+     *  outweighed by a worker's own 20 answers. */
+    CS_PARAM_CROWD_BT_ALPHA = 673,
+    /** double, "crowd_bt_beta" (since 0.2): beta_0 of that prior, 1..10^6. Default 1. */
+    CS_PARAM_CROWD_BT_BETA = 674,
+    /** int, "worker_bias" (since 0.2): 1 ("on", default) gives every worker of the
+     *  gaussian and student-t models an additive bias b_w; 0 ("off") is the model of
+     *  Raykar et al. (noise only). */
+    CS_PARAM_WORKER_BIAS = 680,
+    /** double, "t_dof": degrees of freedom nu of student-t, 0.5..10^6. Default 8: of 4, 8
+     *  and 16 the one of least worst-case loss over the simulated crowds and the Emotion
+     *  ratings (docs/defaults.md). */
+    CS_PARAM_T_DOF = 681,
+    /** double, "catd_alpha": alpha of catd's (1 - alpha) confidence interval,
+     *  1e-6..0.5. Default 0.05 (the paper's). */
+    CS_PARAM_CATD_ALPHA = 682,
+    /** double, "variance_prior": a_0 of the inverse-gamma prior on each worker's noise
+     *  variance in gaussian and student-t, 0..10^6: sigma_w^2 = (b_0 + half the weighted
+     *  squared residuals) / (a_0 + 1 + N_w / 2), b_0 = (a_0 + 1) v_0, v_0 the median
+     *  within-item variance of the answers (the prior's mode is a typical worker).
+     *  Default 2. 0 is the paper's maximum likelihood, whose variances can collapse onto
+     *  a worker who alone answers an item (the floor 1e-6 x the answers' variance then
+     *  holds them: ::CS_NOTE_VARIANCE_FLOOR). */
+    CS_PARAM_VARIANCE_PRIOR = 683,
+    /** double, "trim_fraction": the share of each item's answers trimmed-mean drops at
+     *  either end, 0..0.49. Default 0.2: one answer at each end from 5 answers on. */
+    CS_PARAM_TRIM_FRACTION = 684
 };
 
 /** Values of ::CS_PARAM_CONFUSION. */
@@ -893,6 +1041,17 @@ enum cs_calibration {
                                     from held-out labels (a parameter value only). */
     CS_CALIBRATION_LABELS = 2, /**< "labels": from held-out labels, even with gold. */
     CS_CALIBRATION_GOLD = 3    /**< Reported by cs_calibration() when gold calibrated the fit. */
+};
+
+/** Values of ::CS_PARAM_TIES (since 0.2). */
+enum cs_ties {
+    CS_TIES_AUTO = 0,     /**< "auto": davidson for bt; ignore for noisy-bt and crowd-bt, whose
+                               models have no tie (Chen et al. and crowd-kit drop them). */
+    CS_TIES_DAVIDSON = 1, /**< "davidson": Davidson's (1970) tie model (bt only; noisy-bt and
+                               crowd-bt fail with ::CS_ERR_INVALID_ARGUMENT). */
+    CS_TIES_HALF = 2,     /**< "half": a tie counts half a win for each item (no worker
+                               reliability is learnt from it). */
+    CS_TIES_IGNORE = 3    /**< "ignore": ties are dropped. */
 };
 
 /** Values of ::CS_PARAM_LA_ORDER. */
@@ -1336,6 +1495,62 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
  */
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
                               const int32_t *v, size_t n_edges);
+
+/** The answer of one pairwise comparison (cs_fit_comparisons(), since 0.2). Values are
+ *  pinned. */
+enum cs_answer {
+    CS_ANSWER_LEFT = 0,  /**< The left item is better (won). */
+    CS_ANSWER_RIGHT = 1, /**< The right item is better. */
+    CS_ANSWER_TIE = 2    /**< Neither: a tie ("equal", "can't decide"); see ::CS_PARAM_TIES. */
+};
+
+/**
+ * @brief Rank items from pairwise comparisons "which of left and right is better?"
+ *        (methods 300-399: ::CS_METHOD_BT, ::CS_METHOD_NOISY_BT, ::CS_METHOD_CROWD_BT;
+ *        since 0.2).
+ *
+ * Comparison t says that worker worker[t], shown items left[t] and right[t], answered
+ * answer[t] (a ::cs_answer). The arrays are only read during the call. The numbers of
+ * items and workers are ::CS_PARAM_ITEMS and ::CS_PARAM_WORKERS, or 1 + the largest id
+ * when those are 0. A comparison of an item with itself is ignored
+ * (::CS_NOTE_IGNORED_EDGES); an item in no comparison gets score 0
+ * (::CS_NOTE_ISOLATED_NODES). The same comparison may appear any number of times: each
+ * counts. The order of the comparisons does not matter (up to floating-point rounding
+ * of sums, which the library makes in a fixed order: the same input and parameters give
+ * bit-identical results for every thread count).
+ *
+ * Results: cs_scores() (score s_i, its standard error and its rank), cs_worker_reliability()
+ * (noisy-bt, crowd-bt), cs_n_items(), cs_n_workers(), cs_iterations(), cs_converged(),
+ * cs_trace() (the log posterior -- log-likelihood plus the log priors -- at the start,
+ * trace[0], and after each iteration; it never decreases), cs_log_likelihood() (its
+ * last value), cs_fit_notes(), cs_estimate(). cs_labels() gives each item's rank - 1 (0 =
+ * best); cs_n_classes() is 0 and cs_posteriors() writes nothing. A plain step is one MM
+ * sweep (bt) or one EM round (noisy-bt, crowd-bt); with ::CS_PARAM_ACCEL =
+ * ::CS_ACCEL_SQUAREM (the default) an iteration is one SQUAREM cycle (two plain steps, an
+ * extrapolation on the log strengths, log nu and the logits of the worker probabilities,
+ * and a plain step from it, kept only when its log posterior is at least the plain
+ * steps'), with ::CS_ACCEL_NONE one plain step. The fit stops when the relative change of the log posterior is at most ::CS_PARAM_TOL, or after
+ * ::CS_PARAM_MAX_ITER iterations (::CS_NOTE_MAX_ITER_REACHED). The progress callback sees
+ * iteration 0 (the start) and every iteration with the log posterior. Every result is
+ * finite, whatever the data (one item, all ties, a worker who always answers left).
+ *
+ * @param model The handle; its method must take comparisons.
+ * @param worker Worker ids, each in [0, n_workers); NULL means one worker (id 0) gave
+ *        every answer (bt ignores workers).
+ * @param left Left item ids, each in [0, n_items).
+ * @param right Right item ids, each in [0, n_items).
+ * @param answer Answers, each a ::cs_answer value.
+ * @param n Number of comparisons (> 0, < 2^32).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_WRONG_INPUT_KIND (the method does not
+ *         take comparisons); ::CS_ERR_NULL_POINTER (left, right or answer is NULL);
+ *         ::CS_ERR_EMPTY_INPUT (n = 0); ::CS_ERR_INVALID_ID (an id negative or beyond
+ *         the declared count; the message names the index); ::CS_ERR_INVALID_ANSWER;
+ *         ::CS_ERR_TOO_LARGE (n >= 2^32); ::CS_ERR_INVALID_ARGUMENT (::CS_TIES_DAVIDSON
+ *         with noisy-bt or crowd-bt); ::CS_ERR_NOT_CONNECTED (prior 0 and the scores do
+ *         not exist); ::CS_ERR_CANCELLED; ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_comparisons(cs_model *model, const int32_t *worker, const int32_t *left,
+                                    const int32_t *right, const int32_t *answer, size_t n);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
@@ -1369,10 +1584,12 @@ enum cs_fit_note {
      *  completed iteration. */
     CS_NOTE_CANCELLED = 16,
     /** cs_fit_graph(): self-loops or repeated edges were given; they were ignored (an
-     *  edge counts once whatever its multiplicity or orientation). */
+     *  edge counts once whatever its multiplicity or orientation). cs_fit_comparisons():
+     *  comparisons of an item with itself (left == right) were ignored. */
     CS_NOTE_IGNORED_EDGES = 32,
     /** cs_fit_graph(): some nodes have no edge; nothing informs their community and
-     *  they get community 0. */
+     *  they get community 0. cs_fit_comparisons(): some items were in no comparison; they
+     *  get the prior's score 0 (see ::CS_PARAM_COMPARISON_PRIOR). */
     CS_NOTE_ISOLATED_NODES = 64,
     /** A Lloyd iteration left a cluster empty; it was re-seeded with the point farthest
      *  from its centre (see cs_fit_points()). */
@@ -1407,7 +1624,18 @@ enum cs_fit_note {
      *  prior, trace and log-likelihood are EM's. Items without labels, gold items and
      *  impossible items (::CS_NOTE_IMPOSSIBLE_ITEMS) never change. cs_last_error() gives
      *  the number of items changed and the first. */
-    CS_NOTE_DEGENERATE_MAXIMUM = 131072
+    CS_NOTE_DEGENERATE_MAXIMUM = 131072,
+    /** cs_fit_comparisons() (since 0.2): there were more items than ::CS_PARAM_SE_ITEMS, so
+     *  the standard errors are not the exact diagonal of the inverse information F but
+     *  1 / F_ii + sum_j F_ij^2 / (F_ii^2 F_jj) + 1 / sum_j P_j: the first two terms of its
+     *  series in the neighbours' order, plus the variance of the scores' common shift,
+     *  which only the prior's curvature P pins (within 2% of the exact value on random
+     *  comparison graphs of 100+ comparisons per item; test_comparisons). */
+    CS_NOTE_APPROXIMATE_SE = 4194304,
+    /** cs_fit_numbers() (since 0.2): some workers' noise variance reached its floor,
+     *  1e-6 times the variance of all answers: they agree exactly with the estimates
+     *  (typically the only answerer of their items); their weight is capped there. */
+    CS_NOTE_VARIANCE_FLOOR = 8388608
 };
 
 /**
@@ -1652,6 +1880,8 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
  * | glad | "inverse_difficulty" | n_items x 1 | beta_j = exp(b_j) > 0, item j's inverse difficulty |
  * | mace | "competence" | n_workers x 1 | posterior mean of theta_i, the chance worker i knows the answer |
  * | mace | "strategy" | n_workers x k | posterior mean of xi_i, worker i's label distribution when it spams |
+ * | bt | "tie" | 1 x 1 | Davidson's nu (0 when ties are not modelled or none was given) |
+ * | noisy-bt | "bias" | n_workers x 1 | bias_w, the chance that worker w picks the left item when it does not compare |
  *
  * Under glad, worker i labels item j correctly with probability
  * sigma(alpha_i beta_j); under mace, cs_confusion() is theta_i I + (1 - theta_i) 1 xi_i^T.
@@ -1670,6 +1900,46 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
  */
 CS_API cs_status cs_estimate(const cs_model *model, const char *name, double *values, size_t capacity,
                              size_t *rows, size_t *cols);
+
+/**
+ * @brief The items' scores of a comparisons fit, their standard errors and their ranks
+ *        (since 0.2).
+ *
+ * s_i is the log-strength: under bt, P(i beats j) = 1 / (1 + exp(s_j - s_i)). With
+ * ::CS_PARAM_COMPARISON_PRIOR > 0, 0 is the score of the prior's virtual item (an item
+ * never compared scores 0); with 0, the scores have mean 0. The standard error is
+ * sqrt of the diagonal of the inverse observed information of the scores (the negative
+ * Hessian of the log posterior, the prior's curvature included, for noisy-bt and
+ * crowd-bt given the worker parameters, each comparison's negative curvature counted as
+ * 0; with prior 0 the inverse is taken on the mean-0 scores), or the approximation of
+ * ::CS_NOTE_APPROXIMATE_SE. s_i +- 1.96 se_i is an approximate 95% interval. Rank 1 is
+ * the highest score; equal scores are ranked by item id.
+ *
+ * @param model A handle whose last fit was cs_fit_comparisons().
+ * @param[out] score Buffer for n_items scores, or NULL.
+ * @param[out] se Buffer for n_items standard errors, or NULL.
+ * @param[out] rank Buffer for n_items ranks (1 .. n_items), or NULL.
+ * @param capacity Length of each buffer given (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED, ::CS_ERR_WRONG_INPUT_KIND
+ *         (the last fit was not of comparisons) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_scores(const cs_model *model, double *score, double *se, int32_t *rank, size_t capacity);
+
+/**
+ * @brief Each worker's reliability in a noisy-bt or crowd-bt fit (since 0.2): noisy-bt's
+ *        skill (the chance the worker compares the items rather than picking a side by its
+ *        bias), crowd-bt's eta (the chance the worker states the true preference; below
+ *        1/2 the worker is adversarial). A worker without answers (other than ties) gets
+ *        the prior's mode: 0.5 for noisy-bt, (alpha_0 - 1) / (alpha_0 + beta_0 - 2) for
+ *        crowd-bt (1 by default).
+ * @param model A handle whose last fit was cs_fit_comparisons() with noisy-bt or crowd-bt.
+ * @param[out] reliability Buffer for n_workers values in [0, 1].
+ * @param capacity Its length (>= n_workers).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND (not a comparisons fit), ::CS_ERR_INVALID_ARGUMENT (bt,
+ *         which has no workers) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_worker_reliability(const cs_model *model, double *reliability, size_t capacity);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */
@@ -1857,6 +2127,161 @@ CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t
  * @return As cs_median_grades().
  */
 CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @addtogroup api_answers
+ *  Two more shapes of a labelling form (since 0.2): a set of tags per answer (image
+ *  tagging, content moderation: cs_fit_tags()) and a number per answer (sizes, prices,
+ *  ratings: cs_fit_numbers()). Both take 0-based ids like cs_fit(), copy their inputs,
+ *  and leave their results on the handle for the getters below; cs_n_items(),
+ *  cs_n_workers(), cs_iterations(), cs_converged(), cs_trace() and cs_fit_notes() work
+ *  as for every fit. docs/algorithms.md gives each model's equations and cost.
+ *  @{ */
+
+/**
+ * @brief Estimate a real value per item from workers' numeric answers (methods 400-409).
+ *
+ * Answer t says that worker worker[t] gave item item[t] the value value[t]. With
+ * ::CS_PARAM_METHOD = ::CS_METHOD_AUTO (the default) the fit runs "student-t", the
+ * default for numbers (docs/defaults.md gives the measurements); any other method must
+ * take numbers. Items and workers are counted as by cs_fit() (::CS_PARAM_ITEMS,
+ * ::CS_PARAM_WORKERS or the largest id + 1); a worker who answers an item twice follows
+ * ::CS_PARAM_DUPLICATES. Every iterative method stops when no estimate moves by more
+ * than sqrt(::CS_PARAM_TOL) times the answers' standard deviation (1e-5 of it by
+ * default: the objectives change by the square of the moves, so this matches the crowd
+ * methods' tol on the objective), or after ::CS_PARAM_MAX_ITER rounds; cs_trace() holds
+ * the largest move of each round.
+ * Cost O(answers) per round; the result does not depend on the order of the answers
+ * or on ::CS_PARAM_THREADS.
+ *
+ * Results: cs_number_estimates() (value and standard error per item: an item without
+ * answers gets the mean of all answers and their standard deviation,
+ * ::CS_NOTE_UNLABELED_ITEMS) and cs_number_workers() (bias and noise per worker).
+ *
+ * @param model The handle.
+ * @param item Item ids, each in [0, n_items).
+ * @param worker Worker ids, each in [0, n_workers).
+ * @param value The answers: finite, magnitude at most 1e100.
+ * @param n_answers Number of answers (> 0).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT;
+ *         ::CS_ERR_INVALID_ID; ::CS_ERR_NON_FINITE (the message names the index);
+ *         ::CS_ERR_DUPLICATE; ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_CANCELLED;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_numbers(cs_model *model, const int32_t *item, const int32_t *worker, const double *value,
+                                size_t n_answers);
+
+/**
+ * @brief The estimate and its standard error for every item of a numbers fit.
+ * @param model A handle fitted by cs_fit_numbers().
+ * @param[out] value Buffer for n_items estimates, or NULL.
+ * @param[out] se Buffer for n_items standard errors (finite, >= 0), or NULL.
+ * @param capacity Length of each non-NULL buffer (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED, ::CS_ERR_WRONG_INPUT_KIND
+ *         (not a numbers fit) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_number_estimates(const cs_model *model, double *value, double *se, size_t capacity);
+
+/**
+ * @brief Each worker's bias (mean of answer - estimate) and noise (standard deviation
+ *        of its errors) in a numbers fit: the model's own parameters for gaussian and
+ *        student-t, the residuals' mean and root mean square deviation about it for the
+ *        other methods. A worker without answers gets bias 0 and the crowd's noise.
+ * @param model A handle fitted by cs_fit_numbers().
+ * @param[out] bias Buffer for n_workers values, or NULL.
+ * @param[out] noise Buffer for n_workers values, or NULL.
+ * @param capacity Length of each non-NULL buffer (>= n_workers).
+ * @return as cs_number_estimates().
+ */
+CS_API cs_status cs_number_workers(const cs_model *model, double *bias, double *noise, size_t capacity);
+
+/**
+ * @brief Fit sets of tags (multi-label answers): for each item, the probability that
+ *        each tag applies.
+ *
+ * Answer t says that worker worker[t] looked at item item[t] and ticked the tags
+ * tag[tag_start[t]] .. tag[tag_start[t + 1] - 1] (in any order; a repeated tag counts
+ * once; an empty set is an answer too). A worker who answered an item and did not give
+ * tag g has said "not g". n_tags is the number of tags (0 = 1 + the largest tag given).
+ *
+ * The method: ::CS_METHOD_TAG_POOLED, or any crowd method (1-99), which is then run on
+ * each tag as a binary crowd (binary relevance: label 1 = ticked, every answer of the
+ * item a label), the tags fitted in parallel over one shared index of the workers. With
+ * ::CS_METHOD_AUTO (the default) the fit runs "tag-pooled", the measured default for
+ * tags (docs/defaults.md); the crowd method "auto" on each tag is "ds" with
+ * smoothing_center = strata (its prior; calibration applies to ds too). Under binary
+ * relevance a tag nobody ticked gets probability 0 on every item.
+ *
+ * Results: cs_n_tags(), cs_tag_probabilities(), cs_tag_sets() and cs_tag_workers();
+ * cs_iterations() is the largest count over the tags (binary relevance), cs_converged()
+ * 1 when every tag converged. Gold (cs_set_gold()) and initial matrices do not apply.
+ *
+ * @param model The handle.
+ * @param item Item ids, each in [0, n_items).
+ * @param worker Worker ids, each in [0, n_workers).
+ * @param tag_start n_answers + 1 offsets into tag: tag_start[0] = 0, non-decreasing.
+ * @param tag The tags, each in [0, n_tags); may be NULL when tag_start[n_answers] = 0.
+ * @param n_answers Number of answers (> 0).
+ * @param n_tags Number of tags (0 = infer; at most 10^6).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT
+ *         (no answers, or no tag at all with n_tags = 0); ::CS_ERR_INVALID_ID;
+ *         ::CS_ERR_INVALID_LABEL (a tag negative or >= n_tags); ::CS_ERR_INVALID_ARGUMENT
+ *         (tag_start not starting at 0 or decreasing, n_tags out of range);
+ *         ::CS_ERR_DUPLICATE (a worker answering an item twice, under
+ *         ::CS_PARAM_DUPLICATES); ::CS_ERR_WRONG_INPUT_KIND; ::CS_ERR_CANCELLED;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_tags(cs_model *model, const int32_t *item, const int32_t *worker, const int64_t *tag_start,
+                             const int32_t *tag, size_t n_answers, int32_t n_tags);
+
+/**
+ * @brief Number of tags of the last tags fit.
+ * @param model The handle.
+ * @param[out] n Receives the count.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED or
+ *         ::CS_ERR_WRONG_INPUT_KIND (not a tags fit).
+ */
+CS_API cs_status cs_n_tags(const cs_model *model, size_t *n);
+
+/**
+ * @brief P(tag g applies to item j), n_items x n_tags row-major.
+ * @param model A handle fitted by cs_fit_tags().
+ * @param[out] p Buffer for n_items * n_tags doubles in [0, 1].
+ * @param capacity Length of p.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_tag_probabilities(const cs_model *model, double *p, size_t capacity);
+
+/**
+ * @brief The tag sets: member[j * n_tags + g] = 1 when P(tag g applies to item j) is at
+ *        least the threshold, else 0.
+ * @param model A handle fitted by cs_fit_tags().
+ * @param threshold NULL (0.5 for every tag), one value (for every tag) or n_tags values
+ *        (one per tag), each in [0, 1].
+ * @param n_threshold 0, 1 or n_tags.
+ * @param[out] member Buffer for n_items * n_tags values.
+ * @param capacity Length of member.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND, ::CS_ERR_INVALID_ARGUMENT (a threshold outside
+ *         [0, 1] or n_threshold not 0, 1 or n_tags) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_tag_sets(const cs_model *model, const double *threshold, size_t n_threshold, int32_t *member,
+                             size_t capacity);
+
+/**
+ * @brief Each worker's sensitivity P(ticks g | g applies) and specificity P(does not
+ *        tick g | g does not apply) per tag, n_workers x n_tags row-major (from the
+ *        per-tag confusion matrices under binary relevance).
+ * @param model A handle fitted by cs_fit_tags().
+ * @param[out] sensitivity Buffer for n_workers * n_tags values, or NULL.
+ * @param[out] specificity Buffer for n_workers * n_tags values, or NULL.
+ * @param capacity Length of each non-NULL buffer.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED, ::CS_ERR_WRONG_INPUT_KIND or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_tag_workers(const cs_model *model, double *sensitivity, double *specificity, size_t capacity);
 /** @} */
 
 #ifdef __cplusplus

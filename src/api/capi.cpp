@@ -16,7 +16,9 @@
 #include "crowd/fit_memory.hpp"
 #include "crowd/run_crowd.hpp"
 #include "data/crowd_data.hpp"
+#include "data/comparison_data.hpp"
 #include "data/graph_data.hpp"
+#include "ranking/run_comparisons.hpp"
 #include "util/parallel.hpp"
 
 using cs::Error;
@@ -27,7 +29,7 @@ namespace {
 
 const cs::FitResult &fitted(const cs_model *model) {
     if (!model->fit)
-        throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit, cs_fit_points or cs_fit_graph first");
+        throw Error(CS_ERR_NOT_FITTED, "no fit yet: call cs_fit, cs_fit_points, cs_fit_graph or cs_fit_comparisons first");
     return *model->fit;
 }
 
@@ -36,6 +38,7 @@ const char *input_name(int32_t kind) {
         case CS_INPUT_CROWD: return "crowd labels (cs_fit)";
         case CS_INPUT_POINTS: return "points (cs_fit_points)";
         case CS_INPUT_GRAPH: return "graphs (cs_fit_graph)";
+        case CS_INPUT_COMPARISONS: return "pairwise comparisons (cs_fit_comparisons)";
         default: return "?";
     }
 }
@@ -369,6 +372,22 @@ CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
     });
 }
 
+CS_API cs_status cs_fit_comparisons(cs_model *model, const int32_t *worker, const int32_t *left,
+                                    const int32_t *right, const int32_t *answer, size_t n) {
+    if (model == nullptr) return CS_ERR_NULL_HANDLE;
+    model->fit.reset();
+    model->message.clear();
+    return cs::guard(model, [&] {
+        const cs::FitOptions options = model->params.fit_options();
+        const cs::MethodInfo &method = method_for(options, cs::InputKind::Comparisons);
+        const cs::ComparisonData data = cs::ComparisonData::build(
+            worker, left, right, answer, n, options.items, options.workers, cs::uses_workers(options.method));
+        auto fit = std::make_unique<cs::FitResult>();
+        const bool cancelled = cs::run_comparisons_method(data, options, model->progress, method.comparisons, *fit);
+        cs::keep_fit(model, std::move(fit), cancelled);
+    });
+}
+
 CS_API cs_status cs_n_items(const cs_model *model, size_t *n) {
     return cs::guard(model, [&] {
         require(n, "n");
@@ -402,6 +421,8 @@ CS_API cs_status cs_posteriors(const cs_model *model, double *posteriors, size_t
             return;
         }
         // Points and graphs: hard labels, one-hot rows written on demand (not stored).
+        // Comparisons have no classes (k = 0): no posterior values.
+        if (fit.k == 0) return;
         require(posteriors, "posteriors");
         const std::size_t k = static_cast<std::size_t>(fit.k), size = fit.labels.size() * k;
         if (capacity < size)
@@ -497,6 +518,33 @@ CS_API cs_status cs_graph_densities(const cs_model *model, double *within, doubl
                         "cs_graph_densities: the last fit was not a graph fit (cs_fit_graph)");
         if (within) *within = fit.within_density;
         if (between) *between = fit.between_density;
+    });
+}
+
+CS_API cs_status cs_scores(const cs_model *model, double *score, double *se, int32_t *rank, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind != CS_INPUT_COMPARISONS)
+            throw Error(CS_ERR_WRONG_INPUT_KIND, "cs_scores: the last fit was not of comparisons (cs_fit_comparisons)");
+        if (capacity < fit.scores.size())
+            throw Error(CS_ERR_BUFFER_TOO_SMALL, "scores: capacity " + std::to_string(capacity) + " < " +
+                                                     std::to_string(fit.scores.size()) + " items");
+        if (score != nullptr) copy_out(fit.scores, score, capacity, "score");
+        if (se != nullptr) copy_out(fit.score_se, se, capacity, "se");
+        if (rank != nullptr) copy_out(fit.ranks, rank, capacity, "rank");
+    });
+}
+
+CS_API cs_status cs_worker_reliability(const cs_model *model, double *reliability, size_t capacity) {
+    return cs::guard(model, [&] {
+        const cs::FitResult &fit = fitted(model);
+        if (fit.input_kind != CS_INPUT_COMPARISONS)
+            throw Error(CS_ERR_WRONG_INPUT_KIND,
+                        "cs_worker_reliability: the last fit was not of comparisons (cs_fit_comparisons)");
+        if (fit.reliability.empty() && fit.n_workers > 0)
+            throw Error(CS_ERR_INVALID_ARGUMENT,
+                        "cs_worker_reliability: bt has no worker parameters (noisy-bt and crowd-bt have)");
+        copy_out(fit.reliability, reliability, capacity, "reliability");
     });
 }
 

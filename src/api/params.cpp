@@ -32,7 +32,7 @@ std::string format_number(double v) {
 // are in docs/defaults.md.
 const std::vector<ParamSpec> &param_table() {
     static const std::vector<ParamSpec> table = {
-        {CS_PARAM_METHOD, "method", true, 1, 299, CS_METHOD_AUTO, method_names()},
+        {CS_PARAM_METHOD, "method", true, 1, 999, CS_METHOD_AUTO, method_names()},
         {CS_PARAM_CLASSES, "classes", true, 0, 100000, 0, {}},
         {CS_PARAM_ITEMS, "items", true, 0, 2147483647.0, 0, {}},
         {CS_PARAM_WORKERS, "workers", true, 0, 2147483647.0, 0, {}},
@@ -90,6 +90,17 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
         {CS_PARAM_MINIMAX_START, "minimax_start", true, 0, 1, CS_MINIMAX_START_VOTE,
          {{"vote", CS_MINIMAX_START_VOTE}, {"ds", CS_MINIMAX_START_DS}}},
+        {CS_PARAM_COMPARISON_PRIOR, "comparison_prior", false, 0, 1e6, 1.0, {}},
+        {CS_PARAM_TIES, "ties", true, 0, 3, CS_TIES_AUTO,
+         {{"auto", CS_TIES_AUTO}, {"davidson", CS_TIES_DAVIDSON}, {"half", CS_TIES_HALF}, {"ignore", CS_TIES_IGNORE}}},
+        {CS_PARAM_SE_ITEMS, "se_items", true, 0, 100000, 2000, {}},
+        {CS_PARAM_CROWD_BT_ALPHA, "crowd_bt_alpha", false, 1, 1e6, 4.0, {}},
+        {CS_PARAM_CROWD_BT_BETA, "crowd_bt_beta", false, 1, 1e6, 1.0, {}},
+        {CS_PARAM_WORKER_BIAS, "worker_bias", true, 0, 1, 1, {{"off", 0}, {"on", 1}}},
+        {CS_PARAM_T_DOF, "t_dof", false, 0.5, 1e6, 8.0, {}},
+        {CS_PARAM_CATD_ALPHA, "catd_alpha", false, 1e-6, 0.5, 0.05, {}},
+        {CS_PARAM_VARIANCE_PRIOR, "variance_prior", false, 0, 1e6, 2.0, {}},
+        {CS_PARAM_TRIM_FRACTION, "trim_fraction", false, 0, 0.49, 0.2, {}},
     };
     return table;
 }
@@ -263,6 +274,16 @@ FitOptions Params::fit_options() const {
     o.gamma = get_double(CS_PARAM_GAMMA);
     o.cv_folds = static_cast<int32_t>(get_int(CS_PARAM_CV_FOLDS));
     o.minimax_start = static_cast<int32_t>(get_int(CS_PARAM_MINIMAX_START));
+    o.comparison_prior = get_double(CS_PARAM_COMPARISON_PRIOR);
+    o.ties = static_cast<int32_t>(get_int(CS_PARAM_TIES));
+    o.se_items = static_cast<int32_t>(get_int(CS_PARAM_SE_ITEMS));
+    o.crowd_bt_alpha = get_double(CS_PARAM_CROWD_BT_ALPHA);
+    o.crowd_bt_beta = get_double(CS_PARAM_CROWD_BT_BETA);
+    o.worker_bias = static_cast<int32_t>(get_int(CS_PARAM_WORKER_BIAS));
+    o.t_dof = get_double(CS_PARAM_T_DOF);
+    o.catd_alpha = get_double(CS_PARAM_CATD_ALPHA);
+    o.variance_prior = get_double(CS_PARAM_VARIANCE_PRIOR);
+    o.trim_fraction = get_double(CS_PARAM_TRIM_FRACTION);
     return o;
 }
 

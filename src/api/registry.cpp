@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // THE list of methods (see registry.hpp): one row per method, in the order
-// cs_method_at() enumerates them (crowd methods, then points, then graphs).
+// cs_method_at() enumerates them (crowd methods, points, graphs, numbers, tags).
 #include "api/registry.hpp"
 
 #include <cstring>
@@ -20,6 +20,11 @@
 #include "crowd/voting/m_msr.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "crowd/voting/weighted_vote.hpp"
+#include "ranking/run_comparisons.hpp"
+#include "numeric/baselines.hpp"
+#include "numeric/truth_discovery.hpp"
+#include "numeric/worker_model.hpp"
+#include "tags/tag_pooled.hpp"
 
 namespace cs {
 
@@ -35,6 +40,18 @@ MethodInfo points(int32_t id, const char *name, PointsMethod fit, const char *su
 
 MethodInfo graph(int32_t id, const char *name, GraphMethod fit, const char *summary) {
     return {id, name, InputKind::Graph, summary, nullptr, nullptr, fit};
+}
+
+MethodInfo comparisons(int32_t id, const char *name, ComparisonMethod fit, const char *summary) {
+    return {id, name, InputKind::Comparisons, summary, nullptr, nullptr, nullptr, fit};
+}
+
+MethodInfo numbers(int32_t id, const char *name, NumbersMethod fit, const char *summary) {
+    return {id, name, InputKind::Numbers, summary, nullptr, nullptr, nullptr, nullptr, fit, nullptr};
+}
+
+MethodInfo tags(int32_t id, const char *name, TagsMethod fit, const char *summary) {
+    return {id, name, InputKind::Tags, summary, nullptr, nullptr, nullptr, nullptr, nullptr, fit};
 }
 
 }  // namespace
@@ -91,6 +108,28 @@ const std::vector<MethodInfo> &method_table() {
         graph(CS_METHOD_SPEC, "spec", fit_spec, "the trimmed spectral initialisation alone"),
         graph(CS_METHOD_SPEC_MLE, "spec-mle", fit_spec_mle,
               "the spectral initialisation, then one likelihood step (Gao et al.)"),
+        // Pairwise comparisons (cs_fit_comparisons).
+        comparisons(CS_METHOD_BT, "bt", fit_bt,
+                    "Bradley-Terry by MM (Hunter), Davidson ties, a weak prior so scores always exist"),
+        comparisons(CS_METHOD_NOISY_BT, "noisy-bt", fit_noisy_bt,
+                    "Bradley-Terry with each worker's skill and left/right bias (crowd-kit's NoisyBT), EM"),
+        comparisons(CS_METHOD_CROWD_BT, "crowd-bt", fit_crowd_bt,
+                    "Crowd-BT: each worker states the true preference with probability eta (Chen et al.), EM"),
+        // Numeric answers (cs_fit_numbers).
+        numbers(CS_METHOD_MEAN, "mean", fit_mean, "numbers: the mean of each item's answers"),
+        numbers(CS_METHOD_MEDIAN, "median", fit_median, "numbers: the median of each item's answers"),
+        numbers(CS_METHOD_GAUSSIAN, "gaussian", fit_gaussian,
+                "numbers: a bias and a noise per worker, Gaussian, fitted by EM (Raykar et al.)"),
+        numbers(CS_METHOD_CATD, "catd", fit_catd,
+                "numbers: weights from confidence intervals of worker variances (Li et al. 2014)"),
+        numbers(CS_METHOD_CRH, "crh", fit_crh, "numbers: CRH/PM truth discovery, -log loss-share weights (Li et al.)"),
+        numbers(CS_METHOD_STUDENT_T, "student-t", fit_student_t,
+                "numbers: the gaussian model with Student-t noise, robust to outlying answers"),
+        numbers(CS_METHOD_TRIMMED_MEAN, "trimmed-mean", fit_trimmed_mean,
+                "numbers: each item's mean without its lowest and highest answers"),
+        // Tags (cs_fit_tags; every crowd method above also runs on each tag).
+        tags(CS_METHOD_TAG_POOLED, "tag-pooled", fit_tag_pooled,
+             "tags: per-tag D&S, each worker's rates pulled to its own average over tags"),
     };
     return table;
 }

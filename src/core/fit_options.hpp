@@ -59,6 +59,18 @@ struct FitOptions {
     double gamma = 0.25;                    // minimax regularisation; 0 = cross-validated
     int32_t cv_folds = 5;                   // folds of that cross-validation
     int32_t minimax_start = CS_MINIMAX_START_VOTE;  // the minimax methods' start posteriors
+    // Pairwise comparisons (src/ranking/): bt, noisy-bt, crowd-bt.
+    double comparison_prior = 1.0;          // lambda: virtual wins and losses per item
+    int32_t ties = CS_TIES_AUTO;
+    int32_t se_items = 2000;                // exact standard errors up to this many items
+    double crowd_bt_alpha = 4.0;            // crowd-bt: Beta(alpha, beta) prior of eta
+    double crowd_bt_beta = 1.0;
+    // Numeric answers (src/numeric/).
+    int32_t worker_bias = 1;                // gaussian, student-t: a bias per worker
+    double t_dof = 8.0;                     // student-t: degrees of freedom
+    double catd_alpha = 0.05;               // catd: (1 - alpha) interval of each variance
+    double variance_prior = 2.0;            // a_0 of the inverse-gamma prior on a worker's variance
+    double trim_fraction = 0.2;             // trimmed-mean: share dropped at either end
 
     // Internal, not a parameter of the C API (results do not depend on it): the size of
     // one Dawid-Skene count table, in bytes, from which EM with k >= 3 gathers its

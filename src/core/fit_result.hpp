@@ -53,9 +53,30 @@ struct FitResult {
     int32_t n_dims = 0;
     std::vector<double> centres;      // k x n_dims, row-major: the cluster means
 
+    // Numbers fits (cs_fit_numbers): per item the estimate and its standard error, per
+    // worker the bias and the noise (a standard deviation).
+    std::vector<double> values;
+    std::vector<double> standard_errors;
+    std::vector<double> worker_bias;
+    std::vector<double> worker_noise;
+
+    // Tags fits (cs_fit_tags): P(tag applies), n_items x n_tags; per worker and tag the
+    // sensitivity and specificity, n_workers x n_tags.
+    int32_t n_tags = 0;
+    std::vector<double> tag_probabilities;
+    std::vector<double> sensitivity;
+    std::vector<double> specificity;
+
     // Graph fits (cs_fit_graph): edge densities under the final labels.
     double within_density = 0.0;
     double between_density = 0.0;
+
+    // Comparisons fits (cs_fit_comparisons): per item score, standard error and rank
+    // (1 = best); per worker reliability (noisy-bt, crowd-bt; empty for bt).
+    std::vector<double> scores;
+    std::vector<double> score_se;
+    std::vector<int32_t> ranks;
+    std::vector<double> reliability;
 };
 
 }  // namespace cs

@@ -112,12 +112,63 @@ def reader_seeds():
     return seeds
 
 
+def comparison_seeds():
+    # option bytes (fuzz_comparisons.cpp): format, header, four column flips (1 = the
+    # default names), keep-rejected, file name (0 .csv, 1 .tsv, 2 .txt), method (0 bt,
+    # 1 noisy-bt, 2 crowd-bt), ties (0 auto .. 3 ignore), prior flip (0 = prior 0) and
+    # value (x / 8), max_iter, se_items; then the file.
+    files = {
+        "crowdkit": (0, 0, 0, "worker,left,right,label\nw1,a,b,a\nw2,b,c,c\nw1,c,a,c\nw3,a,b,b\n"),
+        "words_ties": (1, 0, 3, "annotator,item_a,item_b,winner\nu1,1,2,left\nu2,2,3,tie\nu1,3,1,right\n"),
+        "crowd_bt": (2, 2, 2, "judge\tfirst\tsecond\tresult\nj1\tx\ty\tfirst\nj2\ty\tz\tsecond\n"),
+        "no_header": (2, 1, 0, "w1 i1 i2 i1\nw2 i2 i3 i3\nw2 i3 i1 tie\nw1 i1 i1 i1\n"),
+        "three_fields": (2, 0, 2, "a b a\nb c b\nc a a\n"),
+        "toloka": (1, 1, 0, "INPUT:image_left\tINPUT:image_right\tOUTPUT:result\tGOLDEN:result\t"
+                   "ASSIGNMENT:worker_id\tASSIGNMENT:status\n"
+                   "p1\tp2\tleft\t\tw1\tAPPROVED\np2\tp3\tright\t\tw2\tREJECTED\n"
+                   "p3\tp1\tleft\t\tw2\tSUBMITTED\n"),
+    }
+    seeds = {}
+    for name, (path, method, ties, text) in files.items():
+        seeds[name] = bytes([0, 0, 1, 1, 1, 1, 1, path, method, ties, 1, 8, 40, 20]) + text.encode("utf-8")
+    seeds["prior0"] = bytes([0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 30, 64]) + b"left,right,winner\n1,2,1\n2,1,1\n"
+    return seeds
+
+
+def answer_seeds(kind):
+    # option bytes: opts (name, format, header, keep-rejected as in fuzz_answers.hpp),
+    # columns (0 = by name), method (and, for tags, the delimiter: method >> 4).
+    if kind == "numbers":
+        files = {
+            "numbers_csv": "item,worker,value\n1,a,1.5\n1,b,2\n2,a,-3e2\n2,b,7\n",
+            "numbers_whitespace": "1 1 10\n1 2 12\n2 1 3\n2 3 4.25\n3 2 8\n",
+            "numbers_emotion": "question,worker,answer\n1,A1,25\n1,A2,80\n2,A1,-40\n2,A3,-35\n",
+            "numbers_toloka": "INPUT:image\tOUTPUT:size\tASSIGNMENT:worker_id\tASSIGNMENT:status\n"
+                              "a.png\t3.5\tw1\tAPPROVED\na.png\t4\tw2\tREJECTED\nb.png\t1\tw1\tSUBMITTED\n",
+            "numbers_bad": "item,worker,value\n1,a,nan\n",
+        }
+    else:
+        files = {
+            "tags_list": "item,worker,tags\nt1,w1,house|tree\nt1,w2,house\nt1,w3,house|tree|grass\n"
+                         "t2,w1,car\nt2,w2,car|human\nt2,w3,train\n",
+            "tags_rows": "item,worker,tag\nt1,w1,a\nt1,w1,b\nt2,w2,\nt1,w2,a\n",
+            "tags_json": 'item,worker,tags\n1,a,"[""x"", ""y""]"\n1,b,[]\n2,a,"[""\\u00e9""]"\n',
+            "tags_labelstudio": 'id,annotator,annotation_id,sentiment\n1,u1,7,"{""choices"": [""Pos"", ""Neu""]}"\n'
+                                '1,u2,8,"{""choices"": [""Neg""]}"\n',
+            "tags_toloka": "INPUT:text\tOUTPUT:spam\tOUTPUT:abuse\tASSIGNMENT:worker_id\n"
+                           "hello\ttrue\tfalse\tw1\nhello\tfalse\tfalse\tw2\nbye\t1\t0\tw1\n",
+            "tags_headerless": "1 1 a|b\n1 2\n2 1 b\n",
+        }
+    return {name: bytes([0, 0, 1]) + text.encode("utf-8") for name, text in files.items()}
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     rng = random.Random(12)
     targets = {"fuzz_fit": fit_seeds(rng), "fuzz_points": points_seeds(rng), "fuzz_graph": graph_seeds(rng),
-               "fuzz_cli_readers": reader_seeds()}
+               "fuzz_cli_readers": reader_seeds(), "fuzz_comparisons": comparison_seeds(),
+               "fuzz_numbers": answer_seeds("numbers"), "fuzz_tags": answer_seeds("tags")}
     for target, seeds in targets.items():
         d = os.path.join(sys.argv[1], target)
         os.makedirs(d, exist_ok=True)

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "io/binary_labels.hpp"
+#include "cli/command_answers.hpp"
 #include "cli/command_args.hpp"
 #include "cli/commands.hpp"
 #include "fitting/fitting.hpp"
@@ -56,7 +57,12 @@ std::string evaluate_help() {
                "                          a method (see below), a comma-separated list run in\n"
                "                          that order, or all: every method in turn\n"
                "  -h, --help              show this help\n\n") +
-           fit_options_help() + "\n" + kInputHelp + kPresetHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+           fit_options_help() + "\n" + answers_help() +
+           "With --answers numbers, each line is {\"method\", \"mae\", \"rmse\", \"scored\", ...}\n"
+           "against a truth file of `item value` lines; with --answers tags, {\"method\",\n"
+           "\"hamming_loss\", \"exact_set_accuracy\", \"macro_f1\", \"micro_f1\", \"f1\": {tag: F1},\n"
+           "...} against `item tags` lines (a delimited list, or one line per tag).\n\n" +
+           kInputHelp + kPresetHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
 }
 
 namespace {
@@ -232,9 +238,11 @@ int run_evaluate(const std::vector<std::string> &args, std::size_t first) {
     for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
     specs.push_back({"truth", true, 't'});
     specs.push_back({"gold", true, '\0'});
+    for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
     const std::optional<ParsedArgs> maybe_parsed = parse_command("evaluate", args, first, specs, evaluate_help);
     if (!maybe_parsed) return kExitOk;
     const ParsedArgs &parsed = *maybe_parsed;
+    if (answers_requested(parsed)) return run_evaluate_answers(parsed);
     single_input(parsed, "evaluate");
     const std::optional<std::string> truth_path = parsed.last("truth");
     if (truth_path && truth_path->empty()) throw CliError(kExitUsage, "evaluate: --truth needs a file name");

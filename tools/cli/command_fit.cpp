@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "io/binary_labels.hpp"
+#include "cli/command_answers.hpp"
 #include "cli/command_args.hpp"
 #include "cli/commands.hpp"
 #include "fitting/fitting.hpp"
@@ -134,7 +135,8 @@ std::string fit_help() {
                "  -h, --help              show this help\n"
                "Output files are written atomically (FILE.tmp.<pid> in the same directory, then\n"
                "renamed): on any error or interruption the old FILE is left as it was.\n\n") +
-           fit_options_help() + "\n" + kInputHelp + kPresetHelp + "\n" + kMappingHelp + "\n" + kExitCodesHelp;
+           fit_options_help() + "\n" + answers_help() + "\n" + kInputHelp + kPresetHelp + "\n" + kMappingHelp +
+           "\n" + kExitCodesHelp;
 }
 
 int run_fit(const std::vector<std::string> &args, std::size_t first) {
@@ -146,9 +148,11 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"workers-format", true, '\0'});
     specs.push_back({"gold", true, '\0'});
     specs.push_back({"init-workers", true, '\0'});
+    for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
     const std::optional<ParsedArgs> maybe_parsed = parse_command("fit", args, first, specs, fit_help);
     if (!maybe_parsed) return kExitOk;
     const ParsedArgs &parsed = *maybe_parsed;
+    if (answers_requested(parsed)) return run_fit_answers(parsed);
     single_input(parsed, "fit");
     const InterruptGuard interrupt_guard;  // Ctrl-C: stop cleanly, remove temporary files
     PhaseTimer phases("fit");  // CROWDSPEC_PHASES=1: where the time goes, on stderr

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "cli/command_answers.hpp"
 #include "cli/command_args.hpp"
 #include "cli/commands.hpp"
 #include "common/interrupt.hpp"
@@ -148,9 +149,11 @@ int run_report(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"review-workers", true, '\0'});
     specs.push_back({"worst", true, '\0'});
     specs.push_back({"min-labels", true, '\0'});
+    for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
     const std::optional<ParsedArgs> maybe_parsed = parse_command("report", args, first, specs, report_help);
     if (!maybe_parsed) return kExitOk;
     const ParsedArgs &parsed = *maybe_parsed;
+    if (answers_requested(parsed)) return run_report_answers(parsed);
     single_input(parsed, "report");
     const InterruptGuard interrupt_guard;
     FitSettings settings = fit_settings_from(parsed);

@@ -17,6 +17,7 @@ int run_demo(const std::vector<std::string> &args, std::size_t first);
 int run_simulate(const std::vector<std::string> &args, std::size_t first);
 int run_report(const std::vector<std::string> &args, std::size_t first);
 int run_convert(const std::vector<std::string> &args, std::size_t first);
+int run_rank(const std::vector<std::string> &args, std::size_t first);
 
 /// The `--help` text of each command (also shown by `crowdspec help COMMAND`).
 std::string fit_help();
@@ -26,5 +27,6 @@ std::string demo_help();
 std::string simulate_help();
 std::string report_help();
 std::string convert_help();
+std::string rank_help();
 
 }  // namespace cli

@@ -36,6 +36,7 @@ const Command kCommands[] = {
     {"convert", cli::run_convert, cli::convert_help, "write crowd labels as a binary label file (memory-mapped by fit)"},
     {"cluster", cli::run_cluster, cli::cluster_help, "cluster numeric points into K clusters (lloyd, kmeans++)"},
     {"communities", cli::run_communities, cli::communities_help, "find K communities of a graph (commu-lloyd, spec, spec-mle)"},
+    {"rank", cli::run_rank, cli::rank_help, "rank items from pairwise comparisons (bt, noisy-bt, crowd-bt)"},
 };
 
 const Command *find_command(const std::string &name) {
@@ -78,6 +79,7 @@ std::string main_help() {
         "  crowdspec demo --seed 7\n"
         "  crowdspec cluster --k 10 --truth truth.txt points.csv\n"
         "  crowdspec communities --k 2 edges.txt\n"
+        "  crowdspec rank --method crowd-bt --workers workers.csv comparisons.csv\n"
         "\n"
         "Methods: ";
     text += cli::known_methods_text() + " (default auto).\n\n";

@@ -407,7 +407,9 @@ std::vector<std::string> note_names(int32_t notes) {
         {CS_NOTE_CANCELLED, "cancelled"}, {CS_NOTE_MAJORITY_START, "majority_start"},
         {CS_NOTE_DEGENERATE_MAXIMUM, "degenerate_maximum"}, {CS_NOTE_IGNORED_EDGES, "ignored_edges"},
         {CS_NOTE_ISOLATED_NODES, "isolated_nodes"}, {CS_NOTE_EMPTY_CLUSTER, "empty_cluster"},
-        {CS_NOTE_LABEL_CYCLE, "label_cycle"}, {CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"}};
+        {CS_NOTE_LABEL_CYCLE, "label_cycle"}, {CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"},
+        {CS_NOTE_APPROXIMATE_SE, "approximate_se"},
+        {CS_NOTE_VARIANCE_FLOOR, "variance_floor"}};
     std::vector<std::string> names;
     int32_t known = 0;
     for (const auto &[bit, name] : kNames) {

@@ -32,11 +32,16 @@ export Model, CrowdSpecError, fit!, fit_points!, fit_graph!, set_gold!, setparam
     set_initial_confusion!, set_initial_prior!, set_initial_calibration!, predict!, calibration,
     labels, posteriors, confusion, class_prior, loglikelihood, iterations, converged,
     fit_notes, note_names, objective_trace, last_message, n_items, n_workers, n_classes,
-    centres, graph_densities, median_grades, mean_grades, encode, method_names, method_input, param_names, param_info
+    centres, graph_densities, median_grades, mean_grades, encode, method_names, method_input,
+    param_names, param_info, rank_comparisons,
+    fit_numbers!, fit_tags!, number_estimates, number_workers, n_tags, tag_probabilities, tag_sets,
+    tag_workers
 
 include("library.jl")   # loading libcrowdspec, the header's constants, CrowdSpecError
 include("model.jl")     # Model, parameters, the library's methods and parameters
 include("fitting.jl")   # ids and inputs, progress, fit!, fit_points!, fit_graph!, predict!
 include("results.jl")   # labels, posteriors, confusion, ... of the last fit
+include("ranking.jl")   # rank_comparisons: pairwise comparisons
+include("answers.jl")   # numeric answers and sets of tags (0.2): fit_numbers!, fit_tags!
 
 end # module

@@ -72,6 +72,8 @@ const CS_ERR_NON_FINITE = Int32(-18)
 const CS_ERR_TOO_MANY_CLASSES = Int32(-19)
 const CS_ERR_TOO_LARGE = Int32(-20)
 const CS_ERR_BUSY = Int32(-21)  # another call runs on the same handle (another task/thread)
+const CS_ERR_INVALID_ANSWER = Int32(-24)
+const CS_ERR_NOT_CONNECTED = Int32(-25)
 
 # The parameter Base.show reads (enum cs_param).
 const CS_PARAM_METHOD = Int32(1)
@@ -90,6 +92,9 @@ const CS_CALIBRATION_GOLD = Int32(3)
 const CS_INPUT_CROWD = Int32(1)
 const CS_INPUT_POINTS = Int32(2)
 const CS_INPUT_GRAPH = Int32(3)
+const CS_INPUT_COMPARISONS = Int32(4)
+const CS_INPUT_TAGS = Int32(5)
+const CS_INPUT_NUMBERS = Int32(6)
 
 # Fit notes (enum cs_fit_note): bits of fit_notes(model).
 const CS_NOTE_MAX_ITER_REACHED = Int32(1)
@@ -105,6 +110,8 @@ const CS_NOTE_EIGEN_NOT_CONVERGED = Int32(512)
 const CS_NOTE_MAJORITY_START = Int32(1024)
 const CS_NOTE_UNKNOWN_WORKERS = Int32(65536)
 const CS_NOTE_DEGENERATE_MAXIMUM = Int32(131072)
+const CS_NOTE_APPROXIMATE_SE = Int32(4194304)
+const CS_NOTE_VARIANCE_FLOOR = Int32(8388608)
 
 const _NOTE_NAMES = (
     (CS_NOTE_MAX_ITER_REACHED, :max_iter_reached),
@@ -120,6 +127,8 @@ const _NOTE_NAMES = (
     (CS_NOTE_MAJORITY_START, :majority_start),
     (CS_NOTE_UNKNOWN_WORKERS, :unknown_workers),
     (CS_NOTE_DEGENERATE_MAXIMUM, :degenerate_maximum),
+    (CS_NOTE_APPROXIMATE_SE, :approximate_se),
+    (CS_NOTE_VARIANCE_FLOOR, :variance_floor),
 )
 
 # ---------------------------------------------------------------------------- errors

@@ -192,14 +192,16 @@ end
     method_input(name) -> Symbol
 
 The kind of input a method takes: `:crowd` ([`fit!`](@ref)), `:points`
-([`fit_points!`](@ref)) or `:graph` ([`fit_graph!`](@ref)).
+([`fit_points!`](@ref)), `:graph` ([`fit_graph!`](@ref)) or `:comparisons`
+([`rank_comparisons`](@ref)).
 """
 function method_input(name::AbstractString)
     id = Ref{Int32}(0)
     status = ccall(_fn(:cs_method_from_name), Int32, (Cstring, Ref{Int32}), name, id)
     status == CS_OK || throw(_error(status, "unknown method \"$name\""))
     kind = ccall(_fn(:cs_method_input), Int32, (Int32,), id[])
-    return kind == CS_INPUT_POINTS ? :points : kind == CS_INPUT_GRAPH ? :graph : :crowd
+    return kind == CS_INPUT_POINTS ? :points : kind == CS_INPUT_GRAPH ? :graph :
+           kind == CS_INPUT_COMPARISONS ? :comparisons : :crowd
 end
 
 """

@@ -280,6 +280,19 @@ end
     @test between ≈ 1 / 25 atol = 1e-15
 end
 
+@testset "comparisons" begin
+    # item 1 beat item 2 three times out of four; no prior: scores +- log(3) / 2
+    r = rank_comparisons(nothing, [1, 1, 1, 2], [2, 2, 2, 1], [:left, :left, :right, :right];
+                         comparison_prior = 0)
+    @test r.scores ≈ [log(3) / 2, -log(3) / 2] atol = 1e-6
+    @test r.se[1] ≈ sqrt(1 / 3) atol = 1e-5
+    @test r.ranks == [1, 2]
+    @test isempty(r.reliability)
+    c = rank_comparisons([1, 2, 1], [1, 2, 3], [2, 3, 1], [:left, :left, :right]; method = "crowd-bt")
+    @test length(c.reliability) == 2 && all(0 .<= c.reliability .<= 1)
+    @test method_input("crowd-bt") == :comparisons
+end
+
 @testset "encode" begin
     ids, levels = encode(["b", "a", "b", "c"])
     @test ids == [1, 2, 1, 3]
@@ -325,4 +338,24 @@ end
     end
 end
 
+@testset "numeric answers and tags (0.2)" begin
+    # Items 1..3: item 1: w1 1, w2 2, w3 6; item 2: w1 4; item 3: w2 3, w3 5.
+    m = Model(method = "mean")
+    fit_numbers!(m, [1, 1, 1, 2, 3, 3], [1, 2, 3, 1, 2, 3], [1.0, 2.0, 6.0, 4.0, 3.0, 5.0])
+    value, se = number_estimates(m)
+    @test value == [3.0, 4.0, 4.0]
+    @test se ≈ [sqrt(7 / 3), sqrt(16 / 3), 1.0]
+    bias, noise = number_workers(m)
+    @test bias[1] ≈ -1.0
+    # crowd-kit's example: car 1, grass 2, house 3, human 4, train 5, tree 6.
+    t = Model(method = "mv")
+    fit_tags!(t, [1, 1, 1, 2, 2, 2], [1, 2, 3, 1, 2, 3], [[3, 6], [3], [3, 6, 2], [1], [1, 4], [5]])
+    @test n_tags(t) == 6
+    @test tag_probabilities(t)[1, :] ≈ [0, 1 / 3, 1, 0, 0, 2 / 3]
+    @test findall(tag_sets(t)[1, :]) == [3, 6]
+    @test findall(tag_sets(t; threshold = 0.3)[2, :]) == [1, 4, 5]
+    sens, spec = tag_workers(t)
+    @test size(sens) == (3, 6)
+    @test_throws CrowdSpecError fit_numbers!(Model(method = "ds"), [1], [1], [1.0])
+end
 end

@@ -7,7 +7,7 @@ under them. Both call libcrowdspec through ctypes (see library_path()).
 """
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
-from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_graph, fit_labels, fit_points, has_param,
+from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_comparisons, fit_graph, fit_labels, fit_points, has_param,
                    method_summaries, methods, params, predict_labels,
                    version)
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
@@ -16,13 +16,15 @@ from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, 
                            MinimaxEntropy, OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
                            OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
+from ._pairwise import BradleyTerry, CrowdBT, NoisyBradleyTerry
+from ._answers import NumbersResult, TagsResult, fit_numbers, fit_tags
 from . import metrics
 
 __version__ = "0.2.0"
 
 __all__ = [
     "CrowdspecError", "CrowdspecWarning", "library_path", "version",
-    "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "methods",
+    "Result", "fit_labels", "predict_labels", "fit_points", "fit_graph", "fit_comparisons", "methods",
     "method_summaries", "params", "has_param",
     "NOTE_NAMES", "WARN_NOTES", "METHOD_CLASSES",
     "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
@@ -30,4 +32,6 @@ __all__ = [
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
     "LA", "LAOnePass", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
     "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
+    "BradleyTerry", "NoisyBradleyTerry", "CrowdBT",
+    "fit_numbers", "fit_tags", "NumbersResult", "TagsResult",
 ]

@@ -25,6 +25,7 @@ __all__ = [
     "predict_labels",
     "fit_points",
     "fit_graph",
+    "fit_comparisons",
     "methods",
     "params",
     "version",
@@ -50,6 +51,8 @@ NOTE_NAMES = {
     1024: "majority_start",
     65536: "unknown_workers",
     131072: "degenerate_maximum",
+    4194304: "approximate_se",
+    8388608: "variance_floor",
 }
 
 
@@ -93,6 +96,9 @@ class Result:
     notes: the cs_fit_notes bits; message: the library's explanation of them.
     centres: (k, d) cluster means of a points fit, else None.
     densities: (within, between) edge densities of a graph fit, else None.
+    scores, se, ranks: a comparisons fit's per-item log-strength, standard error and
+        rank (1 = best; cs_scores), else None; reliability: noisy-bt's skill or
+        crowd-bt's eta per worker (cs_worker_reliability), None for bt and other fits.
     estimates: the method's own estimates by name (cs_estimate), e.g. glad's
         "ability" (m,) and "inverse_difficulty" (n,), mace's "competence" (m,) and
         "strategy" (m, k); empty for methods without any.
@@ -126,6 +132,10 @@ class Result:
     calibration: str = "none"
     median_grades: Optional[np.ndarray] = None
     mean_grades: Optional[np.ndarray] = None
+    scores: Optional[np.ndarray] = None
+    se: Optional[np.ndarray] = None
+    ranks: Optional[np.ndarray] = None
+    reliability: Optional[np.ndarray] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -344,8 +354,9 @@ def _collect(model, method, kind):
                     iterations=int(iterations.value), converged=bool(converged.value),
                     log_likelihood=float(loglik.value), notes=int(notes.value),
                     message=_lib.last_error(model) if notes.value else "")
-    if kind == _lib.INPUT_CROWD:
+    if kind in (_lib.INPUT_CROWD, _lib.INPUT_COMPARISONS):
         result.estimates = _estimates(model)
+    if kind == _lib.INPUT_CROWD:
         _read_calibration(model, result)
     if kind == _lib.INPUT_CROWD and n > 0:
         # Ordered grades only: the library refuses (CS_ERR_INVALID_ARGUMENT) otherwise.
@@ -354,6 +365,16 @@ def _collect(model, method, kind):
             means = np.empty(n, dtype=np.float64)
             check(L.cs_mean_grades(model, _f64p(means), means.size), model)
             result.median_grades, result.mean_grades = medians, means
+    if kind == _lib.INPUT_COMPARISONS:
+        result.scores = np.empty(n, dtype=np.float64)
+        result.se = np.empty(n, dtype=np.float64)
+        result.ranks = np.empty(n, dtype=np.int32)
+        check(_lib.function("cs_scores")(model, _f64p(result.scores), _f64p(result.se),
+                                         _i32p(result.ranks), n), model)
+        if method != "bt":
+            result.reliability = np.empty(m, dtype=np.float64)
+            check(_lib.function("cs_worker_reliability")(model, _f64p(result.reliability), m),
+                  model)
     if kind == _lib.INPUT_POINTS:
         d = _size(L.cs_n_dims, model)
         centres = np.empty((k, d), dtype=np.float64)
@@ -368,7 +389,7 @@ def _collect(model, method, kind):
 
 
 # The names cs_estimate knows (crowdspec.h): each is looked up after a crowd fit.
-_ESTIMATE_NAMES = ("ability", "inverse_difficulty", "competence", "strategy")
+_ESTIMATE_NAMES = ("ability", "inverse_difficulty", "competence", "strategy", "tie", "bias")
 
 
 def _estimates(model):
@@ -581,11 +602,52 @@ def fit_graph(u, v, n_communities, method="commu-lloyd", *, n_nodes=None, progre
     return result
 
 
-_KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph"}
+_KINDS = {_lib.INPUT_CROWD: "crowd", _lib.INPUT_POINTS: "points", _lib.INPUT_GRAPH: "graph",
+          _lib.INPUT_COMPARISONS: "comparisons", _lib.INPUT_TAGS: "tags",
+          _lib.INPUT_NUMBERS: "numbers"}
+
+
+#: Answers of cs_fit_comparisons (enum cs_answer).
+ANSWER_LEFT, ANSWER_RIGHT, ANSWER_TIE = 0, 1, 2
+
+
+def fit_comparisons(worker, left, right, answer, method="bt", *, n_items=None, n_workers=None,
+                    progress=None, warn=True, **params):
+    """Rank items from pairwise comparisons with a comparison method ("bt", "noisy-bt",
+    "crowd-bt"): worker[t] was shown items left[t] and right[t] (0-based ids) and
+    answered answer[t]: ANSWER_LEFT (0), ANSWER_RIGHT (1) or ANSWER_TIE (2). worker
+    may be None (one worker). Returns a Result with scores, se, ranks and, for noisy-bt
+    and crowd-bt, reliability; estimates holds bt's "tie" (nu) and noisy-bt's "bias"."""
+    left = as_int32(left, "item id")
+    right = as_int32(right, "item id")
+    answer = as_int32(answer, "answer", _lib.CS_ERR_INVALID_ARGUMENT)
+    n = left.shape[0]
+    if right.shape[0] != n or answer.shape[0] != n:
+        raise ValueError("left, right and answer must have the same length (%d, %d, %d)"
+                         % (n, right.shape[0], answer.shape[0]))
+    if worker is not None:
+        worker = as_int32(worker, "worker id")
+        if worker.shape[0] != n:
+            raise ValueError("worker must have the length of left (%d), got %d" % (n, worker.shape[0]))
+    extra = {}
+    if n_items is not None:
+        extra["items"] = n_items
+    if n_workers is not None:
+        extra["workers"] = n_workers
+    fit = _lib.function("cs_fit_comparisons")
+    with Handle() as model:
+        _prepare(model, method, dict(extra, **params))
+        status = _run(model, lambda: fit(model, None if worker is None else _i32p(worker), _i32p(left),
+                                         _i32p(right), _i32p(answer), n), progress)
+        check(status, model)
+        result = _collect(model, method, _lib.INPUT_COMPARISONS)
+    if warn:
+        warn_notes(result)
+    return result
 
 
 def methods(kind=None):
-    """The library's method names, in its order; kind "crowd", "points" or "graph"
+    """The library's method names, in its order; kind "crowd", "points", "graph" or "comparisons"
     keeps one input kind."""
     L = lib()
     names = []
@@ -598,7 +660,7 @@ def methods(kind=None):
 
 def method_summaries(kind=None):
     """{name: one-line description} of the library's methods (cs_method_summary), in its
-    order; kind "crowd", "points" or "graph" keeps one input kind."""
+    order; kind "crowd", "points", "graph" or "comparisons" keeps one input kind."""
     L = lib()
     out = {}
     for index in range(L.cs_method_count()):

@@ -45,6 +45,9 @@ CALIBRATION_NAMES = {0: "none", 1: "auto", 2: "labels", 3: "gold"}
 INPUT_CROWD = 1
 INPUT_POINTS = 2
 INPUT_GRAPH = 3
+INPUT_COMPARISONS = 4
+INPUT_TAGS = 5
+INPUT_NUMBERS = 6
 
 
 class CrowdspecError(ValueError):
@@ -154,6 +157,17 @@ _SIGNATURES_0_2 = {
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
     "cs_calibration": (_status, [ModelP, F64P, F64P, I32P]),
     "cs_set_initial_calibration": (_status, [ModelP, ctypes.c_double, ctypes.c_double]),
+    "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),
+    "cs_scores": (_status, [ModelP, F64P, F64P, I32P, ctypes.c_size_t]),
+    "cs_worker_reliability": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_fit_numbers": (_status, [ModelP, I32P, I32P, F64P, ctypes.c_size_t]),
+    "cs_number_estimates": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_number_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_fit_tags": (_status, [ModelP, I32P, I32P, I64P, I32P, ctypes.c_size_t, ctypes.c_int32]),
+    "cs_n_tags": (_status, [ModelP, SizeP]),
+    "cs_tag_probabilities": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_tag_sets": (_status, [ModelP, F64P, ctypes.c_size_t, I32P, ctypes.c_size_t]),
+    "cs_tag_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
 }
 
 _lock = threading.Lock()

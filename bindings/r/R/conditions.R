@@ -17,7 +17,9 @@
   eigen_not_converged = 512L,
   majority_start = 1024L,
   unknown_workers = 65536L,
-  degenerate_maximum = 131072L
+  degenerate_maximum = 131072L,
+  approximate_se = 4194304L,
+  variance_floor = 8388608L
 )
 
 # Names of the bits set in a cs_fit_notes() value; a bit this table does not know

@@ -2,7 +2,7 @@
 #
 # What the loaded library offers: methods, parameters, version.
 
-.input_kinds <- c("crowd", "points", "graph")
+.input_kinds <- c("crowd", "points", "graph", "comparisons", "tags", "numbers")
 
 crowdspec_methods <- function(kind = NULL) {
   r <- .Call(C_cs_r_methods)

@@ -196,11 +196,99 @@ static R_xlen_t checked_length(size_t a, size_t b) {
     return (R_xlen_t)(a * b);
 }
 
-enum { R_CROWD = CS_INPUT_CROWD, R_POINTS = CS_INPUT_POINTS, R_GRAPH = CS_INPUT_GRAPH };
+enum {
+    R_CROWD = CS_INPUT_CROWD,
+    R_POINTS = CS_INPUT_POINTS,
+    R_GRAPH = CS_INPUT_GRAPH,
+    R_COMPARISONS = CS_INPUT_COMPARISONS,
+    R_TAGS = CS_INPUT_TAGS,
+    R_NUMBERS = CS_INPUT_NUMBERS
+};
+
+/* A comparisons fit's scores, standard errors, ranks, worker reliabilities (noisy-bt,
+ * crowd-bt; empty for bt) and noisy-bt's biases into elements 22-26 of `out`. */
+static cs_status collect_ranking(cs_model *model, SEXP out, size_t n, size_t m) {
+    SEXP score = list_element(out, 22, REALSXP, (R_xlen_t)n);
+    SEXP se = list_element(out, 23, REALSXP, (R_xlen_t)n);
+    SEXP rank = list_element(out, 24, INTSXP, (R_xlen_t)n);
+    cs_status s = cs_scores(model, REAL(score), REAL(se), INTEGER(rank), n);
+    if (s) return s;
+    SEXP reliability = list_element(out, 25, REALSXP, (R_xlen_t)m);
+    if (cs_worker_reliability(model, REAL(reliability), m) != CS_OK)
+        SET_VECTOR_ELT(out, 25, Rf_allocVector(REALSXP, 0)); /* bt: none */
+    size_t rows = 0;
+    if (cs_estimate(model, "bias", NULL, 0, &rows, NULL) == CS_OK) {
+        SEXP bias = list_element(out, 26, REALSXP, (R_xlen_t)rows);
+        s = cs_estimate(model, "bias", REAL(bias), rows, NULL, NULL);
+    }
+    return s;
+}
+
+/* The thresholds of a tags fit (cs_tag_sets), set by cs_r_fit_tags for collect. */
+typedef struct {
+    const double *values;
+    size_t n;
+} tag_thresholds;
+static tag_thresholds current_thresholds = {NULL, 0};
+
+/* The results of a numbers or tags fit (since 0.2), as a named list; then the handle
+ * is destroyed. */
+static SEXP collect_answers(SEXP ptr, int kind, int stopped) {
+    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    size_t n = 0, m = 0, T = 1, n_trace = 0;
+    cs_status s;
+    if ((s = cs_n_items(model, &n)) || (s = cs_n_workers(model, &m)) || (s = cs_trace_length(model, &n_trace)) ||
+        (kind == R_TAGS && (s = cs_n_tags(model, &T))))
+        return failure(ptr, s);
+    const R_xlen_t len_items = checked_length(n, T), len_workers = checked_length(m, T);
+    if (len_items < 0 || len_workers < 0 || n_trace > (size_t)R_XLEN_T_MAX)
+        return out_of_memory_failure(ptr, "the results are too large for R vectors");
+    const char *names[] = {"value", "se", "bias", "noise", "trace", "iterations", "converged", "notes",
+                           "message", "n_items", "n_workers", "n_tags", "stopped", "probabilities",
+                           "sets", "sensitivity", "specificity", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP trace = list_element(out, 4, REALSXP, (R_xlen_t)n_trace);
+    int32_t iterations = 0, converged = 0, notes = 0;
+    if ((n_trace > 0 && (s = cs_trace(model, REAL(trace), n_trace))) || (s = cs_iterations(model, &iterations)) ||
+        (s = cs_converged(model, &converged)) || (s = cs_fit_notes(model, &notes))) {
+        UNPROTECT(1);
+        return failure(ptr, s);
+    }
+    if (kind == R_NUMBERS) {
+        SEXP value = list_element(out, 0, REALSXP, (R_xlen_t)n), se = list_element(out, 1, REALSXP, (R_xlen_t)n);
+        SEXP bias = list_element(out, 2, REALSXP, (R_xlen_t)m), noise = list_element(out, 3, REALSXP, (R_xlen_t)m);
+        if ((s = cs_number_estimates(model, REAL(value), REAL(se), n)) ||
+            (s = cs_number_workers(model, REAL(bias), REAL(noise), m))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+    } else {
+        SEXP p = list_element(out, 13, REALSXP, len_items), sets = list_element(out, 14, INTSXP, len_items);
+        SEXP sens = list_element(out, 15, REALSXP, len_workers), spec = list_element(out, 16, REALSXP, len_workers);
+        if ((s = cs_tag_probabilities(model, REAL(p), (size_t)len_items)) ||
+            (s = cs_tag_sets(model, current_thresholds.values, current_thresholds.n, INTEGER(sets), (size_t)len_items)) ||
+            (s = cs_tag_workers(model, REAL(sens), REAL(spec), (size_t)len_workers))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+    }
+    SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(iterations));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarLogical(converged != 0));
+    SET_VECTOR_ELT(out, 7, Rf_ScalarInteger(notes));
+    SET_VECTOR_ELT(out, 8, Rf_ScalarString(Rf_mkCharCE(notes ? cs_last_error(model) : "", CE_UTF8)));
+    SET_VECTOR_ELT(out, 9, Rf_ScalarReal((double)n));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarReal((double)m));
+    SET_VECTOR_ELT(out, 11, Rf_ScalarReal((double)T));
+    SET_VECTOR_ELT(out, 12, Rf_ScalarLogical(stopped != 0));
+    destroy_handle(ptr);
+    UNPROTECT(1);
+    return out;
+}
 
 /* Every result of the fit on the handle, as a named list; then the handle is
  * destroyed. `stopped` says that the R progress function ended the fit. */
 static SEXP collect(SEXP ptr, int kind, int stopped) {
+    if (kind == R_TAGS || kind == R_NUMBERS) return collect_answers(ptr, kind, stopped);
     cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
     size_t n = 0, m = 0, k = 0, n_trace = 0, d = 0;
     cs_status s;
@@ -221,7 +309,8 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "notes",      "message",    "n_items",        "n_workers",
                            "n_classes",  "stopped",    "centres",        "n_dims",
                            "densities",  "temperature", "mixing",        "calibration",
-                           "median_grades", "mean_grades", ""};
+                           "median_grades", "mean_grades", "scores",     "se",
+                           "ranks",      "reliability", "bias",         ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -260,6 +349,11 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
     } else if (kind == R_GRAPH) {
         SEXP dens = list_element(out, 16, REALSXP, 2);
         if ((s = cs_graph_densities(model, REAL(dens), REAL(dens) + 1))) {
+            UNPROTECT(1);
+            return failure(ptr, s);
+        }
+    } else if (kind == R_COMPARISONS) {
+        if ((s = collect_ranking(model, out, n, m))) {
             UNPROTECT(1);
             return failure(ptr, s);
         }
@@ -480,6 +574,87 @@ SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
     if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
     const graph_args args = {u, v, (size_t)n};
     return run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
+}
+
+typedef struct {
+    SEXP worker, left, right, answer;
+} comparison_args;
+
+static cs_status call_fit_comparisons(cs_model *model, const void *args) {
+    const comparison_args *a = (const comparison_args *)args;
+    return cs_fit_comparisons(model, INTEGER(a->worker), INTEGER(a->left), INTEGER(a->right), INTEGER(a->answer),
+                              (size_t)XLENGTH(a->left));
+}
+
+/* Comparisons: 0-based worker, left and right ids and answers (0 left, 1 right, 2 tie). */
+SEXP cs_r_fit_comparisons(SEXP worker, SEXP left, SEXP right, SEXP answer, SEXP params, SEXP progress) {
+    check_int_vector(worker, "worker");
+    check_int_vector(left, "left");
+    check_int_vector(right, "right");
+    check_int_vector(answer, "answer");
+    if (XLENGTH(worker) != XLENGTH(left) || XLENGTH(right) != XLENGTH(left) || XLENGTH(answer) != XLENGTH(left))
+        Rf_error("crowdspec: worker, left, right and answer must have the same length");
+    const comparison_args args = {worker, left, right, answer};
+    return run_fit(params, progress, R_COMPARISONS, call_fit_comparisons, &args);
+}
+
+typedef struct {
+    SEXP item, worker, value;
+} numbers_args;
+
+static cs_status call_fit_numbers(cs_model *model, const void *args) {
+    const numbers_args *a = (const numbers_args *)args;
+    return cs_fit_numbers(model, INTEGER(a->item), INTEGER(a->worker), REAL(a->value), (size_t)XLENGTH(a->item));
+}
+
+SEXP cs_r_fit_numbers(SEXP item, SEXP worker, SEXP value, SEXP params, SEXP progress) {
+    check_int_vector(item, "item");
+    check_int_vector(worker, "worker");
+    if (TYPEOF(value) != REALSXP) Rf_error("crowdspec: value must be a double vector");
+    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(value) != XLENGTH(item))
+        Rf_error("crowdspec: item, worker and value must have the same length");
+    const numbers_args args = {item, worker, value};
+    return run_fit(params, progress, R_NUMBERS, call_fit_numbers, &args);
+}
+
+typedef struct {
+    SEXP item, worker, tag;
+    const int64_t *tag_start;
+    int32_t n_tags;
+} tags_args;
+
+static cs_status call_fit_tags(cs_model *model, const void *args) {
+    const tags_args *a = (const tags_args *)args;
+    return cs_fit_tags(model, INTEGER(a->item), INTEGER(a->worker), a->tag_start, INTEGER(a->tag),
+                       (size_t)XLENGTH(a->item), a->n_tags);
+}
+
+/* tag_start: a double vector of the n + 1 offsets (R has no 64-bit integers); tag:
+ * 0-based tag ids; threshold: NULL-like (length 0), one value, or one per tag. */
+SEXP cs_r_fit_tags(SEXP item, SEXP worker, SEXP tag_start, SEXP tag, SEXP n_tags, SEXP threshold, SEXP params,
+                   SEXP progress) {
+    check_int_vector(item, "item");
+    check_int_vector(worker, "worker");
+    check_int_vector(tag, "tag");
+    if (TYPEOF(tag_start) != REALSXP || TYPEOF(threshold) != REALSXP)
+        Rf_error("crowdspec: tag_start and threshold must be double vectors");
+    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(tag_start) != XLENGTH(item) + 1)
+        Rf_error("crowdspec: item, worker and the tag lists must have the same length");
+    const R_xlen_t n = XLENGTH(tag_start);
+    int64_t *start = (int64_t *)R_alloc((size_t)n, sizeof(int64_t));
+    for (R_xlen_t i = 0; i < n; ++i) {
+        const double v = REAL(tag_start)[i];
+        if (!(v >= 0 && v <= (double)XLENGTH(tag)) || v != (double)(int64_t)v)
+            Rf_error("crowdspec: tag_start[%lld] is not an offset into tag", (long long)i + 1);
+        start[i] = (int64_t)v;
+    }
+    const tags_args args = {item, worker, tag, start, Rf_asInteger(n_tags)};
+    current_thresholds.values = XLENGTH(threshold) ? REAL(threshold) : NULL;
+    current_thresholds.n = (size_t)XLENGTH(threshold);
+    SEXP out = run_fit(params, progress, R_TAGS, call_fit_tags, &args);
+    current_thresholds.values = NULL;
+    current_thresholds.n = 0;
+    return out;
 }
 
 /* ------------------------------------------------------------------------------- */

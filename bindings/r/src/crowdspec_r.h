@@ -14,6 +14,10 @@ SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior
                   SEXP params, SEXP calibration);
 SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress);
 SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress);
+SEXP cs_r_fit_comparisons(SEXP worker, SEXP left, SEXP right, SEXP answer, SEXP params, SEXP progress);
+SEXP cs_r_fit_numbers(SEXP item, SEXP worker, SEXP value, SEXP params, SEXP progress);
+SEXP cs_r_fit_tags(SEXP item, SEXP worker, SEXP tag_start, SEXP tag, SEXP n_tags, SEXP threshold, SEXP params,
+                   SEXP progress);
 SEXP cs_r_status_string(SEXP status);
 SEXP cs_r_version(void);
 SEXP cs_r_methods(void);

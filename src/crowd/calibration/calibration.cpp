@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "crowd/em/confusion_model.hpp"
-#include "crowd/em/pooled_prior.hpp"
+#include "priors/pooled_prior.hpp"
 #include "data/crowd_shard.hpp"
 
 namespace cs {
@@ -39,7 +39,7 @@ bool answered_support(const FitOptions &options, int32_t k) {
 // What the held-out rows are made from: the M-step counts of the final posteriors,
 // total[w][o][t] = sum over worker w's labels o of q_j(t) (the M-step's layout, workers
 // x observed x true), and the pseudo-counts each worker's rows get: the model's own
-// prior (smoothing, the pooled or stratified centre: crowd/em/pooled_prior.hpp), else
+// prior (smoothing, the pooled or stratified centre: priors/pooled_prior.hpp), else
 // one pooled pseudo-label per row, the smallest proper prior.
 struct RowCounts {
     int32_t k = 0;

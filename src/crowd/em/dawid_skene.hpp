@@ -121,7 +121,7 @@ bool fit_class_one_coin_ds(const CrowdData &data, const FitOptions &options, con
                            FitResult &out);
 
 /// Entry point of "auto", the default: EM from the soft majority vote under the
-/// stratified pooled prior (crowd/em/pooled_prior.hpp, smoothing_center = strata, with
+/// stratified pooled prior (priors/pooled_prior.hpp, smoothing_center = strata, with
 /// smoothing_strength's s = k by default); its posteriors are then calibrated like every
 /// method of the family (crowd/calibration/). docs/defaults.md says why.
 bool fit_auto(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out);

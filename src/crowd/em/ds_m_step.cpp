@@ -14,7 +14,7 @@
 #include "crowd/em/confusion_model.hpp"
 #include "crowd/em/ds_kernel.hpp"
 #include "crowd/em/ds_steps.hpp"
-#include "crowd/em/pooled_prior.hpp"
+#include "priors/pooled_prior.hpp"
 #include "data/crowd_shard.hpp"
 #include "data/labels_by_code.hpp"
 #include "util/per_class.hpp"
@@ -208,7 +208,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     // The sums are a pass of their own when something needs all of them before the
     // confusion matrices: a distributed fit (the counts and class mass of all processes'
     // items, sum_over_shards) or smoothing_center = pooled (every row also gets s P[l][o],
-    // P this round's pooled confusion matrix, crowd/em/pooled_prior.hpp).
+    // P this round's pooled confusion matrix, priors/pooled_prior.hpp).
     const bool sums_first = pooled || strata || d.shard != nullptr;
     if (sums_first) {
         ws.team.run(blocks, sum_block);

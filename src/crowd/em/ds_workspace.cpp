@@ -3,7 +3,7 @@
 // and filled once per fit.
 #include "crowd/em/ds_workspace.hpp"
 
-#include "crowd/em/pooled_prior.hpp"
+#include "priors/pooled_prior.hpp"
 
 #include "crowd/em/dawid_skene.hpp"
 

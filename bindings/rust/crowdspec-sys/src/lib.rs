@@ -80,6 +80,11 @@ pub const CS_ERR_TOO_MANY_CLASSES: cs_status_code = -19;
 pub const CS_ERR_TOO_LARGE: cs_status_code = -20;
 /// Another call is running on the same handle (another thread); nothing was done.
 pub const CS_ERR_BUSY: cs_status_code = -21;
+/// [`cs_fit_comparisons`]: an answer is not a [`cs_answer`] value (since 0.2).
+pub const CS_ERR_INVALID_ANSWER: cs_status_code = -24;
+/// [`cs_fit_comparisons`] without a prior: the maximum-likelihood scores do not exist
+/// (the comparison graph is not strongly connected; since 0.2).
+pub const CS_ERR_NOT_CONNECTED: cs_status_code = -25;
 
 /// Inference methods (the header's `enum cs_method`), values of [`CS_PARAM_METHOD`].
 /// 1-99 take crowd labels, 100-199 points, 200-299 graphs.
@@ -144,6 +149,28 @@ pub const CS_METHOD_COMMU_LLOYD: cs_method = 200;
 pub const CS_METHOD_SPEC: cs_method = 201;
 /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
 pub const CS_METHOD_SPEC_MLE: cs_method = 202;
+/// `"bt"` (comparisons, since 0.2): Bradley-Terry by MM, Davidson ties, a weak prior.
+pub const CS_METHOD_BT: cs_method = 300;
+/// `"noisy-bt"` (comparisons): crowd-kit's NoisyBradleyTerry model (skill, bias), EM.
+pub const CS_METHOD_NOISY_BT: cs_method = 301;
+/// `"crowd-bt"` (comparisons): Crowd-BT (Chen et al. 2013), each worker's eta, EM.
+pub const CS_METHOD_CROWD_BT: cs_method = 302;
+/// `"mean"` (numbers, since 0.2): the mean of each item's answers.
+pub const CS_METHOD_MEAN: cs_method = 400;
+/// `"median"` (numbers): the median of each item's answers.
+pub const CS_METHOD_MEDIAN: cs_method = 401;
+/// `"gaussian"` (numbers): a bias and a noise per worker, Gaussian (Raykar et al.).
+pub const CS_METHOD_GAUSSIAN: cs_method = 402;
+/// `"catd"` (numbers): confidence-aware truth discovery (Li et al., PVLDB 2014).
+pub const CS_METHOD_CATD: cs_method = 403;
+/// `"crh"` (numbers): CRH / PM truth discovery (Li et al., SIGMOD 2014).
+pub const CS_METHOD_CRH: cs_method = 404;
+/// `"student-t"` (numbers; the default): the gaussian model with Student-t noise.
+pub const CS_METHOD_STUDENT_T: cs_method = 405;
+/// `"trimmed-mean"` (numbers): each item's mean without its extreme answers.
+pub const CS_METHOD_TRIMMED_MEAN: cs_method = 406;
+/// `"tag-pooled"` (tags, since 0.2; the default): per-tag D&S with pooled worker rates.
+pub const CS_METHOD_TAG_POOLED: cs_method = 500;
 
 /// Kinds of input a method takes (the header's `enum cs_input_kind`).
 pub type cs_input_kind = i32;
@@ -153,6 +180,12 @@ pub const CS_INPUT_CROWD: cs_input_kind = 1;
 pub const CS_INPUT_POINTS: cs_input_kind = 2;
 /// An undirected graph as an edge list: [`cs_fit_graph`].
 pub const CS_INPUT_GRAPH: cs_input_kind = 3;
+/// Pairwise comparisons: [`cs_fit_comparisons`] (since 0.2).
+pub const CS_INPUT_COMPARISONS: cs_input_kind = 4;
+/// Sets of tags (since 0.2): [`cs_fit_tags`].
+pub const CS_INPUT_TAGS: cs_input_kind = 5;
+/// Real answers (since 0.2): [`cs_fit_numbers`].
+pub const CS_INPUT_NUMBERS: cs_input_kind = 6;
 
 /// Parameter ids (the header's `enum cs_param`); the header documents each one's type,
 /// default and range.
@@ -247,6 +280,46 @@ pub type cs_minimax_start = i32;
 pub const CS_MINIMAX_START_VOTE: cs_minimax_start = 0;
 /// `"ds"`: the posteriors of a ds fit.
 pub const CS_MINIMAX_START_DS: cs_minimax_start = 1;
+/// double `"comparison_prior"` (since 0.2): lambda, virtual wins and losses of every item.
+pub const CS_PARAM_COMPARISON_PRIOR: cs_param = 670;
+/// int `"ties"` (since 0.2): a [`cs_ties`] value.
+pub const CS_PARAM_TIES: cs_param = 671;
+/// int `"se_items"` (since 0.2): exact standard errors up to this many items.
+pub const CS_PARAM_SE_ITEMS: cs_param = 672;
+/// double `"crowd_bt_alpha"` (since 0.2): alpha of crowd-bt's Beta prior of eta.
+pub const CS_PARAM_CROWD_BT_ALPHA: cs_param = 673;
+/// double `"crowd_bt_beta"` (since 0.2): beta of crowd-bt's Beta prior of eta.
+pub const CS_PARAM_CROWD_BT_BETA: cs_param = 674;
+
+/// Values of [`CS_PARAM_TIES`] (since 0.2).
+pub type cs_ties = i32;
+/// `"auto"`: davidson for bt, ignore for noisy-bt and crowd-bt.
+pub const CS_TIES_AUTO: cs_ties = 0;
+/// `"davidson"`: Davidson's tie model (bt only).
+pub const CS_TIES_DAVIDSON: cs_ties = 1;
+/// `"half"`: half a win for each item.
+pub const CS_TIES_HALF: cs_ties = 2;
+/// `"ignore"`: ties dropped.
+pub const CS_TIES_IGNORE: cs_ties = 3;
+
+/// The answer of one comparison ([`cs_fit_comparisons`], since 0.2).
+pub type cs_answer = i32;
+/// The left item won.
+pub const CS_ANSWER_LEFT: cs_answer = 0;
+/// The right item won.
+pub const CS_ANSWER_RIGHT: cs_answer = 1;
+/// A tie.
+pub const CS_ANSWER_TIE: cs_answer = 2;
+/// int `"worker_bias"` (since 0.2): an additive bias per worker in gaussian and student-t (1 on).
+pub const CS_PARAM_WORKER_BIAS: cs_param = 680;
+/// double `"t_dof"`: degrees of freedom of student-t (default 8).
+pub const CS_PARAM_T_DOF: cs_param = 681;
+/// double `"catd_alpha"`: alpha of catd's confidence interval (default 0.05).
+pub const CS_PARAM_CATD_ALPHA: cs_param = 682;
+/// double `"variance_prior"`: a_0 of the inverse-gamma prior on a worker's variance (default 2).
+pub const CS_PARAM_VARIANCE_PRIOR: cs_param = 683;
+/// double `"trim_fraction"`: share trimmed at either end by trimmed-mean (default 0.2).
+pub const CS_PARAM_TRIM_FRACTION: cs_param = 684;
 
 /// Values of [`CS_PARAM_CONFUSION`].
 pub type cs_confusion_model = i32;
@@ -369,6 +442,11 @@ pub const CS_NOTE_UNKNOWN_WORKERS: cs_fit_note = 65536;
 /// EM ended at a degenerate maximum; the items it left undecided fell back to
 /// majority vote among the classes no confusion matrix tells apart.
 pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
+/// [`cs_fit_comparisons`]: more items than `se_items`, so the standard errors are the
+/// O(pairs) approximation (since 0.2).
+pub const CS_NOTE_APPROXIMATE_SE: cs_fit_note = 4194304;
+/// cs_fit_numbers (since 0.2): some workers' noise variance reached its floor.
+pub const CS_NOTE_VARIANCE_FLOOR: cs_fit_note = 8388608;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;
@@ -653,4 +731,69 @@ extern "C" {
     pub fn cs_median_grades(model: *const cs_model, grades: *mut i32, capacity: usize) -> cs_status;
     /// Posterior mean grade of each item (ordered classes only), n_items values.
     pub fn cs_mean_grades(model: *const cs_model, grades: *mut f64, capacity: usize) -> cs_status;
+    /// Rank items from pairwise comparisons (since 0.2): worker (may be NULL), left and
+    /// right item ids and [`cs_answer`] values, `n` of each.
+    pub fn cs_fit_comparisons(
+        model: *mut cs_model,
+        worker: *const i32,
+        left: *const i32,
+        right: *const i32,
+        answer: *const i32,
+        n: usize,
+    ) -> cs_status;
+
+    /// Scores, standard errors and ranks of a comparisons fit (any pointer may be NULL).
+    pub fn cs_scores(
+        model: *const cs_model,
+        score: *mut f64,
+        se: *mut f64,
+        rank: *mut i32,
+        capacity: usize,
+    ) -> cs_status;
+
+    /// Each worker's reliability in a noisy-bt or crowd-bt fit.
+    pub fn cs_worker_reliability(model: *const cs_model, reliability: *mut f64, capacity: usize) -> cs_status;
+    /// Fit numeric answers (item, worker, value) (since 0.2).
+    pub fn cs_fit_numbers(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        value: *const f64,
+        n_answers: usize,
+    ) -> cs_status;
+    /// The estimate and standard error of every item of a numbers fit (either may be NULL).
+    pub fn cs_number_estimates(model: *const cs_model, value: *mut f64, se: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Each worker's bias and noise in a numbers fit (either may be NULL).
+    pub fn cs_number_workers(model: *const cs_model, bias: *mut f64, noise: *mut f64, capacity: usize)
+        -> cs_status;
+    /// Fit sets of tags: answer t's tags are `tag[tag_start[t] .. tag_start[t + 1])` (since 0.2).
+    pub fn cs_fit_tags(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        tag_start: *const i64,
+        tag: *const i32,
+        n_answers: usize,
+        n_tags: i32,
+    ) -> cs_status;
+    /// Number of tags of the last tags fit.
+    pub fn cs_n_tags(model: *const cs_model, n: *mut usize) -> cs_status;
+    /// P(tag applies), n_items x n_tags row-major.
+    pub fn cs_tag_probabilities(model: *const cs_model, p: *mut f64, capacity: usize) -> cs_status;
+    /// The tag sets at thresholds (NULL and 0: 0.5; 1 value; or n_tags values).
+    pub fn cs_tag_sets(
+        model: *const cs_model,
+        threshold: *const f64,
+        n_threshold: usize,
+        member: *mut i32,
+        capacity: usize,
+    ) -> cs_status;
+    /// Each worker's sensitivity and specificity per tag, n_workers x n_tags (either may be NULL).
+    pub fn cs_tag_workers(
+        model: *const cs_model,
+        sensitivity: *mut f64,
+        specificity: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
 }

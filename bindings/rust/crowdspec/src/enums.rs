@@ -19,6 +19,12 @@ pub enum InputKind {
     Points,
     /// An undirected graph, [`Model::fit_graph`](crate::Model::fit_graph).
     Graph,
+    /// Pairwise comparisons, [`Model::fit_comparisons`](crate::Model::fit_comparisons).
+    Comparisons,
+    /// Sets of tags (since 0.2), [`Model::fit_tags`](crate::Model::fit_tags).
+    Tags,
+    /// Real answers (since 0.2), [`Model::fit_numbers`](crate::Model::fit_numbers).
+    Numbers,
 }
 
 c_enum! {
@@ -91,6 +97,28 @@ c_enum! {
         Spec = sys::CS_METHOD_SPEC,
         /// `"spec-mle"` (graphs): the spectral initialisation and one likelihood step.
         SpecMle = sys::CS_METHOD_SPEC_MLE,
+        /// `"bt"` (comparisons): Bradley-Terry by MM, Davidson ties, a weak prior.
+        Bt = sys::CS_METHOD_BT,
+        /// `"noisy-bt"` (comparisons): each worker's skill and left bias (crowd-kit's NoisyBT).
+        NoisyBt = sys::CS_METHOD_NOISY_BT,
+        /// `"crowd-bt"` (comparisons): each worker's eta, below 1/2 an adversary (Chen et al.).
+        CrowdBt = sys::CS_METHOD_CROWD_BT,
+        /// `"mean"` (numbers): the mean of each item's answers.
+        Mean = sys::CS_METHOD_MEAN,
+        /// `"median"` (numbers): the median of each item's answers.
+        Median = sys::CS_METHOD_MEDIAN,
+        /// `"gaussian"` (numbers): a bias and a noise per worker, Gaussian (Raykar et al.).
+        Gaussian = sys::CS_METHOD_GAUSSIAN,
+        /// `"catd"` (numbers): confidence-aware truth discovery (Li et al., PVLDB 2014).
+        Catd = sys::CS_METHOD_CATD,
+        /// `"crh"` (numbers): CRH / PM truth discovery (Li et al., SIGMOD 2014).
+        Crh = sys::CS_METHOD_CRH,
+        /// `"student-t"` (numbers; the default for numbers): Student-t worker noise.
+        StudentT = sys::CS_METHOD_STUDENT_T,
+        /// `"trimmed-mean"` (numbers): each item's mean without its extreme answers.
+        TrimmedMean = sys::CS_METHOD_TRIMMED_MEAN,
+        /// `"tag-pooled"` (tags; the default for tags): per-tag D&S, rates pooled per worker.
+        TagPooled = sys::CS_METHOD_TAG_POOLED,
     }
     /// The C id (`CS_METHOD_...`).
     fn id;
@@ -148,6 +176,9 @@ impl Method {
         match unsafe { sys::cs_method_input(self.id()) } {
             sys::CS_INPUT_POINTS => InputKind::Points,
             sys::CS_INPUT_GRAPH => InputKind::Graph,
+            sys::CS_INPUT_COMPARISONS => InputKind::Comparisons,
+            sys::CS_INPUT_TAGS => InputKind::Tags,
+            sys::CS_INPUT_NUMBERS => InputKind::Numbers,
             _ => InputKind::Crowd,
         }
     }
@@ -494,6 +525,9 @@ notes! {
     /// EM ended at a degenerate maximum; items it left undecided took the majority vote
     /// among the classes no confusion matrix tells apart.
     pub const DEGENERATE_MAXIMUM: Notes = Notes(sys::CS_NOTE_DEGENERATE_MAXIMUM);
+    /// [`Model::fit_numbers`](crate::Model::fit_numbers): some workers' noise variance
+    /// reached its floor.
+    pub const VARIANCE_FLOOR: Notes = Notes(sys::CS_NOTE_VARIANCE_FLOOR);
 }
 
 impl Notes {

@@ -58,6 +58,10 @@ c_enum! {
         /// `CS_ERR_BUSY`: another call is running on the same handle (a second thread
         /// through unsafe code; the safe [`Model`](crate::Model) is not `Sync`).
         Busy = sys::CS_ERR_BUSY,
+        /// `CS_ERR_INVALID_ANSWER`: an answer is not left (0), right (1) or tie (2).
+        InvalidAnswer = sys::CS_ERR_INVALID_ANSWER,
+        /// `CS_ERR_NOT_CONNECTED`: without a prior the scores do not exist.
+        NotConnected = sys::CS_ERR_NOT_CONNECTED,
         ..
         /// A code this crate does not know.
         Other(i32),

@@ -53,12 +53,14 @@
 
 #[macro_use]
 mod c_enum;
+mod answers;
 mod codes;
 mod enums;
 mod error;
 mod model;
 mod results;
 
+pub use answers::{NumbersFit, TagsFit};
 pub use codes::Codes;
 pub use enums::{
     Accel, AppliedCalibration, Calibration, CalibrationSource, ConfusionModel, Duplicates,
@@ -67,7 +69,7 @@ pub use enums::{
 };
 pub use error::{Error, Status};
 pub use model::Model;
-pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit};
+pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 
 /// The raw C API (the crowdspec-sys crate), for what this crate does not wrap.
 pub use crowdspec_sys as sys;

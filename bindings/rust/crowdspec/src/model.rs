@@ -14,7 +14,7 @@ use crate::enums::{
     ParamValue, Prior,
 };
 use crate::error::{check, text, Error, Status};
-use crate::results::{Array3, Fit, GraphFit, Matrix, PointsFit};
+use crate::results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 use crate::Notes;
 
 /// A crowdspec model: a method, its parameters, and the results of the last fit.
@@ -122,7 +122,7 @@ unsafe extern "C" fn progress_trampoline<F: FnMut(usize, f64) -> bool>(
     }
 }
 
-fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
+pub(crate) fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
     let n = lengths[0].1;
     if lengths.iter().all(|(_, len)| *len == n) {
         Ok(n)
@@ -135,7 +135,7 @@ fn same_length(what: &str, lengths: &[(&str, usize)]) -> Result<usize, Error> {
     }
 }
 
-fn product(parts: &[usize]) -> Result<usize, Error> {
+pub(crate) fn product(parts: &[usize]) -> Result<usize, Error> {
     parts.iter().try_fold(1usize, |acc, &p| acc.checked_mul(p)).ok_or_else(|| {
         Error::new(Status::OutOfMemory, format!("a result of {:?} elements does not fit in memory", parts))
     })
@@ -165,11 +165,11 @@ impl Model {
         self.raw.as_ptr()
     }
 
-    fn ptr(&self) -> *mut sys::cs_model {
+    pub(crate) fn ptr(&self) -> *mut sys::cs_model {
         self.raw.as_ptr()
     }
 
-    fn check(&self, code: i32) -> Result<(), Error> {
+    pub(crate) fn check(&self, code: i32) -> Result<(), Error> {
         check(code, self.ptr())
     }
 
@@ -380,7 +380,7 @@ impl Model {
 
     /// Runs `run` with `callback` installed as the progress callback, then removes it,
     /// and resumes a panic the callback raised.
-    fn with_progress<F, R>(
+    pub(crate) fn with_progress<F, R>(
         &mut self,
         callback: F,
         run: impl FnOnce(&mut Model) -> Result<R, Error>,
@@ -584,9 +584,63 @@ impl Model {
         self.with_progress(progress, |m| m.fit_graph(n_nodes, u, v))
     }
 
+    /// Ranks items from pairwise comparisons (method [`Method::Bt`], [`Method::NoisyBt`]
+    /// or [`Method::CrowdBt`]): worker `worker[t]` (or one worker when `worker` is
+    /// empty), shown items `left[t]` and `right[t]` (0-based), answered `answer[t]`:
+    /// 0 left, 1 right, 2 tie.
+    ///
+    /// ```
+    /// use crowdspec::{Method, Model};
+    ///
+    /// // item 0 beat item 1 three times out of four; no prior: the maximum likelihood
+    /// let mut model = Model::new()?;
+    /// model.method(Method::Bt)?.set("comparison_prior", 0.0)?;
+    /// let fit = model.fit_comparisons(&[], &[0, 0, 0, 1], &[1, 1, 1, 0], &[0, 0, 1, 1])?;
+    /// assert!((fit.scores[0] - fit.scores[1] - 3f64.ln()).abs() < 1e-6);
+    /// assert_eq!(fit.ranks, vec![1, 2]);
+    /// # Ok::<(), crowdspec::Error>(())
+    /// ```
+    pub fn fit_comparisons(
+        &mut self,
+        worker: &[i32],
+        left: &[i32],
+        right: &[i32],
+        answer: &[i32],
+    ) -> Result<RankingFit, Error> {
+        let n = same_length("fit_comparisons", &[("left", left.len()), ("right", right.len()), ("answer", answer.len())])?;
+        if !worker.is_empty() {
+            same_length("fit_comparisons", &[("left", n), ("worker", worker.len())])?;
+        }
+        let worker_ptr = if worker.is_empty() { std::ptr::null() } else { worker.as_ptr() };
+        // SAFETY: live handle; the arrays hold n values (worker: n or none) and are only read.
+        let code = unsafe {
+            sys::cs_fit_comparisons(self.ptr(), worker_ptr, left.as_ptr(), right.as_ptr(), answer.as_ptr(), n)
+        };
+        self.check(code)?;
+        self.ranking_result()
+    }
+
+    /// The results of the last comparisons fit.
+    pub fn ranking_result(&self) -> Result<RankingFit, Error> {
+        let Common { trace, iterations, converged, notes, message, .. } = self.common()?;
+        let n = self.count(sys::cs_n_items)?;
+        let m = self.count(sys::cs_n_workers)?;
+        let (mut scores, mut se, mut ranks) = (vec![0.0; n], vec![0.0; n], vec![0i32; n]);
+        // SAFETY: live handle; each buffer holds n values.
+        self.check(unsafe {
+            sys::cs_scores(self.ptr(), scores.as_mut_ptr(), se.as_mut_ptr(), ranks.as_mut_ptr(), n)
+        })?;
+        let mut reliability = vec![0.0; m];
+        // SAFETY: live handle; the buffer holds m values. bt has none (an error, kept empty).
+        if unsafe { sys::cs_worker_reliability(self.ptr(), reliability.as_mut_ptr(), m) } != sys::CS_OK {
+            reliability.clear();
+        }
+        Ok(RankingFit { scores, se, ranks, reliability, trace, iterations, converged, notes, message })
+    }
+
     // ------------------------------------------------------------------ results
 
-    fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
+    pub(crate) fn count(&self, f: unsafe extern "C" fn(*const sys::cs_model, *mut usize) -> i32) -> Result<usize, Error> {
         let mut n = 0;
         // SAFETY: live handle, valid out-pointer.
         self.check(unsafe { f(self.ptr(), &mut n) })?;

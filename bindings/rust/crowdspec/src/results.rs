@@ -194,6 +194,30 @@ pub struct PointsFit {
     pub message: String,
 }
 
+/// The results of a comparisons fit ([`Model::fit_comparisons`](crate::Model::fit_comparisons)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankingFit {
+    /// Each item's log-strength s: item i beats item j with probability
+    /// 1 / (1 + exp(s_j - s_i)).
+    pub scores: Vec<f64>,
+    /// Standard error of each score (observed information).
+    pub se: Vec<f64>,
+    /// Rank of each item, 1 = the highest score.
+    pub ranks: Vec<i32>,
+    /// Each worker's reliability (noisy-bt's skill, crowd-bt's eta); empty for bt.
+    pub reliability: Vec<f64>,
+    /// The log posterior at the start and after each iteration.
+    pub trace: Vec<f64>,
+    /// Completed iterations.
+    pub iterations: usize,
+    /// Whether the log posterior's relative change fell below tol.
+    pub converged: bool,
+    /// Facts worth a warning.
+    pub notes: Notes,
+    /// The library's explanation of the notes.
+    pub message: String,
+}
+
 /// The result of a graph fit ([`Model::fit_graph`](crate::Model::fit_graph)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraphFit {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "crowd/em/pooled_prior.hpp"
+#include "priors/pooled_prior.hpp"
 
 #include <algorithm>
 

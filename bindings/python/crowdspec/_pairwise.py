@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: MIT
+"""The crowd-kit-shaped classes of the comparison methods: BradleyTerry ("bt"),
+NoisyBradleyTerry ("noisy-bt") and CrowdBT ("crowd-bt").
+
+fit(data) takes crowd-kit's pairwise DataFrame: columns worker, left, right, label, where
+label equals left or right (the preferred item); a missing label (None, NaN) is a tie
+(crowd-kit has none; see the library's "ties" parameter). Item ids are shared by left,
+right and label and may be any hashable values, as may worker ids.
+
+After fit: scores_ (pandas Series of the items' log-strengths s, indexed by item, name
+"score": item i beats item j with probability 1 / (1 + exp(s_j - s_i)); crowd-kit's
+BradleyTerry reports exp(s) normalised to sum 1 and its NoisyBradleyTerry sigmoid(s),
+both of the same order), se_ (standard errors), ranks_ (1 = best), and for the worker
+models skills_ (Series indexed by worker: noisy-bt's skill, crowd-bt's eta) and, for
+NoisyBradleyTerry, biases_ (the chance of picking the left item when not comparing);
+also loss_history_ (the log posterior by iteration), n_iter_, converged_, notes_,
+result_. fit_predict(data) returns scores_.
+"""
+
+import numpy as np
+
+from ._estimator import _Params
+from ._fit import ANSWER_LEFT, ANSWER_RIGHT, ANSWER_TIE, fit_comparisons, warn_notes
+from ._frame import _factorize, _pd
+
+__all__ = ["BradleyTerry", "NoisyBradleyTerry", "CrowdBT"]
+
+
+def _encode(data):
+    """(worker codes, worker ids, left codes, right codes, answers, item ids) of a
+    pairwise DataFrame."""
+    pd = _pd()
+    for column in ("left", "right", "label"):
+        if column not in data.columns:
+            raise ValueError("the DataFrame has no %r column (it needs worker, left, right, label)" % column)
+    left, right, label = data["left"], data["right"], data["label"]
+    if left.isna().any() or right.isna().any():
+        raise ValueError("a left or right item id is missing")
+    items = pd.concat([left, right], ignore_index=True)
+    codes, item_ids = _factorize(items)
+    n = len(data)
+    is_left = (label.to_numpy() == left.to_numpy())
+    is_right = (label.to_numpy() == right.to_numpy())
+    tie = label.isna().to_numpy()
+    bad = ~(is_left | is_right | tie)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise ValueError("label %r at row %d is neither its left item %r nor its right item %r"
+                         % (label.iloc[row], row, left.iloc[row], right.iloc[row]))
+    answer = np.where(is_left, ANSWER_LEFT, np.where(is_right, ANSWER_RIGHT, ANSWER_TIE)).astype(np.int32)
+    if "worker" in data.columns:
+        if data["worker"].isna().any():
+            raise ValueError("a worker id is missing")
+        worker, worker_ids = _factorize(data["worker"])
+    else:
+        worker, worker_ids = None, None
+    return worker, worker_ids, codes[:n], codes[n:], answer, item_ids
+
+
+class _Pairwise(_Params):
+    def __init__(self, **params):
+        self._set_checked(params)
+
+    def fit(self, data):
+        pd = _pd()
+        worker, worker_ids, left, right, answer, item_ids = _encode(data)
+        result = fit_comparisons(worker, left, right, answer, method=self._method, warn=False,
+                                 **self._params)
+        warn_notes(result, stacklevel=3)
+        self._keep_result(result)
+        index = pd.Index(item_ids, name="label")
+        self.scores_ = pd.Series(result.scores, index=index, name="score")
+        self.se_ = pd.Series(result.se, index=index, name="se")
+        self.ranks_ = pd.Series(result.ranks, index=index, name="rank")
+        if result.reliability is not None:
+            workers = pd.Index(worker_ids if worker_ids is not None else ["all"], name="worker")
+            self.skills_ = pd.Series(result.reliability, index=workers, name="skill")
+            if "bias" in result.estimates:
+                self.biases_ = pd.Series(result.estimates["bias"], index=workers, name="bias")
+        return self
+
+    def fit_predict(self, data):
+        return self.fit(data).scores_
+
+
+class BradleyTerry(_Pairwise):
+    """Bradley-Terry by Hunter's MM algorithm ("bt"), Davidson's ties, a weak prior so
+    that scores exist on any comparison graph; workers are ignored. Keyword arguments:
+    n_iter (max_iter), tol, comparison_prior, ties and any library parameter."""
+
+    _method = "bt"
+
+
+class NoisyBradleyTerry(_Pairwise):
+    """crowd-kit's NoisyBradleyTerry model ("noisy-bt"): each worker compares with
+    probability skill, else picks the left item with probability bias; fitted by EM.
+    skills_ and biases_ after fit."""
+
+    _method = "noisy-bt"
+
+
+class CrowdBT(_Pairwise):
+    """Crowd-BT (Chen et al. 2013, "crowd-bt"): each worker states the true preference
+    with probability eta (skills_), below 0.5 an adversary whose answers count reversed;
+    fitted by EM."""
+
+    _method = "crowd-bt"

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: MIT
+"""The comparison methods through the bindings: fit_comparisons on a hand-computed case,
+the crowd-kit-shaped classes on comparisons drawn from Crowd-BT's generative process
+(scores recovered, the adversarial workers found), ties, and input errors."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import crowdspec
+
+
+def test_two_items_maximum_likelihood():
+    # 3 wins to 1 without the prior: pi_0 / pi_1 = 3, mean-0 scores +- log(3) / 2, and
+    # the standard error sqrt(1 / (4 n p q)) = sqrt(1/3).
+    r = crowdspec.fit_comparisons([0, 0, 0, 0], [0, 0, 0, 1], [1, 1, 1, 0],
+                                  [0, 0, 1, 1], method="bt", comparison_prior=0)
+    assert r.scores == pytest.approx([math.log(3) / 2, -math.log(3) / 2], abs=1e-6)
+    assert r.se[0] == pytest.approx(math.sqrt(1 / 3), abs=1e-5)
+    assert list(r.ranks) == [1, 2]
+    assert r.reliability is None
+
+
+def simulated_frame(seed=3, items=60, workers=12, comparisons=12000, adversaries=3):
+    rng = np.random.default_rng(seed)
+    score = rng.normal(size=items)
+    eta = np.where(np.arange(workers) < workers - adversaries, 0.9, 0.15)
+    w = rng.integers(0, workers, comparisons)
+    a = rng.integers(0, items, comparisons)
+    b = (a + rng.integers(1, items, comparisons)) % items
+    left_wins = rng.random(comparisons) < 1 / (1 + np.exp(score[b] - score[a]))
+    left_wins ^= rng.random(comparisons) >= eta[w]  # reversed with probability 1 - eta
+    names = np.array(["item%02d" % i for i in range(items)], dtype=object)
+    frame = pd.DataFrame({"worker": ["w%d" % x for x in w], "left": names[a], "right": names[b],
+                          "label": np.where(left_wins, names[a], names[b])})
+    return frame, pd.Series(score, index=names), eta
+
+
+def test_crowd_bt_finds_the_adversaries():
+    frame, truth, eta = simulated_frame()
+    crowd = crowdspec.CrowdBT().fit(frame)
+    bt = crowdspec.BradleyTerry().fit(frame)
+    rho_crowd = crowd.scores_.corr(truth[crowd.scores_.index], method="spearman")
+    rho_bt = bt.scores_.corr(truth[bt.scores_.index], method="spearman")
+    assert rho_crowd > 0.95 and rho_crowd > rho_bt
+    skills = crowd.skills_.sort_index(key=lambda s: s.str[1:].astype(int))
+    assert list(skills < 0.5) == list(eta < 0.5)
+    assert list(crowd.ranks_.sort_values().index[:3]) == list(crowd.scores_.sort_values(ascending=False).index[:3])
+    assert crowd.loss_history_ == sorted(crowd.loss_history_)
+
+
+def test_noisy_bt_shape_and_ties():
+    frame, truth, _ = simulated_frame(seed=4, adversaries=0)
+    frame.loc[::50, "label"] = None  # ties
+    noisy = crowdspec.NoisyBradleyTerry(n_iter=500).fit(frame)
+    assert set(noisy.scores_.index) == set(truth.index)
+    assert noisy.skills_.between(0, 1).all() and noisy.biases_.between(0, 1).all()
+    assert noisy.scores_.name == "score"
+    bt = crowdspec.BradleyTerry(ties="davidson").fit(frame)
+    assert bt.result_.estimates["tie"][0] > 0
+    with pytest.raises(crowdspec.CrowdspecError, match="Davidson"):
+        crowdspec.CrowdBT(ties="davidson").fit(frame)
+
+
+def test_bad_labels():
+    frame = pd.DataFrame({"worker": ["a"], "left": ["x"], "right": ["y"], "label": ["z"]})
+    with pytest.raises(ValueError, match="neither its left item"):
+        crowdspec.BradleyTerry().fit(frame)
+    with pytest.raises(crowdspec.CrowdspecError):
+        crowdspec.fit_comparisons(None, [0], [1], [7])

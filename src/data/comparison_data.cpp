@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "data/comparison_data.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace cs {
+
+namespace {
+
+void require(const void *p, const char *what) {
+    if (p == nullptr) throw Error(CS_ERR_NULL_POINTER, std::string(what) + " is NULL");
+}
+
+// The largest id of `ids` (n entries), checking each against a declared count (0 = none).
+int32_t count_ids(const int32_t *ids, std::size_t n, int32_t declared, const char *what) {
+    int32_t largest = -1;
+    for (std::size_t t = 0; t < n; ++t) {
+        const int32_t id = ids[t];
+        if (id < 0 || (declared > 0 && id >= declared))
+            throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(id) + " at comparison " +
+                                               std::to_string(t) +
+                                               (id < 0 ? " is negative"
+                                                       : " is >= the declared count (" + std::to_string(declared) + ")"));
+        largest = std::max(largest, id);
+    }
+    return declared > 0 ? declared : largest + 1;
+}
+
+}  // namespace
+
+ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left, const int32_t *right,
+                                     const int32_t *answer, std::size_t n, int32_t items, int32_t workers,
+                                     bool by_worker) {
+    if (n > 0) {
+        require(left, "left item array");
+        require(right, "right item array");
+        require(answer, "answer array");
+    }
+    if (n == 0) throw Error(CS_ERR_EMPTY_INPUT, "no comparisons (n = 0)");
+    if (n >= (std::size_t{1} << 32))
+        throw Error(CS_ERR_TOO_LARGE, std::to_string(n) + " comparisons: at most 2^32 - 1 are supported");
+    for (std::size_t t = 0; t < n; ++t)
+        if (answer[t] < CS_ANSWER_LEFT || answer[t] > CS_ANSWER_TIE)
+            throw Error(CS_ERR_INVALID_ANSWER, "answer " + std::to_string(answer[t]) + " at comparison " +
+                                                   std::to_string(t) + " is not CS_ANSWER_LEFT (0), RIGHT (1) or TIE (2)");
+
+    ComparisonData d;
+    d.n_items = std::max(count_ids(left, n, items, "left item"), count_ids(right, n, items, "right item"));
+    d.n_workers = worker != nullptr ? count_ids(worker, n, workers, "worker") : std::max<int32_t>(workers, 1);
+
+    // The comparisons of two distinct items as records (lo, hi, worker, outcome seen from
+    // lo), sorted by (lo, hi) with two stable counting sorts of the records themselves
+    // (by hi, then by lo): O(n + items), input order kept within a pair, and every pass
+    // reads its input in order (sorting indices instead would read the input arrays at
+    // random, a cache miss per field).
+    struct Record {
+        int32_t lo, hi, worker;
+        uint8_t outcome;
+    };
+    std::vector<Record> records;
+    records.reserve(n);
+    for (std::size_t t = 0; t < n; ++t) {
+        if (left[t] == right[t]) {
+            ++d.self_comparisons;
+            continue;
+        }
+        const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
+        const bool low_left = left[t] == lo;
+        uint8_t outcome = kTie;
+        if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
+        records.push_back({lo, hi, worker != nullptr ? worker[t] : 0,
+                           static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0))});
+    }
+    const std::size_t n_items = static_cast<std::size_t>(d.n_items);
+    {
+        std::vector<Record> sorted(records.size());
+        const auto by = [&](auto key, const std::vector<Record> &in, std::vector<Record> &out) {
+            std::vector<int64_t> next(n_items + 1, 0);
+            for (const Record &r : in) ++next[static_cast<std::size_t>(key(r)) + 1];
+            for (std::size_t b = 0; b < n_items; ++b) next[b + 1] += next[b];
+            for (const Record &r : in) out[static_cast<std::size_t>(next[static_cast<std::size_t>(key(r))]++)] = r;
+        };
+        by([](const Record &r) { return r.hi; }, records, sorted);
+        by([](const Record &r) { return r.lo; }, sorted, records);
+    }
+
+    d.n_comparisons = static_cast<int64_t>(records.size());
+    d.worker.resize(records.size());
+    d.outcome.resize(records.size());
+    d.pair_start.push_back(0);
+    for (std::size_t c = 0; c < records.size(); ++c) {
+        const Record &r = records[c];
+        if (d.pair_lo.empty() || d.pair_lo.back() != r.lo || d.pair_hi.back() != r.hi) {
+            if (!d.pair_lo.empty()) d.pair_start.push_back(static_cast<int64_t>(c));
+            d.pair_lo.push_back(r.lo);
+            d.pair_hi.push_back(r.hi);
+            d.low_wins.push_back(0.0);
+            d.high_wins.push_back(0.0);
+            d.pair_ties.push_back(0.0);
+        }
+        switch (r.outcome & kOutcomeMask) {
+            case kTie:
+                d.pair_ties.back() += 1.0;
+                ++d.ties;
+                break;
+            case kLowWon: d.low_wins.back() += 1.0; break;
+            default: d.high_wins.back() += 1.0; break;
+        }
+        d.outcome[c] = r.outcome;
+        d.worker[c] = r.worker;
+    }
+    std::vector<Record>().swap(records);
+    if (!d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
+
+    // Per item, its pairs (in pair order, so a sweep's sums are in a fixed order).
+    const int64_t pairs = d.n_pairs();
+    d.row_start.assign(n_items + 1, 0);
+    for (int64_t p = 0; p < pairs; ++p) {
+        ++d.row_start[static_cast<std::size_t>(d.pair_lo[p]) + 1];
+        ++d.row_start[static_cast<std::size_t>(d.pair_hi[p]) + 1];
+    }
+    for (std::size_t i = 0; i < n_items; ++i) {
+        if (d.row_start[i + 1] == 0) ++d.isolated_items;
+        d.row_start[i + 1] += d.row_start[i];
+    }
+    d.row_pair.resize(static_cast<std::size_t>(2 * pairs));
+    d.row_other.resize(static_cast<std::size_t>(2 * pairs));
+    {
+        std::vector<int64_t> next(d.row_start.begin(), d.row_start.end() - 1);
+        for (int64_t p = 0; p < pairs; ++p) {
+            const int32_t lo = d.pair_lo[static_cast<std::size_t>(p)], hi = d.pair_hi[static_cast<std::size_t>(p)];
+            const std::size_t a = static_cast<std::size_t>(next[static_cast<std::size_t>(lo)]++);
+            const std::size_t b = static_cast<std::size_t>(next[static_cast<std::size_t>(hi)]++);
+            d.row_pair[a] = d.row_pair[b] = static_cast<uint32_t>(p);
+            d.row_other[a] = hi;
+            d.row_other[b] = lo;
+        }
+    }
+
+    // Components, by a depth-first search over the rows.
+    d.component.assign(n_items, -1);
+    std::vector<int32_t> stack;
+    for (std::size_t root = 0; root < n_items; ++root) {
+        if (d.component[root] >= 0) continue;
+        const int32_t id = d.n_components++;
+        d.component[root] = id;
+        stack.push_back(static_cast<int32_t>(root));
+        while (!stack.empty()) {
+            const std::size_t i = static_cast<std::size_t>(stack.back());
+            stack.pop_back();
+            for (int64_t e = d.row_start[i]; e < d.row_start[i + 1]; ++e) {
+                const std::size_t j = static_cast<std::size_t>(d.row_other[static_cast<std::size_t>(e)]);
+                if (d.component[j] < 0) {
+                    d.component[j] = id;
+                    stack.push_back(static_cast<int32_t>(j));
+                }
+            }
+        }
+    }
+
+    if (by_worker) {
+        const std::size_t n_workers = static_cast<std::size_t>(d.n_workers);
+        d.worker_start.assign(n_workers + 1, 0);
+        for (int32_t w : d.worker) ++d.worker_start[static_cast<std::size_t>(w) + 1];
+        for (std::size_t w = 0; w < n_workers; ++w) d.worker_start[w + 1] += d.worker_start[w];
+        d.worker_comparison.resize(d.worker.size());
+        std::vector<int64_t> next(d.worker_start.begin(), d.worker_start.end() - 1);
+        for (std::size_t c = 0; c < d.worker.size(); ++c)
+            d.worker_comparison[static_cast<std::size_t>(next[static_cast<std::size_t>(d.worker[c])]++)] =
+                static_cast<uint32_t>(c);
+    }
+    return d;
+}
+
+}  // namespace cs

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#include "ranking/bt_steps.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace cs {
+
+double log_sigmoid(double x) { return x >= 0.0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x)); }
+
+double sigmoid(double x) {
+    if (x >= 0.0) return 1.0 / (1.0 + std::exp(-x));
+    const double e = std::exp(x);
+    return e / (1.0 + e);
+}
+
+double sum_in_order(const std::vector<double> &partial) {
+    double total = 0.0;
+    for (double v : partial) total += v;
+    return total;
+}
+
+PairWeights count_weights(const ComparisonData &data, int32_t ties) {
+    PairWeights w;
+    w.pair.resize(data.pair_ties.size());
+    for (std::size_t p = 0; p < data.pair_ties.size(); ++p) {
+        w.pair[p] = {data.low_wins[p], data.high_wins[p], 0.0};
+        const double t = data.pair_ties[p];
+        if (ties == CS_TIES_DAVIDSON) {
+            w.pair[p].tie = t;
+            w.total_ties += t;
+        } else if (ties == CS_TIES_HALF) {
+            w.pair[p].low += 0.5 * t;
+            w.pair[p].high += 0.5 * t;
+        }
+    }
+    return w;
+}
+
+void row_weights(const ComparisonData &data, const PairWeights &w, RowWeights &rows, Team &team) {
+    rows.n.resize(data.row_pair.size());
+    rows.wins.resize(static_cast<std::size_t>(data.n_items));
+    for_blocks(team, data.n_items, kItemBlock, [&](int64_t begin, int64_t end, int64_t) {
+        for (int64_t i = begin; i < end; ++i) {
+            double wins = 0.0;
+            for (int64_t e = data.row_start[static_cast<std::size_t>(i)]; e < data.row_start[static_cast<std::size_t>(i) + 1];
+                 ++e) {
+                const std::size_t p = data.row_pair[static_cast<std::size_t>(e)];
+                rows.n[static_cast<std::size_t>(e)] = w.pair[p].low + w.pair[p].high + w.pair[p].tie;
+                wins += (data.row_other[static_cast<std::size_t>(e)] > i ? w.pair[p].low : w.pair[p].high) + 0.5 * w.pair[p].tie;
+            }
+            rows.wins[static_cast<std::size_t>(i)] = wins;
+        }
+    });
+}
+
+void mm_sweep(const ComparisonData &data, const RowWeights &w, double lambda, double nu,
+              const std::vector<double> &pi, std::vector<double> &out, Team &team) {
+    out.resize(pi.size());
+    const int64_t n = data.n_items;
+    const double *const n_ij = w.n.data();
+    const int32_t *const other = data.row_other.data();
+    for_blocks(team, n, kItemBlock, [&](int64_t begin, int64_t end, int64_t) {
+        for (int64_t i = begin; i < end; ++i) {
+            const double pi_i = pi[static_cast<std::size_t>(i)];
+            const int64_t first = data.row_start[static_cast<std::size_t>(i)], last = data.row_start[static_cast<std::size_t>(i) + 1];
+            // Numerator: own wins + half the ties + lambda virtual wins (bt.md B13/B15);
+            // denominator: the comparisons' terms + the virtual item's 2 lambda / (1 + pi_i).
+            double denominator = lambda > 0.0 ? 2.0 * lambda / (1.0 + pi_i) : 0.0;
+            if (nu > 0.0) {
+                // Davidson: the AM-GM bound of the tie term (bt.md B5).
+                for (int64_t e = first; e < last; ++e) {
+                    const double pi_j = pi[static_cast<std::size_t>(other[e])];
+                    const double root = std::sqrt(pi_j / pi_i);
+                    denominator += n_ij[e] * (1.0 + 0.5 * nu * root) / (pi_i + pi_j + nu * pi_i * root);
+                }
+            } else {
+                for (int64_t e = first; e < last; ++e) denominator += n_ij[e] / (pi_i + pi[static_cast<std::size_t>(other[e])]);
+            }
+            // No comparison and no prior: nothing moves the item (only with lambda = 0,
+            // where the existence check allows it for a single item alone).
+            out[static_cast<std::size_t>(i)] =
+                denominator > 0.0 ? (w.wins[static_cast<std::size_t>(i)] + lambda) / denominator : pi_i;
+        }
+    });
+    if (lambda == 0.0 && n > 0) {
+        // The likelihood is scale-free: fix the gauge at mean log-score 0.
+        double mean_log = 0.0;
+        for (double v : out) mean_log += std::log(v);
+        mean_log /= static_cast<double>(n);
+        const double scale = std::exp(-mean_log);
+        for (double &v : out) v *= scale;
+    }
+}
+
+void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda) {
+    if (lambda == 0.0 || pi.empty()) return;
+    const std::size_t components = static_cast<std::size_t>(data.n_components);
+    std::vector<double> s(pi.size()), c(components, 0.0), gradient(components), curvature(components);
+    std::vector<char> done(components, 0);
+    for (std::size_t i = 0; i < pi.size(); ++i) s[i] = std::log(pi[i]);
+    for (int step = 0; step < 100; ++step) {
+        std::fill(gradient.begin(), gradient.end(), 0.0);
+        std::fill(curvature.begin(), curvature.end(), 0.0);
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const std::size_t k = static_cast<std::size_t>(data.component[i]);
+            if (done[k]) continue;
+            const double p = sigmoid(s[i] + c[k]);
+            gradient[k] += 1.0 - 2.0 * p;  // d/dc [log sigma(x) + log sigma(-x)] = 1 - 2 sigma(x)
+            curvature[k] += 2.0 * p * (1.0 - p);
+        }
+        bool moving = false;
+        for (std::size_t k = 0; k < components; ++k) {
+            if (done[k]) continue;
+            // Newton, its step bounded by 1 (the function is concave, the step then safe).
+            const double move =
+                curvature[k] > 0.0 ? std::max(-1.0, std::min(1.0, gradient[k] / curvature[k])) : 0.0;
+            c[k] += move;
+            if (std::fabs(move) < 1e-13) done[k] = 1;
+            moving = moving || !done[k];
+        }
+        if (!moving) break;
+    }
+    for (std::size_t i = 0; i < pi.size(); ++i) pi[i] *= std::exp(c[static_cast<std::size_t>(data.component[i])]);
+}
+
+double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,
+               Team &team) {
+    if (w.total_ties <= 0.0) return 0.0;
+    const int64_t pairs = data.n_pairs();
+    std::vector<double> partial(static_cast<std::size_t>((pairs + kPairBlock - 1) / kPairBlock), 0.0);
+    for_blocks(team, pairs, kPairBlock, [&](int64_t begin, int64_t end, int64_t b) {
+        double sum = 0.0;
+        for (int64_t q = begin; q < end; ++q) {
+            const std::size_t p = static_cast<std::size_t>(q);
+            const double a = pi[static_cast<std::size_t>(data.pair_lo[p])], c = pi[static_cast<std::size_t>(data.pair_hi[p])];
+            const double root = std::sqrt(a * c);
+            sum += (w.pair[p].low + w.pair[p].high + w.pair[p].tie) * root / (a + c + nu * root);
+        }
+        partial[static_cast<std::size_t>(b)] = sum;
+    });
+    const double denominator = sum_in_order(partial);
+    return denominator > 0.0 ? std::min(kMaxNu, w.total_ties / denominator) : kMaxNu;
+}
+
+double log_prior(const std::vector<double> &s, double lambda) {
+    if (lambda == 0.0) return 0.0;
+    double sum = 0.0;
+    for (double v : s) sum += log_sigmoid(v) + log_sigmoid(-v);
+    return lambda * sum;
+}
+
+double bt_log_posterior(const ComparisonData &data, const PairWeights &w, double lambda, double nu,
+                        const std::vector<double> &pi, Team &team) {
+    const int64_t pairs = data.n_pairs();
+    const double log_nu = nu > 0.0 ? std::log(nu) : 0.0;
+    std::vector<double> s(pi.size());
+    for (std::size_t i = 0; i < pi.size(); ++i) s[i] = std::log(pi[i]);
+    // Per pair low s_lo + high s_hi + tie (log nu + (s_lo + s_hi) / 2) - n log D: one
+    // logarithm per pair (a large model's cost per iteration).
+    std::vector<double> partial(static_cast<std::size_t>((pairs + kPairBlock - 1) / kPairBlock), 0.0);
+    for_blocks(team, pairs, kPairBlock, [&](int64_t begin, int64_t end, int64_t b) {
+        double sum = 0.0;
+        for (int64_t q = begin; q < end; ++q) {
+            const std::size_t p = static_cast<std::size_t>(q);
+            const std::size_t lo = static_cast<std::size_t>(data.pair_lo[p]), hi = static_cast<std::size_t>(data.pair_hi[p]);
+            const double n = w.pair[p].low + w.pair[p].high + w.pair[p].tie;
+            double d = pi[lo] + pi[hi] + (nu > 0.0 ? nu * std::sqrt(pi[lo] * pi[hi]) : 0.0);
+            double log_d = std::log(d);
+            if (!(d > 0.0 && d <= 1e300)) {
+                // Scores beyond exp's range: log D relative to the larger score.
+                const double top = std::max(s[lo], s[hi]);
+                d = std::exp(s[lo] - top) + std::exp(s[hi] - top) + nu * std::exp(0.5 * (s[lo] + s[hi]) - top);
+                log_d = top + std::log(d);
+            }
+            sum += w.pair[p].low * s[lo] + w.pair[p].high * s[hi] + (w.pair[p].tie > 0.0 ? w.pair[p].tie * (log_nu + 0.5 * (s[lo] + s[hi])) : 0.0) -
+                   n * log_d;
+        }
+        partial[static_cast<std::size_t>(b)] = sum;
+    });
+    return sum_in_order(partial) + log_prior(s, lambda);
+}
+
+void require_strongly_connected(const ComparisonData &data, const PairWeights &w) {
+    const std::size_t n = static_cast<std::size_t>(data.n_items);
+    if (n <= 1) return;
+    // Forward from item 0 along "i beat or tied j" (i -> j), then backward (j -> i): the
+    // graph is strongly connected iff both reach every item.
+    for (int direction = 0; direction < 2; ++direction) {
+        std::vector<char> seen(n, 0);
+        std::vector<int32_t> stack = {0};
+        seen[0] = 1;
+        std::size_t reached = 1;
+        while (!stack.empty()) {
+            const int32_t i = stack.back();
+            stack.pop_back();
+            for (int64_t e = data.row_start[static_cast<std::size_t>(i)]; e < data.row_start[static_cast<std::size_t>(i) + 1];
+                 ++e) {
+                const std::size_t p = data.row_pair[static_cast<std::size_t>(e)];
+                const int32_t j = data.row_other[static_cast<std::size_t>(e)];
+                const bool low = j > i;
+                // Forward: an edge i -> j when i beat j; backward: when j beat i.
+                const double beat = (low == (direction == 0)) ? w.pair[p].low : w.pair[p].high;
+                if ((beat > 0.0 || w.pair[p].tie > 0.0) && !seen[static_cast<std::size_t>(j)]) {
+                    seen[static_cast<std::size_t>(j)] = 1;
+                    ++reached;
+                    stack.push_back(j);
+                }
+            }
+        }
+        if (reached < n) {
+            std::size_t missing = 0;
+            while (seen[missing]) ++missing;
+            throw Error(CS_ERR_NOT_CONNECTED,
+                        "with comparison_prior = 0 the maximum-likelihood scores do not exist: item " +
+                            std::to_string(missing) + (direction == 0 ? " was never beaten (or tied) by a chain of wins "
+                                                                         "from item 0"
+                                                                       : " never beat (or tied) item 0 through a chain of "
+                                                                         "wins") +
+                            ", so the comparison graph is not strongly connected; set comparison_prior > 0 (default 1)");
+        }
+    }
+}
+
+}  // namespace cs

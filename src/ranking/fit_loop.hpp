@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// The iteration loop every comparison method shares: a monotone map (bt's MM sweep,
+// noisy-bt's and crowd-bt's EM round) run to convergence, accelerated by SQUAREM
+// (Varadhan and Roland 2008, util/squarem.hpp) on the unconstrained parameters (log
+// strengths, log nu, logits of the worker probabilities) with the monotone safeguard:
+// an extrapolated point whose log posterior (after one plain step from it) is below the
+// plain steps' is discarded, so the trace never decreases and the fixed points are the
+// plain map's. With ::CS_ACCEL_NONE an iteration is one plain step.
+//
+// A Model provides:
+//   std::vector<double> params() const;          the current parameters, unconstrained
+//   void set_params(const std::vector<double> &); the inverse
+//   double evaluate();   the log posterior at the current parameters; prepares advance()
+//                        (the worker models' E-step)
+//   void advance();      one plain step from the evaluated parameters (M-step / MM sweep)
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "core/fit_options.hpp"
+#include "core/fit_result.hpp"
+#include "util/progress.hpp"
+#include "util/squarem.hpp"
+
+namespace cs {
+
+/// Runs `model` from its current parameters; fills out.trace (the start, then each
+/// iteration), iterations and converged. Returns true when the progress callback
+/// cancelled the fit (the model then holds the last completed iteration, evaluated).
+template <class Model>
+bool run_fit_loop(Model &model, const FitOptions &options, const Progress &progress, FitResult &out) {
+    double objective = model.evaluate();
+    out.trace.push_back(objective);
+    out.iterations = 0;
+    if (progress.cancelled(0, objective)) return true;
+    double step_bound = 1.0;  // SQUAREM's adaptive bound on -alpha
+    const bool accelerate = options.accel == CS_ACCEL_SQUAREM;
+    for (int32_t t = 1; t <= options.max_iter; ++t) {
+        double next;
+        if (!accelerate) {
+            model.advance();
+            next = model.evaluate();
+        } else {
+            const std::vector<double> x0 = model.params();
+            model.advance();
+            const std::vector<double> x1 = model.params();
+            model.evaluate();
+            model.advance();
+            const std::vector<double> x2 = model.params();
+            const double plain = model.evaluate();
+            double r2 = 0.0, v2 = 0.0;
+            for (std::size_t k = 0; k < x0.size(); ++k) {
+                const double r = x1[k] - x0[k], v = x2[k] - 2.0 * x1[k] + x0[k];
+                r2 += r * r;
+                v2 += v * v;
+            }
+            next = plain;
+            if (v2 > 0.0) {
+                const double alpha = squarem_step_length(r2, v2, step_bound);
+                std::vector<double> x(x0.size());
+                bool finite = true;
+                for (std::size_t k = 0; k < x0.size(); ++k) {
+                    x[k] = squarem_log_point(x0[k], x1[k] - x0[k], x2[k] - 2.0 * x1[k] + x0[k], alpha);
+                    finite = finite && std::isfinite(x[k]);
+                }
+                bool kept = false;
+                if (finite) {
+                    model.set_params(x);
+                    const double at = model.evaluate();
+                    if (std::isfinite(at)) {
+                        model.advance();  // one plain step from the extrapolated point
+                        const double stabilised = model.evaluate();
+                        if (std::isfinite(stabilised) && stabilised >= plain) {
+                            next = stabilised;
+                            kept = true;
+                        }
+                    }
+                }
+                if (!kept) {
+                    model.set_params(x2);
+                    next = model.evaluate();
+                }
+                step_bound = squarem_next_bound(step_bound, alpha, !kept);
+            }
+        }
+        const double previous = objective;
+        objective = next;
+        out.trace.push_back(objective);
+        out.iterations = t;
+        if (progress.cancelled(t, objective)) return true;
+        if (options.tol > 0.0 && std::fabs(objective - previous) <= options.tol * (1.0 + std::fabs(objective))) {
+            out.converged = true;
+            break;
+        }
+    }
+    return false;
+}
+
+}  // namespace cs
