@@ -48,6 +48,9 @@ struct RowCounts {
     std::vector<double> total;
     std::vector<double> tables;   // pseudo-counts, true x observed: one table, or one per stratum
     std::vector<int32_t> strata;  // each worker's table (empty: table 0 for all)
+    // The full model's row masses, workers x true class: sum over c of smoothing +
+    // n_w[t][c] (below 1e-12: 0) + a[t][c]; empty for the other models.
+    std::vector<double> row_mass;
     const double *pseudo(int32_t w) const {
         const int64_t kk = static_cast<int64_t>(k) * k;
         return tables.data() + (strata.empty() ? 0 : strata[static_cast<std::size_t>(w)] * kk);
@@ -98,15 +101,49 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
     return rc;
 }
 
+// The full model's row masses (RowCounts::row_mass), once per worker: a held-out
+// column then costs O(k) instead of a k x k table normalised per label.
+void add_row_masses(RowCounts &rc, int32_t n_workers) {
+    if (rc.model != CS_CONFUSION_FULL) return;
+    const int32_t k = rc.k;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    rc.row_mass.assign(static_cast<std::size_t>(n_workers * static_cast<int64_t>(k)), 0.0);
+    for (int32_t w = 0; w < n_workers; ++w) {
+        const double *n = rc.total.data() + w * kk;  // observed x true
+        const double *a = rc.pseudo(w);              // true x observed
+        for (int32_t t = 0; t < k; ++t) {
+            double mass = 0.0;
+            for (int32_t c = 0; c < k; ++c) {
+                const double v = n[c * k + t];
+                mass += rc.smoothing + (v < 1e-12 ? 0.0 : v) + a[t * k + c];
+            }
+            rc.row_mass[static_cast<std::size_t>(w * static_cast<int64_t>(k) + t)] = mass;
+        }
+    }
+}
+
 // Worker w's confusion column o with `drop[t]` taken out of the counts n_w[t][o] (the
 // held-out label's share): the row the M-step would give without it, under the fit's
-// confusion model. Writes k values to `column`; `scratch` holds k x k.
+// confusion model. Writes k values to `column`; `scratch` holds k x k. The full model
+// normalises each row by its mass, so its column is entry / mass with the mass
+// corrected for the one entry that changes (the same value up to rounding).
 void held_out_column(const RowCounts &rc, int32_t w, int32_t o, const double *drop, std::vector<double> &scratch,
                      double *column) {
     const int32_t k = rc.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const double *n = rc.total.data() + w * kk;  // observed x true
     const double *a = rc.pseudo(w);              // true x observed
+    if (!rc.row_mass.empty()) {
+        const double *mass = rc.row_mass.data() + w * static_cast<int64_t>(k);
+        for (int32_t t = 0; t < k; ++t) {
+            const double kept = n[o * k + t], v = kept - drop[t];
+            const double before = rc.smoothing + (kept < 1e-12 ? 0.0 : kept) + a[t * k + o];
+            const double after = rc.smoothing + (v < 1e-12 ? 0.0 : v) + a[t * k + o];
+            const double row = mass[t] - before + after;
+            column[t] = row > 0.0 ? after / row : 1.0 / k;
+        }
+        return;
+    }
     scratch.resize(static_cast<std::size_t>(kk));
     for (int32_t t = 0; t < k; ++t)
         for (int32_t c = 0; c < k; ++c) {
@@ -427,7 +464,8 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
     // Every process of a distributed fit goes on (one with no items too): the sums below
     // are collective.
     if (options.calibration == CS_CALIBRATION_NONE || data.k < 2) return;
-    const RowCounts rc = row_counts(data, options, out);
+    RowCounts rc = row_counts(data, options, out);
+    add_row_masses(rc, data.n_workers);
     const std::vector<double> log_pi = log_pi_by_code(out, data.n_workers, data.k);
     const bool use_gold = options.calibration != CS_CALIBRATION_LABELS && gold_items_with_labels(data) >= kMinGoldItems;
     if (use_gold) {
