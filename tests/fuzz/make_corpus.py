@@ -147,6 +147,24 @@ def load_seeds(rng):
     return seeds
 
 
+def json_seeds():
+    # one option byte: 0 crowd file, 1 truth file, 2 the bare conversion to a table.
+    files = {
+        "records": (0, '[\n{"item": "a", "worker": "w1", "label": "x"},\n{"item": "a", "worker": "w2", "label": "y"}\n]\n'),
+        "records_min": (0, '[{"item":1,"worker":2,"label":true,"x":null,"y":{"z":[1,2.5e3]}},{"item":"b","worker":"\\u00e9\\ud83d\\ude00","label":"x\\n"}]'),
+        "lines": (0, '\ufeff{"task": "t", "user": "u", "answer": 1}\r\n{"task": "t", "user": "v", "answer": 2}\n'),
+        "nested": (1, '{"method":"mv","classes":["x","y"],"items":[\n{"item":"a","label":"x","confidence":1,"posterior":{"x":1,"y":0}}\n]}\n'),
+        "truth": (1, '[{"item": "a", "label": "x"}, {"item": "a", "label": "x"}]'),
+        "labelstudio": (0, '[{"id": 1, "annotations": [{"id": 11, "completed_by": {"id": 2, "email": "b@x.org"}, '
+                           '"result": [{"value": {"choices": ["Pos"]}, "from_name": "sentiment", "type": "choices"}]}, '
+                           '{"id": 12, "completed_by": 3, "was_cancelled": true, "result": []}, '
+                           '{"id": 13, "completed_by": 4, "result": [{"value": {"rating": 3}, "from_name": "r"}]}]}]'),
+        "labelstudio_lines": (2, '{"id": 1, "annotations": [{"completed_by": 1, "result": [{"value": {"choices": ["a", "b"]}}]}]}\n'),
+        "broken": (2, '[{"a": "\\x", "b": [1, {]}'),
+    }
+    return {name: bytes([kind]) + text.encode("utf-8") for name, (kind, text) in files.items()}
+
+
 def comparison_seeds():
     # option bytes (fuzz_comparisons.cpp): format, header, four column flips (1 = the
     # default names), keep-rejected, file name (0 .csv, 1 .tsv, 2 .txt), method (0 bt,
@@ -202,9 +220,9 @@ def main():
         sys.exit(__doc__)
     rng = random.Random(12)
     targets = {"fuzz_fit": fit_seeds(rng), "fuzz_points": points_seeds(rng), "fuzz_graph": graph_seeds(rng),
-               "fuzz_cli_readers": reader_seeds(), "fuzz_comparisons": comparison_seeds(),
-               "fuzz_numbers": answer_seeds("numbers"), "fuzz_tags": answer_seeds("tags"),
-               "fuzz_load": load_seeds(rng)}
+               "fuzz_cli_readers": reader_seeds(), "fuzz_json_readers": json_seeds(),
+               "fuzz_comparisons": comparison_seeds(), "fuzz_numbers": answer_seeds("numbers"),
+               "fuzz_tags": answer_seeds("tags"), "fuzz_load": load_seeds(rng)}
     for target, seeds in targets.items():
         d = os.path.join(sys.argv[1], target)
         os.makedirs(d, exist_ok=True)
