@@ -22,7 +22,7 @@ contains rendered.txt "EXIT STATUS"
 
 # The page's text with roff escapes removed, for plain searches.
 sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(en/-/g' "$PAGE" >plain.txt
-for command in fit predict evaluate simulate report demo convert rank; do
+for command in fit predict evaluate simulate report demo convert rank update; do
     contains plain.txt ".B $command"
     "$CS" "$command" --help >help.txt 2>&1
     for option in $(grep -oE -- '--[a-z][a-z-]*[a-z]' help.txt | sort -u); do

@@ -112,6 +112,41 @@ def reader_seeds():
     return seeds
 
 
+def load_seeds(rng):
+    """fuzz_load: recipes (mode byte 2: a crowd fitted, saved, edited, checksum made
+    right), headers of every kind of wrong (mode 0) and random payloads behind a right
+    checksum (mode 1)."""
+    def recipe(method, n_items, n_workers, k, triples, gold=None, edits=(), cut=None):
+        out = bytes([2, method]) + val(1, 10, n_items) + val(1, 6, n_workers) + val(2, 4, k)
+        out += val(1, 40, len(triples))
+        for (j, w, c) in triples:
+            out += val(0, n_items - 1, j) + val(0, n_workers - 1, w) + val(0, k - 1, c)
+        out += bytes([1]) if gold is None else bytes([0]) + val(0, n_items - 1, gold[0]) + val(0, k - 1, gold[1])
+        out += val(0, 8, len(edits))
+        for (at, b) in edits:
+            out += at.to_bytes(4, "big") + bytes([b])
+        out += bytes([0]) + cut.to_bytes(4, "big") if cut is not None else bytes([1])
+        return out
+
+    seeds = {}
+    noisy = [(j, w, (j + (w == 2)) % 3) for j in range(8) for w in range(4)]
+    for m in range(5):  # ds, opt-ds, one-coin-ds, class-one-coin-ds, auto
+        seeds["recipe_m%d" % m] = recipe(m, 8, 4, 3, noisy)
+    seeds["recipe_gold"] = recipe(0, 8, 4, 3, noisy, gold=(1, 2))
+    seeds["recipe_edits"] = recipe(4, 8, 4, 3, noisy, edits=[(40, 255), (300, 0), (700, 7)])
+    seeds["recipe_cut"] = recipe(0, 8, 4, 3, noisy, cut=200)
+    magic = bytes([0x89]) + b"CSM\r\n\x1a\n"
+    head = magic + (1).to_bytes(4, "little") + bytes(4)
+    seeds["short"] = bytes([0]) + magic[:5]
+    seeds["wrong_magic"] = bytes([0]) + b"PK\x03\x04" + bytes(40)
+    seeds["future_version"] = bytes([0]) + magic + (9).to_bytes(4, "little") + bytes(20)
+    seeds["empty_payload"] = bytes([1]) + head + bytes(16)
+    seeds["size_only"] = bytes([1]) + head + bytes(16) + b"SIZE" + bytes(4) + (17).to_bytes(8, "little") + bytes(17)
+    for i in range(4):
+        seeds["random%d" % i] = bytes([1]) + head + bytes(16) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 200)))
+    return seeds
+
+
 def json_seeds():
     # one option byte: 0 crowd file, 1 truth file, 2 the bare conversion to a table.
     files = {
@@ -187,7 +222,7 @@ def main():
     targets = {"fuzz_fit": fit_seeds(rng), "fuzz_points": points_seeds(rng), "fuzz_graph": graph_seeds(rng),
                "fuzz_cli_readers": reader_seeds(), "fuzz_json_readers": json_seeds(),
                "fuzz_comparisons": comparison_seeds(), "fuzz_numbers": answer_seeds("numbers"),
-               "fuzz_tags": answer_seeds("tags")}
+               "fuzz_tags": answer_seeds("tags"), "fuzz_load": load_seeds(rng)}
     for target, seeds in targets.items():
         d = os.path.join(sys.argv[1], target)
         os.makedirs(d, exist_ok=True)

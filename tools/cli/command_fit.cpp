@@ -16,6 +16,7 @@
 #include "common/phase_timer.hpp"
 #include "io/result_writers.hpp"
 #include "io/worker_file.hpp"
+#include "fitting/saved_model.hpp"
 
 namespace cli {
 
@@ -132,6 +133,12 @@ std::string fit_help() {
                "                          spectral stage. A ds fit from the workers of a k-round ds\n"
                "                          fit (--tol 0 --param accel=none) continues it: N rounds\n"
                "                          from it equal k + N - 1 rounds from scratch\n"
+               "      --save MODEL        also save the fitted model to MODEL (e.g. model.csm):\n"
+               "                          its workers, prior, calibration, labels and the EM\n"
+               "                          statistics, with the item, worker and class names, for\n"
+               "                          `crowdspec predict --model` and `crowdspec update`\n"
+               "                          (methods ds, opt-ds, one-coin-ds, class-one-coin-ds,\n"
+               "                          auto; docs/saved-models.md)\n"
                "  -h, --help              show this help\n"
                "Output files are written atomically (FILE.tmp.<pid> in the same directory, then\n"
                "renamed): on any error or interruption the old FILE is left as it was.\n\n") +
@@ -148,6 +155,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"workers-format", true, '\0'});
     specs.push_back({"gold", true, '\0'});
     specs.push_back({"init-workers", true, '\0'});
+    specs.push_back({"save", true, '\0'});
     for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
     const std::optional<ParsedArgs> maybe_parsed = parse_command("fit", args, first, specs, fit_help);
     if (!maybe_parsed) return kExitOk;
@@ -177,8 +185,17 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (gold_path && gold_path->empty()) throw CliError(kExitUsage, "fit: --gold needs a file name");
     if (gold_path && *gold_path == "-" && parsed.positionals[0] == "-")
         throw CliError(kExitUsage, "fit: FILE and --gold cannot both be standard input");
+    const std::optional<std::string> save_path = parsed.last("save");
+    if (save_path && (save_path->empty() || *save_path == "-"))
+        throw CliError(kExitUsage, "fit: --save needs a file name (the model is binary)");
+    if (save_path && (*save_path == output_path || *save_path == workers_path))
+        throw CliError(kExitUsage, "fit: --save names the same file as another output");
+    if (save_path) require_saveable_method(settings.method);
     // Configure first: a bad option fails before any file is read or written.
     ModelPtr model = make_model(method, settings);
+    // The library keeps the labels for a saved model only when one is asked for: they
+    // would otherwise be a copy of the input held through the fit.
+    check_status(model.get(), cs_set_int(model.get(), CS_PARAM_KEEP_LABELS, save_path ? 1 : 0), "--save");
     const std::optional<std::string> init_path = parsed.last("init-workers");
     if (init_path && init_path->empty()) throw CliError(kExitUsage, "fit: --init-workers needs a file name");
     if (init_path && *init_path == "-" && (parsed.positionals[0] == "-" || (gold_path && *gold_path == "-")))
@@ -190,6 +207,8 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     OutputFile out(output_path);
     std::optional<OutputFile> workers_out;
     if (parsed.has("workers")) workers_out.emplace(workers_path);
+    std::optional<OutputFile> model_out;
+    if (save_path) model_out.emplace(*save_path);
     // With --init-workers and no --classes, the classes are the workers file's.
     const bool classes_from_init = init && settings.classes.kind == ClassSpec::Kind::Infer;
     const ClassSpec classes = classes_from_init ? worker_file_classes(*init) : settings.classes;
@@ -233,6 +252,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         fill_item_names(table);
     }
     const FitOutcome fit = fetch_outcome(model.get(), table);
+    if (model_out) write_saved_model(model.get(), ModelNames{table.item_names, table.worker_names, table.class_names}, *model_out);
     model.reset();  // the results are copied; free the library's before writing
     phases.mark("fetch");
 
@@ -262,9 +282,10 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         write_worker_results(*workers_out, worker_format, report);
     }
     phases.mark("write");
-    // Both files are complete before either replaces its destination.
+    // Every file is complete before any replaces its destination.
     out.commit();
     if (workers_out) workers_out->commit();
+    if (model_out) model_out->commit();
     phases.mark("commit");
     return kExitOk;
 }

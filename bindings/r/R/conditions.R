@@ -19,7 +19,8 @@
   unknown_workers = 65536L,
   degenerate_maximum = 131072L,
   approximate_se = 4194304L,
-  variance_floor = 8388608L
+  variance_floor = 8388608L,
+  incremental = 16777216L
 )
 
 # Names of the bits set in a cs_fit_notes() value; a bit this table does not know

@@ -438,8 +438,7 @@ int64_t gold_items_with_labels(const CrowdData &data) {
 void apply(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
            bool check_impossible, FitResult &out) {
     const int32_t k = data.k;
-    const double inv_t = 1.0 / temperature;
-    std::vector<double> logit(k), p(k);
+    std::vector<double> scratch(2 * static_cast<std::size_t>(k));
     ItemEvidence ev;
     for (int32_t j = 0; j < data.n_items; ++j) {
         if (data.gold_of(j) >= 0 || data.item_start[j + 1] == data.item_start[j]) continue;
@@ -447,15 +446,21 @@ void apply(const CrowdData &data, const std::vector<double> &log_pi, double temp
             item_evidence(data, log_pi, j, ev);
             if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) continue;
         }
-        double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-        for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
-        if (!tempered(logit.data(), k, inv_t, p.data())) continue;
-        for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * p[t] + mixing * out.prior[t];
-        out.labels[j] = static_cast<int32_t>(std::max_element(q, q + k) - q);
+        const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * k, k, temperature, mixing,
+                                            out.prior.data(), scratch.data());
+        if (label >= 0) out.labels[j] = label;
     }
 }
 
 }  // namespace
+
+int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch) {
+    double *logit = scratch, *p = scratch + k;
+    for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
+    if (!tempered(logit, k, 1.0 / temperature, p)) return -1;
+    for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * p[t] + mixing * prior[t];
+    return static_cast<int32_t>(std::max_element(q, q + k) - q);
+}
 
 void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options, FitResult &out) {
     out.temperature = 1.0;

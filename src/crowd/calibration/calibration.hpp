@@ -55,4 +55,10 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
 /// records it in `out`: the same transformation as calibrate_crowd_posteriors.
 void apply_calibration(const CrowdData &data, double temperature, double mixing, int32_t source, FitResult &out);
 
+/// The transformation above on one posterior row in place, q <- (1 - eps) softmax(log q
+/// / T) + eps w, for a caller that knows which items to leave alone (gold, unlabeled and
+/// impossible items keep theirs). Returns the new argmax (ties to the lowest class), or
+/// -1 when the row has no positive entry (left unchanged). scratch: 2 k doubles.
+int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch);
+
 }  // namespace cs

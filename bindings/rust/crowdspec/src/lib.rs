@@ -59,6 +59,7 @@ mod enums;
 mod error;
 mod model;
 mod results;
+mod saved;
 
 pub use answers::{NumbersFit, TagsFit};
 pub use codes::Codes;
