@@ -13,8 +13,16 @@
 //   input included), peak_extra_mb (that peak beyond what the process held before
 //   the fit, i.e. beyond the caller's input), bytes_per_label_extra, error_rate.
 //
+// With --phases 1, a Dawid-Skene-family method (auto, the default, included) is run
+// a second time through the internal API, stage by stage, and one more JSON line
+// ("phases") gives the wall and CPU seconds of each: the data layout, the soft
+// majority-vote start, every EM round (the progress callback's times), the degenerate
+// ties, the calibration; and "labels_differ_after_round": [r, labels after r rounds
+// that differ from the final ones] (EM rerun with max_iter = r).
+//
 // Usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]
 //                    [--methods ds,opt-ds,...] [--max-iter N] [--tol X] [--seed S]
+//                    [--phases 0|1]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,7 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "crowd/calibration/calibration.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "crowd/em/degenerate_fit.hpp"
 #include "crowd/spectral/spectral_init.hpp"
+#include "crowd/voting/majority_vote.hpp"
 #include "crowd/spectral/worker_groups.hpp"
 #include "crowdspec/crowdspec.h"
 #include "data/crowd_data.hpp"
@@ -74,6 +86,94 @@ int32_t on_progress(void *user, int32_t iteration, double) {
     return 0;
 }
 
+// Wall and CPU seconds since the last mark.
+struct Stopwatch {
+    Clock::time_point wall = Clock::now();
+    double cpu = process_cpu_seconds();
+    void lap(double &wall_s, double &cpu_s) {
+        const Clock::time_point w = Clock::now();
+        const double c = process_cpu_seconds();
+        wall_s = std::chrono::duration<double>(w - wall).count();
+        cpu_s = c - cpu;
+        wall = w;
+        cpu = c;
+    }
+};
+
+struct RoundTimes {
+    std::vector<double> wall, cpu;  // at each progress report, from the EM's start
+    Stopwatch start;
+};
+
+int32_t on_round(void *user, int32_t, double) {
+    auto *r = static_cast<RoundTimes *>(user);
+    r->wall.push_back(std::chrono::duration<double>(Clock::now() - r->start.wall).count());
+    r->cpu.push_back(process_cpu_seconds() - r->start.cpu);
+    return 0;
+}
+
+// The stages of a Dawid-Skene-family fit, timed one by one (--phases 1).
+void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int max_iter, double tol) {
+    cs::FitOptions options;
+    options.method = method;
+    options.threads = threads;
+    options.max_iter = max_iter;
+    if (tol >= 0) options.tol = tol;
+    const cs::FitOptions em = cs::em_options(options);
+    double w_build, c_build, w_start, c_start, w_em, c_em, w_ties, c_ties, w_cal, c_cal;
+    Stopwatch sw;
+    const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                                                    crowd.item.size(), options);
+    sw.lap(w_build, c_build);
+    cs::EmStart start;
+    start.posteriors = cs::soft_majority_vote(data, threads);
+    sw.lap(w_start, c_start);
+    RoundTimes rounds;
+    cs::FitResult out;
+    out.n_items = data.n_items;
+    out.n_workers = data.n_workers;
+    out.k = data.k;
+    cs::run_em(data, em, cs::Progress(on_round, &rounds), std::move(start), out);
+    sw.lap(w_em, c_em);
+    cs::resolve_degenerate_ties(data, out, threads);
+    sw.lap(w_ties, c_ties);
+    const std::vector<int32_t> uncalibrated = out.labels;
+    cs::calibrate_crowd_posteriors(data, em, out);
+    sw.lap(w_cal, c_cal);
+    int64_t calibration_changed = 0;
+    for (std::size_t j = 0; j < uncalibrated.size(); ++j) calibration_changed += uncalibrated[j] != out.labels[j];
+    // How many labels after r rounds differ from the final ones (before calibration),
+    // r = 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, ...: EM rerun with max_iter = r.
+    std::string differ;
+    for (int32_t r = 1; r < out.iterations; r = r < 6 ? r + 1 : r < 12 ? r + 2 : r < 30 ? r + 5 : r + 10) {
+        cs::FitOptions upto = em;
+        upto.max_iter = r;
+        upto.tol = 0.0;
+        cs::EmStart again;
+        again.posteriors = cs::soft_majority_vote(data, threads);
+        cs::FitResult partial;
+        cs::run_em(data, upto, cs::Progress(), std::move(again), partial);
+        cs::resolve_degenerate_ties(data, partial, threads);
+        int64_t n = 0;
+        for (std::size_t j = 0; j < uncalibrated.size(); ++j) n += partial.labels[j] != uncalibrated[j];
+        differ += (differ.empty() ? "" : ",") + std::string("[") + std::to_string(r) + "," + std::to_string(n) + "]";
+    }
+    std::string cpu_rounds;
+    for (std::size_t r = 0; r < rounds.cpu.size(); ++r)
+        cpu_rounds += (r ? "," : "") + std::to_string(rounds.cpu[r]).substr(0, 7);
+    std::printf("{\"phases\":\"%d\",\"labels\":%zu,\"k\":%d,\"threads\":%d,\"rounds\":%d,\"converged\":%s,"
+                "\"wall_build\":%.4f,\"cpu_build\":%.4f,\"wall_start\":%.4f,\"cpu_start\":%.4f,"
+                "\"wall_em\":%.4f,\"cpu_em\":%.4f,\"wall_first_round\":%.4f,\"cpu_first_round\":%.4f,"
+                "\"wall_ties\":%.4f,\"cpu_ties\":%.4f,\"wall_calibration\":%.4f,\"cpu_calibration\":%.4f,"
+                "\"temperature\":%.4f,\"calibration_changed_labels\":%lld,\"labels_differ_after_round\":[%s],"
+                "\"cpu_at_round\":[%s]}\n",
+                method, crowd.item.size(), data.k, threads, out.iterations, out.converged ? "true" : "false",
+                w_build, c_build, w_start, c_start, w_em, c_em, rounds.wall.empty() ? 0.0 : rounds.wall[0],
+                rounds.cpu.empty() ? 0.0 : rounds.cpu[0], w_ties, c_ties, w_cal, c_cal, out.temperature,
+                static_cast<long long>(calibration_changed), differ.c_str(), cpu_rounds.c_str());
+    std::fflush(stdout);
+}
+
 std::vector<std::string> split(const std::string &s) {
     std::vector<std::string> out;
     std::size_t start = 0;
@@ -90,7 +190,7 @@ std::vector<std::string> split(const std::string &s) {
 
 int main(int argc, char **argv) {
     long long labels = 1000000;
-    int k = 2, workers = 1000, per_item = 10, threads = 1, max_iter = 1000;
+    int k = 2, workers = 1000, per_item = 10, threads = 1, max_iter = 1000, phases = 0;
     double tol = -1;
     unsigned long long seed = 1;
     std::string methods = "mv,ds,opt-ds,crowd-lloyd";
@@ -106,6 +206,7 @@ int main(int argc, char **argv) {
         else if (key == "--max-iter") max_iter = std::atoi(value.c_str());
         else if (key == "--tol") tol = std::atof(value.c_str());
         else if (key == "--seed") seed = std::strtoull(value.c_str(), nullptr, 10);
+        else if (key == "--phases") phases = std::atoi(value.c_str());
         else if (key == "--param") params.push_back(value);  // NAME=VALUE, repeatable
         else {
             std::fprintf(stderr, "bench_crowd: unknown option %s\n", key.c_str());
@@ -202,7 +303,10 @@ int main(int argc, char **argv) {
                     label_iterations > 0 ? 1e9 * cpu_em / label_iterations : 0.0, peak / 1024.0, extra_mb,
                     extra_mb * 1048576.0 / n_labels, static_cast<double>(wrong) / crowd.n_items);
         std::fflush(stdout);
+        int64_t method_id = -1;
+        cs_get_int(m, CS_PARAM_METHOD, &method_id);
         cs_destroy(m);
+        if (phases && cs::is_ds_family(method_id)) print_phases(crowd, static_cast<int32_t>(method_id), threads, max_iter, tol);
     }
     return 0;
 }

@@ -30,7 +30,7 @@ alike in all of them, and the fit does not depend on the row order).
 
 usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so.0 PYTHONPATH=bindings/python \\
        /usr/bin/python3 bench/bench_python.py [--repeat 5] [--threads T] [--clock cpu]
-       [--stat best] [--only SUBSTRING]
+       [--stat best] [--only SUBSTRING] [--param NAME=VALUE ...]
 """
 
 import argparse
@@ -125,6 +125,10 @@ def main():
                         "(to time a package from before the fit ignored the row order)")
     parser.add_argument("--only", default=None,
                         help="time only the frames whose name contains this text")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a library parameter for both fits, e.g. calibration=none (the "
+                        "Dawid-Skene posteriors' calibration, on by default, is most of a "
+                        "10-round fit's time); repeatable")
     args = parser.parse_args()
     global CLOCK
     CLOCK = time.perf_counter if args.clock == "wall" else time.process_time
@@ -133,6 +137,9 @@ def main():
 
     item, worker, label, truth = generate()
     params = {} if args.threads is None else {"threads": args.threads}
+    for assignment in args.param:
+        name, _, value = assignment.partition("=")
+        params[name] = value
     ds = crowdspec.DawidSkene(**params)  # as a user calls it: the library's defaults
 
     # The C fit gets the rows sorted by item, then worker: the order the DataFrame
@@ -145,9 +152,9 @@ def main():
     _, r = timed(c_fit)
     print("crowdspec %s, library %s" % (crowdspec.version(), crowdspec.library_path()))
     print("labels %d  tasks %d  workers %d  k 2  EM rounds %d  threads %s  runs %d  "
-          "clock %s" % (item.size, N_TASKS, N_WORKERS, r.iterations,
-                        "library default" if args.threads is None else args.threads,
-                        repeat, args.clock))
+          "clock %s  params %s" % (item.size, N_TASKS, N_WORKERS, r.iterations,
+                                   "library default" if args.threads is None else args.threads,
+                                   repeat, args.clock, " ".join(args.param) or "defaults"))
     print("error_rate %.4f" % float(np.mean(r.labels != truth)))
     print("C fit: fit_labels on 0-based int32 arrays (cs_fit + copying results), timed "
           "next to each end-to-end run; %s"

@@ -10,6 +10,15 @@ their CPU seconds (meaningful on a shared machine) and the speedup = crowd-kit s
 / crowdspec seconds (best against best, and in CPU time).
 
 Comparisons:
+  default   each library's default aggregation, what a user runs first: crowd-kit's
+            DawidSkene() (n_iter 100, tol 1e-5) against crowdspec.Auto() (the method
+            `auto`, the library's default, calibrated), both .fit(df) on the same
+            DataFrame of integer ids from `crowdspec simulate` (bench_crowd's crowd: 1,000
+            workers, 10 labels per item, the default worker mix, seed 1), for every size of
+            --sizes and every k of --classes. Interleaved repetitions; one JSON line per
+            (size, k) with each repetition's CPU and wall seconds and its ratio, their
+            medians, both libraries' error rates against the simulated truth and their
+            EM rounds. A 10^7-label crowd-kit fit takes minutes a repetition.
   fit       the DataFrame already in memory: crowdspec's Python package (the ctypes
             binding, bindings/python) against crowd-kit, for DawidSkene (--ds-iter
             rounds, tol 0 on both sides: exactly that many rounds) and MajorityVote;
@@ -23,6 +32,7 @@ crowd-kit is not part of this project: whoever runs this installs it (bench/READ
 "crowdspec against crowd-kit"). Run the script with the interpreter that has it, e.g.
   /tmp/ckvenv/bin/python bench/compare_crowdkit.py --build build --labels 1e6,1e7
   /tmp/ckvenv/bin/python bench/compare_crowdkit.py --build build --quick
+  /tmp/ckvenv/bin/python bench/compare_crowdkit.py --build build --only default --sizes 1e6,1e7 --classes 2,5
 Without crowd-kit it prints {"crowdkit": "not installed", ...} and exits with status 0.
 This is a benchmark to run by hand, never a ctest test (a 10^7-label run of crowd-kit
 takes minutes).
@@ -104,15 +114,64 @@ def compare(record, sides, reps):
     print(json.dumps(record), flush=True)
 
 
+def compare_default(cli, labels, k, work, reps, extra, common):
+    """crowd-kit's DawidSkene() against crowdspec.Auto() on one simulated crowd."""
+    import numpy as np
+    import pandas as pd
+    import crowdkit.aggregation as ck
+    import crowdspec as cs
+    items = max(labels // 10, 1)
+    sim = os.path.join(work, "default_%d_k%d.txt" % (labels, k))
+    truth_path = sim + ".truth"
+    if not os.path.exists(truth_path):
+        subprocess.run([cli, "simulate", "--items", str(items), "--workers", "1000", "--labels-per-item", "10",
+                        "--classes", str(k), "--seed", "1", "--labels", sim, "--truth", truth_path, "--quiet"],
+                       check=True)
+    df = pd.read_csv(sim, sep=" ", header=None, names=["task", "worker", "label"], dtype=np.int32)
+    truth = pd.read_csv(truth_path, sep=" ", header=None, names=["task", "label"], index_col=0)["label"]
+    sides = {"crowdkit": lambda: ck.DawidSkene(), "crowdspec": lambda: cs.Auto(**extra)}
+    runs = {name: {"cpu": [], "wall": []} for name in sides}
+    fitted = {}
+    for rep in range(reps):
+        for name, make in sides.items():
+            model = make()
+            w, c, _ = timed(lambda: model.fit(df))
+            runs[name]["cpu"].append(c)
+            runs[name]["wall"].append(w)
+            fitted[name] = model
+            print("compare_crowdkit: default %s %d labels k=%d rep %d: %.3f s (%.3f s CPU)"
+                  % (name, labels, k, rep, w, c), file=sys.stderr, flush=True)
+    record = dict(common, compare="default", labels=int(len(df)), k=k, reps=reps,
+                  crowdkit_method="DawidSkene()", crowdspec_method="Auto() (method auto)")
+    for name in sides:
+        record[name + "_cpu_s"] = [round(x, 4) for x in runs[name]["cpu"]]
+        record[name + "_wall_s"] = [round(x, 4) for x in runs[name]["wall"]]
+        record[name + "_median_cpu_s"] = round(statistics.median(runs[name]["cpu"]), 4)
+        record[name + "_median_wall_s"] = round(statistics.median(runs[name]["wall"]), 4)
+        labels_ = fitted[name].labels_.reindex(truth.index)
+        record[name + "_error"] = round(float((labels_ != truth).mean()), 6)
+    record["crowdkit_rounds"] = len(fitted["crowdkit"].loss_history_)
+    record["crowdspec_rounds"] = int(fitted["crowdspec"].n_iter_)
+    for unit in ("cpu", "wall"):
+        ratios = [a / b if b > 0 else None for a, b in zip(runs["crowdkit"][unit], runs["crowdspec"][unit])]
+        record["ratio_" + unit] = [round(r, 1) for r in ratios]
+        record["median_ratio_" + unit] = round(statistics.median(ratios), 1)
+    record["load_average_end"] = round(os.getloadavg()[0], 1)
+    print(json.dumps(record), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build", help="build directory (tools/crowdspec, src/libcrowdspec.so.0)")
-    parser.add_argument("--labels", default="1e6,1e7", help="sizes of the CSV files, comma-separated")
+    parser.add_argument("--labels", "--sizes", dest="labels", default="1e6,1e7",
+                        help="sizes (labels), comma-separated")
+    parser.add_argument("--classes", default="2,5", help="k of the default comparison, comma-separated")
+    parser.add_argument("--only", default="", help="run only these comparisons: default, fit, end2end")
     parser.add_argument("--reps", type=int, default=3, help="repetitions of every comparison (at least 3)")
     parser.add_argument("--ds-iter", type=int, default=10, help="Dawid-Skene rounds on both sides")
     parser.add_argument("--small-labels", type=float, default=5000, help="size of the file for GLAD and MACE")
     parser.add_argument("--small-methods", default="glad,mace", help="crowd-kit methods timed on the small file")
-    parser.add_argument("--skip", default="", help="comparisons to leave out: fit, end2end (comma-separated)")
+    parser.add_argument("--skip", default="", help="comparisons to leave out: default, fit, end2end (comma-separated)")
     parser.add_argument("--threads", type=int, default=None, help="crowdspec's threads (default: its own)")
     parser.add_argument("--work", default="/tmp/crowdspec-vs-crowdkit", help="where the CSV files are kept")
     parser.add_argument("--quick", action="store_true", help="small sizes only (1e4,1e5; a 500-label small file)")
@@ -131,8 +190,11 @@ def main():
     try:
         import pandas as pd
         import crowdkit.aggregation as ck
-        from importlib.metadata import version
-        ck_version = version("crowd-kit")
+        from importlib.metadata import version, PackageNotFoundError
+        try:
+            ck_version = version("crowd-kit")
+        except PackageNotFoundError:  # a source checkout on PYTHONPATH
+            ck_version = getattr(__import__("crowdkit"), "__version__", "source checkout")
     except ImportError as e:
         print(json.dumps({"crowdkit": "not installed", "python": sys.executable, "error": str(e),
                           "hint": "see bench/README.md, section 'crowdspec against crowd-kit'"}))
@@ -141,6 +203,9 @@ def main():
 
     os.makedirs(args.work, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
+    only = set(filter(None, args.only.split(",")))
+    if only:
+        skip |= {"default", "fit", "end2end"} - only
     extra = {} if args.threads is None else {"threads": args.threads}
     cli_threads = [] if args.threads is None else ["--threads", str(args.threads)]
     common = {"crowdkit_version": ck_version, "crowdspec_version": cs.version() if hasattr(cs, "version") else None,
@@ -148,7 +213,11 @@ def main():
     n_iter = args.ds_iter
 
     sizes = [int(float(s)) for s in args.labels.split(",") if s]
-    for labels in sizes:
+    if "default" not in skip:
+        for labels in sizes:
+            for k in [int(x) for x in args.classes.split(",") if x]:
+                compare_default(cli, labels, k, args.work, args.reps, extra, common)
+    for labels in sizes if {"fit", "end2end"} - skip else []:
         path = make_csv(cli, labels, args.work)
         size = os.path.getsize(path)
         base = dict(common, labels=labels, file_bytes=size)

@@ -8,7 +8,8 @@
 # Inputs, in the order of the reference's pages: docs/getting-started.md (the main
 # page), the public headers (crowdspec.h, crowdspec_mpi.h), the example pages (docs/examples.dox, programs in
 # docs/examples/), docs/algorithms.md, docs/defaults.md, docs/VERSIONING.md,
-# docs/packaging.md, docs/scaling.md, docs/reliability.md, docs/binary-format.md, docs/ARCHITECTURE.md, README.md,
+# docs/packaging.md, docs/scaling.md, docs/reliability.md, docs/binary-format.md,
+# docs/saved-models.md, docs/incremental.md, docs/ARCHITECTURE.md, README.md,
 # bench/README.md and
 # the READMEs of the bindings.
 set(CS_DOXYGEN_PAGES
@@ -23,6 +24,8 @@ set(CS_DOXYGEN_PAGES
   docs/scaling.md
   docs/reliability.md
   docs/binary-format.md
+  docs/saved-models.md
+  docs/incremental.md
   docs/ARCHITECTURE.md
   docs/accuracy.md
   README.md

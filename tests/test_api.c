@@ -48,6 +48,8 @@ static void enum_values_are_pinned(void **state) {
     assert_int_equal(CS_ERR_WRONG_INPUT_KIND, -17);
     assert_int_equal(CS_ERR_TOO_LARGE, -20);
     assert_int_equal(CS_ERR_BUSY, -21);
+    assert_int_equal(CS_ERR_CORRUPT_MODEL, -22);
+    assert_int_equal(CS_ERR_MODEL_VERSION, -23);
     assert_int_equal(CS_ERR_INVALID_ANSWER, -24);
     assert_int_equal(CS_ERR_NOT_CONNECTED, -25);
 
@@ -117,10 +119,12 @@ static void status_string_names_every_code(void **state) {
         {CS_ERR_TOO_MANY_CLASSES, "CS_ERR_TOO_MANY_CLASSES"},
         {CS_ERR_TOO_LARGE, "CS_ERR_TOO_LARGE"},
         {CS_ERR_BUSY, "CS_ERR_BUSY"},
+        {CS_ERR_CORRUPT_MODEL, "CS_ERR_CORRUPT_MODEL"},
+        {CS_ERR_MODEL_VERSION, "CS_ERR_MODEL_VERSION"},
         {CS_ERR_INVALID_ANSWER, "CS_ERR_INVALID_ANSWER"},
         {CS_ERR_NOT_CONNECTED, "CS_ERR_NOT_CONNECTED"},
     };
-    static const cs_status unknown[] = {1, 2, 100, -22, -100, 1000, INT32_MAX, INT32_MIN};
+    static const cs_status unknown[] = {1, 2, 100, -99, -100, 1000, INT32_MAX, INT32_MIN};
     size_t i;
     (void)state;
     for (i = 0; i < sizeof codes / sizeof codes[0]; ++i) {

@@ -181,6 +181,29 @@ static void intern_small(void **state) {
     assert_true(d == 1 && codes[0] == 0 && first[0] == 0);
 }
 
+/* The sort compares the first 16 bytes as two integers, then the strings: ids that
+ * share 16 bytes and differ after them, a string and the same with NUL bytes after it
+ * (equal 16-byte keys), bytes above 0x7f (unsigned), lengths 7 to 17. Strings, in
+ * input order: 0 "task00000000000002" 1 "task00000000000001" 2 "ab" 3 "ab\0" 4 "ab\0\0"
+ * 5 "\xff" 6 "\x7f" 7 "task00000000000001x" 8 "task0000" 9 "ab" -> byte order:
+ * ab (2, 9), ab\0 (3), ab\0\0 (4), task0000 (8), ...01 (1), ...01x (7), ...02 (0),
+ * \x7f (6), \xff (5). */
+static void intern_long_prefixes(void **state) {
+    cs_model *m = (cs_model *)*state;
+    const char text[] = "task00000000000002" "task00000000000001" "ab" "ab\0" "ab\0\0" "\xff" "\x7f"
+                        "task00000000000001x" "task0000" "ab";
+    const int64_t off[11] = {0, 18, 36, 38, 41, 45, 46, 47, 66, 74, 76};
+    int32_t codes[10];
+    int64_t first[10];
+    size_t d = 0;
+    CS_ASSERT_OK(cs_intern_strings(m, text, 76, off, 10, 1, codes, first, &d));
+    assert_int_equal(d, 9);
+    const int32_t expect[10] = {6, 4, 0, 1, 2, 8, 7, 5, 3, 0};
+    for (int t = 0; t < 10; ++t) assert_int_equal(codes[t], expect[t]);
+    const int64_t expect_first[9] = {2, 3, 4, 8, 1, 7, 0, 6, 5};
+    for (int c = 0; c < 9; ++c) assert_int_equal(first[c], expect_first[c]);
+}
+
 static int compare_strings(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -317,6 +340,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(accuracy_hand, cs_setup_model, cs_teardown_model),
         cmocka_unit_test_setup_teardown(intern_small, cs_setup_model, cs_teardown_model),
         cmocka_unit_test_setup_teardown(intern_many, cs_setup_model, cs_teardown_model),
+        cmocka_unit_test_setup_teardown(intern_long_prefixes, cs_setup_model, cs_teardown_model),
         cmocka_unit_test(glad_estimates),
         cmocka_unit_test(mace_estimates),
     };

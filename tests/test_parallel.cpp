@@ -3,7 +3,8 @@
 // the blocking team runs every task exactly once, whatever the team size and however
 // often it is reused; the inlined two-lane exp agrees with libm's exp to 2 ulp, is
 // exactly 1 at 0 and handles the ends of its range; and a Dawid-Skene fit is bit for
-// bit the same on 1, 2 and 3 threads and on the automatic count.
+// bit the same on 1, 2 and 3 threads and on the automatic count; the remainder by
+// multiplication (util/fast_mod.hpp) is the % operator's for every divisor tried.
 #include <atomic>
 #include <ctime>
 #include <cfloat>
@@ -13,6 +14,7 @@
 
 #include "support/cmocka_cpp.hpp"
 #include "crowdspec/crowdspec.h"
+#include "util/fast_mod.hpp"
 #include "util/parallel.hpp"
 #include "util/simd_pair.hpp"
 
@@ -129,9 +131,32 @@ static void test_ds_identical_for_any_thread_count(void **) {
     }
 }
 
+// a mod d by multiplication against the division instruction: small divisors (class
+// counts), the largest, powers of two and primes, with the ends of the 32-bit range and
+// a fixed pseudo-random spread of numerators (a 64-bit LCG, Knuth's MMIX constants).
+static void test_fast_mod_matches_the_remainder(void **) {
+    uint64_t state = 12345;
+    const auto next = [&state]() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<uint32_t>(state >> 32);
+    };
+    std::vector<uint32_t> divisors;
+    for (uint32_t d = 1; d <= 1100; ++d) divisors.push_back(d);
+    for (uint32_t d : {65536u, 65537u, 1000003u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu})
+        divisors.push_back(d);
+    for (uint32_t d : divisors) {
+        const cs::FastMod32 mod(d);
+        for (int i = 0; i < 3000; ++i) {
+            const uint32_t a = i == 0 ? 0u : i == 1 ? 0xFFFFFFFFu : i == 2 ? d - 1 : i == 3 ? d : next();
+            if (mod(a) != a % d) fail_msg("%u mod %u: %u, expected %u", a, d, mod(a), a % d);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_team_runs_every_task_once),
+        cmocka_unit_test(test_fast_mod_matches_the_remainder),
         cmocka_unit_test(test_team_wakes_after_sleeping),
 #if defined(CS_HAVE_PAIR)
         cmocka_unit_test(test_exp_matches_libm),

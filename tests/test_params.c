@@ -36,6 +36,11 @@ static const Documented documented[] = {
     {CS_PARAM_GAMMA, "gamma", 0, 1e6, 0.25, 0},
     {CS_PARAM_CV_FOLDS, "cv_folds", 2, 100, 5, 1},
     {CS_PARAM_MINIMAX_START, "minimax_start", 0, 1, CS_MINIMAX_START_VOTE, 1},
+    {CS_PARAM_KEEP_LABELS, "keep_labels", 0, 1, 1, 1},
+    {CS_PARAM_UPDATE_ROUNDS, "update_rounds", 1, 100000, 50, 1},
+    {CS_PARAM_UPDATE_SWEEP, "update_sweep", 0, 1e6, 4, 0},
+    {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", 0, 1e6, 0.1, 0},
+    {CS_PARAM_UPDATE_REFIT, "update_refit", 0, 1e6, 2, 0},
 };
 #define N_DOCUMENTED (sizeof documented / sizeof documented[0])
 

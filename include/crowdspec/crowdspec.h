@@ -76,6 +76,11 @@
  *  @brief Agreement, uncertainty, consistency and accuracy on aggregates of a crowd's
  *  labels (the measures of crowd-kit's metrics module), and string ids numbered by the
  *  library (added in 0.2). */
+/** @defgroup api_saved Saved models, incremental updates and sufficient statistics
+ *  @brief A crowd fit of the Dawid-Skene family saved to a file or a buffer, loaded
+ *  back, grown with new labels without a full refit, and the E-step statistics and
+ *  M-step that let any engine (MPI, Dask) drive a fit (added in 0.2;
+ *  docs/saved-models.md, docs/incremental.md, docs/scaling.md). */
 /** @defgroup api_answers Tags and numeric answers
  *  @brief Fit sets of tags per answer (multi-label) and real-valued answers, and copy
  *  their results (added in 0.2). */
@@ -163,6 +168,13 @@ enum cs_status_code {
                                            the handle of its own fit): nothing was done, and
                                            the handle, its results and its message belong to
                                            that call. Since 0.2. */
+    CS_ERR_CORRUPT_MODEL = -22,       /**< (since 0.2) cs_load(), cs_load_buffer(): the bytes are
+                                           not a saved model, are truncated, fail their
+                                           checksum or hold inconsistent values (the message
+                                           says which and where). The handle is unchanged. */
+    CS_ERR_MODEL_VERSION = -23,       /**< (since 0.2) cs_load(), cs_load_buffer(): the model was
+                                           saved in a format version newer than this library
+                                           reads (the message gives both versions). */
     CS_ERR_INVALID_ANSWER = -24,      /**< cs_fit_comparisons(): an answer is not a ::cs_answer
                                            value (since 0.2; the message names its index). */
     CS_ERR_NOT_CONNECTED = -25        /**< cs_fit_comparisons() with ::CS_PARAM_COMPARISON_PRIOR
@@ -943,6 +955,38 @@ enum cs_param {
      *  cs_calibration() reports what was applied. Other methods are not calibrated. */
     CS_PARAM_CALIBRATION = 620,
 
+    /** int, "keep_labels" (since 0.2): 1 (default) keeps the labels of a crowd fit of
+     *  the Dawid-Skene family on the handle after cs_fit() / cs_fit_csr(), so that
+     *  cs_save() writes an updatable model and cs_update() / cs_refit() can run; 0 frees
+     *  them with the fit (cs_save() then fails). They cost 4 bytes per label and 8 per
+     *  item (cs_fit_csr() copies codes it used in place). */
+    CS_PARAM_KEEP_LABELS = 660,
+    /** int, "update_rounds" (since 0.2): the most rounds of incremental EM one
+     *  cs_update() runs on the items it touches (E-step of those items, M-step from the
+     *  updated statistics); it stops earlier when no touched posterior moved by more
+     *  than 1e-7. Default 50, range [1, 100000]. */
+    CS_PARAM_UPDATE_ROUNDS = 661,
+    /** double, "update_sweep" (since 0.2): after its rounds, cs_update() also revisits
+     *  items it did not touch, in a rotation over all items, until it has read this many
+     *  of their labels per new label (an E-step of each, then one M-step): the older
+     *  items' posteriors follow the parameters the new labels moved (Neal and Hinton
+     *  1998's incremental EM over blocks). Default 4, range [0, 1e6]; 0 revisits none
+     *  (docs/incremental.md gives the measurements). */
+    CS_PARAM_UPDATE_SWEEP = 662,
+    /** double, "update_recalibrate" (since 0.2): cs_update() re-fits the calibration
+     *  (::CS_PARAM_CALIBRATION) when the labels grew by at least this fraction since it was
+     *  last fitted, and otherwise keeps it. Default 0.1, range [0, 1e6]; 0 re-fits it at
+     *  every update. */
+    CS_PARAM_UPDATE_RECALIBRATE = 663,
+    /** double, "update_refit" (since 0.2): cs_update() runs a full refit (cs_refit())
+     *  instead when the labels reach this multiple of those of the last full fit. An
+     *  incremental state stays in the basin of the fit it grew from, and a fit of half
+     *  the labels or fewer can sit at another maximum than the fit of all of them (the
+     *  replay of docs/incremental.md); refitting at each doubling costs, over any number
+     *  of updates, at most about one more full fit of the final labels. Default 2, range
+     *  [0, 1e6]; a value below 1 (0) never refits. */
+    CS_PARAM_UPDATE_REFIT = 664,
+
     /** double, "comparison_prior" (since 0.2): lambda, the weak prior of the comparison
      *  methods (bt, noisy-bt, crowd-bt): every item has lambda virtual wins and lambda
      *  virtual losses against a fixed item of score 0 (the regulariser of Chen et al.
@@ -1651,6 +1695,10 @@ enum cs_fit_note {
      *  1e-6 times the variance of all answers: they agree exactly with the estimates
      *  (typically the only answerer of their items); their weight is capped there. */
     CS_NOTE_VARIANCE_FLOOR = 8388608,
+    /** (since 0.2) The results come from incremental updates (cs_update()) since the
+     *  last full fit: the items an update did not touch or revisit keep posteriors
+     *  computed under earlier parameters. cs_refit() gives the full fit. */
+    CS_NOTE_INCREMENTAL = 16777216,
     /** crowdlab (since 0.2): it ran without part of what it needs: no model
      *  probabilities (cs_set_model_probs(); every model row is then uniform and crowdlab
      *  is a worker-weighted vote), or no item with two or more labels (no agreement to
@@ -2410,6 +2458,287 @@ CS_API cs_status cs_tag_sets(const cs_model *model, const double *threshold, siz
  *         ::CS_ERR_BUFFER_TOO_SMALL.
  */
 CS_API cs_status cs_tag_workers(const cs_model *model, double *sensitivity, double *specificity, size_t capacity);
+/** @} */
+
+/* ------------------------------------------------------------------------------ */
+/** @addtogroup api_saved
+ *  @{ */
+
+/** The format version cs_save() writes; cs_load() reads this and every earlier one. */
+#define CS_MODEL_FORMAT_VERSION 1
+
+/**
+ * @brief Save the handle's crowd fit, with everything an update needs, to a file.
+ *
+ * Writes the parameters, the fit's results (labels, posteriors, confusion matrices,
+ * prior, calibration, trace, notes), its labels, the EM posteriors and the sufficient
+ * statistics (per-worker count tables and class mass), and the user data
+ * (cs_set_user_data()), in the versioned format of docs/saved-models.md with a magic
+ * number and a checksum. The file is replaced atomically: the bytes go to a temporary
+ * file beside it, which is renamed over `path` only when complete.
+ *
+ * The first save (or update) after a fit computes the statistics: one E-step over the
+ * labels at the fitted parameters.
+ *
+ * @param model The handle, with a successful crowd fit of the Dawid-Skene family made
+ *        with ::CS_PARAM_KEEP_LABELS = 1 (the default), a loaded model, or an updated one.
+ * @param path File name (UTF-8 bytes as the platform takes them).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED (no
+ *         fit); ::CS_ERR_INVALID_ARGUMENT (another method or input kind, a distributed
+ *         fit, labels not kept, or the file cannot be written: the message gives the
+ *         system's reason); ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_save(cs_model *model, const char *path);
+
+/**
+ * @brief Save the handle's crowd fit into a caller's buffer (the bytes cs_save() writes).
+ *
+ * @param model As cs_save().
+ * @param[out] buffer Receives the bytes, or NULL to ask for the size only.
+ * @param capacity Length of buffer in bytes.
+ * @param[out] size Receives the number of bytes of the saved model (also when the
+ *        buffer is NULL or too small).
+ * @return as cs_save(); ::CS_ERR_NULL_POINTER (size is NULL);
+ *         ::CS_ERR_BUFFER_TOO_SMALL (capacity < *size; nothing written).
+ */
+CS_API cs_status cs_save_buffer(cs_model *model, void *buffer, size_t capacity, size_t *size);
+
+/**
+ * @brief Load a saved model into the handle, replacing its parameters (all but
+ *        ::CS_PARAM_THREADS), fit, gold, user data and update state.
+ *
+ * Afterwards the result getters return what they returned for the saved fit,
+ * cs_predict() labels new batches with its workers, and cs_update() / cs_refit() go on
+ * from it. Every section is checked before the handle changes: on failure the handle is
+ * as it was.
+ *
+ * @param model The handle.
+ * @param path File name.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_INVALID_ARGUMENT
+ *         (the file cannot be read); ::CS_ERR_CORRUPT_MODEL (not a saved model, truncated,
+ *         a checksum mismatch, or inconsistent contents; the message says which);
+ *         ::CS_ERR_MODEL_VERSION (saved by a newer format version);
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_load(cs_model *model, const char *path);
+
+/**
+ * @brief Load a saved model from a caller's buffer (the bytes of cs_save_buffer() or
+ *        of a file cs_save() wrote). The buffer is only read.
+ *
+ * @param model The handle.
+ * @param buffer The bytes.
+ * @param size Their number.
+ * @return as cs_load() (::CS_ERR_NULL_POINTER when buffer is NULL and size > 0).
+ */
+CS_API cs_status cs_load_buffer(cs_model *model, const void *buffer, size_t size);
+
+/**
+ * @brief Attach bytes of the caller's own to the handle, saved and loaded with the
+ *        model (e.g. the names behind the integer ids; the crowdspec CLI keeps its
+ *        item, worker and class names there). The library never reads them.
+ *
+ * @param model The handle.
+ * @param bytes The bytes (copied), or NULL with n = 0 to clear them.
+ * @param n Their number (< 2^40).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_TOO_LARGE;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_set_user_data(cs_model *model, const void *bytes, size_t n);
+
+/**
+ * @brief Copy out the user data of the handle (cs_set_user_data(), or a loaded model's).
+ *
+ * @param model The handle.
+ * @param[out] bytes Buffer, or NULL to ask for the size only.
+ * @param capacity Its length.
+ * @param[out] n Receives the number of bytes (0 when there are none).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (n is NULL);
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_user_data(const cs_model *model, void *bytes, size_t capacity, size_t *n);
+
+/**
+ * @brief Add labels to a fitted or loaded model and refit incrementally.
+ *
+ * The labels may be for items and workers the model has (ids below cs_n_items() and
+ * cs_n_workers()) or new ones (larger ids: the model grows; ids skipped on the way are
+ * items without labels). Classes are the model's (label < cs_n_classes()). A label for
+ * an (item, worker) pair the model has follows ::CS_PARAM_DUPLICATES: reject fails with
+ * ::CS_ERR_DUPLICATE, first keeps the old label, last replaces it.
+ *
+ * Then incremental EM (Neal and Hinton 1998): the statistics lose the old contribution
+ * of every touched item; each round redoes the E-step of the touched items only at the
+ * current parameters, adds their new contribution, and runs the M-step from the updated
+ * statistics (the prior of the method: auto's stratified prior and its worker strata
+ * are recomputed from them as in a full fit), until no touched posterior moves by more
+ * than 1e-7 or ::CS_PARAM_UPDATE_ROUNDS rounds; then untouched items are revisited in
+ * rotation (::CS_PARAM_UPDATE_SWEEP) and one more M-step follows. The calibration is
+ * kept, or re-fitted when the labels grew by ::CS_PARAM_UPDATE_RECALIBRATE since it was
+ * fitted. Cost: O((new and revisited labels) x k x rounds + n_workers x k^2 x rounds +
+ * n_items x k), plus a pass over the labels to merge them; no full E-step.
+ *
+ * Afterwards the result getters describe every item (old and new), the fit notes
+ * ::CS_NOTE_INCREMENTAL, cs_trace() holds the touched items' log-likelihood after each
+ * round and cs_log_likelihood() the log-likelihood of the whole state (each item's term
+ * at the parameters of its last E-step). On failure the model is as before the call.
+ *
+ * @param model A handle with a saved-model state: a Dawid-Skene family fit with
+ *        ::CS_PARAM_KEEP_LABELS = 1, a loaded model, or an updated one.
+ * @param item, worker, label The new labels (0-based ids, as cs_fit()).
+ * @param n_labels Their number (0 is allowed: nothing changes).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED (no
+ *         state: see model); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
+ *         ::CS_ERR_DUPLICATE; ::CS_ERR_TOO_LARGE; ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                           size_t n_labels);
+
+/**
+ * @brief Refit the model from scratch on all its labels (the saved fit's and every
+ *        update's): exactly cs_fit() of those labels with the model's parameters and
+ *        gold, warm starts excluded. Needed when the updates have moved the parameters
+ *        far from where the untouched items were last revisited (docs/incremental.md).
+ *
+ * @param model A handle with a saved-model state (see cs_update()).
+ * @return as cs_fit(), and ::CS_ERR_NOT_FITTED without a state.
+ */
+CS_API cs_status cs_refit(cs_model *model);
+
+/**
+ * @brief The length of a statistics vector of Dawid-Skene EM (cs_shard_e_step(),
+ *        cs_m_step(), cs_fit_stats()) for n_workers workers and k classes:
+ *        n_workers x k x k + k + 2, or 0 when that overflows.
+ *
+ * The layout (docs/scaling.md, "The statistics"): first the count tables,
+ * entry (i x k + o) x k + t = the sum, over worker i's labels o, of the posterior
+ * q_j(t) of the labelled item (worker, observed class, true class: the M-step's layout);
+ * then the class mass, entry t = the sum of q_j(t) over the items; then the
+ * log-likelihood of the items; then the number of impossible items. Statistics of
+ * disjoint sets of items add up entry by entry: the statistics of the union are the
+ * sum, which any engine can form (MPI's all-reduce, a Dask reduction).
+ *
+ * @param n_workers Workers of the whole crowd.
+ * @param k Classes.
+ * @return The number of values, or 0 on overflow.
+ */
+CS_API size_t cs_stats_length(size_t n_workers, size_t k);
+
+/**
+ * @brief Give a handle one shard of a crowd: the labels of some items (all the labels
+ *        of each), for cs_shard_start() and cs_shard_e_step().
+ *
+ * Items are numbered within the shard (0 .. n_items - 1; an item without labels
+ * counts in the class mass with the prior as posterior); workers and classes are those
+ * of the whole crowd (worker < n_workers, label < k), the same on every shard.
+ * ::CS_PARAM_DUPLICATES applies. Replaces the handle's fit.
+ *
+ * @param model The handle (its parameters: duplicates, support, threads).
+ * @param item, worker, label The shard's labels (n_labels of each; NULL when 0).
+ * @param n_labels Their number (0: items without labels only).
+ * @param n_items Items of the shard (> every item id).
+ * @param n_workers Workers of the whole crowd (> every worker id).
+ * @param k Classes of the whole crowd (> every label).
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_EMPTY_INPUT
+ *         (n_items = 0); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
+ *         ::CS_ERR_TOO_FEW_CLASSES; ::CS_ERR_TOO_LARGE; ::CS_ERR_DUPLICATE;
+ *         ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_shard_labels(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                                 size_t n_labels, size_t n_items, size_t n_workers, size_t k);
+
+/**
+ * @brief The statistics of the shard's start: the soft majority vote as posteriors
+ *        (the start of ds, one-coin-ds, class-one-coin-ds and auto), with a
+ *        log-likelihood and impossible count of 0.
+ *
+ * @param model A handle given a shard (cs_shard_labels()).
+ * @param[out] stats cs_stats_length() values.
+ * @param capacity Length of stats.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED (no
+ *         shard); ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_shard_start(cs_model *model, double *stats, size_t capacity);
+
+/**
+ * @brief The E-step (the fit's, with ::CS_PARAM_SUPPORT) of the shard's items at given
+ *        parameters, and its statistics. The posteriors stay on the handle:
+ *        cs_n_items(), cs_labels() and cs_posteriors() read them (EM's posteriors, not
+ *        calibrated).
+ *
+ * @param model A handle given a shard.
+ * @param confusion n_workers x k x k confusion matrices (rows P(observed | true)).
+ * @param prior The k class probabilities.
+ * @param[out] stats cs_stats_length() values.
+ * @param capacity Length of stats.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED;
+ *         ::CS_ERR_INVALID_ARGUMENT (a parameter negative or not finite);
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_shard_e_step(cs_model *model, const double *confusion, const double *prior, double *stats,
+                                 size_t capacity);
+
+/**
+ * @brief The M-step from statistics summed over every shard, with the handle's method
+ *        and parameters (its confusion model, ::CS_PARAM_SMOOTHING, the pooled or
+ *        stratified prior of ::CS_PARAM_SMOOTHING_CENTER and of auto, ::CS_PARAM_PRIOR):
+ *        the confusion matrices and class prior a single-process fit computes from the
+ *        same sums. The workers' activity strata of auto's prior are the row sums of the
+ *        count tables, rounded (each labelled item's posterior sums to 1).
+ *
+ * @param model The handle (its parameters).
+ * @param stats The summed statistics, n_stats = cs_stats_length(n_workers, k) values.
+ * @param n_stats Their number.
+ * @param n_items Items of the whole crowd (the class prior is class mass / n_items).
+ * @param n_workers, k The sizes.
+ * @param[out] confusion n_workers x k x k values.
+ * @param confusion_capacity Its length.
+ * @param[out] prior k values.
+ * @param prior_capacity Its length.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_INVALID_ARGUMENT
+ *         (n_stats wrong, a statistic negative or not finite, a method outside the
+ *         Dawid-Skene family); ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_m_step(cs_model *model, const double *stats, size_t n_stats, size_t n_items, size_t n_workers,
+                           size_t k, double *confusion, size_t confusion_capacity, double *prior,
+                           size_t prior_capacity);
+
+/**
+ * @brief An engine's E-step for cs_fit_stats(): the statistics of every item of the
+ *        crowd at the given parameters, summed over the shards, into stats
+ *        (cs_stats_length() values). Returns 0, or non-zero to stop the fit (then
+ *        ::CS_ERR_CANCELLED).
+ */
+typedef int32_t (*cs_e_step_fn)(void *user, const double *confusion, const double *prior, double *stats);
+
+/**
+ * @brief Fit the Dawid-Skene family (ds, one-coin-ds, class-one-coin-ds, auto) on items
+ *        held by an engine, from their statistics alone: the library runs the EM of
+ *        cs_fit() -- the same start, rounds, SQUAREM and stopping rule, M-steps from the
+ *        summed statistics -- and calls e_step for the statistics of each E-step.
+ *
+ * So a fit whose items sit in Dask partitions, Spark executors or files is the
+ * single-process fit up to the order of the sums (docs/scaling.md). Afterwards
+ * cs_confusion(), cs_class_prior(), cs_trace(), cs_iterations(), cs_converged() and
+ * cs_log_likelihood() describe the fit; cs_n_items() is 0: each shard's posteriors come
+ * from cs_shard_e_step() at the fitted parameters (EM's last E-step was there). Not
+ * calibrated and no degenerate ties settled (::CS_NOTE_DEGENERATE_MAXIMUM): a
+ * single-process fit with ::CS_PARAM_CALIBRATION none gives the same posteriors. The
+ * progress callback is called as in cs_fit().
+ *
+ * @param model The handle (method and parameters).
+ * @param n_items, n_workers, k The crowd's sizes.
+ * @param start The summed start statistics (cs_shard_start() of every shard).
+ * @param n_stats Their number (cs_stats_length(n_workers, k)).
+ * @param e_step The engine's E-step.
+ * @param user Passed to e_step.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_INVALID_ARGUMENT
+ *         (another method, wrong sizes, statistics negative or not finite);
+ *         ::CS_ERR_CANCELLED (e_step or the progress callback stopped it; the last
+ *         completed round is kept); ::CS_ERR_OUT_OF_MEMORY.
+ */
+CS_API cs_status cs_fit_stats(cs_model *model, size_t n_items, size_t n_workers, size_t k, const double *start,
+                              size_t n_stats, cs_e_step_fn e_step, void *user);
 /** @} */
 
 #ifdef __cplusplus

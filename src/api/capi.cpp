@@ -66,8 +66,10 @@ void check_initial_method(const cs_model *model, const cs::FitOptions &options, 
                         "class-one-coin-ds can); clear them with cs_set_initial_confusion(model, NULL, 0)");
 }
 
-// Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result.
-void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOptions &options,
+// Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result, with
+// the parameters it ran with and, for a saved model (CS_PARAM_KEEP_LABELS), its labels
+// (codes the caller lent, cs_fit_csr's, are copied: the handle outlives the call).
+void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &options,
                    const cs::MethodInfo &method) {
     // A need beyond the machine is refused at once, with its figure (issue 40).
     cs::check_crowd_fit_memory(data, options, method.name);
@@ -76,6 +78,12 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
     const bool cancelled =
         model->initial.empty() ? cs::run_crowd_method(data, options, progress, method.crowd, *fit)
                                : cs::run_crowd_from_initial(data, options, progress, model->initial, *fit);
+    model->fit_params = std::make_unique<cs::Params>(model->params);
+    if (!cancelled && options.keep_labels && cs::is_ds_family(options.method)) {
+        if (data.item_code.is_view()) data.item_code.resize(data.item_code.size());
+        data.model_probs = nullptr;  // fit_crowd's table (issue 34): updates of a saved model do not use it
+        model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
+    }
     cs::keep_fit(model, std::move(fit), cancelled);
 }
 
@@ -84,7 +92,7 @@ void run_crowd_fit(cs_model *model, const cs::CrowdData &data, const cs::FitOpti
 template <class Build>
 cs_status fit_crowd(cs_model *model, Build build) {
     return cs::guard(model, [&] {
-        model->fit.reset();
+        cs::clear_fit(model);  // the fit and any saved-model state
         model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
@@ -92,7 +100,7 @@ cs_status fit_crowd(cs_model *model, Build build) {
         cs::CrowdData data = build(options);
         std::vector<double> model_probs;  // the classifier's table; outlives the fit
         cs::attach_model_probs(model, options.method, method.name, data, model_probs);
-        run_crowd_fit(model, data, options, method);
+        run_crowd_fit(model, std::move(data), options, method);
     });
 }
 
@@ -342,13 +350,14 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         cs::apply_calibration(data, temperature, mixing, calibration, *result);
         result->ordered = options.ordinal == 1 || (model->fit && model->fit->ordered);
         model->message = result->note_message;
+        cs::clear_fit(model);
         model->fit = std::move(result);
     });
 }
 
 CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {
     return cs::guard(model, [&] {
-        model->fit.reset();
+        cs::clear_fit(model);  // the fit and any saved-model state
         model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Points);
@@ -362,7 +371,7 @@ CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_
 CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u, const int32_t *v,
                               size_t n_edges) {
     return cs::guard(model, [&] {
-        model->fit.reset();
+        cs::clear_fit(model);  // the fit and any saved-model state
         model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Graph);
@@ -377,10 +386,9 @@ CS_API cs_status cs_fit_graph(cs_model *model, size_t n_nodes, const int32_t *u,
 
 CS_API cs_status cs_fit_comparisons(cs_model *model, const int32_t *worker, const int32_t *left,
                                     const int32_t *right, const int32_t *answer, size_t n) {
-    if (model == nullptr) return CS_ERR_NULL_HANDLE;
-    model->fit.reset();
-    model->message.clear();
     return cs::guard(model, [&] {
+        cs::clear_fit(model);  // the fit and any saved-model state
+        model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Comparisons);
         const cs::ComparisonData data = cs::ComparisonData::build(

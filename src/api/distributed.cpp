@@ -238,7 +238,7 @@ CS_API cs_status cs_private_fail(cs_model *model, cs_status status, const char *
     if (model == nullptr) return CS_ERR_NULL_HANDLE;
     const cs::HandleClaim claim(model);
     if (!claim.claimed()) return CS_ERR_BUSY;
-    model->fit.reset();
+    cs::clear_fit(model);
     try {
         model->message = message != nullptr ? message : "";
     } catch (...) {
@@ -250,7 +250,7 @@ CS_API cs_status cs_private_fit_distributed(cs_model *model, const cs_private_tr
                                             const int32_t *item, const int32_t *worker,
                                             const int32_t *label, size_t n_local) {
     return cs::guard(model, [&] {
-        model->fit.reset();
+        cs::clear_fit(model);
         model->message.clear();
         if (transport == nullptr) throw Error(CS_ERR_NULL_POINTER, "the transport is NULL");
         if (transport->abi != CS_PRIVATE_TRANSPORT_ABI || transport->size < 1 || transport->rank < 0 ||

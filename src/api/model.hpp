@@ -11,7 +11,9 @@
 
 #include "api/params.hpp"
 #include "core/fit_result.hpp"
+#include "crowd/em/incremental.hpp"
 #include "crowd/em/warm_start.hpp"
+#include "data/crowd_data.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
 
@@ -27,6 +29,13 @@ struct cs_model {
     double initial_temperature = 1.0; // cs_predict's calibration without a fit
     double initial_mixing = 0.0;      // (cs_set_initial_calibration)
     std::unique_ptr<cs::FitResult> fit;  // null until a fit succeeds (or is cancelled)
+    // Saved models and updates (api/saved_model.cpp, api/capi_update.cpp): the parameters
+    // the fit ran with, its labels (CS_PARAM_KEEP_LABELS) until the first save or update
+    // turns them into the update state, and the caller's bytes (cs_set_user_data).
+    std::unique_ptr<cs::Params> fit_params;
+    std::unique_ptr<cs::CrowdData> kept_data;
+    std::unique_ptr<cs::UpdateState> state;
+    std::vector<uint8_t> user_data;
     // cs_last_error() text; mutable because const getters report their failures too.
     mutable std::string message;
     // Set while a call runs on the handle (cs::guard): a second thread's call finds it
@@ -35,6 +44,15 @@ struct cs_model {
 };
 
 namespace cs {
+
+/// Forget the handle's fit and everything saved with it (a new fit, a prediction, a
+/// failure); the parameters and the user data stay.
+inline void clear_fit(cs_model *model) noexcept {
+    model->fit.reset();
+    model->fit_params.reset();
+    model->kept_data.reset();
+    model->state.reset();
+}
 
 /// Stores a finished (or cancelled) fit on the handle, with its notes as the handle's
 /// message (cs_fit, cs_fit_csr, cs_fit_points, cs_fit_graph, the distributed fit). A

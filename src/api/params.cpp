@@ -90,6 +90,11 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_CV_FOLDS, "cv_folds", true, 2, 100, 5, {}},
         {CS_PARAM_MINIMAX_START, "minimax_start", true, 0, 1, CS_MINIMAX_START_VOTE,
          {{"vote", CS_MINIMAX_START_VOTE}, {"ds", CS_MINIMAX_START_DS}}},
+        {CS_PARAM_KEEP_LABELS, "keep_labels", true, 0, 1, 1, {{"no", 0}, {"yes", 1}}},
+        {CS_PARAM_UPDATE_ROUNDS, "update_rounds", true, 1, 100000, 50, {}},
+        {CS_PARAM_UPDATE_SWEEP, "update_sweep", false, 0, 1e6, 4.0, {}},
+        {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", false, 0, 1e6, 0.1, {}},
+        {CS_PARAM_UPDATE_REFIT, "update_refit", false, 0, 1e6, 2.0, {}},
         {CS_PARAM_COMPARISON_PRIOR, "comparison_prior", false, 0, 1e6, 1.0, {}},
         {CS_PARAM_TIES, "ties", true, 0, 3, CS_TIES_AUTO,
          {{"auto", CS_TIES_AUTO}, {"davidson", CS_TIES_DAVIDSON}, {"half", CS_TIES_HALF}, {"ignore", CS_TIES_IGNORE}}},
@@ -274,6 +279,11 @@ FitOptions Params::fit_options() const {
     o.gamma = get_double(CS_PARAM_GAMMA);
     o.cv_folds = static_cast<int32_t>(get_int(CS_PARAM_CV_FOLDS));
     o.minimax_start = static_cast<int32_t>(get_int(CS_PARAM_MINIMAX_START));
+    o.keep_labels = get_int(CS_PARAM_KEEP_LABELS) != 0;
+    o.update_rounds = static_cast<int32_t>(get_int(CS_PARAM_UPDATE_ROUNDS));
+    o.update_sweep = get_double(CS_PARAM_UPDATE_SWEEP);
+    o.update_recalibrate = get_double(CS_PARAM_UPDATE_RECALIBRATE);
+    o.update_refit = get_double(CS_PARAM_UPDATE_REFIT);
     o.comparison_prior = get_double(CS_PARAM_COMPARISON_PRIOR);
     o.ties = static_cast<int32_t>(get_int(CS_PARAM_TIES));
     o.se_items = static_cast<int32_t>(get_int(CS_PARAM_SE_ITEMS));

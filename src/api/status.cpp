@@ -31,6 +31,8 @@ CS_API const char *cs_status_string(cs_status status) {
         case CS_ERR_TOO_MANY_CLASSES: return "CS_ERR_TOO_MANY_CLASSES";
         case CS_ERR_TOO_LARGE: return "CS_ERR_TOO_LARGE";
         case CS_ERR_BUSY: return "CS_ERR_BUSY";
+        case CS_ERR_CORRUPT_MODEL: return "CS_ERR_CORRUPT_MODEL";
+        case CS_ERR_MODEL_VERSION: return "CS_ERR_MODEL_VERSION";
         case CS_ERR_INVALID_ANSWER: return "CS_ERR_INVALID_ANSWER";
         case CS_ERR_NOT_CONNECTED: return "CS_ERR_NOT_CONNECTED";
         default: return "CS_UNKNOWN_STATUS";

@@ -41,6 +41,16 @@ public:
     virtual void max(int64_t *values, std::size_t n) = 0;
 };
 
+/// The items of a fit held outside the library, by an engine that computes their E-step
+/// statistics (cs_fit_stats): before each E-step the fit tells it the parameters, and
+/// the Collective of the same fit then hands back the sums of that E-step.
+class RemoteItems {
+public:
+    virtual ~RemoteItems() = default;
+    /// The E-step of every remote item at these parameters (n_workers x k x k, k).
+    virtual void e_step(const double *confusion, const double *prior) = 0;
+};
+
 /// One process holding the whole problem: every operation leaves its input as it is.
 class LocalCollective final : public Collective {
 public:

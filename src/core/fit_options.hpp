@@ -65,6 +65,12 @@ struct FitOptions {
     int32_t se_items = 2000;                // exact standard errors up to this many items
     double crowd_bt_alpha = 4.0;            // crowd-bt: Beta(alpha, beta) prior of eta
     double crowd_bt_beta = 1.0;
+    // Saved models and incremental updates (crowd/em/incremental.hpp).
+    bool keep_labels = true;                // keep a crowd fit's labels on the handle
+    int32_t update_rounds = 50;             // most incremental EM rounds per update
+    double update_sweep = 4.0;              // labels of other items revisited per new label
+    double update_recalibrate = 0.1;        // label growth that re-fits the calibration
+    double update_refit = 2.0;              // label growth (a multiple) that refits in full
     // Numeric answers (src/numeric/).
     int32_t worker_bias = 1;                // gaussian, student-t: a bias per worker
     double t_dof = 8.0;                     // student-t: degrees of freedom

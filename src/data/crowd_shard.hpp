@@ -35,6 +35,7 @@ struct Shard {
     int64_t unlabeled = 0;   // items without labels or gold, over all processes
     bool gold = false;       // some process has a gold item
     std::vector<int32_t> item_ids;  // global id of each local item, increasing
+    RemoteItems *remote = nullptr;  // cs_fit_stats: the engine's items (core/collective.hpp)
 };
 
 /// Items of the whole problem.

@@ -41,6 +41,10 @@ void pooled_pseudo_counts(const double *total, int32_t n_workers, int32_t k, con
 /// largest stratum.
 std::vector<int32_t> worker_strata(const CrowdData &data, int32_t &n_strata);
 
+/// The same strata from each worker's label count, already summed over the problem
+/// (for a caller that has the counts: calibration reads them from its count table).
+std::vector<int32_t> strata_of_counts(const std::vector<uint64_t> &labels, int32_t &n_strata);
+
 /// The pseudo-counts of smoothing_center = strata: n_strata tables of k x k (true x
 /// observed), table g for the workers of stratum g:
 ///   a_g[l][c] = s k rho_l C_g[l][c],  C_g[l] = normalise(sum_{i in g} total[i][.][l] + k P[l]),

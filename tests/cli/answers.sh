@@ -168,4 +168,28 @@ run 3 "$CS" fit -q --answers numbers dup.csv &&
 run 0 "$CS" fit -q --answers numbers --duplicates last --method mean dup.csv && contains out.txt "1,2,"
 printf 'item,worker,tags\n1,a,\n' >empty_tags.csv
 run 2 "$CS" fit -q --answers tags empty_tags.csv && stderr_is "no answer has a tag"
+# JSON records (issue 39): a JSON list of tags per record, numbers as written; messages
+# name the JSON line, or the record of a one-line array. a: x in 2 of 2 answers, y in 1.
+printf '[\n{"item": "a", "worker": "w1", "tags": ["x", "y"]},\n{"item": "a", "worker": "w2", "tags": ["x"]},\n{"item": "b", "worker": "w1", "tags": []}\n]\n' >tags.json
+run 0 "$CS" fit -q --answers tags --method mv tags.json && contains out.txt "a,x|y,1,0.5"
+printf '[{"item": "a", "worker": "w1", "value": 1.5},\n {"item": "a", "worker": "w2", "value": 2.5}]\n' >numbers.json
+run 0 "$CS" fit -q --answers numbers --method mean numbers.json && contains out.txt "a,2,0.5"
+printf '[{"item": "a", "worker": "w1", "value": 1.5}, {"item": "a", "worker": "w2", "value": "x"}]' >bad_number.json
+run 2 "$CS" fit --answers numbers bad_number.json && stderr_is "^crowdspec: bad_number\.json: record 2: the value 'x' is not a finite number"
+# Label Studio's JSON export of a multiple choice: each answer's choices are its tags.
+# Item 1: cat in 2 of 2 answers, dog in 1; item 2: none (an empty choice), dog.
+cat >ls_tags.json <<'JSON'
+[
+  {"id": 1, "annotations": [
+    {"id": 11, "completed_by": 1, "result": [{"value": {"choices": ["cat", "dog"]}, "from_name": "animals", "type": "choices"}]},
+    {"id": 12, "completed_by": 2, "result": [{"value": {"choices": ["cat"]}, "from_name": "animals", "type": "choices"}]}]},
+  {"id": 2, "annotations": [
+    {"id": 21, "completed_by": 1, "result": [{"value": {"choices": []}, "from_name": "animals", "type": "choices"}]},
+    {"id": 22, "completed_by": 2, "result": [{"value": {"choices": ["dog"]}, "from_name": "animals", "type": "choices"}]}]}
+]
+JSON
+run 0 "$CS" fit -q --answers tags --method mv ls_tags.json
+printf 'item,tags,p_cat,p_dog\n1,cat|dog,1,0.5\n2,dog,0,0.5\n' >expected_ls_tags.csv
+same out.txt expected_ls_tags.csv
+run 2 "$CS" fit --method mv ls_tags.json && stderr_is "^crowdspec: ls_tags\.json:3: 2 choices in one answer .*--answers tags"
 finish

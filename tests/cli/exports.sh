@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The platforms' own exports read with no column options (issue 17): small files shaped
-# like a Toloka assignments TSV, an MTurk batch results CSV and a Label Studio CSV
-# export, written here; --preset; the errors that name candidate columns; in-file gold
+# like a Toloka assignments TSV, an MTurk batch results CSV (a text answer and radio
+# buttons) and a Label Studio CSV export, written here; --preset; the errors that name candidate columns; in-file gold
 # and gold files in the same shapes; evaluate against in-file gold and --method lists;
 # JSON records and JSON lines loadable by pandas. Expected values are majority votes
 # counted by hand (mv: the vote shares; ties go to the first class).
@@ -139,6 +139,38 @@ sed '1s/"Answer.category"/"Answer.category","Answer.comment"/; 2,$s/,"",""$/,"ok
 run 2 "$CS" fit two_answers.csv &&
     stderr_is "^crowdspec: two_answers\\.csv:1: columns 'Answer\\.category' and 'Answer\\.comment' could each be the label \\(MTurk answer columns\\); choose one with --label-col$"
 run 0 "$CS" fit --method mv --label-col Answer.category --quiet two_answers.csv && same out.txt expected.csv
+
+# --- MTurk radio buttons (issue 39): one boolean Answer.<option>.on column per option;
+# the label is the option that is true. A1's row with no option true (3BZR) is
+# skipped; A3's Rejected one too. 3AXQ: cat, cat -> cat; 3BZR: dog (A2), bird (A3).
+cat >radio.csv <<'CSV'
+"HITId","AssignmentId","WorkerId","AssignmentStatus","Input.image_url","Answer.bird.on","Answer.cat.on","Answer.dog.on","Answer.comment"
+"3AXQ","3A1","A1","Approved","a.jpg","false","true","false",""
+"3AXQ","3A2","A2","Approved","a.jpg","false","TRUE","false","sure"
+"3AXQ","3A3","A3","Rejected","a.jpg","false","false","true",""
+"3BZR","3B1","A1","Approved","b.jpg","false","false","false",""
+"3BZR","3B2","A2","Approved","b.jpg","false","false","true",""
+"3BZR","3B3","A3","Approved","b.jpg","true","false","false",""
+CSV
+run 0 "$CS" fit --method mv radio.csv
+cat >expected_radio.csv <<'CSV'
+item,label,confidence,p_bird,p_cat,p_dog
+3AXQ,cat,1,0,1,0
+3BZR,bird,0.5,0.5,0,0.5
+CSV
+same out.txt expected_radio.csv
+stderr_is "^crowdspec: note: radio\.csv read by the mturk preset \(Amazon Mechanical Turk\): item 'HITId', worker 'WorkerId', label the true one of 3 Answer\.<option>\.on columns; skipped 1 rejected assignments \(--keep-rejected uses them\); skipped 1 rows without an answer$"
+# Never a true/false fit: the classes are the options.
+lacks out.txt 'p_true'
+# Two options true on one row, or a value that is not a boolean: one line naming the line.
+sed '6s/"false","false","true"/"false","true","true"/' radio.csv >radio_two.csv
+run 2 "$CS" fit radio_two.csv &&
+    stderr_is "^crowdspec: radio_two\.csv:6: two options are true, 'Answer\.cat\.on' and 'Answer\.dog\.on' \(a radio-button answer has one"
+sed '3s/"TRUE"/"maybe"/' radio.csv >radio_odd.csv
+run 2 "$CS" fit radio_odd.csv &&
+    stderr_is "^crowdspec: radio_odd\.csv:3: column 'Answer\.cat\.on' is 'maybe', expected true or false"
+# --label-col still chooses one column as it is (a check box fitted as true/false).
+run 0 "$CS" fit --method mv --quiet --label-col Answer.cat.on radio.csv && contains out.txt 'p_false,p_true'
 
 # --- Label Studio: id (task id), annotator, the choice column; bob's empty choice on
 # task 2 (no annotation) is skipped. Columns come in no fixed order.

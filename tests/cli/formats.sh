@@ -157,8 +157,6 @@ cp book.xlsx labels.zip
 run 2 "$CS" fit labels.zip && stderr_is '^crowdspec: labels\.zip: a zip archive.*unzip it'
 printf 'PAR1\025\000\025\034rest' >labels.parquet
 run 2 "$CS" fit labels.parquet && stderr_is '^crowdspec: labels\.parquet: an Apache Parquet file.*read_parquet'
-printf '[{"item": "a", "worker": "w", "label": "x"}]\n' >labels.json
-run 2 "$CS" fit labels.json && stderr_is '^crowdspec: labels\.json: JSON, which crowdspec fit does not read'
 printf '\037\213\010\000\000\000\000\000' | run 2 "$CS" fit - && stderr_is 'gzip-compressed data.*gunzip -c FILE'
 no_temporaries
 finish

@@ -15,7 +15,7 @@ run 0 "$CS" --help && for c in fit evaluate simulate report demo; do contains ou
 run 0 "$CS" help fit && cp out.txt help1.txt
 run 0 "$CS" fit --help && same out.txt help1.txt
 run 1 "$CS" help nope && stderr_is "^crowdspec: help: unknown command 'nope'"
-run 1 "$CS" nope && stderr_is "^crowdspec: unknown command 'nope' \\(commands: fit, predict, evaluate, simulate, report, demo"
+run 1 "$CS" nope && stderr_is "^crowdspec: unknown command 'nope' \\(commands: fit, predict, update, evaluate, simulate, report, demo"
 run 1 "$CS" --nope && stderr_is "^crowdspec: unknown option '--nope'"
 
 # fit usage errors.

@@ -22,7 +22,7 @@ contains rendered.txt "EXIT STATUS"
 
 # The page's text with roff escapes removed, for plain searches.
 sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(en/-/g' "$PAGE" >plain.txt
-for command in fit predict evaluate simulate report demo convert rank; do
+for command in fit predict evaluate simulate report demo convert rank update; do
     contains plain.txt ".B $command"
     "$CS" "$command" --help >help.txt 2>&1
     for option in $(grep -oE -- '--[a-z][a-z-]*[a-z]' help.txt | sort -u); do
@@ -47,7 +47,7 @@ for preset in toloka mturk labelstudio generic; do
     contains presets.txt ".B $preset"
 done
 check "every preset has a 3-line example" \
-    test "$(awk '/^\.nf/ { n = 0; block = 1; next } /^\.fi/ { printf "%d ", n; block = 0 } block { n++ }' presets.txt)" = "3 3 3 3 "
+    test "$(awk '/^\.nf/ { n = 0; block = 1; next } /^\.fi/ { printf "%d ", n; block = 0 } block { n++ }' presets.txt)" = "3 3 3 3 3 "
 awk '/^\.B (mturk|labelstudio|generic)$/ { name = $2 } /^\.nf/ && name { file = name ".csv"; next }
      /^\.fi/ { file = ""; name = "" } file { print > file }' presets.txt
 # mturk: the Rejected dog is skipped; the others: one cat and one dog vote, a tie.
@@ -55,6 +55,9 @@ for expect in "mturk 3AXQ,cat,1,1,0" "labelstudio 1,cat,0.5,0.5,0.5" "generic q1
     set -- $expect
     run 0 "$CS" fit --method mv --classes cat,dog --quiet "$1.csv" && contains out.txt "$2"
 done
+# The radio-button example (mturk's second): one cat, one dog, no true/false classes.
+awk '/^\.nf/ { b++; on = (b == 3); next } /^\.fi/ { on = 0 } on' presets.txt >radio.csv
+run 0 "$CS" fit --method mv --quiet radio.csv && contains out.txt "3AXQ,cat,0.5,0.5,0.5"
 "$CS" --help >main_help.txt
 for code in 0 1 2 3 4 130 143; do
     contains main_help.txt " $code "

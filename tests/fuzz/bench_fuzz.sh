@@ -27,7 +27,8 @@ export OPENBLAS_NUM_THREADS
 status=0
 total_runs=0
 printf '%-18s %8s %12s %8s %8s  %s\n' target seconds executions exec/s corpus result
-for t in fuzz_fit fuzz_points fuzz_graph fuzz_cli_readers fuzz_comparisons fuzz_numbers fuzz_tags; do
+for t in fuzz_fit fuzz_points fuzz_graph fuzz_cli_readers fuzz_json_readers fuzz_comparisons fuzz_numbers \
+         fuzz_tags fuzz_load; do
   bin="$build/tests/fuzz/$t"
   [ -x "$bin" ] || { echo "$bin: not built (cmake --build $build --target fuzz_targets)" >&2; exit 2; }
   log="$build/fuzz-$t.log"

@@ -20,23 +20,14 @@
 #include "io/output.hpp"
 #include "io/point_files.hpp"
 #include "fuzz_input.hpp"
+#include "fuzz_readers.hpp"
 
 namespace {
 
-std::string g_dir;  // a private temporary directory, made once
-
-std::string write_file(const std::string &name, std::string_view content) {
-    if (g_dir.empty()) {
-        char pattern[] = "/tmp/cs_fuzz_readers.XXXXXX";
-        if (mkdtemp(pattern) == nullptr) fuzz::fail("mkdtemp failed");
-        g_dir = pattern;
-    }
-    const std::string path = g_dir + "/" + name;
-    std::FILE *f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr || std::fwrite(content.data(), 1, content.size(), f) != content.size() || std::fclose(f) != 0)
-        fuzz::fail("cannot write %s", path.c_str());
-    return path;
-}
+using fuzz::check_crowd;
+using fuzz::check_lines;
+using fuzz::check_names;
+using fuzz::write_file;
 
 void check_error(const cli::CliError &e, const std::string &path) {
     const std::string what = e.what();
@@ -47,33 +38,6 @@ void check_error(const cli::CliError &e, const std::string &path) {
     if (e.exit_code() == cli::kExitInput && what.find(path) == std::string::npos &&
         what.find("--") == std::string::npos)
         fuzz::fail("reader error does not name the file: %s", what.c_str());
-}
-
-// Line numbers as a vector (truth, points) or a cli::LineMap (crowds: runs of lines).
-template <class Lines>
-void check_lines(const Lines &line) {
-    for (std::size_t t = 0; t < line.size(); ++t)
-        if (line[t] == 0 || (t > 0 && line[t] <= line[t - 1])) fuzz::fail("line numbers not increasing at %zu", t);
-}
-
-void check_names(const std::vector<std::string> &names, const char *what) {
-    if (std::set<std::string>(names.begin(), names.end()).size() != names.size())
-        fuzz::fail("repeated %s names", what);
-}
-
-void check_crowd(const cli::CrowdTable &c) {
-    const std::size_t n = c.item.size();
-    if (n == 0 || c.worker.size() != n || c.label.size() != n || c.line.size() != n)
-        fuzz::fail("crowd table of inconsistent lengths");
-    for (std::size_t t = 0; t < n; ++t)
-        if (c.item[t] < 0 || static_cast<std::size_t>(c.item[t]) >= c.item_names.size() || c.worker[t] < 0 ||
-            static_cast<std::size_t>(c.worker[t]) >= c.worker_names.size() || c.label[t] < 0 ||
-            static_cast<std::size_t>(c.label[t]) >= c.class_names.size())
-            fuzz::fail("triple %zu indexes outside the name tables", t);
-    check_names(c.item_names, "item");
-    check_names(c.worker_names, "worker");
-    check_names(c.class_names, "class");
-    check_lines(c.line);  // one triple per record, records in file order
 }
 
 // The table written as the program writes CSV, read back with the default options.

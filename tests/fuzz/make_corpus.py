@@ -112,6 +112,59 @@ def reader_seeds():
     return seeds
 
 
+def load_seeds(rng):
+    """fuzz_load: recipes (mode byte 2: a crowd fitted, saved, edited, checksum made
+    right), headers of every kind of wrong (mode 0) and random payloads behind a right
+    checksum (mode 1)."""
+    def recipe(method, n_items, n_workers, k, triples, gold=None, edits=(), cut=None):
+        out = bytes([2, method]) + val(1, 10, n_items) + val(1, 6, n_workers) + val(2, 4, k)
+        out += val(1, 40, len(triples))
+        for (j, w, c) in triples:
+            out += val(0, n_items - 1, j) + val(0, n_workers - 1, w) + val(0, k - 1, c)
+        out += bytes([1]) if gold is None else bytes([0]) + val(0, n_items - 1, gold[0]) + val(0, k - 1, gold[1])
+        out += val(0, 8, len(edits))
+        for (at, b) in edits:
+            out += at.to_bytes(4, "big") + bytes([b])
+        out += bytes([0]) + cut.to_bytes(4, "big") if cut is not None else bytes([1])
+        return out
+
+    seeds = {}
+    noisy = [(j, w, (j + (w == 2)) % 3) for j in range(8) for w in range(4)]
+    for m in range(5):  # ds, opt-ds, one-coin-ds, class-one-coin-ds, auto
+        seeds["recipe_m%d" % m] = recipe(m, 8, 4, 3, noisy)
+    seeds["recipe_gold"] = recipe(0, 8, 4, 3, noisy, gold=(1, 2))
+    seeds["recipe_edits"] = recipe(4, 8, 4, 3, noisy, edits=[(40, 255), (300, 0), (700, 7)])
+    seeds["recipe_cut"] = recipe(0, 8, 4, 3, noisy, cut=200)
+    magic = bytes([0x89]) + b"CSM\r\n\x1a\n"
+    head = magic + (1).to_bytes(4, "little") + bytes(4)
+    seeds["short"] = bytes([0]) + magic[:5]
+    seeds["wrong_magic"] = bytes([0]) + b"PK\x03\x04" + bytes(40)
+    seeds["future_version"] = bytes([0]) + magic + (9).to_bytes(4, "little") + bytes(20)
+    seeds["empty_payload"] = bytes([1]) + head + bytes(16)
+    seeds["size_only"] = bytes([1]) + head + bytes(16) + b"SIZE" + bytes(4) + (17).to_bytes(8, "little") + bytes(17)
+    for i in range(4):
+        seeds["random%d" % i] = bytes([1]) + head + bytes(16) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 200)))
+    return seeds
+
+
+def json_seeds():
+    # one option byte: 0 crowd file, 1 truth file, 2 the bare conversion to a table.
+    files = {
+        "records": (0, '[\n{"item": "a", "worker": "w1", "label": "x"},\n{"item": "a", "worker": "w2", "label": "y"}\n]\n'),
+        "records_min": (0, '[{"item":1,"worker":2,"label":true,"x":null,"y":{"z":[1,2.5e3]}},{"item":"b","worker":"\\u00e9\\ud83d\\ude00","label":"x\\n"}]'),
+        "lines": (0, '\ufeff{"task": "t", "user": "u", "answer": 1}\r\n{"task": "t", "user": "v", "answer": 2}\n'),
+        "nested": (1, '{"method":"mv","classes":["x","y"],"items":[\n{"item":"a","label":"x","confidence":1,"posterior":{"x":1,"y":0}}\n]}\n'),
+        "truth": (1, '[{"item": "a", "label": "x"}, {"item": "a", "label": "x"}]'),
+        "labelstudio": (0, '[{"id": 1, "annotations": [{"id": 11, "completed_by": {"id": 2, "email": "b@x.org"}, '
+                           '"result": [{"value": {"choices": ["Pos"]}, "from_name": "sentiment", "type": "choices"}]}, '
+                           '{"id": 12, "completed_by": 3, "was_cancelled": true, "result": []}, '
+                           '{"id": 13, "completed_by": 4, "result": [{"value": {"rating": 3}, "from_name": "r"}]}]}]'),
+        "labelstudio_lines": (2, '{"id": 1, "annotations": [{"completed_by": 1, "result": [{"value": {"choices": ["a", "b"]}}]}]}\n'),
+        "broken": (2, '[{"a": "\\x", "b": [1, {]}'),
+    }
+    return {name: bytes([kind]) + text.encode("utf-8") for name, (kind, text) in files.items()}
+
+
 def comparison_seeds():
     # option bytes (fuzz_comparisons.cpp): format, header, four column flips (1 = the
     # default names), keep-rejected, file name (0 .csv, 1 .tsv, 2 .txt), method (0 bt,
@@ -167,8 +220,9 @@ def main():
         sys.exit(__doc__)
     rng = random.Random(12)
     targets = {"fuzz_fit": fit_seeds(rng), "fuzz_points": points_seeds(rng), "fuzz_graph": graph_seeds(rng),
-               "fuzz_cli_readers": reader_seeds(), "fuzz_comparisons": comparison_seeds(),
-               "fuzz_numbers": answer_seeds("numbers"), "fuzz_tags": answer_seeds("tags")}
+               "fuzz_cli_readers": reader_seeds(), "fuzz_json_readers": json_seeds(),
+               "fuzz_comparisons": comparison_seeds(), "fuzz_numbers": answer_seeds("numbers"),
+               "fuzz_tags": answer_seeds("tags"), "fuzz_load": load_seeds(rng)}
     for target, seeds in targets.items():
         d = os.path.join(sys.argv[1], target)
         os.makedirs(d, exist_ok=True)

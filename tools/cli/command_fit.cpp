@@ -17,6 +17,7 @@
 #include "common/phase_timer.hpp"
 #include "io/result_writers.hpp"
 #include "io/worker_file.hpp"
+#include "fitting/saved_model.hpp"
 
 namespace cli {
 
@@ -152,6 +153,12 @@ std::string fit_help() {
                "      --label-scores FILE one row per label: item, worker, label, p_wrong (the\n"
                "                          posterior probability that the label is wrong), the\n"
                "                          highest first: the labels to check\n"
+               "      --save MODEL        also save the fitted model to MODEL (e.g. model.csm):\n"
+               "                          its workers, prior, calibration, labels and the EM\n"
+               "                          statistics, with the item, worker and class names, for\n"
+               "                          `crowdspec predict --model` and `crowdspec update`\n"
+               "                          (methods ds, opt-ds, one-coin-ds, class-one-coin-ds,\n"
+               "                          auto; docs/saved-models.md)\n"
                "  -h, --help              show this help\n"
                "Output files are written atomically (FILE.tmp.<pid> in the same directory, then\n"
                "renamed): on any error or interruption the old FILE is left as it was.\n\n") +
@@ -168,6 +175,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"workers-format", true, '\0'});
     specs.push_back({"gold", true, '\0'});
     specs.push_back({"init-workers", true, '\0'});
+    specs.push_back({"save", true, '\0'});
     for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
     specs.push_back({"model-probs", true, '\0'});
     specs.push_back({"scores", true, '\0'});
@@ -200,8 +208,17 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (gold_path && gold_path->empty()) throw CliError(kExitUsage, "fit: --gold needs a file name");
     if (gold_path && *gold_path == "-" && parsed.positionals[0] == "-")
         throw CliError(kExitUsage, "fit: FILE and --gold cannot both be standard input");
+    const std::optional<std::string> save_path = parsed.last("save");
+    if (save_path && (save_path->empty() || *save_path == "-"))
+        throw CliError(kExitUsage, "fit: --save needs a file name (the model is binary)");
+    if (save_path && (*save_path == output_path || *save_path == workers_path))
+        throw CliError(kExitUsage, "fit: --save names the same file as another output");
+    if (save_path) require_saveable_method(settings.method);
     // Configure first: a bad option fails before any file is read or written.
     ModelPtr model = make_model(method, settings);
+    // The library keeps the labels for a saved model only when one is asked for: they
+    // would otherwise be a copy of the input held through the fit.
+    check_status(model.get(), cs_set_int(model.get(), CS_PARAM_KEEP_LABELS, save_path ? 1 : 0), "--save");
     const std::optional<std::string> init_path = parsed.last("init-workers");
     if (init_path && init_path->empty()) throw CliError(kExitUsage, "fit: --init-workers needs a file name");
     if (init_path && *init_path == "-" && (parsed.positionals[0] == "-" || (gold_path && *gold_path == "-")))
@@ -221,6 +238,8 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     std::optional<OutputFile> scores_out, label_scores_out;
     if (!scores_path.empty()) scores_out.emplace(scores_path);
     if (!label_scores_path.empty()) label_scores_out.emplace(label_scores_path);
+    std::optional<OutputFile> model_out;
+    if (save_path) model_out.emplace(*save_path);
     // With --init-workers and no --classes, the classes are the workers file's.
     const bool classes_from_init = init && settings.classes.kind == ClassSpec::Kind::Infer;
     const ClassSpec classes = classes_from_init ? worker_file_classes(*init) : settings.classes;
@@ -276,6 +295,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         label_scores_out ? fetch_label_wrong(model.get(), scored_labels) : std::vector<double>();
     const WorkerDiagnostics diagnostics =
         workers_out ? fetch_worker_diagnostics(model.get(), fit.n_workers) : WorkerDiagnostics();
+    if (model_out) write_saved_model(model.get(), ModelNames{table.item_names, table.worker_names, table.class_names}, *model_out);
     model.reset();  // the results are copied; free the library's before writing
     phases.mark("fetch");
 
@@ -315,11 +335,12 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (label_scores_out) write_label_scores(*label_scores_out, table, scored_labels.item, scored_labels.worker,
                                              scored_labels.label, label_wrong);
     phases.mark("write");
-    // Both files are complete before either replaces its destination.
+    // Every file is complete before any replaces its destination.
     out.commit();
     if (workers_out) workers_out->commit();
     if (scores_out) scores_out->commit();
     if (label_scores_out) label_scores_out->commit();
+    if (model_out) model_out->commit();
     phases.mark("commit");
     return kExitOk;
 }

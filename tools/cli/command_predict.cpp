@@ -13,12 +13,14 @@
 #include "io/output.hpp"
 #include "io/result_writers.hpp"
 #include "io/worker_file.hpp"
+#include "fitting/saved_model.hpp"
 
 namespace cli {
 
 std::string predict_help() {
     return std::string(
                "Usage: crowdspec predict --workers WORKERS [options] FILE\n"
+               "       crowdspec predict --model MODEL [options] FILE\n"
                "\n"
                "Label the items of FILE (a new batch of crowd labels) with the workers of an\n"
                "earlier fit, without refitting: each item's posterior is P(class | its labels)\n"
@@ -35,6 +37,10 @@ std::string predict_help() {
                "                          that WORKERS lacks is weighed as the average known worker\n"
                "                          (the mean of their matrices), with a note. A label of\n"
                "                          FILE that is not one of WORKERS' classes is an input error\n"
+               "  -m, --model MODEL       instead of --workers: a model saved by `crowdspec fit\n"
+               "                          --save` (its workers, prior, calibration and names, at\n"
+               "                          full precision); MODEL is only read. A damaged, truncated\n"
+               "                          or newer-format MODEL is an input error\n"
                "  -o, --output FILE       write the items to FILE (default: standard output)\n"
                "      --format csv|tsv|json|jsonl|json-nested\n"
                "                          format of the items, as for `crowdspec fit` (default: by\n"
@@ -47,13 +53,13 @@ std::string predict_help() {
                "  -q, --quiet             no notes on stderr (errors still are)\n"
                "  -h, --help              show this help\n"
                "The posteriors equal those of the fit that wrote WORKERS for the same labels (up to\n"
-               "the 10 significant digits the workers file keeps).\n"
+               "the 10 significant digits the workers file keeps; exactly, with --model).\n"
                "Output files are written atomically, as for `crowdspec fit`.\n\n") +
            kInputHelp + kPresetHelp + "\n" + kExitCodesHelp;
 }
 
 int run_predict(const std::vector<std::string> &args, std::size_t first) {
-    std::vector<OptionSpec> specs = {{"workers", true, 'w'},    {"output", true, 'o'},  {"format", true, '\0'},
+    std::vector<OptionSpec> specs = {{"workers", true, 'w'},    {"model", true, 'm'},   {"output", true, 'o'},  {"format", true, '\0'},
                                      {"duplicates", true, '\0'}, {"threads", true, '\0'}, {"param", true, '\0'},
                                      {"quiet", false, 'q'}};
     for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
@@ -62,20 +68,38 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
     const ParsedArgs &parsed = *maybe_parsed;
     single_input(parsed, "predict");
     const std::optional<std::string> workers_path = parsed.last("workers");
-    if (!workers_path) throw CliError(kExitUsage, "predict: --workers FILE is required (the workers file of a fit)");
-    if (workers_path->empty()) throw CliError(kExitUsage, "predict: --workers needs a file name");
-    if (*workers_path == "-" && parsed.positionals[0] == "-")
-        throw CliError(kExitUsage, "predict: FILE and --workers cannot both be standard input");
+    const std::optional<std::string> model_path = parsed.last("model");
+    if (workers_path && model_path) throw CliError(kExitUsage, "predict: give --workers or --model, not both");
+    if (!workers_path && !model_path)
+        throw CliError(kExitUsage, "predict: --workers FILE is required (the workers file of a fit), or --model MODEL");
+    const std::string known_path = workers_path ? *workers_path : *model_path;
+    if (known_path.empty()) throw CliError(kExitUsage, "predict: --workers and --model need a file name");
+    if (model_path && *model_path == "-")
+        throw CliError(kExitUsage, "predict: --model needs a file name (a saved model is binary)");
+    if (known_path == "-" && parsed.positionals[0] == "-")
+        throw CliError(kExitUsage, "predict: FILE and --workers or --model cannot both be standard input");
     const InterruptGuard interrupt_guard;
     // Only --duplicates, --threads, --param and --quiet of the fitting options are accepted.
     const FitSettings settings = fit_settings_from(parsed);
     const InputOptions input = input_options_from(parsed);
     const std::string output_path = parsed.last("output").value_or("");
     const ResultFormat item_format = result_format(parsed.last("format"), output_path, "--format");
-    ModelPtr model = make_model(method_id("ds"), settings);
+    // The known workers: a workers file's (set as initial matrices) or a saved model's.
+    ModelPtr model;
+    WorkerFile wf;
+    ModelNames names;
+    if (model_path) {
+        model = load_saved_model(*model_path, names);
+        apply_settings(model.get(), settings);
+        wf.source = *model_path;
+        wf.worker_names = names.workers;
+        wf.class_names = names.classes;
+        wf.prior.assign(names.classes.size(), 1.0);  // a model always has its prior
+    } else {
+        model = make_model(method_id("ds"), settings);
+        wf = read_worker_file(*workers_path);
+    }
     OutputFile out(output_path);
-
-    const WorkerFile wf = read_worker_file(*workers_path);
     const std::size_t k = wf.class_names.size(), known = wf.worker_names.size();
     const CrowdTable table = read_crowd_file(parsed.positionals[0], worker_file_classes(wf), input);
     if (!settings.quiet) {
@@ -101,15 +125,17 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
     std::vector<int32_t> worker(table.worker.size());
     for (std::size_t t = 0; t < worker.size(); ++t) worker[t] = batch_id[static_cast<std::size_t>(table.worker[t])];
 
-    check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(k)), "classes");
-    check_status(model.get(), cs_set_initial_confusion(model.get(), wf.confusion.data(), wf.confusion.size()),
-                 "the workers of " + wf.source);
-    if (!wf.prior.empty())
-        check_status(model.get(), cs_set_initial_prior(model.get(), wf.prior.data(), wf.prior.size()),
-                     "the class prior of " + wf.source);
-    if (wf.calibrated)  // the fit's calibration, so that the same items get the same posteriors
-        check_status(model.get(), cs_set_initial_calibration(model.get(), wf.temperature, wf.mixing),
-                     "the calibration of " + wf.source);
+    if (!model_path) {
+        check_status(model.get(), cs_set_int(model.get(), CS_PARAM_CLASSES, static_cast<int32_t>(k)), "classes");
+        check_status(model.get(), cs_set_initial_confusion(model.get(), wf.confusion.data(), wf.confusion.size()),
+                     "the workers of " + wf.source);
+        if (!wf.prior.empty())
+            check_status(model.get(), cs_set_initial_prior(model.get(), wf.prior.data(), wf.prior.size()),
+                         "the class prior of " + wf.source);
+        if (wf.calibrated)  // the fit's calibration, so that the same items get the same posteriors
+            check_status(model.get(), cs_set_initial_calibration(model.get(), wf.temperature, wf.mixing),
+                         "the calibration of " + wf.source);
+    }
     const cs_status status =
         cs_predict(model.get(), table.item.data(), worker.data(), table.label.data(), table.item.size());
     if (status != CS_OK) {
@@ -134,14 +160,14 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
             std::fprintf(stderr, "crowdspec: note: %s has no prior_<class> columns: the class prior is uniform\n",
                          escape_controls(wf.source).c_str());
         if (!unknown.empty()) {
-            std::string names;
-            for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) names += (i ? ", " : "") + quote_field(unknown[i]);
-            if (unknown.size() > 5) names += ", ...";
+            std::string listed;
+            for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) listed += (i ? ", " : "") + quote_field(unknown[i]);
+            if (unknown.size() > 5) listed += ", ...";
             std::fprintf(stderr,
                          "crowdspec: note: %zu workers of %s are not in %s (%s): their labels are weighed by the "
                          "average of its %zu workers' confusion matrices\n",
                          unknown.size(), escape_controls(table.source).c_str(), escape_controls(wf.source).c_str(),
-                         escape_controls(names).c_str(), known);
+                         escape_controls(listed).c_str(), known);
         }
         // The library's other notes (impossible items); the unknown workers are told above.
         if ((result.notes & ~CS_NOTE_UNKNOWN_WORKERS) != 0) report_fit_notes(model.get(), "predict");

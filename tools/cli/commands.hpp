@@ -12,6 +12,7 @@ namespace cli {
 
 int run_fit(const std::vector<std::string> &args, std::size_t first);
 int run_predict(const std::vector<std::string> &args, std::size_t first);
+int run_update(const std::vector<std::string> &args, std::size_t first);
 int run_evaluate(const std::vector<std::string> &args, std::size_t first);
 int run_demo(const std::vector<std::string> &args, std::size_t first);
 int run_simulate(const std::vector<std::string> &args, std::size_t first);
@@ -22,6 +23,7 @@ int run_rank(const std::vector<std::string> &args, std::size_t first);
 /// The `--help` text of each command (also shown by `crowdspec help COMMAND`).
 std::string fit_help();
 std::string predict_help();
+std::string update_help();
 std::string evaluate_help();
 std::string demo_help();
 std::string simulate_help();

@@ -29,6 +29,7 @@ struct Command {
 const Command kCommands[] = {
     {"fit", cli::run_fit, cli::fit_help, "infer labels: crowd labels in (CSV/TSV/text), labels + posteriors out"},
     {"predict", cli::run_predict, cli::predict_help, "label a new batch with the workers of a fit (-w file), no refit"},
+    {"update", cli::run_update, cli::update_help, "add a batch of labels to a saved model and refit incrementally"},
     {"evaluate", cli::run_evaluate, cli::evaluate_help, "fit and score against a truth file; one JSON line per method"},
     {"simulate", cli::run_simulate, cli::simulate_help, "generate Dawid-Skene crowd labels with known truth"},
     {"report", cli::run_report, cli::report_help, "fit and write a self-contained HTML report with charts"},
@@ -72,6 +73,8 @@ std::string main_help() {
         "Examples:\n"
         "  crowdspec fit --output labels.csv --workers workers.json answers.csv\n"
         "  crowdspec predict --workers workers.json new_batch.csv\n"
+        "  crowdspec fit --save model.csm labels.csv -o labels_out.csv\n"
+        "  crowdspec update --model model.csm new_batch.csv --output labels_out.csv\n"
         "  crowdspec fit --item-col task --worker-col annotator --label-col answer export.tsv\n"
         "  crowdspec evaluate --method all --truth truth.txt crowd.txt\n"
         "  crowdspec simulate --items 1000 --workers 50 --labels crowd.csv --truth truth.csv\n"

@@ -13,6 +13,7 @@
 #include "io/export_presets.hpp"
 #include "io/foreign_formats.hpp"
 #include "io/id_mapping.hpp"
+#include "io/json_labels.hpp"
 #include "io/table_reader.hpp"
 
 namespace cli {
@@ -180,11 +181,10 @@ bool boolean_cell(std::string_view cell, bool &value) {
     return false;
 }
 
-AnswerTable read_answers(std::string text, const std::string &path, const InputOptions &input, Kind kind,
-                         const std::string &delimiter) {
+AnswerTable read_answer_table(std::string text, const std::string &path, const InputOptions &input, Kind kind,
+                              const std::string &delimiter, std::size_t first_line) {
     AnswerTable t;
     t.source = display_name(path);
-    reject_foreign_format(std::string_view(text.data(), std::min<std::size_t>(text.size(), 64)), path, t.source);
     const std::vector<std::string> &answer_words = kind == Kind::Tags ? kTagWords : kNumberWords;
     std::vector<Role> roles = {{"item", "--item-col", input.item_col, &kItemWords, 0, false},
                                {"worker", "--worker-col", input.worker_col, &kWorkerWords, 1, false},
@@ -194,7 +194,7 @@ AnswerTable read_answers(std::string text, const std::string &path, const InputO
                                                   [&](const std::vector<std::string_view> &f) {
                                                       return names_columns(f, roles);
                                                   });
-    RecordReader reader(text, format, t.source);
+    RecordReader reader(text, format, t.source, first_line);
     std::vector<std::string_view> fields;
     if (!reader.next(fields)) throw CliError(kExitInput, t.source + ": no answers (the file is empty)");
     // Toloka's checkbox fields: several OUTPUT:<tag> columns, each a tag.
@@ -348,6 +348,23 @@ AnswerTable read_answers(std::string text, const std::string &path, const InputO
     renumber(t.item, items.names(), t.item_names);
     renumber(t.worker, workers.names(), t.worker_names);
     return t;
+}
+
+// A file of answers: text as it is, or JSON records and Label Studio exports
+// (io/json_labels.hpp) as the CSV table of their records, a JSON list in a cell being
+// a tags list.
+AnswerTable read_answers(std::string text, const std::string &path, const InputOptions &input, Kind kind,
+                         const std::string &delimiter) {
+    const std::string source = display_name(path);
+    const std::string_view head(text.data(), std::min<std::size_t>(text.size(), 64));
+    reject_foreign_format(head, path, source);
+    if (!looks_like_json(head)) return read_answer_table(std::move(text), path, input, kind, delimiter, 1);
+    return read_json_as_table(
+        text, source,
+        [&](const JsonTable &json) {
+            return read_answer_table(json.csv, path, json_csv_options(input), kind, delimiter, json.first_line);
+        },
+        kind == Kind::Tags);
 }
 
 }  // namespace

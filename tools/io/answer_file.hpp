@@ -17,6 +17,9 @@
 //   Label Studio's `{"choices": ["a", "b"]}` (its CSV export of a multiple choice);
 // - Toloka's multiple OUTPUT values: several OUTPUT:<tag> columns of true/false, each a
 //   tag (ticked when true). Assignment statuses apply as for crowd files.
+// JSON records and Label Studio's JSON export are read as the CSV table of their records
+// (io/json_labels.hpp): a record's list value is a JSON list cell; a Label Studio
+// answer's choices are its tags.
 // Item and worker ids are numbered as for crowd files (ascending integers, else order
 // of first appearance); tags numerically when every tag is a number, else in byte
 // order (BinaryRelevance's sorted classes).

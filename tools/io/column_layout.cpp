@@ -139,6 +139,7 @@ Layout plan_layout(const std::vector<std::string_view> &first, const std::vector
         layout.preset = cols.preset;
         if (want_gold) layout.gold = cols.gold;
         layout.status = cols.status;
+        if (chosen[roles.size() - 1] == first.size()) layout.radio = cols.radio;  // the label role is open
         // 3. The generic names for what is still open (never the gold or status column;
         // a column another role took is reported below as the same column).
         const auto taken = [&](std::size_t i) { return i == layout.gold || i == layout.status; };
@@ -174,6 +175,11 @@ Layout plan_layout(const std::vector<std::string_view> &first, const std::vector
         layout.columns = chosen;
         for (std::size_t k = 0; k < roles.size(); ++k)
             layout.columns_note += (k ? ", " : "") + std::string(roles[k].what) + " " + quoted(first[chosen[k]]);
+        if (!layout.radio.columns.empty()) {
+            layout.columns_note.erase(layout.columns_note.rfind(", label "));
+            layout.columns_note += ", label the true one of " + std::to_string(layout.radio.columns.size()) +
+                                   " Answer.<option>.on columns";
+        }
         if (layout.gold != kNoColumn) {
             layout.gold_name = std::string(first[layout.gold]);
             layout.columns_note += ", gold " + quoted(first[layout.gold]);

@@ -79,6 +79,7 @@ struct Layout {
     std::size_t gold = kNoColumn;      // in-file gold column (crowd files)
     std::size_t status = kNoColumn;    // assignment status column (crowd files)
     std::string gold_name;             // its header name, for messages
+    RadioChoices radio;                // MTurk radio buttons: the label is the option that is true
     std::string columns_note;          // "item 'x', worker 'y', label 'z'" for notes
 };
 

@@ -22,6 +22,11 @@ const char kPresetHelp[] =
     "                   HITId,WorkerId,AssignmentStatus,Input.image_url,Answer.category\n"
     "                   3A1B,A2XYZ,Approved,a.jpg,cat\n"
     "                   3A1B,A3QRS,Rejected,a.jpg,dog\n"
+    "                 A radio-button export (one Answer.<option>.on column per option,\n"
+    "                 true/false) gives label = the option whose column is true; rows\n"
+    "                 where none is true are skipped (no answer), several is an error:\n"
+    "                   HITId,WorkerId,Answer.cat.on,Answer.dog.on\n"
+    "                   3A1B,A2XYZ,true,false\n"
     "    labelstudio  item = id (the task id; else the one data-like column), worker =\n"
     "                 annotator, label = the choice column (the one column that is not\n"
     "                 Label Studio's own -- annotation_id, created_at, updated_at,\n"
@@ -74,6 +79,11 @@ bool choice_like(std::string_view s) {
 bool data_like(std::string_view s) {
     return one_of(s, {"image", "img", "text", "audio", "video", "html", "url", "pdf", "document", "ocr", "dialogue",
                       "sentence", "title", "paragraphs", "timeseries", "caption", "question", "context"});
+}
+
+// MTurk's radio-button column of one option: Answer.<option>.on.
+bool radio_column(std::string_view s) {
+    return s.size() > 10 && istarts(s, "Answer.") && iequal(s.substr(s.size() - 3), ".on");
 }
 
 // The columns one rule could take: not already chosen for another role.
@@ -167,9 +177,21 @@ void mturk(const std::vector<std::string_view> &h, FileKind kind, const RoleOpti
            ExportColumns &cols) {
     if (cols.item == kNoColumn) cols.item = exact(Candidates(h, cols), "HITId");
     if (kind == FileKind::Crowd && cols.worker == kNoColumn) cols.worker = exact(Candidates(h, cols), "WorkerId");
-    if (cols.label == kNoColumn)
-        cols.label = single(h, Candidates(h, cols).where([](std::string_view s) { return istarts(s, "Answer."); }),
-                            "label", "MTurk answer columns", o.label, r);
+    if (cols.label == kNoColumn) {
+        // A radio-button template writes one Answer.<option>.on column per option
+        // (true for the chosen one): the label is that option (label_from_choices).
+        cols.radio.columns = Candidates(h, cols).where(radio_column);
+        if (!cols.radio.columns.empty()) {
+            cols.label = cols.radio.columns.front();
+            for (std::size_t c : cols.radio.columns) {
+                cols.radio.options.emplace_back(h[c].substr(7, h[c].size() - 10));  // Answer.<option>.on
+                cols.radio.headers.emplace_back(h[c]);
+            }
+        } else {
+            cols.label = single(h, Candidates(h, cols).where([](std::string_view s) { return istarts(s, "Answer."); }),
+                                "label", "MTurk answer columns", o.label, r);
+        }
+    }
     if (kind == FileKind::Crowd && cols.status == kNoColumn)
         cols.status = exact(Candidates(h, cols), "AssignmentStatus");
 }
@@ -280,6 +302,27 @@ std::string expected_column(Preset preset, FileKind kind, std::string_view role)
         case Preset::Generic: break;
     }
     return std::string();
+}
+
+std::string_view radio_label(const std::vector<std::string_view> &fields, const RadioChoices &radio,
+                             const RecordReader &reader) {
+    const std::vector<std::string> &header_names = radio.headers;
+    std::size_t chosen = kNoColumn;
+    for (std::size_t k = 0; k < radio.columns.size(); ++k) {
+        const std::string_view v = fields[radio.columns[k]];
+        bool on = false;
+        if (one_of(v, {"true", "1", "yes", "on", "x"})) on = true;
+        else if (!v.empty() && !one_of(v, {"false", "0", "no", "off"}))
+            reader.fail("column " + quote_field(header_names[k]) + " is " + quote_field(v) +
+                        ", expected true or false (a radio-button answer)");
+        if (!on) continue;
+        if (chosen != kNoColumn)
+            reader.fail("two options are true, " + quote_field(header_names[chosen]) + " and " +
+                        quote_field(header_names[k]) +
+                        " (a radio-button answer has one; for check boxes give the column to fit with --label-col)");
+        chosen = k;
+    }
+    return chosen == kNoColumn ? std::string_view() : std::string_view(radio.options[chosen]);
 }
 
 RowStatus classify_status(Preset preset, std::string_view value) {

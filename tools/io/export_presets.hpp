@@ -10,7 +10,9 @@
 //   the one `OUTPUT:*` column; gold = `GOLDEN:<name>` for label `OUTPUT:<name>`;
 //   status = `ASSIGNMENT:status` (REJECTED skipped unless --keep-rejected; SKIPPED,
 //   EXPIRED and ACTIVE assignments have no answer and are skipped).
-// - mturk: item = `HITId`; worker = `WorkerId`; label = the one `Answer.*` column;
+// - mturk: item = `HITId`; worker = `WorkerId`; label = the one `Answer.*` column, or
+//   with a radio-button template (one boolean `Answer.<option>.on` column per option)
+//   the option whose column is true (none true: no answer, skipped; two: an error);
 //   status = `AssignmentStatus` (Rejected skipped unless --keep-rejected).
 // - labelstudio: item = `id` (the task id; else the one data-like column); worker =
 //   `annotator`; label = the choice column: of the columns that are not Label Studio's
@@ -59,12 +61,20 @@ bool has_export_column(const std::vector<std::string_view> &fields);
 /// "No column" in ExportColumns.
 inline constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
+/// MTurk's radio-button answers: one Answer.<option>.on column per option.
+struct RadioChoices {
+    std::vector<std::size_t> columns;  ///< positions of the Answer.<option>.on columns
+    std::vector<std::string> options;  ///< <option> of each: the label when its column is true
+    std::vector<std::string> headers;  ///< the column names, for messages
+};
+
 /// Column positions (0-based) of one file's roles; kNoColumn when absent or open.
 struct ExportColumns {
     Preset preset = Preset::Generic;
     std::size_t item = kNoColumn, worker = kNoColumn, label = kNoColumn;
     std::size_t gold = kNoColumn;    ///< in-file gold label (crowd files)
     std::size_t status = kNoColumn;  ///< assignment status (crowd files)
+    RadioChoices radio;              ///< MTurk radio buttons (label is then the first of them)
 };
 
 /// What a file holds: crowd labels, or one true label per item (gold and truth files).
@@ -91,6 +101,13 @@ ExportColumns export_columns(const std::vector<std::string_view> &header, Preset
 /// What `preset`'s rule looks for in the `role` ("item", "worker", "label") column, for
 /// messages ("an INPUT:* column", "HITId", ...); "" for Generic.
 std::string expected_column(Preset preset, FileKind kind, std::string_view role);
+
+/// The label of a record of a radio-button export: the option whose column is true
+/// (true/1/yes/on/x; false/0/no/off or empty is false, case-insensitive); empty when
+/// none is (a row without an answer). Two true options, or another value, stop with
+/// reader.fail() naming the columns.
+std::string_view radio_label(const std::vector<std::string_view> &fields, const RadioChoices &radio,
+                             const RecordReader &reader);
 
 /// What an assignment status means for its row.
 enum class RowStatus {

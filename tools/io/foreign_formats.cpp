@@ -53,13 +53,6 @@ void reject_foreign_format(std::string_view head, const std::string &path, const
                "standard output and pipe it in (e.g. xz -dc FILE | crowdspec fit -)";
     } else if (starts_with(head, "SQLite format 3")) {
         what = std::string("an SQLite database, which crowdspec does not read: ") + kAsCsv;
-    } else {
-        std::size_t i = starts_with(head, "\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte order mark
-        while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
-        if (i < head.size() && (head[i] == '[' || head[i] == '{'))
-            what = "JSON, which crowdspec fit does not read (CSV, TSV or whitespace-separated text): convert "
-                   "it to CSV, e.g. pandas.read_json(FILE).to_csv('labels.csv', index=False) (lines=True for "
-                   "JSON lines), and give that file";
     }
     if (!what.empty()) throw CliError(kExitInput, source + ": " + what);
 }

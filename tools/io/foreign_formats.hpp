@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Files of formats the readers do not take (spreadsheets, Parquet, Arrow, archives,
-// compressed text, JSON), recognised by their first bytes, so that the error names the
+// compressed text), recognised by their first bytes, so that the error names the
 // format and says what to do instead of failing on the first odd byte of a "CSV".
 #pragma once
 

@@ -12,6 +12,7 @@
 #include "io/column_layout.hpp"
 #include "io/foreign_formats.hpp"
 #include "io/id_interner.hpp"
+#include "io/json_labels.hpp"
 #include "io/parallel_reader.hpp"
 #include "io/text_values.hpp"
 
@@ -161,7 +162,7 @@ struct CrowdJob {
         // when nothing but the three columns matters; any other line, and every line
         // of a file with gold or status columns, the general one.
         const bool plain_ok = layout.gold == kNoColumn && layout.status == kNoColumn && !skip_empty_label &&
-                              layout.n_fields >= 2;
+                              layout.radio.columns.empty() && layout.n_fields >= 2;
         local.plain.resize(layout.n_fields);
         std::string_view *const plain = local.plain.data();
         for (;;) {
@@ -177,7 +178,9 @@ struct CrowdJob {
             if (!reader.next(fields)) break;
             ++c.records;
             check_field_count(fields, layout, reader);
-            const std::string_view item = fields[c_item], worker = fields[c_worker], label = fields[c_label];
+            const std::string_view item = fields[c_item], worker = fields[c_worker];
+            const bool radio = !layout.radio.columns.empty();
+            const std::string_view label = radio ? radio_label(fields, layout.radio, reader) : fields[c_label];
             if (layout.gold != kNoColumn && !fields[layout.gold].empty() && !item.empty()) {
                 // The task's gold label, whatever happens to this row's answer (serial:
                 // reader.line() is the file's line).
@@ -204,7 +207,7 @@ struct CrowdJob {
                     continue;
                 }
             }
-            if (skip_empty_label && label.empty()) {
+            if ((skip_empty_label || radio) && label.empty()) {
                 ++c.skipped_no_answer;
                 continue;
             }
@@ -263,6 +266,29 @@ struct CrowdJob {
     }
 };
 
+CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const std::string &path,
+                            const ClassSpec &classes, const InputOptions &input, std::size_t first_line,
+                            bool part_of_file);
+
+// The whole of `in` (a stream's window grows to the end), valid while `in` is.
+std::string_view whole_input(InputBytes &in) {
+    while (!in.at_eof()) in.advance(0);
+    return std::string_view(in.data(), in.size());
+}
+
+// A JSON crowd file: its records read as CSV (read_json_as_table).
+CrowdTable read_crowd_json(InputBytes &in, const ParseSettings &settings, const std::string &path,
+                           const ClassSpec &classes, const InputOptions &input, bool part_of_file) {
+    // (io/json_labels.hpp: the CSV table of its records, read by every rule of CSV files)
+    return read_json_as_table(whole_input(in), display_name(path), [&](const JsonTable &json) {
+        InputBytes csv(json.csv);
+        CrowdTable table =
+            read_crowd_input(csv, settings, path, classes, json_csv_options(input), json.first_line, part_of_file);
+        table.format = json.layout;
+        return table;
+    });
+}
+
 // read_crowd_file and read_crowd_text: the records of `in`, whose first line is
 // `first_line` of the file named `path`.
 CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const std::string &path,
@@ -279,6 +305,8 @@ CrowdTable read_crowd_input(InputBytes &in, const ParseSettings &settings, const
                                            ": a crowdspec binary label file, which is read mapped from a regular "
                                            "file: give its file name instead of a pipe or standard input");
         reject_foreign_format(std::string_view(in.data(), std::min<std::size_t>(in.size(), 64)), path, table.source);
+        if (looks_like_json(std::string_view(in.data(), std::min<std::size_t>(in.size(), 64))))
+            return read_crowd_json(in, settings, path, classes, input, part_of_file);
         const std::vector<Role> roles = crowd_roles(input);
         const TextFormat format = resolve_text_format(
             input.format, path, std::string_view(in.data(), in.size()), input.header,
@@ -395,7 +423,10 @@ struct TruthJob {
         while (reader.next(fields)) {
             ++records;
             check_field_count(fields, layout, reader);
-            const std::string_view item = fields[layout.columns[0]], label = fields[layout.columns[1]];
+            const std::string_view item = fields[layout.columns[0]];
+            const bool radio = !layout.radio.columns.empty();
+            const std::string_view label = radio ? radio_label(fields, layout.radio, reader) : fields[layout.columns[1]];
+            if (radio && label.empty()) continue;  // no option chosen: no gold label
             if (item.empty() || label.empty())
                 reader.fail(std::string("empty ") + (item.empty() ? "item id" : "label") + " (expected a value in column " +
                             std::to_string(layout.columns[item.empty() ? 0 : 1] + 1) + ")");
@@ -416,13 +447,13 @@ struct TruthJob {
 
 }  // namespace
 
-TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
+namespace {
+
+// The records of a truth or gold file in `in`, whose header (if any) is on `first_line`.
+TruthTable read_truth_input(InputBytes &in, const ParseSettings &settings, const std::string &path,
+                            const InputOptions &input, std::size_t first_line) {
     TruthTable truth;
     truth.source = display_name(path);
-    ParseSettings settings = parse_settings(input.threads);
-    settings.threads = 1;
-    InputBytes in(path, settings.chunk_bytes * 4);
-    complete_first_line(in);
     const std::vector<Role> roles = truth_roles(input);
     const TextFormat format =
         resolve_text_format(input.format, path, std::string_view(in.data(), in.size()), input.header,
@@ -430,18 +461,35 @@ TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
     std::deque<std::string> escapes;
     std::vector<std::string_view> fields;
     Layout layout;
-    const FirstRecord first = read_first_record(in, format, truth.source, escapes, fields, 1, [&](const RecordReader &r) {
-        layout = plan_layout(fields, roles, input.header, r);
-    });
+    const FirstRecord first =
+        read_first_record(in, format, truth.source, escapes, fields, first_line, [&](const RecordReader &r) {
+            layout = plan_layout(fields, roles, input.header, r);
+        });
     if (!first.found)
         throw CliError(kExitInput, truth.source + ": the file is empty (expected `item label` lines, or a header "
                                                   "line naming the columns and then records)");
     TruthJob job{layout, truth, Interner(), 0};
-    read_chunks(in, layout.header ? first.after : first.begin, layout.header ? first.after_line : 1, format,
+    read_chunks(in, layout.header ? first.after : first.begin, layout.header ? first.after_line : first_line, format,
                 truth.source, settings, job);
     if (layout.header && job.records == 0)
         input_error(truth.source, layout.header_line, "the file has a header line but no labels after it");
     return truth;
+}
+
+}  // namespace
+
+TruthTable read_truth_file(const std::string &path, const InputOptions &input) {
+    ParseSettings settings = parse_settings(input.threads);
+    settings.threads = 1;
+    InputBytes in(path, settings.chunk_bytes * 4);
+    complete_first_line(in);
+    if (!looks_like_json(std::string_view(in.data(), std::min<std::size_t>(in.size(), 64))))
+        return read_truth_input(in, settings, path, input, 1);
+    // JSON records (e.g. what `fit --output x.json` writes) or a Label Studio export.
+    return read_json_as_table(whole_input(in), display_name(path), [&](const JsonTable &json) {
+        InputBytes csv(json.csv);
+        return read_truth_input(csv, settings, path, json_csv_options(input), json.first_line);
+    });
 }
 
 }  // namespace cli

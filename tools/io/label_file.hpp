@@ -20,6 +20,9 @@
 //   by their header or forced with --preset: their rules choose the columns the
 //   options leave open, then the names above apply. They may carry an in-file gold
 //   column and an assignment status (rejected assignments are skipped by default).
+// - JSON (records, JSON lines, fit's own JSON output, Label Studio's JSON export) is
+//   recognised by its first character and read as the table io/json_labels.hpp makes
+//   of it, by the rules above.
 //
 // Mapping rules:
 // - Items and workers, separately: if every id is an integer, indices follow ascending

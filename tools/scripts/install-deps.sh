@@ -7,7 +7,8 @@
 # --test-extras also installs what the optional command-line tests use: chromium
 # (cli_report_browser renders the HTML report in a headless browser) and man-db
 # (cli_manpage renders docs/crowdspec.1 with man -l) and Python with numpy, pandas and
-# pytest (python_bindings runs the package's tests), and Debian's cargo and rustc
+# pytest (python_bindings runs the package's tests; with dask and distributed its Dask
+# tests run on a LocalCluster, skipped otherwise), and Debian's cargo and rustc
 # (rust_bindings runs `cargo test` on bindings/rust; the crates need Rust >= 1.63, which
 # is Debian 12's) when no cargo is on the PATH already (e.g. one from rustup), R with
 # testthat (r_package installs the R package in bindings/r and runs its tests,
@@ -44,7 +45,7 @@ for arg in "$@"; do
   case $arg in
     --test-extras)
       extras=1
-      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest r-base-dev r-cran-testthat abi-dumper abi-compliance-checker libblas-dev liblapack-dev"
+      packages="$packages chromium man-db python3-venv python3-setuptools python3-numpy python3-pandas python3-pytest python3-dask python3-distributed r-base-dev r-cran-testthat abi-dumper abi-compliance-checker libblas-dev liblapack-dev"
       command -v cargo >/dev/null 2>&1 || packages="$packages cargo" ;;
     --reference-blas) packages="$packages libblas-dev liblapack-dev" ;;
     --packaging) packages="$packages libblas-dev liblapack-dev debhelper dpkg-dev lintian" ;;

@@ -72,6 +72,8 @@ const CS_ERR_NON_FINITE = Int32(-18)
 const CS_ERR_TOO_MANY_CLASSES = Int32(-19)
 const CS_ERR_TOO_LARGE = Int32(-20)
 const CS_ERR_BUSY = Int32(-21)  # another call runs on the same handle (another task/thread)
+const CS_ERR_CORRUPT_MODEL = Int32(-22)  # load: not a saved model, truncated or damaged
+const CS_ERR_MODEL_VERSION = Int32(-23)  # load: saved by a newer format version
 const CS_ERR_INVALID_ANSWER = Int32(-24)
 const CS_ERR_NOT_CONNECTED = Int32(-25)
 
@@ -113,6 +115,7 @@ const CS_NOTE_UNKNOWN_WORKERS = Int32(65536)
 const CS_NOTE_DEGENERATE_MAXIMUM = Int32(131072)
 const CS_NOTE_APPROXIMATE_SE = Int32(4194304)
 const CS_NOTE_VARIANCE_FLOOR = Int32(8388608)
+const CS_NOTE_INCREMENTAL = Int32(16777216)
 const CS_NOTE_CROWDLAB_FALLBACK = Int32(33554432)
 
 const _NOTE_NAMES = (
@@ -131,6 +134,7 @@ const _NOTE_NAMES = (
     (CS_NOTE_DEGENERATE_MAXIMUM, :degenerate_maximum),
     (CS_NOTE_APPROXIMATE_SE, :approximate_se),
     (CS_NOTE_VARIANCE_FLOOR, :variance_floor),
+    (CS_NOTE_INCREMENTAL, :incremental),
     (CS_NOTE_CROWDLAB_FALLBACK, :crowdlab_fallback),
 )
 

@@ -220,6 +220,46 @@ end
     @test_throws CrowdSpecError predict!(Model(), [1], [1], [1])        # nothing to predict with
 end
 
+@testset "saved models and incremental updates" begin
+    items, workers, given, truth = simulate(200, 10, 3, 38)
+    cut = 600
+    model = Model(method = "ds", calibration = "none", threads = 1)
+    fit!(model, items[1:cut], workers[1:cut], given[1:cut])
+    bytes = CrowdSpec.save(model)
+    @test bytes[1:4] == UInt8[0x89, 0x43, 0x53, 0x4d]             # the magic "\x89CSM"
+    loaded = CrowdSpec.load(bytes)
+    @test posteriors(loaded) == posteriors(model)
+    @test CrowdSpec.save(loaded) == bytes                        # save, load, save: the same bytes
+    path = tempname()
+    CrowdSpec.save(model, path)
+    @test read(path) == bytes
+    @test posteriors(CrowdSpec.load(path)) == posteriors(model)
+    rm(path)
+    # updates, then a full refit: the fit of every label, bit for bit
+    update!(model, items[cut+1:end], workers[cut+1:end], given[cut+1:end])
+    @test :incremental in note_names(fit_notes(model))
+    refit!(model)
+    full = Model(method = "ds", calibration = "none", threads = 1)
+    fit!(full, items, workers, given)
+    @test posteriors(model) == posteriors(full)
+    @test !(:incremental in note_names(fit_notes(model)))
+    # damaged, truncated and newer bytes; a repeated label leaves the model unchanged
+    flipped = copy(bytes)
+    flipped[200] = xor(flipped[200], 0x01)
+    err = try CrowdSpec.load(flipped); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_CORRUPT_MODEL
+    err = try CrowdSpec.load(bytes[1:end-10]); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_CORRUPT_MODEL
+    newer = copy(bytes)
+    newer[9] = 0x09
+    err = try CrowdSpec.load(newer); nothing catch e; e end
+    @test err isa CrowdSpecError && err.status == CrowdSpec.CS_ERR_MODEL_VERSION
+    before = CrowdSpec.save(loaded)
+    @test_throws CrowdSpecError update!(loaded, items[1:1], workers[1:1], given[1:1])
+    @test CrowdSpec.save(loaded) == before
+    @test_throws CrowdSpecError CrowdSpec.save(Model())                # nothing fitted
+end
+
 @testset "auto, the default, and the calibration of the posteriors" begin
     items, workers, given, truth = simulate(300, 12, 3, 31)
     model = Model(threads = 1)

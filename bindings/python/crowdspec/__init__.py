@@ -3,7 +3,9 @@
 
 The crowd-kit-shaped classes (Auto, DawidSkene, MajorityVote, OptDawidSkene, ...) take a
 pandas DataFrame with columns task, worker, label; fit_labels() is the numpy layer
-under them. Both call libcrowdspec through ctypes (see library_path()).
+under them. Both call libcrowdspec through ctypes (see library_path()). Model is a fit
+that is saved, loaded, pickled and updated with new labels; crowdspec.dask fits a crowd
+held in a Dask DataFrame (import it explicitly: it needs dask and distributed).
 """
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
@@ -17,6 +19,7 @@ from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, 
                            MinimaxEntropy, OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
                            OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
 from ._points_graphs import CommuLloyd, KMeansPP, Lloyd, Spec, SpecMLE
+from ._model import Model
 from ._pairwise import BradleyTerry, CrowdBT, NoisyBradleyTerry
 from ._answers import NumbersResult, TagsResult, fit_numbers, fit_tags
 from . import metrics
@@ -33,6 +36,6 @@ __all__ = [
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
     "LA", "LAOnePass", "CrowdLab", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
     "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
-    "BradleyTerry", "NoisyBradleyTerry", "CrowdBT",
+    "BradleyTerry", "NoisyBradleyTerry", "CrowdBT", "Model",
     "fit_numbers", "fit_tags", "NumbersResult", "TagsResult",
 ]

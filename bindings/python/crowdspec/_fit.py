@@ -53,6 +53,7 @@ NOTE_NAMES = {
     131072: "degenerate_maximum",
     4194304: "approximate_se",
     8388608: "variance_floor",
+    16777216: "incremental",
     33554432: "crowdlab_fallback",
 }
 

@@ -160,6 +160,24 @@ _SIGNATURES_0_2 = {
     "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),
     "cs_scores": (_status, [ModelP, F64P, F64P, I32P, ctypes.c_size_t]),
     "cs_worker_reliability": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    # Saved models and incremental updates; the sufficient-statistics API (issue 38).
+    "cs_save": (_status, [ModelP, ctypes.c_char_p]),
+    "cs_save_buffer": (_status, [ModelP, ctypes.c_void_p, ctypes.c_size_t, SizeP]),
+    "cs_load": (_status, [ModelP, ctypes.c_char_p]),
+    "cs_load_buffer": (_status, [ModelP, ctypes.c_void_p, ctypes.c_size_t]),
+    "cs_set_user_data": (_status, [ModelP, ctypes.c_void_p, ctypes.c_size_t]),
+    "cs_user_data": (_status, [ModelP, ctypes.c_void_p, ctypes.c_size_t, SizeP]),
+    "cs_update": (_status, [ModelP, I32P, I32P, I32P, ctypes.c_size_t]),
+    "cs_refit": (_status, [ModelP]),
+    "cs_stats_length": (ctypes.c_size_t, [ctypes.c_size_t, ctypes.c_size_t]),
+    "cs_shard_labels": (_status, [ModelP, I32P, I32P, I32P, ctypes.c_size_t, ctypes.c_size_t,
+                                  ctypes.c_size_t, ctypes.c_size_t]),
+    "cs_shard_start": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_shard_e_step": (_status, [ModelP, F64P, F64P, F64P, ctypes.c_size_t]),
+    "cs_m_step": (_status, [ModelP, F64P, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t,
+                            ctypes.c_size_t, F64P, ctypes.c_size_t, F64P, ctypes.c_size_t]),
+    "cs_fit_stats": (_status, [ModelP, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t, F64P,
+                               ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p]),
     "cs_fit_numbers": (_status, [ModelP, I32P, I32P, F64P, ctypes.c_size_t]),
     "cs_number_estimates": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
     "cs_number_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
@@ -174,6 +192,10 @@ _SIGNATURES_0_2 = {
     "cs_label_wrong": (_status, [ModelP, I32P, I32P, ctypes.c_size_t, F64P]),
     "cs_worker_diagnostics": (_status, [ModelP, F64P, I32P, F64P, F64P, F64P, ctypes.c_size_t]),
 }
+
+#: ``typedef int32_t (*cs_e_step_fn)(void *user, const double *confusion, const double *prior,
+#: double *stats)``
+E_STEP_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, F64P, F64P, F64P)
 
 _lock = threading.Lock()
 _lib = None

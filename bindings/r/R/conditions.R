@@ -20,6 +20,7 @@
   degenerate_maximum = 131072L,
   approximate_se = 4194304L,
   variance_floor = 8388608L,
+  incremental = 16777216L,
   crowdlab_fallback = 33554432L
 )
 

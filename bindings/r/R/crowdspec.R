@@ -195,6 +195,20 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
           gold_item, gold_label, start$confusion, start$prior, p)
   }, progress, call)
 
+  m <- length(workers)
+  counts <- tabulate(worker_code[worker_code >= 0L] + 1L, nbins = m)
+  fit <- .crowd_fit(r, method, items, workers, classes, class_values,
+                    list(item = item, worker = worker, label = label),
+                    length(item_code), counts, params, call)
+  .warn_notes(method, r$notes, r$message, call)
+  fit
+}
+
+# The crowdspec_fit of a crowd fit's (or update's) results `r` (cs_r_fit_crowd,
+# cs_r_update): posteriors and matrices named by items, workers and classes; the saved
+# model (a raw vector: cs_save_buffer) when the library could save the fit.
+.crowd_fit <- function(r, method, items, workers, classes, class_values, columns,
+                       n_labels, worker_labels, params, call) {
   n <- length(items)
   k <- length(classes)
   m <- length(workers)
@@ -206,14 +220,13 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
   confusion <- aperm(array(r$confusion, dim = c(k, k, m)), c(3L, 2L, 1L))
   dimnames(confusion) <- list(worker = worker_names, true = classes, observed = classes)
   prior <- stats::setNames(r$prior, classes)
-  counts <- tabulate(worker_code[worker_code >= 0L] + 1L, nbins = m)
   fit <- structure(list(
     method = method,
     items = items,
     workers = workers,
     classes = classes,
     class_values = class_values,
-    columns = list(item = item, worker = worker, label = label),
+    columns = columns,
     label_codes = r$labels,
     posteriors = posteriors,
     confusion = confusion,
@@ -228,9 +241,10 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     notes = .note_names(r$notes),
     message = r$message,
     stopped = r$stopped,
-    n_labels = length(item_code),
-    worker_labels = stats::setNames(counts, worker_names),
+    n_labels = n_labels,
+    worker_labels = stats::setNames(worker_labels, worker_names),
     params = params,
+    model = r$model,
     call = call
   ), class = "crowdspec_fit")
   if (!is.null(r$median_grades)) {
@@ -249,7 +263,6 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
       low = r$accuracy_low, high = r$accuracy_high, row.names = worker_names,
       stringsAsFactors = FALSE)
   }
-  .warn_notes(method, r$notes, r$message, call)
   fit
 }
 

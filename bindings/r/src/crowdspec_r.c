@@ -108,7 +108,7 @@ static SEXP out_of_memory_failure(SEXP ptr, const char *what) {
 /* ------------------------------------------------------------------------------- */
 /* Parameters: a named character vector, each entry given to cs_set_param_string. */
 
-static cs_status set_params(cs_model *model, SEXP params) {
+cs_status cs_r_set_params(cs_model *model, SEXP params) {
     if (params == R_NilValue) return CS_OK;
     if (TYPEOF(params) != STRSXP) Rf_error("crowdspec: parameters must be a character vector");
     SEXP names = Rf_getAttrib(params, R_NamesSymbol);
@@ -202,8 +202,10 @@ enum {
     R_GRAPH = CS_INPUT_GRAPH,
     R_COMPARISONS = CS_INPUT_COMPARISONS,
     R_TAGS = CS_INPUT_TAGS,
-    R_NUMBERS = CS_INPUT_NUMBERS
+    R_NUMBERS = CS_INPUT_NUMBERS,
+    R_CROWD_MODEL = CS_R_CROWD_MODEL
 };
+
 
 /* A comparisons fit's scores, standard errors, ranks, worker reliabilities (noisy-bt,
  * crowd-bt; empty for bt) and noisy-bt's biases into elements 22-26 of `out`. */
@@ -290,6 +292,8 @@ static SEXP collect_answers(SEXP ptr, int kind, int stopped) {
 static SEXP collect(SEXP ptr, int kind, int stopped) {
     if (kind == R_TAGS || kind == R_NUMBERS) return collect_answers(ptr, kind, stopped);
     cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
+    const int with_model = kind == R_CROWD_MODEL;
+    if (with_model) kind = R_CROWD;
     size_t n = 0, m = 0, k = 0, n_trace = 0, d = 0;
     cs_status s;
     if ((s = cs_n_items(model, &n)) || (s = cs_n_workers(model, &m)) ||
@@ -310,8 +314,9 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "n_classes",  "stopped",    "centres",        "n_dims",
                            "densities",  "temperature", "mixing",        "calibration",
                            "median_grades", "mean_grades", "scores",     "se",
-                           "ranks",      "reliability", "bias",        "label_next",  "spammer",
-                           "worst_class",   "label_accuracy", "accuracy_low", "accuracy_high", ""};
+                           "ranks",      "reliability", "bias",         "model",
+                           "label_next",  "spammer",     "worst_class",  "label_accuracy",
+                           "accuracy_low", "accuracy_high", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -386,12 +391,12 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
         /* Issue 34: label-next scores and worker diagnostics (NULL when the fit has none). */
         SEXP next = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
         if (cs_label_next(model, REAL(next), n) == CS_OK) {
-            SET_VECTOR_ELT(out, 27, next);
-            SEXP spam = list_element(out, 28, REALSXP, (R_xlen_t)m);
-            SEXP worst = list_element(out, 29, INTSXP, (R_xlen_t)m);
-            SEXP acc = list_element(out, 30, REALSXP, (R_xlen_t)m);
-            SEXP low = list_element(out, 31, REALSXP, (R_xlen_t)m);
-            SEXP high = list_element(out, 32, REALSXP, (R_xlen_t)m);
+            SET_VECTOR_ELT(out, 28, next);
+            SEXP spam = list_element(out, 29, REALSXP, (R_xlen_t)m);
+            SEXP worst = list_element(out, 30, INTSXP, (R_xlen_t)m);
+            SEXP acc = list_element(out, 31, REALSXP, (R_xlen_t)m);
+            SEXP low = list_element(out, 32, REALSXP, (R_xlen_t)m);
+            SEXP high = list_element(out, 33, REALSXP, (R_xlen_t)m);
             if (m > 0 && (s = cs_worker_diagnostics(model, REAL(spam), INTEGER(worst), REAL(acc), REAL(low),
                                                     REAL(high), m))) {
                 UNPROTECT(2);
@@ -400,6 +405,7 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
         }
         UNPROTECT(1);
     }
+    if (with_model && !stopped) cs_r_put_saved_model(model, out, 27);
     destroy_handle(ptr);
     UNPROTECT(1);
     return out;
@@ -421,7 +427,7 @@ static void check_int_vector(SEXP x, const char *what) {
 }
 
 /* item, worker and label: integer vectors of one length. */
-static void check_crowd_labels(SEXP item, SEXP worker, SEXP label) {
+void cs_r_check_crowd_labels(SEXP item, SEXP worker, SEXP label) {
     check_int_vector(item, "item");
     check_int_vector(worker, "worker");
     check_int_vector(label, "label");
@@ -444,7 +450,7 @@ static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model 
     if (m == NULL) {
         out = make_failure(CS_ERR_OUT_OF_MEMORY, "cs_create: out of memory");
     } else {
-        cs_status status = set_params(m, params);
+        cs_status status = cs_r_set_params(m, params);
         if (status == CS_OK) status = cs_set_progress(m, progress_callback, state);
         if (status != CS_OK)
             out = failure(ptr, status);
@@ -457,11 +463,10 @@ static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model 
 
 /* A fit's calls of the library on a prepared handle (parameters set, progress
  * installed), given the entry point's arguments: returns the status of the fit. */
-typedef cs_status (*fit_call)(cs_model *model, const void *args);
 
 /* Every fit: a prepared handle, `call` on it, and its status turned into the results
  * of `kind`, a failure or the interrupted marker (finish). */
-static SEXP run_fit(SEXP params, SEXP progress, int kind, fit_call call, const void *args) {
+SEXP cs_r_run_fit(SEXP params, SEXP progress, int kind, cs_r_fit_call call, const void *args) {
     progress_state state;
     cs_model *model;
     SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
@@ -512,7 +517,7 @@ static cs_status call_fit_crowd(cs_model *model, const void *args) {
 SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
                     SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
                     SEXP progress) {
-    check_crowd_labels(item, worker, label);
+    cs_r_check_crowd_labels(item, worker, label);
     check_int_vector(gold_item, "gold item");
     check_int_vector(gold_label, "gold label");
     check_real_or_null(initial_confusion, "the initial confusion matrices");
@@ -521,7 +526,7 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
         Rf_error("crowdspec: gold items and labels must have the same length");
     const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
                              initial_prior, R_NilValue};
-    return run_fit(params, progress, R_CROWD, call_fit_crowd, &args);
+    return cs_r_run_fit(params, progress, R_CROWD_MODEL, call_fit_crowd, &args);
 }
 
 /* The given matrices, prior and calibration, then cs_predict. */
@@ -543,14 +548,14 @@ static cs_status call_predict(cs_model *model, const void *args) {
  * its items predict as it gave them). */
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
                   SEXP params, SEXP calibration) {
-    check_crowd_labels(item, worker, label);
+    cs_r_check_crowd_labels(item, worker, label);
     if (TYPEOF(confusion) != REALSXP || TYPEOF(prior) != REALSXP)
         Rf_error("crowdspec: the confusion matrices and the prior must be double vectors");
     if (calibration != R_NilValue && (TYPEOF(calibration) != REALSXP || XLENGTH(calibration) != 2))
         Rf_error("crowdspec: the calibration must be NULL or c(temperature, mixing)");
     const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior,
                              calibration};
-    return run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
+    return cs_r_run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
 }
 
 typedef struct {
@@ -570,7 +575,7 @@ SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress) {
     if (TYPEOF(x) != REALSXP || TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2)
         Rf_error("crowdspec: points must be a double matrix");
     const points_args args = {REAL(x), (size_t)INTEGER(dim)[1], (size_t)INTEGER(dim)[0]};
-    return run_fit(params, progress, R_POINTS, call_fit_points, &args);
+    return cs_r_run_fit(params, progress, R_POINTS, call_fit_points, &args);
 }
 
 typedef struct {
@@ -590,7 +595,7 @@ SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
     const double n = Rf_asReal(n_nodes);
     if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
     const graph_args args = {u, v, (size_t)n};
-    return run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
+    return cs_r_run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
 }
 
 typedef struct {
@@ -612,7 +617,7 @@ SEXP cs_r_fit_comparisons(SEXP worker, SEXP left, SEXP right, SEXP answer, SEXP 
     if (XLENGTH(worker) != XLENGTH(left) || XLENGTH(right) != XLENGTH(left) || XLENGTH(answer) != XLENGTH(left))
         Rf_error("crowdspec: worker, left, right and answer must have the same length");
     const comparison_args args = {worker, left, right, answer};
-    return run_fit(params, progress, R_COMPARISONS, call_fit_comparisons, &args);
+    return cs_r_run_fit(params, progress, R_COMPARISONS, call_fit_comparisons, &args);
 }
 
 typedef struct {
@@ -631,7 +636,7 @@ SEXP cs_r_fit_numbers(SEXP item, SEXP worker, SEXP value, SEXP params, SEXP prog
     if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(value) != XLENGTH(item))
         Rf_error("crowdspec: item, worker and value must have the same length");
     const numbers_args args = {item, worker, value};
-    return run_fit(params, progress, R_NUMBERS, call_fit_numbers, &args);
+    return cs_r_run_fit(params, progress, R_NUMBERS, call_fit_numbers, &args);
 }
 
 typedef struct {
@@ -668,7 +673,7 @@ SEXP cs_r_fit_tags(SEXP item, SEXP worker, SEXP tag_start, SEXP tag, SEXP n_tags
     const tags_args args = {item, worker, tag, start, Rf_asInteger(n_tags)};
     current_thresholds.values = XLENGTH(threshold) ? REAL(threshold) : NULL;
     current_thresholds.n = (size_t)XLENGTH(threshold);
-    SEXP out = run_fit(params, progress, R_TAGS, call_fit_tags, &args);
+    SEXP out = cs_r_run_fit(params, progress, R_TAGS, call_fit_tags, &args);
     current_thresholds.values = NULL;
     current_thresholds.n = 0;
     return out;

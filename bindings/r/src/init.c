@@ -12,6 +12,7 @@
 static const R_CallMethodDef call_entries[] = {
     ENTRY(cs_r_fit_crowd, 9),
     ENTRY(cs_r_predict, 7),
+    ENTRY(cs_r_update, 7),
     ENTRY(cs_r_fit_points, 3),
     ENTRY(cs_r_fit_graph, 5),
     ENTRY(cs_r_fit_comparisons, 6),

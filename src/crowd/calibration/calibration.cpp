@@ -24,7 +24,7 @@ constexpr int64_t kCalibrationLabels = 200000;
 constexpr double kLowTemperature = 0.2, kHighTemperature = 10.0;
 // From gold the range is wider: gold measures the truth itself.
 constexpr double kHighGoldTemperature = 200.0;
-// Golden-section steps on log T: the bracket shrinks to 0.618^24 = 1e-5 of its width.
+// Golden-section steps on log T (gold): the bracket shrinks to 0.618^24 = 1e-5 of its width.
 constexpr int kGoldenSteps = 24;
 // Mixing weights tried with gold: 0, 0.02, ..., 0.4.
 constexpr int kMixingSteps = 20;
@@ -49,6 +49,9 @@ struct RowCounts {
     std::vector<double> total;
     std::vector<double> tables;   // pseudo-counts, true x observed: one table, or one per stratum
     std::vector<int32_t> strata;  // each worker's table (empty: table 0 for all)
+    // The full model's row masses, workers x true class: sum over c of smoothing +
+    // n_w[t][c] (below 1e-12: 0) + a[t][c]; empty for the other models.
+    std::vector<double> row_mass;
     const double *pseudo(int32_t w) const {
         const int64_t kk = static_cast<int64_t>(k) * k;
         return tables.data() + (strata.empty() ? 0 : strata[static_cast<std::size_t>(w)] * kk);
@@ -75,8 +78,16 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
     sum_over_shards(data, rc.total.data(), rc.total.size());
     FitOptions prior = options;
     if (options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) {
+        // Each worker's labels are the sum of its count row (every label adds a
+        // posterior row that sums to 1), rounded: no pass over the labels of its own.
+        std::vector<uint64_t> labels(static_cast<std::size_t>(data.n_workers));
+        for (int32_t w = 0; w < data.n_workers; ++w) {
+            double n = 0.0;
+            for (int64_t e = 0; e < kk; ++e) n += rc.total[static_cast<std::size_t>(w * kk + e)];
+            labels[static_cast<std::size_t>(w)] = static_cast<uint64_t>(std::llround(n));
+        }
         int32_t n_strata = 0;
-        rc.strata = worker_strata(data, n_strata);
+        rc.strata = strata_of_counts(labels, n_strata);
         strata_pseudo_counts(rc.total.data(), class_mass, total_items(data), rc.strata, n_strata, k, prior, rc.tables);
         return rc;
     }
@@ -91,15 +102,49 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
     return rc;
 }
 
+// The full model's row masses (RowCounts::row_mass), once per worker: a held-out
+// column then costs O(k) instead of a k x k table normalised per label.
+void add_row_masses(RowCounts &rc, int32_t n_workers) {
+    if (rc.model != CS_CONFUSION_FULL) return;
+    const int32_t k = rc.k;
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    rc.row_mass.assign(static_cast<std::size_t>(n_workers * static_cast<int64_t>(k)), 0.0);
+    for (int32_t w = 0; w < n_workers; ++w) {
+        const double *n = rc.total.data() + w * kk;  // observed x true
+        const double *a = rc.pseudo(w);              // true x observed
+        for (int32_t t = 0; t < k; ++t) {
+            double mass = 0.0;
+            for (int32_t c = 0; c < k; ++c) {
+                const double v = n[c * k + t];
+                mass += rc.smoothing + (v < 1e-12 ? 0.0 : v) + a[t * k + c];
+            }
+            rc.row_mass[static_cast<std::size_t>(w * static_cast<int64_t>(k) + t)] = mass;
+        }
+    }
+}
+
 // Worker w's confusion column o with `drop[t]` taken out of the counts n_w[t][o] (the
 // held-out label's share): the row the M-step would give without it, under the fit's
-// confusion model. Writes k values to `column`; `scratch` holds k x k.
+// confusion model. Writes k values to `column`; `scratch` holds k x k. The full model
+// normalises each row by its mass, so its column is entry / mass with the mass
+// corrected for the one entry that changes (the same value up to rounding).
 void held_out_column(const RowCounts &rc, int32_t w, int32_t o, const double *drop, std::vector<double> &scratch,
                      double *column) {
     const int32_t k = rc.k;
     const int64_t kk = static_cast<int64_t>(k) * k;
     const double *n = rc.total.data() + w * kk;  // observed x true
     const double *a = rc.pseudo(w);              // true x observed
+    if (!rc.row_mass.empty()) {
+        const double *mass = rc.row_mass.data() + w * static_cast<int64_t>(k);
+        for (int32_t t = 0; t < k; ++t) {
+            const double kept = n[o * k + t], v = kept - drop[t];
+            const double before = rc.smoothing + (kept < 1e-12 ? 0.0 : kept) + a[t * k + o];
+            const double after = rc.smoothing + (v < 1e-12 ? 0.0 : v) + a[t * k + o];
+            const double row = mass[t] - before + after;
+            column[t] = row > 0.0 ? after / row : 1.0 / k;
+        }
+        return;
+    }
     scratch.resize(static_cast<std::size_t>(kk));
     for (int32_t t = 0; t < k; ++t)
         for (int32_t c = 0; c < k; ++c) {
@@ -174,22 +219,36 @@ bool answers(const CrowdData &data, const std::vector<int32_t> &answered, int32_
     return answered[t] > 0 || (has_model(data) && model_answers(data, j, t));
 }
 
-// Held-out labels of the sample: per label, the tempered-posterior logits without it
-// (kNegInf where a class is impossible) and its held-out column.
+// Held-out labels of the sample, laid out for the objective: per label, its held-out
+// column at the class of the largest tempered-posterior logit without it (that class's
+// softmax term is exp(0) = 1 at every T: no exponential), then, for the other possible
+// classes, the logit less that largest one (<= 0) and the column entry.
 struct HeldOut {
-    int32_t k = 0;
-    std::vector<double> logit, column;
-    std::size_t size() const { return k > 0 ? logit.size() / static_cast<std::size_t>(k) : 0; }
+    std::vector<double> top;     // per label
+    std::vector<uint32_t> end;   // per label: the end of its other classes in s and c
+    std::vector<double> s, c;    // the other possible classes of every label, in order
+    std::size_t size() const { return top.size(); }
+    void add(const double *logit, const double *column, int32_t k) {
+        int32_t best = -1;
+        for (int32_t t = 0; t < k; ++t)
+            if (logit[t] != kNegInf && (best < 0 || logit[t] > logit[best])) best = t;
+        top.push_back(column[best]);
+        for (int32_t t = 0; t < k; ++t)
+            if (t != best && logit[t] != kNegInf) {
+                s.push_back(logit[t] - logit[best]);
+                c.push_back(column[t]);
+            }
+        end.push_back(static_cast<uint32_t>(s.size()));
+    }
 };
 
 HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const FitResult &fit,
                         const RowCounts &rc, const std::vector<double> &log_pi, const ModelTerms &model) {
     const int32_t k = data.k;
     HeldOut h;
-    h.k = k;
     const bool restricted = answered_support(options, k);
     const int64_t stride = std::max<int64_t>(1, (total_labels(data) + kCalibrationLabels - 1) / kCalibrationLabels);
-    std::vector<double> log_w(k), drop(k), column(k), scratch;
+    std::vector<double> log_w(k), drop(k), column(k), logit(k), scratch;
     for (int32_t t = 0; t < k; ++t) log_w[t] = fit.prior[t] > 0.0 ? std::log(fit.prior[t]) : kNegInf;
     ItemEvidence ev;
     for (int32_t j = 0; j < data.n_items; ++j) {
@@ -210,17 +269,13 @@ HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const 
                 const bool possible = ev.zeros[t] - (own_zero ? 1 : 0) == 0 && log_w[t] != kNegInf &&
                                       (!restricted || answered);
                 const double model_term = m != nullptr ? m[t] : 0.0;
-                h.logit.push_back(possible ? log_w[t] + ev.finite[t] - (own_zero ? 0.0 : lp[t]) + model_term
-                                           : kNegInf);
+                logit[t] = possible ? log_w[t] + ev.finite[t] - (own_zero ? 0.0 : lp[t]) + model_term : kNegInf;
                 any = any || possible;
             }
-            if (!any) {  // the rest of the item allows no class: nothing to predict from
-                h.logit.resize(h.logit.size() - static_cast<std::size_t>(k));
-                continue;
-            }
+            if (!any) continue;  // the rest of the item allows no class: nothing to predict from
             for (int32_t t = 0; t < k; ++t) drop[t] = q[t];
             held_out_column(rc, data.worker_of(p), o, drop.data(), scratch, column.data());
-            h.column.insert(h.column.end(), column.begin(), column.end());
+            h.add(logit.data(), column.data(), k);
         }
     }
     return h;
@@ -240,21 +295,79 @@ bool tempered(const double *logit, int32_t k, double inv_t, double *p) {
     return true;
 }
 
-// Mean log predictive probability of the held-out labels at temperature T (summed
-// over shards).
-double held_out_objective(const CrowdData &data, const HeldOut &h, double temperature) {
-    const int32_t k = h.k;
-    std::vector<double> p(k);
-    double totals[2] = {0.0, 0.0};
+// The mean log predictive probability of the held-out labels at temperature T = e^u,
+// f(u) = mean over labels of log(A / B), A = sum_t c_t e^(b s_t), B = sum_t e^(b s_t),
+// b = 1/T (s_t the logit less the largest, c_t the held-out column), and its first two
+// derivatives in u: with A' = sum c s e^(b s), A'' = sum c s^2 e^(b s) (B', B'' alike),
+// d/db log(A/B) = A'/A - B'/B and d2/db2 = A''/A - (A'/A)^2 - B''/B + (B'/B)^2; db/du = -b.
+// Summed over shards, so every process of a distributed fit sees the same numbers.
+struct Objective {
+    double f = 0.0, du = 0.0, duu = 0.0;
+};
+
+Objective held_out_objective(const CrowdData &data, const HeldOut &h, double u) {
+    const double b = std::exp(-u);
+    double totals[4] = {0.0, 0.0, 0.0, 0.0};  // sum f, sum d/db, sum d2/db2, labels
+    std::size_t e = 0;
     for (std::size_t l = 0; l < h.size(); ++l) {
-        tempered(h.logit.data() + l * k, k, 1.0 / temperature, p.data());
-        double pred = 0.0;
-        for (int32_t t = 0; t < k; ++t) pred += p[t] * h.column[l * k + t];
-        totals[0] += std::log(std::max(pred, 1e-300));
-        totals[1] += 1.0;
+        double a0 = h.top[l], a1 = 0.0, a2 = 0.0, b0 = 1.0, b1 = 0.0, b2 = 0.0;
+        for (const std::size_t end = h.end[l]; e < end; ++e) {
+            const double s = h.s[e], x = std::exp(b * s), cx = h.c[e] * x;
+            a0 += cx, a1 += cx * s, a2 += cx * s * s;
+            b0 += x, b1 += x * s, b2 += x * s * s;
+        }
+        totals[0] += std::log(std::max(a0 / b0, 1e-300));
+        if (a0 > 0.0) {
+            const double ra = a1 / a0, rb = b1 / b0;
+            totals[1] += ra - rb;
+            totals[2] += a2 / a0 - ra * ra - b2 / b0 + rb * rb;
+        }
+        totals[3] += 1.0;
     }
-    sum_over_shards(data, totals, 2);
-    return totals[1] > 0.0 ? totals[0] / totals[1] : 0.0;
+    sum_over_shards(data, totals, 4);
+    Objective o;
+    if (totals[3] == 0.0) return o;
+    const double f_b = totals[1] / totals[3], f_bb = totals[2] / totals[3];
+    o.f = totals[0] / totals[3];
+    o.du = -b * f_b;
+    o.duu = b * f_b + b * b * f_bb;
+    return o;
+}
+
+// Steps of the temperature search, and the step in log T below which it stops (T
+// known to a relative 1e-7, finer than the 24 golden-section steps it replaced).
+constexpr int kNewtonSteps = 60;
+constexpr double kLogTemperatureStep = 1e-7;
+
+// The T in [kLowTemperature, kHighTemperature] that maximises the held-out objective:
+// Newton's method on u = log T from T = 1 (the model as fitted), safeguarded by the
+// bracket the derivative's sign gives: a step that leaves the bracket, or one where f
+// is not concave, tries the bracket's end once if that is the range's end, and
+// bisects otherwise. Each step is one pass over the sample with no more exponentials
+// than the objective itself, and it converges in a handful of them (golden section
+// took 26 passes to 1e-5). Returns T; at_one and at_t are f at T = 1 and at T.
+double held_out_temperature(const CrowdData &data, const HeldOut &h, double &at_one, double &at_t) {
+    const double range_lo = std::log(kLowTemperature), range_hi = std::log(kHighTemperature);
+    double lo = range_lo, hi = range_hi, u = 0.0;
+    Objective at = held_out_objective(data, h, u);
+    at_one = at.f;
+    bool lo_tried = false, hi_tried = false;
+    for (int step = 0; step < kNewtonSteps && at.du != 0.0; ++step) {
+        if (at.du > 0.0) lo = u;
+        else hi = u;
+        if ((u == range_hi && at.du > 0.0) || (u == range_lo && at.du < 0.0)) break;  // the max is at the end
+        double next = at.duu < 0.0 ? u - at.du / at.duu : (at.du > 0.0 ? hi : lo);
+        if (!(next > lo && next < hi)) {
+            if (next >= hi && hi == range_hi && !hi_tried) next = hi, hi_tried = true;
+            else if (next <= lo && lo == range_lo && !lo_tried) next = lo, lo_tried = true;
+            else next = 0.5 * (lo + hi);
+        }
+        if (std::fabs(next - u) < kLogTemperatureStep) break;
+        u = next;
+        at = held_out_objective(data, h, u);
+    }
+    at_t = at.f;
+    return std::exp(u);
 }
 
 // Maximises f over log T in [log lo, log hi] by golden section; returns T.
@@ -348,26 +461,35 @@ int64_t gold_items_with_labels(const CrowdData &data) {
 // the classes, but two posteriors a rounding apart can come out equal, and the label
 // must stay the argmax of the posterior it is reported with.
 // An impossible item (every class has a zero confusion term, CS_NOTE_IMPOSSIBLE_ITEMS)
-// keeps the prior EM gave it, as an item without labels does.
+// keeps the prior EM gave it, as an item without labels does; `check_impossible`
+// false says there is none (the fit's last E-step, at its final parameters, reported no
+// CS_NOTE_IMPOSSIBLE_ITEMS), which spares the pass over every label that finds them.
 void apply(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
-           FitResult &out) {
+           bool check_impossible, FitResult &out) {
     const int32_t k = data.k;
-    const double inv_t = 1.0 / temperature;
-    std::vector<double> logit(k), p(k);
+    std::vector<double> scratch(2 * static_cast<std::size_t>(k));
     ItemEvidence ev;
     for (int32_t j = 0; j < data.n_items; ++j) {
         if (data.gold_of(j) >= 0 || data.item_start[j + 1] == data.item_start[j]) continue;
-        item_evidence(data, log_pi, j, ev);
-        if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) continue;
-        double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-        for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
-        if (!tempered(logit.data(), k, inv_t, p.data())) continue;
-        for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * p[t] + mixing * out.prior[t];
-        out.labels[j] = static_cast<int32_t>(std::max_element(q, q + k) - q);
+        if (check_impossible) {
+            item_evidence(data, log_pi, j, ev);
+            if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) continue;
+        }
+        const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * k, k, temperature, mixing,
+                                            out.prior.data(), scratch.data());
+        if (label >= 0) out.labels[j] = label;
     }
 }
 
 }  // namespace
+
+int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch) {
+    double *logit = scratch, *p = scratch + k;
+    for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
+    if (!tempered(logit, k, 1.0 / temperature, p)) return -1;
+    for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * p[t] + mixing * prior[t];
+    return static_cast<int32_t>(std::max_element(q, q + k) - q);
+}
 
 void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options, FitResult &out) {
     out.temperature = 1.0;
@@ -376,7 +498,8 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
     // Every process of a distributed fit goes on (one with no items too): the sums below
     // are collective.
     if (options.calibration == CS_CALIBRATION_NONE || data.k < 2) return;
-    const RowCounts rc = row_counts(data, options, out);
+    RowCounts rc = row_counts(data, options, out);
+    add_row_masses(rc, data.n_workers);
     const std::vector<double> log_pi = log_pi_by_code(out, data.n_workers, data.k);
     const ModelTerms model = model_terms_of(data, out);
     const bool use_gold = options.calibration != CS_CALIBRATION_LABELS && gold_items_with_labels(data) >= kMinGoldItems;
@@ -397,14 +520,15 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
         out.calibration = CS_CALIBRATION_GOLD;
     } else {
         const HeldOut h = held_out_labels(data, options, out, rc, log_pi, model);
-        const double t = golden_max([&](double temp) { return held_out_objective(data, h, temp); }, kLowTemperature,
-                                    kHighTemperature);
+        double at_one = 0.0, at_t = 0.0;
+        const double t = held_out_temperature(data, h, at_one, at_t);
         // A flat objective (nothing to learn, e.g. every item unanimous) keeps T = 1.
-        const double at_one = held_out_objective(data, h, 1.0), at_t = held_out_objective(data, h, t);
         out.temperature = at_t - at_one > 1e-6 * std::fabs(at_one) ? t : 1.0;
         out.calibration = CS_CALIBRATION_LABELS;
     }
-    if (out.temperature != 1.0 || out.mixing != 0.0) apply(data, log_pi, out.temperature, out.mixing, out);
+    if (out.temperature != 1.0 || out.mixing != 0.0)
+        apply(data, log_pi, out.temperature, out.mixing,
+              out.iterations == 0 || (out.notes & CS_NOTE_IMPOSSIBLE_ITEMS) != 0, out);
 }
 
 void apply_calibration(const CrowdData &data, double temperature, double mixing, int32_t source, FitResult &out) {
@@ -412,7 +536,7 @@ void apply_calibration(const CrowdData &data, double temperature, double mixing,
     out.mixing = mixing;
     out.calibration = source;
     if (temperature != 1.0 || mixing != 0.0)
-        apply(data, log_pi_by_code(out, data.n_workers, data.k), temperature, mixing, out);
+        apply(data, log_pi_by_code(out, data.n_workers, data.k), temperature, mixing, true, out);
 }
 
 }  // namespace cs

@@ -15,7 +15,7 @@
 //   M-step counts n_w = sum of posteriors over the worker's labels less this label's
 //   own share, a the model's pseudo-counts (or one pooled pseudo-label per row, the
 //   smallest proper prior, when the model has none). T maximises the mean
-//   log P_T(o | rest) over log T in [log 0.2, log 10] (golden section). A crowd whose
+//   log P_T(o | rest) over log T in [log 0.2, log 10] (safeguarded Newton steps). A crowd whose
 //   labels of one item agree more than independent workers would (shared mistakes)
 //   makes the rest of the item a worse predictor of the held-out label than the
 //   model claims, and the fitted T > 1 widens the posterior to match.
@@ -46,7 +46,7 @@ constexpr int64_t kMinGoldItems = 10;
 /// out.calibration (a cs_calibration value: the source actually used). Gold items keep
 /// their pinned posteriors. Nothing changes with options.calibration = none. Costs
 /// O(labels x k) for the counts and the subsample's evidence, then O(sample x k) per
-/// objective evaluation on at most kCalibrationLabels labels. Deterministic; in a
+/// Newton step (a handful) on at most kCalibrationLabels labels. Deterministic; in a
 /// distributed fit every process takes the same decisions (sums over shards).
 void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options, FitResult &out);
 
@@ -54,5 +54,11 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
 /// the posteriors and labels of `out`, an E-step at out.confusion and out.prior, and
 /// records it in `out`: the same transformation as calibrate_crowd_posteriors.
 void apply_calibration(const CrowdData &data, double temperature, double mixing, int32_t source, FitResult &out);
+
+/// The transformation above on one posterior row in place, q <- (1 - eps) softmax(log q
+/// / T) + eps w, for a caller that knows which items to leave alone (gold, unlabeled and
+/// impossible items keep theirs). Returns the new argmax (ties to the lowest class), or
+/// -1 when the row has no positive entry (left unchanged). scratch: 2 k doubles.
+int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch);
 
 }  // namespace cs

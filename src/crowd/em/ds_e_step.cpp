@@ -96,6 +96,9 @@ int64_t first_impossible_item(const CrowdData &d, const Workspace &ws, const dou
 EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std::vector<double> &q,
                  bool scatter, bool logs_ready) {
     q.resize(static_cast<std::size_t>(d.n_items) * d.k);
+    // Items held by an engine (cs_fit_stats): their E-step at these parameters; the sums
+    // below (and the next M-step's) then receive its statistics.
+    if (d.shard != nullptr && d.shard->remote != nullptr) d.shard->remote->e_step(params.confusion.data(), params.prior.data());
     if (!logs_ready) prepare_logs(d, params, ws);
     // The model's terms at this E-step's pi_M (none when it has none: a method that
     // does not estimate it), and after it the model's M-step counts.
@@ -119,6 +122,27 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
         result.impossible_items = static_cast<int64_t>(both[1]);
     }
     return result;
+}
+
+// The E-step of the listed items (ds_steps.hpp): the reference kernel, one item at a time.
+void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const double *log_pi,
+                  const double *log_prior, const double *prior, const uint8_t *allowed, double *q,
+                  double *item_ll, uint8_t *impossible, double *counts, double *class_mass) {
+    with_classes(d.k, [&](auto kc) {
+        constexpr int K = decltype(kc)::value;
+        std::vector<double> mass(static_cast<std::size_t>(d.k));
+        for (std::size_t t = 0; t < n; ++t) {
+            const int32_t j = items[t];
+            double ll = 0.0;
+            int64_t none = 0;
+            e_step_range<K>(d, ItemRange{j, j + 1}, log_pi, log_prior, prior, allowed, q, counts,
+                            counts != nullptr ? mass.data() : nullptr, ll, none);
+            item_ll[j] = none != 0 ? 0.0 : ll;
+            impossible[j] = none != 0 ? 1 : 0;
+            if (class_mass != nullptr)
+                for (int32_t l = 0; l < d.k; ++l) class_mass[l] += mass[static_cast<std::size_t>(l)];
+        }
+    });
 }
 
 }  // namespace cs::ds

@@ -58,6 +58,16 @@ inline void log_transposed(const double *pi, int32_t k, double *out) {
         }
 }
 
+// One worker's confusion matrix (Z-5) from its counts c (observed x true, summed over
+// every item) and its pseudo-counts a (true x observed; null: none): row l is
+// smoothing + c[.][l] + a[l][.], under the options' confusion model.
+inline void worker_confusion(const double *c, const double *a, int32_t k, const FitOptions &options, double *pi) {
+    for (int32_t l = 0; l < k; ++l)
+        for (int32_t o = 0; o < k; ++o)
+            pi[l * k + o] = options.smoothing + c[o * k + l] + (a != nullptr ? a[l * k + o] : 0.0);
+    apply_confusion_model(pi, k, options.confusion);
+}
+
 // k = 2: the log ratios of workers [first, last) (block b of the M-step) from log pi,
 // their part of ratio_ll and their labels without a ratio. A code whose log pi[c][1] is
 // below kRatioLowest (an entry that is 0 or under e^-100, as ML makes them for workers
@@ -225,12 +235,8 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         if (!sums_first) sum_block(b);
         for (int32_t i = first; i < last; ++i) {
             double *pi = params.confusion.data() + i * kk;
-            const double *c = total.data() + i * kk;  // observed x true
             const double *a = pooled ? ws.pooled.data() : strata ? ws.pooled.data() + ws.strata[i] * kk : nullptr;
-            for (int32_t l = 0; l < k; ++l)
-                for (int32_t o = 0; o < k; ++o)
-                    pi[l * k + o] = options.smoothing + c[o * k + l] + (a != nullptr ? a[l * k + o] : 0.0);
-            apply_confusion_model(pi, k, options.confusion);
+            worker_confusion(total.data() + i * kk, a, k, options, pi);
             if (logs) log_transposed(pi, k, ws.log_pi.data() + i * kk);
         }
         if (logs && k == 2) fill_ratios(ws, first, last, b);
@@ -269,6 +275,27 @@ void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws) {
 void ratios_from_logs(const CrowdData &d, Workspace &ws) {
     for_each_worker_block(d, ws, [&](int32_t first, int32_t last, int64_t b) { fill_ratios(ws, first, last, b); });
     finish_ratios(d, ws);
+}
+
+// The M-step (Z-5) from counts summed elsewhere (an incremental update, the statistics
+// of an engine's shards): the same arithmetic as finish_m_step's, worker by worker.
+void m_step_from_totals(const double *counts, const double *class_mass, int32_t n_workers, int32_t k,
+                        int64_t n_items, const std::vector<int32_t> &strata, int32_t n_strata,
+                        const FitOptions &options, DsParams &params) {
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    const bool pooled = options.smoothing_center == CS_SMOOTHING_CENTER_POOLED;
+    const bool by_strata = options.smoothing_center == CS_SMOOTHING_CENTER_STRATA;
+    std::vector<double> pseudo;
+    if (pooled) pooled_pseudo_counts(counts, n_workers, k, options, pseudo);
+    if (by_strata) strata_pseudo_counts(counts, class_mass, n_items, strata, n_strata, k, options, pseudo);
+    params.confusion.resize(static_cast<std::size_t>(n_workers * kk));
+    for (int32_t i = 0; i < n_workers; ++i) {
+        const double *a = pooled ? pseudo.data() : by_strata ? pseudo.data() + strata[i] * kk : nullptr;
+        worker_confusion(counts + i * kk, a, k, options, params.confusion.data() + i * kk);
+    }
+    params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
+    if (options.prior == CS_PRIOR_ESTIMATED && n_items > 0)
+        for (int32_t l = 0; l < k; ++l) params.prior[l] = class_mass[l] / static_cast<double>(n_items);
 }
 
 }  // namespace cs::ds

@@ -44,4 +44,22 @@ void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws);
 // k = 2: the log ratios of the logs in ws.log_pi, for logs that were taken elsewhere.
 void ratios_from_logs(const CrowdData &d, Workspace &ws);
 
+// The M-step (Z-5) from counts summed elsewhere, without a workspace: counts n_workers x
+// k (observed) x k (true), the class mass (k), the items of the whole problem, and the
+// workers' activity strata (pooled_prior.hpp; used with smoothing_center = strata).
+// The same arithmetic as finish_m_step on the same sums.
+void m_step_from_totals(const double *counts, const double *class_mass, int32_t n_workers, int32_t k,
+                        int64_t n_items, const std::vector<int32_t> &strata, int32_t n_strata,
+                        const FitOptions &options, DsParams &params);
+
+// The E-step (Z-4) of the listed items alone (an incremental update), one after another:
+// for each item j of `items`, q_j from log_pi (worker x observed x true, as the kernels
+// read it) and log_prior, its log-likelihood term in item_ll[j] (0 for an impossible
+// item) and impossible[j]; with `counts` (codes x k) and `class_mass`, q_j is added
+// into the rows of its labels and into the class mass. `allowed`: the answer sets of
+// every item (n_items x k), or null.
+void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const double *log_pi,
+                  const double *log_prior, const double *prior, const uint8_t *allowed, double *q,
+                  double *item_ll, uint8_t *impossible, double *counts, double *class_mass);
+
 }  // namespace cs::ds

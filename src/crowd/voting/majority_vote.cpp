@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "crowd/em/dawid_skene.hpp"
+#include "util/fast_mod.hpp"
 #include "util/parallel.hpp"
 
 namespace cs {
@@ -13,6 +14,7 @@ std::vector<double> soft_majority_vote(const CrowdData &data, int32_t threads) {
     std::vector<double> q(static_cast<std::size_t>(data.n_items) * k, 0.0);
     // Items in fixed blocks, each written by one task: the same shares for any count.
     constexpr int32_t kBlockItems = 16384;
+    const FastMod32 class_of(static_cast<uint32_t>(k));  // label_of without a division
     Team team(threads_for(threads, static_cast<int64_t>(data.n_labels())));
     team.run(chunk_count(data.n_items, kBlockItems), [&](int64_t b) {
         const int32_t first = static_cast<int32_t>(b * kBlockItems);
@@ -28,7 +30,7 @@ std::vector<double> soft_majority_vote(const CrowdData &data, int32_t threads) {
                 std::fill(qj, qj + k, 1.0 / k);
                 continue;
             }
-            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) qj[data.label_of(p)] += 1.0;
+            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) qj[class_of(data.item_code[p])] += 1.0;
             for (int32_t l = 0; l < k; ++l) qj[l] /= static_cast<double>(votes);
         }
     });

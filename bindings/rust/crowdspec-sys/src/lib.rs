@@ -31,6 +31,9 @@
 
 use std::os::raw::{c_char, c_void};
 
+mod saved;
+pub use saved::*;
+
 /// Result of a call: [`CS_OK`] (0) on success, a negative code on failure.
 pub type cs_status = i32;
 

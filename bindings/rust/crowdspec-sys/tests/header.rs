@@ -8,7 +8,7 @@
 //!
 //! Checked: every `CS_API` function of the header is declared here with the same
 //! parameter names (a trailing `_` aside, for Rust keywords), parameter types and return
-//! type, and nothing else is declared; the typedefs `cs_status` and `cs_progress_fn`
+//! type, and nothing else is declared; the typedefs `cs_status`, `cs_progress_fn` and `cs_e_step_fn`
 //! agree; every enum value and `CS_VERSION_*` macro of the header is a constant here
 //! with the same value, and no other `CS_` constant exists here; every declared function
 //! is exported by the library the test is linked to.
@@ -212,9 +212,17 @@ fn header_typedefs(header: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// src/lib.rs, then the other files of src/ (modules it re-exports) in name order.
 fn rust_source() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
-    strip_comments(&fs::read_to_string(path).expect("cannot read src/lib.rs"))
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("cannot read src/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().map_or(false, |x| x == "rs") && !p.ends_with("lib.rs"))
+        .collect();
+    files.sort();
+    files.insert(0, dir.join("lib.rs"));
+    files.iter().map(|p| strip_comments(&fs::read_to_string(p).unwrap())).collect::<Vec<_>>().join("\n")
 }
 
 fn rust_functions(src: &str) -> BTreeMap<String, Signature> {
@@ -328,7 +336,7 @@ fn typedefs_match_the_header() {
     };
     let c = header_typedefs(&strip_comments(&fs::read_to_string(&path).unwrap()));
     let rust = rust_type_aliases(&rust_source());
-    assert_eq!(c.len(), 2, "typedefs of the header: {:?}", c);
+    assert_eq!(c.len(), 3, "typedefs of the header: {:?}", c);
     for (name, ty) in &c {
         assert_eq!(rust.get(name), Some(ty), "typedef {}", name);
     }

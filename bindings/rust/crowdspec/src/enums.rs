@@ -531,6 +531,9 @@ notes! {
     /// [`Model::fit_numbers`](crate::Model::fit_numbers): some workers' noise variance
     /// reached its floor.
     pub const VARIANCE_FLOOR: Notes = Notes(sys::CS_NOTE_VARIANCE_FLOOR);
+    /// [`Model::update`](crate::Model::update): the results come from incremental updates
+    /// since the last full fit ([`Model::refit`](crate::Model::refit) gives the full fit).
+    pub const INCREMENTAL: Notes = Notes(sys::CS_NOTE_INCREMENTAL);
     /// crowdlab ran without model probabilities or without an item of two labels.
     pub const CROWDLAB_FALLBACK: Notes = Notes(sys::CS_NOTE_CROWDLAB_FALLBACK);
 }

@@ -58,6 +58,11 @@ c_enum! {
         /// `CS_ERR_BUSY`: another call is running on the same handle (a second thread
         /// through unsafe code; the safe [`Model`](crate::Model) is not `Sync`).
         Busy = sys::CS_ERR_BUSY,
+        /// `CS_ERR_CORRUPT_MODEL`: bytes given to [`Model::from_bytes`](crate::Model::from_bytes)
+        /// are not a saved model, are truncated or fail their checksum.
+        CorruptModel = sys::CS_ERR_CORRUPT_MODEL,
+        /// `CS_ERR_MODEL_VERSION`: the model was saved in a newer format version.
+        ModelVersion = sys::CS_ERR_MODEL_VERSION,
         /// `CS_ERR_INVALID_ANSWER`: an answer is not left (0), right (1) or tie (2).
         InvalidAnswer = sys::CS_ERR_INVALID_ANSWER,
         /// `CS_ERR_NOT_CONNECTED`: without a prior the scores do not exist.

@@ -60,6 +60,7 @@ mod error;
 mod model;
 mod model_assist;
 mod results;
+mod saved;
 
 pub use answers::{NumbersFit, TagsFit};
 pub use codes::Codes;

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// cs_update and cs_refit: new labels into a saved-model state (crowd/em/incremental.hpp)
+// and the full refit of all of them. The model's own parameters are those it was fitted
+// with; the settings of an update (threads, duplicates, update_*) are the handle's now.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "api/arguments.hpp"
+#include "api/guard.hpp"
+#include "api/model.hpp"
+#include "api/registry.hpp"
+#include "api/saved_state.hpp"
+#include "crowd/run_crowd.hpp"
+
+using cs::Error;
+using cs::require;
+
+namespace {
+
+// The fit's options with the handle's settings of the call.
+cs::FitOptions update_options(const cs_model *model) {
+    cs::FitOptions options = model->fit_params->fit_options();
+    const cs::FitOptions now = model->params.fit_options();
+    options.threads = now.threads;
+    options.duplicates = now.duplicates;
+    options.update_rounds = now.update_rounds;
+    options.update_sweep = now.update_sweep;
+    options.update_recalibrate = now.update_recalibrate;
+    options.update_refit = now.update_refit;
+    options.keep_labels = true;
+    return options;
+}
+
+// The full refit of the state's labels (cs_refit, and cs_update past update_refit):
+// cs_fit of them with the model's parameters; the model is replaced only on success.
+void refit(cs_model *model, const cs::FitOptions &options) {
+    const cs::MethodInfo *method = cs::find_method(options.method);
+    if (method == nullptr || method->input != cs::InputKind::Crowd)
+        throw Error(CS_ERR_INTERNAL, "the model's method is not a crowd method");
+    cs::CrowdData data = model->state->data;  // a failed refit leaves the model as it was
+    auto fit = std::make_unique<cs::FitResult>();
+    const bool cancelled = cs::run_crowd_method(data, options, model->progress, method->crowd, *fit);
+    const cs::Params params = *model->fit_params;
+    std::vector<uint8_t> user = std::move(model->user_data);
+    cs::clear_fit(model);
+    model->user_data = std::move(user);
+    model->fit_params = std::make_unique<cs::Params>(params);
+    if (!cancelled) model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
+    cs::keep_fit(model, std::move(fit), cancelled);
+}
+
+}  // namespace
+
+extern "C" {
+
+CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                           size_t n_labels) {
+    return cs::guard(model, [&] {
+        if (n_labels > 0) {
+            require(item, "item");
+            require(worker, "worker");
+            require(label, "label");
+        }
+        cs::ensure_update_state(model);
+        if (n_labels == 0) return;
+        const cs::FitOptions options = update_options(model);
+        auto out = std::make_unique<cs::FitResult>();
+        bool changed = false;
+        try {
+            cs::update_state(*model->state, options, item, worker, label, n_labels, *out, changed);
+        } catch (...) {
+            if (changed) cs::clear_fit(model);  // a failure half-way (out of memory): nothing is left to trust
+            throw;
+        }
+        model->message = out->note_message;
+        model->fit = std::move(out);
+        const cs::UpdateState &s = *model->state;
+        if (options.update_refit >= 1.0 &&
+            static_cast<double>(s.data.n_labels()) >= options.update_refit * static_cast<double>(s.fitted_labels))
+            refit(model, options);
+    });
+}
+
+CS_API cs_status cs_refit(cs_model *model) {
+    return cs::guard(model, [&] {
+        cs::ensure_update_state(model);
+        refit(model, update_options(model));
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+// Incremental EM over a saved state (incremental.hpp): merging new labels into the
+// labels by item, the rounds of incremental EM on the touched items, the rotation over
+// the others, and the results (ties, calibration) of the new state.
+#include "crowd/em/incremental.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "crowd/calibration/calibration.hpp"
+#include "crowd/em/degenerate_fit.hpp"
+#include "crowd/em/ds_steps.hpp"
+#include "util/error.hpp"
+
+namespace cs {
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+// A round changes no touched posterior by more than this: the touched part has converged.
+constexpr double kSettled = 1e-7;
+
+// log pi transposed to worker x observed x true (the E-step kernels' layout) and log w.
+void take_logs(const DsParams &params, int32_t k, std::vector<double> &log_pi, std::vector<double> &log_prior) {
+    const std::size_t kk = static_cast<std::size_t>(k) * k;
+    const std::size_t workers = params.confusion.size() / kk;
+    log_pi.resize(params.confusion.size());
+    for (std::size_t i = 0; i < workers; ++i) {
+        const double *pi = params.confusion.data() + i * kk;
+        double *out = log_pi.data() + i * kk;
+        for (int32_t l = 0; l < k; ++l)
+            for (int32_t c = 0; c < k; ++c) {
+                const double x = pi[l * k + c];
+                out[c * k + l] = x > 0.0 ? std::log(x) : kMinusInf;
+            }
+    }
+    log_prior.resize(static_cast<std::size_t>(k));
+    for (int32_t l = 0; l < k; ++l) log_prior[l] = params.prior[l] > 0.0 ? std::log(params.prior[l]) : kMinusInf;
+}
+
+// Take the share of the listed items' posteriors out of the sums. Rounding can leave a
+// count a hair below zero where its true value is 0; it is clamped, as a count is never
+// negative (a negative entry would give the M-step a negative probability).
+void remove_items(UpdateState &s, const std::vector<int32_t> &items) {
+    const CrowdData &d = s.data;
+    const int32_t k = d.k;
+    for (int32_t j : items) {
+        const double *qj = s.q.data() + static_cast<int64_t>(j) * k;
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+            double *row = s.counts.data() + static_cast<int64_t>(d.item_code[p]) * k;
+            for (int32_t l = 0; l < k; ++l) row[l] = std::max(0.0, row[l] - qj[l]);
+        }
+        for (int32_t l = 0; l < k; ++l) s.class_mass[l] = std::max(0.0, s.class_mass[l] - qj[l]);
+        s.log_likelihood -= s.item_ll[j];
+    }
+}
+
+// E-step of the listed items at the state's parameters, their share added to the sums.
+void e_step(UpdateState &s, const std::vector<int32_t> &items, const std::vector<double> &log_pi,
+            const std::vector<double> &log_prior) {
+    ds::e_step_items(s.data, items.data(), items.size(), log_pi.data(), log_prior.data(), s.params.prior.data(),
+                     s.allowed.empty() ? nullptr : s.allowed.data(), s.q.data(), s.item_ll.data(),
+                     s.impossible.data(), s.counts.data(), s.class_mass.data());
+    for (int32_t j : items) s.log_likelihood += s.item_ll[j];
+}
+
+// The M-step from the state's sums, with the strata of auto's prior taken from the
+// workers' label counts as a full fit takes them.
+void m_step(UpdateState &s, const FitOptions &em) {
+    std::vector<int32_t> strata(s.worker_labels.size(), 0);
+    int32_t n_strata = 1;
+    for (std::size_t i = 0; i < strata.size(); ++i) {
+        int32_t g = 0;
+        for (uint64_t n = s.worker_labels[i]; n > 1; n >>= 1) ++g;  // floor(log2 n)
+        strata[i] = g;
+        n_strata = std::max(n_strata, g + 1);
+    }
+    ds::m_step_from_totals(s.counts.data(), s.class_mass.data(), s.data.n_workers, s.data.k, s.data.n_items, strata,
+                           n_strata, em, s.params);
+}
+
+// A new label after validation, with its place in the input (for messages and the
+// order of the duplicate policy).
+struct NewLabel {
+    int32_t item, worker, label;
+    std::size_t index;
+};
+
+std::vector<NewLabel> checked_labels(const UpdateState &s, const int32_t *item, const int32_t *worker,
+                                     const int32_t *label, std::size_t n) {
+    const int32_t k = s.data.k;
+    std::vector<NewLabel> out(n);
+    for (std::size_t t = 0; t < n; ++t) {
+        if (item[t] < 0 || item[t] == std::numeric_limits<int32_t>::max())
+            throw Error(CS_ERR_INVALID_ID, "item id " + std::to_string(item[t]) + " at label index " +
+                                               std::to_string(t) + " is negative or too large");
+        if (worker[t] < 0)
+            throw Error(CS_ERR_INVALID_ID,
+                        "worker id " + std::to_string(worker[t]) + " at label index " + std::to_string(t) + " is negative");
+        if (label[t] < 0 || label[t] >= k)
+            throw Error(CS_ERR_INVALID_LABEL, "label " + std::to_string(label[t]) + " at label index " +
+                                                  std::to_string(t) + " is not a class of the model (0 .. " +
+                                                  std::to_string(k - 1) + ")");
+        out[t] = NewLabel{item[t], worker[t], label[t], t};
+    }
+    // By item, then worker, then input order: each item's new labels in the order of its codes.
+    std::stable_sort(out.begin(), out.end(), [](const NewLabel &a, const NewLabel &b) {
+        return a.item != b.item ? a.item < b.item : a.worker < b.worker;
+    });
+    return out;
+}
+
+[[noreturn]] void duplicate(int32_t item, int32_t worker, const std::string &where) {
+    throw Error(CS_ERR_DUPLICATE, "worker " + std::to_string(worker) + " labelled item " + std::to_string(item) +
+                                      " twice (" + where + "); set CS_PARAM_DUPLICATES to first or last to keep one");
+}
+
+// The items whose labels the batch changes, in increasing order, after checking the
+// batch against the duplicate policy and the size limits: nothing is changed before
+// this has passed, so a rejected batch leaves the state as it was.
+std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy) {
+    std::vector<int32_t> out;
+    const CrowdData &d = s.data;
+    int64_t n_workers = d.n_workers;
+    for (std::size_t b = 0; b < batch.size();) {
+        const int32_t j = batch[b].item;
+        std::size_t e = b;
+        while (e < batch.size() && batch[e].item == j) ++e;
+        bool changes = j >= d.n_items;
+        for (std::size_t t = b; t < e; ++t) {
+            n_workers = std::max<int64_t>(n_workers, int64_t{batch[t].worker} + 1);
+            if (t + 1 < e && batch[t + 1].worker == batch[t].worker && policy == CS_DUPLICATES_REJECT)
+                duplicate(j, batch[t].worker,
+                          "label indices " + std::to_string(batch[t].index) + " and " + std::to_string(batch[t + 1].index));
+            const int64_t first = j < d.n_items ? d.item_start[j] : 0, last = j < d.n_items ? d.item_start[j + 1] : 0;
+            // The item's codes are in worker order: worker w's, if any, is the first >= w k.
+            const uint32_t *codes = d.item_code.data();
+            const uint32_t lowest = static_cast<uint32_t>(batch[t].worker) * static_cast<uint32_t>(d.k);
+            const int64_t p = std::lower_bound(codes + first, codes + last, lowest) - codes;
+            if (p < last && d.worker_of(p) == batch[t].worker) {
+                if (policy == CS_DUPLICATES_REJECT)
+                    duplicate(j, batch[t].worker,
+                              "label index " + std::to_string(batch[t].index) + " and a label the model has");
+                changes = changes || (policy == CS_DUPLICATES_KEEP_LAST && d.label_of(p) != batch[t].label);
+            } else {
+                changes = true;
+            }
+        }
+        if (changes) out.push_back(j);
+        b = e;
+    }
+    if (static_cast<uint64_t>(n_workers) * static_cast<uint64_t>(d.k) >= (uint64_t{1} << 32))
+        throw Error(CS_ERR_TOO_LARGE, "n_workers x k = " + std::to_string(n_workers) + " x " + std::to_string(d.k) +
+                                          " reaches 2^32, beyond the 32-bit label codes");
+    return out;
+}
+
+// Merge the checked batch into the labels by item under the duplicate policy and grow
+// the state's per-item and per-worker tables; `added` = labels added or replaced. The
+// changed items' old share must have left the sums before (remove_items on the old data).
+void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added) {
+    CrowdData &d = s.data;
+    const int32_t k = d.k;
+    int32_t n_items = d.n_items, n_workers = d.n_workers;
+    for (const NewLabel &l : batch) {
+        n_items = std::max(n_items, l.item + 1);
+        n_workers = std::max(n_workers, l.worker + 1);
+    }
+    std::vector<int64_t> start(static_cast<std::size_t>(n_items) + 1, 0);
+    std::vector<uint32_t> codes;
+    codes.reserve(d.n_labels() + batch.size());
+    added = 0;
+    std::size_t b = 0;
+    for (int32_t j = 0; j < n_items; ++j) {
+        const int64_t first = j < d.n_items ? d.item_start[j] : 0, last = j < d.n_items ? d.item_start[j + 1] : 0;
+        int64_t p = first;
+        while (b < batch.size() && batch[b].item == j) {
+            // The item's labels of this worker in the batch: [b, e).
+            std::size_t e = b;
+            while (e < batch.size() && batch[e].item == j && batch[e].worker == batch[b].worker) ++e;
+            const NewLabel &chosen = policy == CS_DUPLICATES_KEEP_LAST ? batch[e - 1] : batch[b];
+            const int32_t w = chosen.worker;
+            while (p < last && d.worker_of(p) < w) codes.push_back(d.item_code[static_cast<std::size_t>(p++)]);
+            const uint32_t code = static_cast<uint32_t>(w) * static_cast<uint32_t>(k) + static_cast<uint32_t>(chosen.label);
+            if (p < last && d.worker_of(p) == w) {  // the model has this (item, worker): checked
+                const uint32_t kept = policy == CS_DUPLICATES_KEEP_LAST ? code : d.item_code[static_cast<std::size_t>(p)];
+                if (kept != d.item_code[static_cast<std::size_t>(p)]) ++added;
+                codes.push_back(kept);
+                ++p;
+            } else {
+                codes.push_back(code);
+                ++added;
+            }
+            b = e;
+        }
+        while (p < last) codes.push_back(d.item_code[static_cast<std::size_t>(p++)]);
+        start[static_cast<std::size_t>(j) + 1] = static_cast<int64_t>(codes.size());
+    }
+    // Per-worker label counts: the old labels' and the new ones' (recounted over the
+    // merged labels of the changed items only would need the old ones too: count all).
+    std::vector<uint64_t> per_worker(static_cast<std::size_t>(n_workers), 0);
+    for (uint32_t c : codes) ++per_worker[c / static_cast<uint32_t>(k)];
+    d.item_start = std::move(start);
+    d.item_code.resize(codes.size());
+    std::copy(codes.begin(), codes.end(), d.item_code.owned_data());
+    if (!d.gold.empty()) d.gold.resize(static_cast<std::size_t>(n_items), -1);
+    const std::size_t kk = static_cast<std::size_t>(k) * k;
+    s.counts.resize(static_cast<std::size_t>(n_workers) * kk, 0.0);
+    s.q.resize(static_cast<std::size_t>(n_items) * k, 0.0);
+    s.item_ll.resize(static_cast<std::size_t>(n_items), 0.0);
+    s.impossible.resize(static_cast<std::size_t>(n_items), 0);
+    s.worker_labels = std::move(per_worker);
+    d.n_items = n_items;
+    d.n_workers = n_workers;
+}
+
+// The answer sets of the listed items (restricted support), after their labels changed.
+void refresh_allowed(UpdateState &s, const std::vector<int32_t> &items) {
+    const CrowdData &d = s.data;
+    const int32_t k = d.k;
+    if (s.allowed.empty()) {
+        s.allowed = answer_sets(d);
+        return;
+    }
+    s.allowed.resize(static_cast<std::size_t>(d.n_items) * k, 1);
+    for (int32_t j : items) {
+        uint8_t *a = s.allowed.data() + static_cast<int64_t>(j) * k;
+        const bool none = d.item_start[j] == d.item_start[j + 1];
+        std::fill(a, a + k, static_cast<uint8_t>(none ? 1 : 0));
+        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) a[d.label_of(p)] = 1;
+    }
+}
+
+// Items of the rotation: from the cursor on, the untouched items until `budget` of their
+// labels are taken or every item was seen once.
+std::vector<int32_t> rotation(UpdateState &s, const std::vector<char> &touched, double budget) {
+    std::vector<int32_t> out;
+    const int32_t n = s.data.n_items;
+    if (budget <= 0.0 || n == 0) return out;
+    double taken = 0.0;
+    for (int32_t seen = 0; seen < n && taken < budget; ++seen) {
+        const int32_t j = static_cast<int32_t>(s.cursor % n);
+        s.cursor = (s.cursor + 1) % n;
+        if (touched[static_cast<std::size_t>(j)]) continue;
+        out.push_back(j);
+        taken += static_cast<double>(s.data.item_start[j + 1] - s.data.item_start[j]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+void UpdateState::prepare(const FitOptions &options) {
+    const int32_t k = data.k;
+    worker_labels.assign(static_cast<std::size_t>(data.n_workers), 0);
+    for (std::size_t p = 0; p < data.n_labels(); ++p) ++worker_labels[data.item_code[p] / static_cast<uint32_t>(k)];
+    allowed.clear();
+    if (restricts_support(data, options)) allowed = answer_sets(data);
+}
+
+UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit) {
+    UpdateState s;
+    s.data = std::move(data);
+    if (s.data.item_code.is_view()) s.data.item_code.resize(s.data.item_code.size());  // own the codes
+    s.data.shard = nullptr;
+    const int32_t k = s.data.k;
+    s.params.confusion = fit.confusion;
+    s.params.prior = fit.prior;
+    s.prepare(options);
+    s.q.assign(static_cast<std::size_t>(s.data.n_items) * k, 0.0);
+    s.item_ll.assign(static_cast<std::size_t>(s.data.n_items), 0.0);
+    s.impossible.assign(static_cast<std::size_t>(s.data.n_items), 0);
+    s.counts.assign(static_cast<std::size_t>(s.data.n_workers) * k * k, 0.0);
+    s.class_mass.assign(static_cast<std::size_t>(k), 0.0);
+    std::vector<int32_t> all(static_cast<std::size_t>(s.data.n_items));
+    std::iota(all.begin(), all.end(), 0);
+    std::vector<double> log_pi, log_prior;
+    take_logs(s.params, k, log_pi, log_prior);
+    e_step(s, all, log_pi, log_prior);
+    s.calibrated_labels = static_cast<int64_t>(s.data.n_labels());
+    s.fitted_labels = s.calibrated_labels;
+    s.temperature = fit.temperature;
+    s.mixing = fit.mixing;
+    s.calibration = fit.calibration;
+    return s;
+}
+
+void results_from_state(const UpdateState &s, const FitOptions &options, FitResult &out) {
+    const CrowdData &d = s.data;
+    const int32_t k = d.k;
+    out.input_kind = CS_INPUT_CROWD;
+    out.n_items = d.n_items;
+    out.n_workers = d.n_workers;
+    out.k = k;
+    out.posteriors = s.q;
+    out.confusion = s.params.confusion;
+    out.prior = s.params.prior;
+    out.labels = argmax_labels(out.posteriors, d.n_items, k);
+    out.has_log_likelihood = true;
+    resolve_degenerate_ties(d, out, options.threads);
+    out.temperature = s.temperature;
+    out.mixing = s.mixing;
+    out.calibration = s.calibration;
+    if (s.temperature != 1.0 || s.mixing != 0.0) {
+        std::vector<double> scratch(2 * static_cast<std::size_t>(k));
+        for (int32_t j = 0; j < d.n_items; ++j) {
+            if (d.gold_of(j) >= 0 || d.item_start[j] == d.item_start[j + 1] || s.impossible[j]) continue;
+            const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * k, k, s.temperature,
+                                                s.mixing, out.prior.data(), scratch.data());
+            if (label >= 0) out.labels[j] = label;
+        }
+    }
+    int64_t impossible = 0, unlabeled = 0;
+    for (int32_t j = 0; j < d.n_items; ++j) {
+        impossible += s.impossible[j];
+        unlabeled += d.item_start[j] == d.item_start[j + 1] && d.gold_of(j) < 0;
+    }
+    if (impossible > 0) {
+        out.notes |= CS_NOTE_IMPOSSIBLE_ITEMS;
+        EStep e;
+        e.impossible_items = impossible;
+        out.note_message += impossible_items_note(e);
+    }
+    if (unlabeled > 0) {
+        out.notes |= CS_NOTE_UNLABELED_ITEMS;
+        out.note_message += std::to_string(unlabeled) + " items have no labels; their posterior is the class prior. ";
+    }
+    if (s.incremental) {
+        out.notes |= CS_NOTE_INCREMENTAL;
+        out.note_message += "the results come from incremental updates since the last full fit (cs_refit for a full one). ";
+    }
+    if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
+}
+
+void update_state(UpdateState &s, const FitOptions &options, const int32_t *item, const int32_t *worker,
+                  const int32_t *label, std::size_t n_labels, FitResult &out, bool &changed) {
+    changed = false;
+    const FitOptions em = em_options(options);
+    const int32_t k = s.data.k;
+    const std::vector<NewLabel> batch = checked_labels(s, item, worker, label, n_labels);
+    const int32_t old_items = s.data.n_items, old_workers = s.data.n_workers;
+
+    // The touched items: their old share leaves the sums before their labels change.
+    std::vector<int32_t> touched = changed_items(s, batch, options.duplicates);
+    changed = true;  // from here on only an allocation can fail, and the state is then lost
+    std::vector<int32_t> old_touched;
+    for (int32_t j : touched)
+        if (j < old_items) old_touched.push_back(j);
+    remove_items(s, old_touched);
+    int64_t added = 0;
+    merge_labels(s, batch, options.duplicates, added);
+    for (int32_t j = old_items; j < s.data.n_items; ++j)  // new items, with labels or not
+        if (!std::binary_search(touched.begin(), touched.end(), j)) touched.push_back(j);
+    std::sort(touched.begin(), touched.end());
+    if (restricts_support(s.data, options)) refresh_allowed(s, touched);
+    // New workers need parameters before their first E-step: those the M-step gives a
+    // worker without counts (its prior's centre, or uniform); the others keep theirs.
+    if (s.data.n_workers > old_workers) {
+        const DsParams kept = s.params;
+        m_step(s, em);
+        std::copy(kept.confusion.begin(), kept.confusion.end(), s.params.confusion.begin());
+        s.params.prior = kept.prior;
+    }
+    const std::size_t kk = static_cast<std::size_t>(k) * k;
+    if (s.params.confusion.size() != static_cast<std::size_t>(s.data.n_workers) * kk)
+        throw Error(CS_ERR_INTERNAL, "update: parameters of the wrong size");
+
+    // The items the rounds work on: the touched ones and, from the rotation, untouched
+    // items whose labels weigh update_sweep times the new ones (their share leaves the
+    // sums too: every round redoes the E-step of the whole working set).
+    std::vector<char> is_touched(static_cast<std::size_t>(s.data.n_items), 0);
+    for (int32_t j : touched) is_touched[static_cast<std::size_t>(j)] = 1;
+    const std::vector<int32_t> revisit = rotation(s, is_touched, options.update_sweep * static_cast<double>(added));
+    remove_items(s, revisit);
+    std::vector<int32_t> working;
+    working.reserve(touched.size() + revisit.size());
+    std::merge(touched.begin(), touched.end(), revisit.begin(), revisit.end(), std::back_inserter(working));
+
+    out.trace.clear();
+    std::vector<double> log_pi, log_prior, before(working.size() * static_cast<std::size_t>(k));
+    for (int32_t round = 0; round < options.update_rounds; ++round) {
+        if (round > 0) remove_items(s, working);
+        for (std::size_t t = 0; t < working.size(); ++t)
+            std::copy_n(s.q.data() + static_cast<int64_t>(working[t]) * k, k, before.data() + t * k);
+        take_logs(s.params, k, log_pi, log_prior);
+        e_step(s, working, log_pi, log_prior);
+        m_step(s, em);
+        out.trace.push_back(s.log_likelihood);
+        double moved = 0.0;
+        for (std::size_t t = 0; t < working.size(); ++t)
+            for (int32_t l = 0; l < k; ++l)
+                moved = std::max(moved, std::fabs(s.q[static_cast<int64_t>(working[t]) * k + l] - before[t * k + l]));
+        if (round > 0 && moved <= kSettled) break;
+    }
+    s.incremental = true;
+    out.iterations = static_cast<int32_t>(out.trace.size());
+    out.converged = true;
+    out.notes = 0;
+    out.note_message.clear();
+    // The calibration: re-fitted once the labels grew enough since it was fitted.
+    const double labels_now = static_cast<double>(s.data.n_labels());
+    const bool refit_calibration =
+        options.calibration != CS_CALIBRATION_NONE &&
+        labels_now >= static_cast<double>(s.calibrated_labels) * (1.0 + options.update_recalibrate);
+    if (refit_calibration || options.calibration == CS_CALIBRATION_NONE) {
+        s.temperature = 1.0;
+        s.mixing = 0.0;
+        s.calibration = CS_CALIBRATION_NONE;
+    }
+    results_from_state(s, options, out);
+    if (refit_calibration) {
+        FitResult raw = out;  // the posteriors before calibration, ties settled
+        calibrate_crowd_posteriors(s.data, em, raw);
+        s.temperature = raw.temperature;
+        s.mixing = raw.mixing;
+        s.calibration = raw.calibration;
+        s.calibrated_labels = static_cast<int64_t>(s.data.n_labels());
+        out.posteriors = std::move(raw.posteriors);
+        out.labels = std::move(raw.labels);
+        out.temperature = s.temperature;
+        out.mixing = s.mixing;
+        out.calibration = s.calibration;
+    }
+}
+
+}  // namespace cs

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Incremental updates of a Dawid-Skene fit (cs_update; docs/incremental.md): the state a
+// saved model carries -- every label, the EM posteriors, the sufficient statistics of
+// the M-step and the parameters -- and the incremental EM of Neal and Hinton (1998)
+// that adds new labels to it.
+//
+// EM's M-step (Z-5) reads the data only through sums over items: per worker the counts
+// n_i[o][t] = sum over i's labels o of q_j(t), and the class mass sum_j q_j(t). So the
+// state keeps those sums with the posteriors q that made them. New labels touch a few
+// items: their old share leaves the sums, and each round redoes their E-step (Z-4) at
+// the current parameters, adds their new share and runs the M-step from the sums. Every
+// step raises the free energy F(q, theta) whose maxima are EM's (Neal and Hinton, sec.
+// 3-4), so the rounds converge; the other items keep the posteriors of their last
+// E-step, and a rotation revisits some of them at each update so that none stays stale
+// forever (CS_PARAM_UPDATE_SWEEP).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/fit_options.hpp"
+#include "core/fit_result.hpp"
+#include "crowd/em/dawid_skene.hpp"
+#include "data/crowd_data.hpp"
+
+namespace cs {
+
+/// What an update needs besides the options: everything is saved (api saved_model).
+struct UpdateState {
+    CrowdData data;                  // every label so far (owned codes) and the gold
+    std::vector<double> q;           // EM posteriors, n_items x k (before calibration)
+    std::vector<double> item_ll;     // each item's log-likelihood term at its last E-step
+    std::vector<uint8_t> impossible; // items with zero likelihood at their last E-step
+    std::vector<double> counts;      // n_workers x k (observed) x k (true): sum of q over labels
+    std::vector<double> class_mass;  // k: sum of q over items
+    DsParams params;                 // the parameters (the fit's, then each update's M-step)
+    int64_t cursor = 0;              // the next item of the rotation (CS_PARAM_UPDATE_SWEEP)
+    int64_t calibrated_labels = 0;   // labels when the calibration was last fitted
+    int64_t fitted_labels = 0;       // labels of the last full fit (CS_PARAM_UPDATE_REFIT)
+    double temperature = 1.0;        // the calibration applied to the results
+    double mixing = 0.0;
+    int32_t calibration = CS_CALIBRATION_NONE;
+    bool incremental = false;        // an update ran since the last full fit
+    double log_likelihood = 0.0;     // sum of item_ll, kept up to date
+
+    /// Per-item answer sets when the options restrict the support, else empty; derived
+    /// (not saved), rebuilt by prepare().
+    std::vector<uint8_t> allowed;
+    /// Labels per worker, derived from the labels (the strata of auto's prior).
+    std::vector<uint64_t> worker_labels;
+
+    /// Rebuild the derived tables above from data (after a load or a merge).
+    void prepare(const FitOptions &options);
+};
+
+/// The state of a finished fit: its labels (moved in), one E-step of every item at the
+/// fit's parameters (the posteriors EM ended with: its last E-step was at these
+/// parameters) and the statistics of those posteriors; the fit's calibration.
+UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit);
+
+/// Add new labels (validated here) to the state and refit incrementally (the file
+/// comment; crowdspec.h cs_update for the contract). Fills `out` with the results for
+/// every item: labels, calibrated posteriors, parameters, the trace of the state's
+/// log-likelihood after each round, notes. Every check comes before the first change:
+/// on invalid input it throws cs::Error with the state unchanged and `changed` false;
+/// a later failure (out of memory) leaves `changed` true and the state unusable.
+void update_state(UpdateState &state, const FitOptions &options, const int32_t *item, const int32_t *worker,
+                  const int32_t *label, std::size_t n_labels, FitResult &out, bool &changed);
+
+/// The results of a state as a fit (after a load or an update): posteriors, labels,
+/// degenerate ties settled, calibration applied. Keeps out's trace and notes.
+void results_from_state(const UpdateState &state, const FitOptions &options, FitResult &out);
+
+}  // namespace cs
