@@ -45,5 +45,6 @@ include("results.jl")   # labels, posteriors, confusion, ... of the last fit
 include("ranking.jl")   # rank_comparisons: pairwise comparisons
 include("answers.jl")   # numeric answers and sets of tags (0.2): fit_numbers!, fit_tags!
 include("saved.jl")     # CrowdSpec.save, CrowdSpec.load (not exported: FileIO has its own), update!, refit!
+include("model_assist.jl")  # model probabilities in; label-next scores, worker diagnostics out
 
 end # module
