@@ -150,6 +150,21 @@ void review_tags(void **) {
         cli::review_worker({1, 4}, std::vector<double>{0.2, 0.8, 0.7, 0.3}.data(), 0.25, two, cli::ReviewRules());
     assert_int_equal(few.top_answer, 1);
     assert_near(few.top_share, 0.8, 1e-15);
+    // With an accuracy interval (issue 34) the adversary rule is its upper end below
+    // 1/k: the swapped worker above with an interval 0.1 .. 0.45 is one; with 0.15 ..
+    // 0.55 (few labels: the data cannot rule out guessing) it is not, whatever pi says.
+    const double sure[2] = {0.1, 0.45}, unsure[2] = {0.15, 0.55};
+    const std::vector<double> swapped_pi = {0.2, 0.8, 0.7, 0.3};
+    const cli::WorkerReview bad = cli::review_worker({9, 11}, swapped_pi.data(), 0.25, two, cli::ReviewRules(), sure);
+    assert_true(bad.tags == (Tags{"below-chance", "adversary"}));
+    assert_true(bad.reason.find("95% interval 0.100 to 0.450, below 1/2") != std::string::npos);
+    assert_true(cli::review_worker({9, 11}, swapped_pi.data(), 0.25, two, cli::ReviewRules(), unsure).tags ==
+                Tags{"below-chance"});
+    // k = 5 (chance 0.2): 30 % right on 15 labels, interval 0.12 .. 0.56: no tag from it.
+    const std::vector<std::string> five = {"a", "b", "c", "d", "e"};
+    std::vector<double> flat(25, 0.2);
+    const double web_like[2] = {0.12, 0.56};
+    assert_true(cli::review_worker({3, 3, 3, 3, 3}, flat.data(), 0.3, five, cli::ReviewRules(), web_like).tags.empty());
 }
 
 // Lowest confidence first, ties by fewer labels, then item order; gold items left out.
@@ -160,6 +175,10 @@ void relabel(void **) {
     assert_true(cli::relabel_order(confidence, labels, gold, 3) == (std::vector<std::size_t>{2, 1, 3}));
     assert_true(cli::relabel_order(confidence, labels, gold, 10) == (std::vector<std::size_t>{2, 1, 3, 0}));
     assert_true(cli::relabel_order(confidence, labels, {}, 2) == (std::vector<std::size_t>{2, 4}));
+    // With label-next scores: the highest score first, ties as before (issue 34).
+    const std::vector<double> score = {0.3, 0.0, 0.1, 0.1, 0.4};
+    assert_true(cli::relabel_order(confidence, labels, gold, 10, score) == (std::vector<std::size_t>{0, 2, 3, 1}));
+    assert_true(cli::relabel_order(confidence, labels, {}, 2, score) == (std::vector<std::size_t>{4, 0}));
 }
 
 }  // namespace

@@ -540,6 +540,21 @@ enum cs_method {
      *  majority vote), one with many keeps its own matrix. docs/defaults.md gives the
      *  reasons and docs/accuracy.md the measurements. */
     CS_METHOD_AUTO = 24,
+    /** "crowdlab" (since 0.2): CROWDLAB (Goh, Tkachenko, Mueller 2022): a weighted
+     *  ensemble of a classifier's probabilities (cs_set_model_probs()) and the
+     *  workers' labels. Each label counts as the distribution P on its class and
+     *  (1 - P) / (k - 1) on the others (P the mean agreement with the consensus on items
+     *  with two or more labels); a worker's weight is 1 - (1 - s_i) / E (s_i its
+     *  agreement with its co-workers, E the error of always answering the most common
+     *  consensus class), the model's 1 - E_M / E times the square root of the mean labels
+     *  per item (E_M its error against the consensus); weights are clipped at 1e-6. The
+     *  consensus starts from majority vote (ties to the model's class, then the commoner
+     *  class), is replaced once by the ensemble's argmax, and the weights are recomputed
+     *  from it; the labels are the argmax of that second ensemble. Two passes (iterations
+     *  0 and 1); O(labels x k). Without model probabilities, or without an item of two or
+     *  more labels, it falls back as ::CS_NOTE_CROWDLAB_FALLBACK says. Confusion matrices
+     *  and prior: the Dawid-Skene M-step of its posteriors (as mv's). */
+    CS_METHOD_CROWDLAB = 25,
 
     /** "lloyd" (points): spectral initialisation -- projection onto the top-k right
      *  singular subspace of the n x d data matrix, k-means++ seeding and Lloyd
@@ -1683,7 +1698,13 @@ enum cs_fit_note {
     /** (since 0.2) The results come from incremental updates (cs_update()) since the
      *  last full fit: the items an update did not touch or revisit keep posteriors
      *  computed under earlier parameters. cs_refit() gives the full fit. */
-    CS_NOTE_INCREMENTAL = 16777216
+    CS_NOTE_INCREMENTAL = 16777216,
+    /** crowdlab (since 0.2): it ran without part of what it needs: no model
+     *  probabilities (cs_set_model_probs(); every model row is then uniform and crowdlab
+     *  is a worker-weighted vote), or no item with two or more labels (no agreement to
+     *  weigh the workers by: every weight is 1 and each label counts at face value).
+     *  cs_last_error() says which. */
+    CS_NOTE_CROWDLAB_FALLBACK = 33554432
 };
 
 /**
@@ -2175,6 +2196,113 @@ CS_API cs_status cs_median_grades(const cs_model *model, int32_t *grades, size_t
  * @return As cs_median_grades().
  */
 CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t capacity);
+
+/**
+ * @brief Give the next crowd fits a classifier's class probabilities for some items
+ *        (a model trained on earlier labels, or an LLM asked the same question).
+ *
+ * The Dawid-Skene family (ds, opt-ds, one-coin-ds, class-one-coin-ds and the default
+ * auto) treats the model as one more worker that labels softly: EM estimates its k x k
+ * confusion matrix pi_M like a worker's (cs_model_confusion()), and item j's posterior
+ * gets the factor sum_o p_j(o) pi_M[t][o] for each class t. A model that is right where
+ * the workers are weighs in with its own confidence; one systematically wrong on a class
+ * gets a confusion row that shows it, and the workers outvote it there. ::CS_METHOD_CROWDLAB
+ * needs the probabilities; every other method fails with ::CS_ERR_INVALID_ARGUMENT while
+ * they are set. cs_predict() and cs_fit_mpi() do not use them (cs_fit_mpi() refuses them).
+ * An item without a row, or with every class equal, carries no model information. The
+ * values are copied and kept for every later fit until replaced; n_rows = 0 clears them
+ * (item and probs may then be NULL).
+ *
+ * @param model The handle.
+ * @param item n_rows item ids (>= 0, each at most once), or NULL for items 0 .. n_rows - 1.
+ * @param probs n_rows x k values, row r the probabilities of item item[r] for classes
+ *        0 .. k - 1: finite, >= 0, not all 0 (each row is normalised to sum 1).
+ * @param n_rows Number of rows.
+ * @param k Number of classes (2 .. ::CS_MAX_CROWD_CLASSES); at cs_fit() it must be the fit's.
+ * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER (probs NULL with n_rows > 0);
+ *         ::CS_ERR_INVALID_ID (a negative item id); ::CS_ERR_INVALID_ARGUMENT (k out of
+ *         range, a value negative or not finite, a row summing to 0, an item twice; the
+ *         message names the row). At cs_fit(): ::CS_ERR_INVALID_ARGUMENT (k differs, or the
+ *         method takes no model probabilities), ::CS_ERR_INVALID_ID (an item id >= the fit's
+ *         items).
+ */
+CS_API cs_status cs_set_model_probs(cs_model *model, const int32_t *item, const double *probs, size_t n_rows,
+                                    int32_t k);
+
+/**
+ * @brief The classifier's confusion matrix EM estimated in the last fit (model
+ *        probabilities set, a Dawid-Skene family method): entry [t k + o] is the
+ *        probability that the model's (hidden, hard) answer is o on an item of class t.
+ * @param model The handle.
+ * @param[out] confusion Buffer for k x k values.
+ * @param capacity Length of confusion (>= k x k).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED (no fit,
+ *         or the last fit estimated no model matrix) or ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_model_confusion(const cs_model *model, double *confusion, size_t capacity);
+
+/**
+ * @brief "Label next" score of each item of the last crowd fit: the expected fall in the
+ *        probability that its label (cs_labels()) is wrong if one more label is bought
+ *        from a typical worker of this crowd. Higher: buy a label for it first.
+ *
+ * With q_j the item's posterior and T the typical worker's confusion matrix (the soft
+ * counts sum over labels of q_j(t) for true t and label c, rows normalised: the worker of
+ * a label drawn at random), the score is sum_c max_t q_j(t) T[t][c] - max_t q_j(t), in
+ * [0, 1). It is 0 where no single label could change the item's label. O(n_items k^2).
+ * Available after cs_fit()/cs_fit_csr() of any crowd method (not after cs_predict() or
+ * cs_fit_mpi()).
+ * @param model The handle.
+ * @param[out] scores Buffer for n_items values.
+ * @param capacity Length of scores (>= n_items).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED (no
+ *         crowd fit, or one without these scores), ::CS_ERR_WRONG_INPUT_KIND or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_label_next(const cs_model *model, double *scores, size_t capacity);
+
+/**
+ * @brief The posterior probability that each given label is wrong: 1 - q_j(c) for label
+ *        c of item j, q_j the last crowd fit's posterior of the item. Higher: check it
+ *        first.
+ * @param model The handle.
+ * @param item, label n labels (item ids of the fit, classes 0 .. k - 1), e.g. the fit's own.
+ * @param n Number of labels.
+ * @param[out] wrong Buffer for n values.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
+ *         ::CS_ERR_WRONG_INPUT_KIND, ::CS_ERR_INVALID_ID (an item outside the fit) or
+ *         ::CS_ERR_INVALID_LABEL.
+ */
+CS_API cs_status cs_label_wrong(const cs_model *model, const int32_t *item, const int32_t *label, size_t n,
+                                double *wrong);
+
+/**
+ * @brief Diagnostics of each worker of the last crowd fit (any crowd method): the
+ *        spammer score, worst class and accuracy with its 95 % interval.
+ *
+ * From the soft counts n_i[t][c] = sum of q_j(t) over worker i's labels c:
+ * - spammer: Raykar and Yu (JMLR 2012), sum over class pairs t < t' and labels c of
+ *   (A[t][c] - A[t'][c])^2 / (k (k - 1)), A the worker's confusion matrix (the fit's;
+ *   for methods without, the soft counts plus 1/k an entry, rows normalised): the
+ *   distance of A from rank one, 0 for a spammer (labels independent of the truth), 1
+ *   for a perfect worker;
+ * - worst_class: the true class t with the lowest n_i[t][t] / sum_c n_i[t][c] among
+ *   those with mass on its labels (ties to the lowest index), -1 without labels;
+ * - accuracy: sum_t n_i[t][t] / (its labels); low, high: the 2.5 % and 97.5 % quantiles
+ *   of the posterior Beta(1 + hits, 1 + labels - hits) of its accuracy, the soft hits
+ *   taken as Bernoulli successes under a uniform prior. NaN for a worker without labels.
+ * Any output pointer may be NULL (not written).
+ * @param model The handle.
+ * @param[out] spammer, accuracy, low, high Buffers for n_workers values, or NULL.
+ * @param[out] worst_class Buffer for n_workers class indices, or NULL.
+ * @param capacity Length of each buffer (>= n_workers).
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NOT_FITTED (no crowd fit with
+ *         diagnostics: cs_predict(), cs_fit_mpi(), or a method without confusion matrices
+ *         beyond 2^26 worker x class x class entries), ::CS_ERR_WRONG_INPUT_KIND or
+ *         ::CS_ERR_BUFFER_TOO_SMALL.
+ */
+CS_API cs_status cs_worker_diagnostics(const cs_model *model, double *spammer, int32_t *worst_class,
+                                       double *accuracy, double *low, double *high, size_t capacity);
 /** @} */
 
 /* ------------------------------------------------------------------------------ */

@@ -9,6 +9,7 @@
 #include "api/guard.hpp"
 #include "api/registry.hpp"
 #include "api/model.hpp"
+#include "api/model_probs.hpp"
 #include "crowd/calibration/calibration.hpp"
 #include "api/params.hpp"
 #include "cluster/run_points.hpp"
@@ -80,6 +81,7 @@ void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &op
     model->fit_params = std::make_unique<cs::Params>(model->params);
     if (!cancelled && options.keep_labels && cs::is_ds_family(options.method)) {
         if (data.item_code.is_view()) data.item_code.resize(data.item_code.size());
+        data.model_probs = nullptr;  // fit_crowd's table (issue 34): updates of a saved model do not use it
         model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
     }
     cs::keep_fit(model, std::move(fit), cancelled);
@@ -95,7 +97,10 @@ cs_status fit_crowd(cs_model *model, Build build) {
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Crowd);
         check_initial_method(model, options, method);
-        run_crowd_fit(model, build(options), options, method);
+        cs::CrowdData data = build(options);
+        std::vector<double> model_probs;  // the classifier's table; outlives the fit
+        cs::attach_model_probs(model, options.method, method.name, data, model_probs);
+        run_crowd_fit(model, std::move(data), options, method);
     });
 }
 

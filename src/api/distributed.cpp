@@ -278,6 +278,10 @@ CS_API cs_status cs_private_fit_distributed(cs_model *model, const cs_private_tr
                             std::string("method '") + method->name +
                                 "' cannot start from initial confusion matrices (only ds, opt-ds, one-coin-ds and "
                                 "class-one-coin-ds can); clear them with cs_set_initial_confusion(model, NULL, 0)");
+            if (!model->model_probs.empty())
+                throw Error(CS_ERR_INVALID_ARGUMENT,
+                            "cs_fit_mpi does not take model probabilities; clear them with "
+                            "cs_set_model_probs(model, NULL, NULL, 0, 0)");
             cs::ShardData shard = cs::build_shard(collective, item, worker, label, n_local, options,
                                                   model->gold_item, model->gold_label);
             CancelVote vote{model->progress.function(), model->progress.user_data(), &collective};

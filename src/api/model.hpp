@@ -23,6 +23,9 @@ struct cs_model {
     std::vector<int32_t> gold_item;   // known true labels (cs_set_gold), checked at fit
     std::vector<int32_t> gold_label;
     cs::InitialParams initial;        // warm start (cs_set_initial_confusion / _prior)
+    std::vector<int32_t> model_item;  // a classifier's probabilities (cs_set_model_probs):
+    std::vector<double> model_probs;  // row r is item model_item[r]'s, model_k values summing to 1
+    int32_t model_k = 0;
     double initial_temperature = 1.0; // cs_predict's calibration without a fit
     double initial_mixing = 0.0;      // (cs_set_initial_calibration)
     std::unique_ptr<cs::FitResult> fit;  // null until a fit succeeds (or is cancelled)

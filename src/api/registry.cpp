@@ -16,6 +16,7 @@
 #include "crowd/minimax/ordinal_ds.hpp"
 #include "crowd/spectral/opt_ds.hpp"
 #include "crowd/spectral/split_methods.hpp"
+#include "crowd/voting/crowdlab.hpp"
 #include "crowd/voting/light_aggregation.hpp"
 #include "crowd/voting/m_msr.hpp"
 #include "crowd/voting/majority_vote.hpp"
@@ -98,6 +99,8 @@ const std::vector<MethodInfo> &method_table() {
               "minimax conditional entropy for ordered grades (Zhou, Liu, Platt, Meek)"),
         crowd(CS_METHOD_ORDINAL_DS, "ordinal-ds", fit_ordinal_ds,
               "Dawid-Skene EM with ordered-logit workers: a bias and a noise on a graded scale"),
+        crowd(CS_METHOD_CROWDLAB, "crowdlab", fit_crowdlab,
+              "CROWDLAB: a classifier's probabilities and the labels, weighted ensemble (Goh et al.)"),
         // Points (cs_fit_points).
         points(CS_METHOD_LLOYD, "lloyd", fit_lloyd_points,
                "spectral initialisation, then Lloyd's iterations"),

@@ -20,6 +20,14 @@ struct FitResult {
     std::vector<double> posteriors;   // n_items x k
     std::vector<double> confusion;    // n_workers x k (true) x k (observed)
     std::vector<double> prior;        // k
+    std::vector<double> model_confusion;  // k x k: the model's, when EM estimated one (cs_model_confusion)
+    // Crowd fits (crowd/worker_diagnostics.hpp, issue 34): the typical worker's
+    // confusion matrix (k x k, label-weighted soft counts) behind cs_label_next, and
+    // per worker the spammer score, worst class and accuracy with its 95 % interval.
+    std::vector<double> typical_confusion;
+    std::vector<double> worker_spammer;
+    std::vector<int32_t> worker_worst_class;
+    std::vector<double> worker_accuracy, worker_accuracy_low, worker_accuracy_high;
     std::vector<double> trace;        // objective after each completed iteration
     bool has_log_likelihood = false;  // trace holds log-likelihoods (EM methods)
     int32_t iterations = 0;

@@ -5,6 +5,7 @@
 
 #include "data/crowd_shard.hpp"
 #include "crowd/calibration/calibration.hpp"
+#include "crowd/diagnostics/worker_diagnostics.hpp"
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/degenerate_fit.hpp"
 
@@ -33,6 +34,9 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
     // Calibrated posteriors (crowd/calibration/): after the ties are settled, so that
     // tempering keeps every hard label the fit chose.
     if (em && !cancelled) calibrate_crowd_posteriors(data, em_options(options), out);
+    // Scores and worker diagnostics from the final posteriors (issue 34): one pass over
+    // the labels, less than an E-step.
+    compute_worker_diagnostics(data, out);
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;

@@ -140,6 +140,12 @@ struct CrowdData {
     /// Item j's gold class, or -1.
     int32_t gold_of(int32_t j) const { return gold.empty() ? -1 : gold[j]; }
 
+    // A classifier's probabilities (cs_set_model_probs): n_items x k, row j item j's
+    // probability of each class (each row sums to 1), or null. Not owned: the caller's
+    // copy (the handle's) outlives the fit. Dawid-Skene EM takes it as a soft-labelling
+    // worker (crowd/em/model_worker.hpp), crowdlab as its model.
+    const double *model_probs = nullptr;
+
     /// Number of labels kept (after the duplicate policy).
     std::size_t n_labels() const { return item_code.size(); }
 

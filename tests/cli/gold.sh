@@ -20,11 +20,17 @@ q2,cat,1,1,0
 q3,dog,1,0,1
 CSV
 same items.csv expected_items.csv
+# The diagnostics (issue 34) from the pinned posteriors q1 (0, 1), q2 (1, 0), q3 (0, 1):
+# alice right on q2, q3 (2 of 3; Beta(3, 2): 0.1941204497 .. 0.9324140135 by
+# scipy.stats.beta.ppf), worst class dog (1 of 2), spammer (1 + 1/2 - 1)^2 = 1/4; bob 2
+# of 2 (Beta(3, 1): 0.025^(1/3) = 0.2924017738 .. 0.975^(1/3) = 0.9915962413), both
+# classes right (worst: the first), spammer 1; carol 1 of 1 (Beta(2, 1): sqrt(0.025) ..
+# sqrt(0.975)), spammer 1/4.
 cat >expected_workers.csv <<'CSV'
-worker,labels,accuracy,pi_cat_cat,pi_cat_dog,pi_dog_cat,pi_dog_dog,prior_cat,prior_dog
-alice,3,0.6666666667,1,0,0.5,0.5,0.3333333333,0.6666666667
-bob,2,1,1,0,0,1,0.3333333333,0.6666666667
-carol,1,0.8333333333,0.5,0.5,0,1,0.3333333333,0.6666666667
+worker,labels,accuracy,pi_cat_cat,pi_cat_dog,pi_dog_cat,pi_dog_dog,prior_cat,prior_dog,spammer,worst_class,label_accuracy,label_accuracy_low,label_accuracy_high
+alice,3,0.6666666667,1,0,0.5,0.5,0.3333333333,0.6666666667,0.25,dog,0.6666666667,0.1941204497,0.9324140135
+bob,2,1,1,0,0,1,0.3333333333,0.6666666667,1,cat,1,0.2924017738,0.9915962413
+carol,1,0.8333333333,0.5,0.5,0,1,0.3333333333,0.6666666667,0.25,dog,1,0.158113883,0.9874208829
 CSV
 same workers.csv expected_workers.csv
 

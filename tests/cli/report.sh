@@ -68,8 +68,16 @@ contains out.txt 'max_iter_reached'
 # - s: answers cat for every item -> pi rows (1, 0) and (1, 0), 12 of 12 labels cat:
 #   spammer; accuracy 0.6 * 1 + 0.4 * 0 = 0.6 >= 1/2.
 # - v: pi[cat][dog] = 6*0.8 / (6*0.8 + 6*0.4) = 2/3, pi[dog][cat] = 6*0.6 / (6*0.2 + 6*0.6)
-#   = 3/4: adversary; accuracy 0.6 * 1/3 + 0.4 * 1/4 = 0.3 < 1/2: below-chance. Its 6 cat
-#   and 6 dog labels tie: top answer cat (the first), share 0.5.
+#   = 3/4; accuracy 0.6 * 1/3 + 0.4 * 1/4 = 0.3 < 1/2: below-chance. Its 6 cat
+#   and 6 dog labels tie: top answer cat (the first), share 0.5. Not an adversary (issue
+#   34): its soft hits are 6 * 0.2 + 6 * 0.4 = 3.6 of 12, and the 95 % interval of
+#   Beta(4.6, 9.4) is 0.1187501531 .. 0.5846048675 (scipy.stats.beta.ppf), not wholly
+#   below 1/2; spammer score (1/3 + 1/4 - 1)^2 = 25/144 = 0.1736111111; worst class dog
+#   (hits on true dog 1.2 of 4.8, on true cat 2.4 of 7.2).
+# - s: hits 7.2 of 12: Beta(8.2, 5.8) 0.3293141607 .. 0.8189457225; spammer score 0 (both
+#   rows (1, 0)); worst class dog (no dog hit).
+# Label next: 0 for every item (under mv's matrices no single label overturns a vote of
+# 4/5 or 3/5), so the relabel order is by confidence as before.
 # - h: pi = ((2/3, 1/3), (1/4, 3/4)), accuracy 0.7: no tag.
 # Relabel first: the dog items (confidence 0.6 < 0.8), all with 5 labels, in item order,
 # votes dog 3, cat 2.
@@ -88,29 +96,29 @@ contains out.txt 'max_iter_reached'
 } >hand.csv
 run 0 "$CS" report --method mv --relabel-count 3 -o hand.html --relabel relabel.csv --review-workers review.csv hand.csv
 cat >expected_review.csv <<'CSV'
-worker,labels,accuracy,tags,top_answer,top_share,gold_labels,gold_accuracy,reason
-v,12,0.3,below-chance adversary,cat,0.5,0,,"Estimated accuracy 0.300 is below 1/2 (guessing). Answers dog for true cat (0.67), cat for true dog (0.75)."
-s,12,0.6,spammer,cat,1,0,,"100% of its labels are cat, whatever the true class."
+worker,labels,accuracy,tags,top_answer,top_share,gold_labels,gold_accuracy,reason,accuracy_low,accuracy_high,spammer,worst_class
+v,12,0.3,below-chance,cat,0.5,0,,Estimated accuracy 0.300 is below 1/2 (guessing).,0.1187501531,0.5846048675,0.1736111111,dog
+s,12,0.6,spammer,cat,1,0,,"100% of its labels are cat, whatever the true class.",0.3293141607,0.8189457225,0,dog
 CSV
 same review.csv expected_review.csv
 cat >expected_relabel.csv <<'CSV'
-rank,item,label,confidence,labels,votes_cat,votes_dog
-1,i07,dog,0.6,5,2,3
-2,i08,dog,0.6,5,2,3
-3,i09,dog,0.6,5,2,3
+rank,item,label,confidence,label_next,labels,votes_cat,votes_dog
+1,i07,dog,0.6,0,5,2,3
+2,i08,dog,0.6,0,5,2,3
+3,i09,dog,0.6,0,5,2,3
 CSV
 same relabel.csv expected_relabel.csv
-contains hand.html '<tr><td class="num">1</td><td class="id">i07</td><td class="id">dog</td><td class="num">0.600</td><td class="num">5</td><td class="text">dog 3, cat 2</td></tr>'
+contains hand.html '<tr><td class="num">1</td><td class="id">i07</td><td class="id">dog</td><td class="num">0.600</td><td class="num">0.000</td><td class="num">5</td><td class="text">dog 3, cat 2</td></tr>'
 contains hand.html '<strong id="alpha">-0.0243</strong>'
 contains hand.html '<tr><td class="id">cat</td><td class="num">36</td><td class="num">36</td><td class="num">0.583</td>'
 contains hand.html '<tr><td class="id">dog</td><td class="num">24</td><td class="num">24</td><td class="num">0.375</td>'
 contains hand.html '<strong id="review-count">2</strong> of 5 workers'
-contains hand.html '<td><span class="tag tag-below-chance">below-chance</span><span class="tag tag-adversary">adversary</span></td>'
+contains hand.html '<td class="num">0.119&ndash;0.585</td><td class="num">0.174</td><td class="id">dog</td><td><span class="tag tag-below-chance">below-chance</span></td>'
 # --min-labels above 12: nobody is tagged.
 run 0 "$CS" report --method mv --min-labels 13 hand.csv && contains out.txt '<p id="review-none">No worker matches a rule.</p>'
 # JSON records of the same lists by extension.
 run 0 "$CS" report --method mv --relabel-count 3 -o /dev/null --relabel relabel.json --review-workers review.jsonl hand.csv
-contains relabel.json '{"rank":1,"item":"i07","label":"dog","confidence":0.6,"labels":5,"votes_cat":2,"votes_dog":3},'
+contains relabel.json '{"rank":1,"item":"i07","label":"dog","confidence":0.6,"label_next":0,"labels":5,"votes_cat":2,"votes_dog":3},'
 contains review.jsonl '{"worker":"s","labels":12,"accuracy":0.6,"tags":"spammer","top_answer":"cat","top_share":1,"gold_labels":0,"gold_accuracy":null,'
 # With --truth: per method and per worker. mv and ds label all 12 right; on the truth
 # items h1-h3 are 12/12 right, s 6/12, v 0/12.
@@ -119,7 +127,7 @@ for m in mv ds; do contains hand.html "<tr><td>$m</td><td class=\"num\">12</td><
 check "mv is scored once" test "$(grep -c '<tr><td>mv</td>' hand.html)" -eq 1
 contains hand.html '<tr><td class="id">v</td><td class="num">12</td><td class="num">0</td><td class="num">0.000</td></tr>'
 contains hand.html '<tr><td class="id">s</td><td class="num">12</td><td class="num">6</td><td class="num">0.500</td></tr>'
-contains review.csv 'v,12,0.3,below-chance adversary,cat,0.5,12,0,'
+contains review.csv 'v,12,0.3,below-chance,cat,0.5,12,0,'
 # Pinned gold items are not scored for the methods.
 printf 'i01 cat\ni07 dog\n' >hand_gold.txt
 run 0 "$CS" report --method mv --gold hand_gold.txt --truth hand_truth.txt hand.csv &&

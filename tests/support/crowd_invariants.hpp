@@ -278,7 +278,7 @@ inline std::string check_crowd_fit(const cs_model *m, int32_t method, bool cance
                           CS_NOTE_UNLABELED_ITEMS | CS_NOTE_CANCELLED | CS_NOTE_IGNORED_EDGES |
                           CS_NOTE_ISOLATED_NODES | CS_NOTE_EMPTY_CLUSTER | CS_NOTE_LABEL_CYCLE |
                           CS_NOTE_EIGEN_NOT_CONVERGED | CS_NOTE_MAJORITY_START | CS_NOTE_UNKNOWN_WORKERS |
-                          CS_NOTE_DEGENERATE_MAXIMUM;  // the documented bits
+                          CS_NOTE_DEGENERATE_MAXIMUM | CS_NOTE_CROWDLAB_FALLBACK;  // the documented bits
     if ((r.notes & ~known) != 0) return describe("undocumented note bits", 0, r.notes);
     for (size_t g = 0; g < gold_item.size(); ++g) {
         const size_t j = static_cast<size_t>(gold_item[g]);

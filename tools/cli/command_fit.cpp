@@ -9,6 +9,7 @@
 #include "cli/command_args.hpp"
 #include "cli/commands.hpp"
 #include "fitting/fitting.hpp"
+#include "fitting/model_assist.hpp"
 #include "common/interrupt.hpp"
 #include "io/crowd_input.hpp"
 #include "io/label_file.hpp"
@@ -109,7 +110,12 @@ std::string fit_help() {
                "                          class prior. Then prior_<class>...: that prior, the same\n"
                "                          on every row (read back by predict and --init-workers).\n"
                "                          Format by the extension of FILE as for --output (json:\n"
-               "                          records with the same keys)\n"
+               "                          records with the same keys). Then the diagnostics:\n"
+               "                          spammer (Raykar-Yu: distance of its matrix from rank\n"
+               "                          one, 0 spammer .. 1 perfect), worst_class, and\n"
+               "                          label_accuracy with its 95 %% interval\n"
+               "                          label_accuracy_low/high (posterior Beta of the share\n"
+               "                          of its labels right, soft counts)\n"
                "      --workers-format csv|tsv|json|jsonl|json-nested\n"
                "                          format of the workers file (json-nested: {\"method\",\n"
                "                          \"classes\", \"class_prior\", \"workers\": [{\"worker\",\n"
@@ -133,6 +139,20 @@ std::string fit_help() {
                "                          spectral stage. A ds fit from the workers of a k-round ds\n"
                "                          fit (--tol 0 --param accel=none) continues it: N rounds\n"
                "                          from it equal k + N - 1 rounds from scratch\n"
+               "      --model-probs FILE  a classifier's class probabilities, one row per item\n"
+               "                          (CSV/TSV with a header: item, then p_<class> or <class>\n"
+               "                          per class; items matched by id as --gold's). The\n"
+               "                          Dawid-Skene methods (ds, opt-ds, one-coin-ds,\n"
+               "                          class-one-coin-ds, auto) take the model as one more\n"
+               "                          worker with its own estimated confusion matrix;\n"
+               "                          --method crowdlab weighs it as CROWDLAB does\n"
+               "      --scores FILE       one row per item: item, label, confidence, label_next\n"
+               "                          (the expected fall in the chance its label is wrong if\n"
+               "                          one more label is bought from a typical worker), the\n"
+               "                          highest first: the items to send for another label\n"
+               "      --label-scores FILE one row per label: item, worker, label, p_wrong (the\n"
+               "                          posterior probability that the label is wrong), the\n"
+               "                          highest first: the labels to check\n"
                "      --save MODEL        also save the fitted model to MODEL (e.g. model.csm):\n"
                "                          its workers, prior, calibration, labels and the EM\n"
                "                          statistics, with the item, worker and class names, for\n"
@@ -157,6 +177,9 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"init-workers", true, '\0'});
     specs.push_back({"save", true, '\0'});
     for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
+    specs.push_back({"model-probs", true, '\0'});
+    specs.push_back({"scores", true, '\0'});
+    specs.push_back({"label-scores", true, '\0'});
     const std::optional<ParsedArgs> maybe_parsed = parse_command("fit", args, first, specs, fit_help);
     if (!maybe_parsed) return kExitOk;
     const ParsedArgs &parsed = *maybe_parsed;
@@ -207,6 +230,14 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     OutputFile out(output_path);
     std::optional<OutputFile> workers_out;
     if (parsed.has("workers")) workers_out.emplace(workers_path);
+    const std::string scores_path = parsed.last("scores").value_or("");
+    const std::string label_scores_path = parsed.last("label-scores").value_or("");
+    for (const std::string *p : {&scores_path, &label_scores_path})
+        if (!p->empty() && (*p == output_path || *p == workers_path || *p == "-"))
+            throw CliError(kExitUsage, "fit: --scores and --label-scores need a file of their own, not '" + *p + "'");
+    std::optional<OutputFile> scores_out, label_scores_out;
+    if (!scores_path.empty()) scores_out.emplace(scores_path);
+    if (!label_scores_path.empty()) label_scores_out.emplace(label_scores_path);
     std::optional<OutputFile> model_out;
     if (save_path) model_out.emplace(*save_path);
     // With --init-workers and no --classes, the classes are the workers file's.
@@ -233,6 +264,11 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (!settings.quiet && !gold_note.empty())
         std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(gold_note).c_str());
 
+    if (const std::optional<std::string> probs = parsed.last("model-probs")) {
+        const std::string note = apply_model_probs(model.get(), table, *probs);
+        if (!settings.quiet) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
+
     ungroup_for_fit(model.get(), table);
     phases.mark("setup", table.grouped() ? "cs_fit_csr" : table.binary ? "cs_fit_csr (binary)" : "cs_fit");
     FitMonitor monitor(settings.quiet);
@@ -241,6 +277,8 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     if (!settings.quiet) report_fit_notes(model.get(), settings.method);
     std::vector<std::size_t> worker_labels;
     if (workers_out) worker_labels = labels_per_worker(table);
+    LabelList scored_labels;
+    if (label_scores_out) scored_labels = table_labels(table);
     // The labels are done with: free them before the results are copied and written.
     std::vector<int32_t>().swap(table.code_storage);
     std::vector<int64_t>().swap(table.item_start);
@@ -252,6 +290,11 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         fill_item_names(table);
     }
     const FitOutcome fit = fetch_outcome(model.get(), table);
+    const std::vector<double> label_next = scores_out ? fetch_label_next(model.get(), fit.n_items) : std::vector<double>();
+    const std::vector<double> label_wrong =
+        label_scores_out ? fetch_label_wrong(model.get(), scored_labels) : std::vector<double>();
+    const WorkerDiagnostics diagnostics =
+        workers_out ? fetch_worker_diagnostics(model.get(), fit.n_workers) : WorkerDiagnostics();
     if (model_out) write_saved_model(model.get(), ModelNames{table.item_names, table.worker_names, table.class_names}, *model_out);
     model.reset();  // the results are copied; free the library's before writing
     phases.mark("fetch");
@@ -279,12 +322,24 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
         report.calibrated = fit.calibration != CS_CALIBRATION_NONE;
         report.temperature = fit.temperature;
         report.mixing = fit.mixing;
+        if (!diagnostics.spammer.empty()) {
+            report.spammer = &diagnostics.spammer;
+            report.worst_class = &diagnostics.worst_class;
+            report.label_accuracy = &diagnostics.accuracy;
+            report.label_accuracy_low = &diagnostics.low;
+            report.label_accuracy_high = &diagnostics.high;
+        }
         write_worker_results(*workers_out, worker_format, report);
     }
+    if (scores_out) write_item_scores(*scores_out, table, fit, label_next);
+    if (label_scores_out) write_label_scores(*label_scores_out, table, scored_labels.item, scored_labels.worker,
+                                             scored_labels.label, label_wrong);
     phases.mark("write");
     // Every file is complete before any replaces its destination.
     out.commit();
     if (workers_out) workers_out->commit();
+    if (scores_out) scores_out->commit();
+    if (label_scores_out) label_scores_out->commit();
     if (model_out) model_out->commit();
     phases.mark("commit");
     return kExitOk;

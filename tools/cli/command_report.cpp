@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "common/interrupt.hpp"
 #include "fitting/fitting.hpp"
+#include "fitting/model_assist.hpp"
 #include "io/crowd_input.hpp"
 #include "io/label_file.hpp"
 #include "io/output.hpp"
@@ -36,18 +37,21 @@ std::string report_help() {
                "HTML file (inline SVG charts and CSS; no scripts, no network access) with:\n"
                "  - a summary: items, workers, labels, classes, method, iterations, converged,\n"
                "    log-likelihood, notes, the class prior, how FILE was read;\n"
-               "  - the items to relabel first: the --relabel-count items of lowest confidence\n"
-               "    (the largest posterior; ties: fewer labels first), with their votes; gold\n"
-               "    items are left out;\n"
+               "  - the items to relabel first: the --relabel-count items of highest label-next\n"
+               "    score (the expected fall in the chance that the item's label is wrong if one\n"
+               "    more label is bought from a typical worker; ties: lower confidence, then\n"
+               "    fewer labels first), with their votes; gold items are left out;\n"
                "  - the workers to review, each tag by its rule (workers with at least\n"
                "    --min-labels labels; k = number of classes):\n"
                "      below-chance  estimated accuracy below 1/k (guessing at random)\n"
                "      spammer       near-constant answers: one answer is at least 90% of its\n"
                "                    labels and its confusion matrix gives that answer with\n"
                "                    probability >= 0.5 for every true class\n"
-               "      adversary     systematically swapped classes: for two or more true\n"
-               "                    classes its most likely answer is a wrong class (p >= 0.5),\n"
-               "                    and these wrong answers are not all the same class\n"
+               "      adversary     right less often than guessing beyond reasonable doubt: the\n"
+               "                    upper end of the 95% interval of its accuracy (posterior\n"
+               "                    Beta of the share of its labels right, soft counts) < 1/k\n"
+               "    with each worker's interval, spammer score (Raykar-Yu: 0 its answers\n"
+               "    ignore the item, 1 perfect) and worst class;\n"
                "  - with --truth: accuracy on the truth items per method (the --method list and\n"
                "    mv; items pinned as gold are not scored) and per worker (share of its\n"
                "    labels on truth items that are right); without --truth, per worker on the\n"
@@ -72,13 +76,15 @@ std::string report_help() {
                "      --gold FILE         known true labels pinned during the fit (as in fit)\n"
                "  -t, --truth FILE        true labels to score the methods and workers on (read\n"
                "                          like a gold file; not pinned)\n"
+               "      --model-probs FILE  a classifier's probabilities, one row per item (as in fit)\n"
                "      --relabel FILE      also write the items to relabel first: rank, item,\n"
-               "                          label, confidence, labels, votes_<class>... (CSV; TSV,\n"
+               "                          label, confidence, label_next, labels, votes_<class>... (CSV; TSV,\n"
                "                          JSON or JSON lines by the extension)\n"
                "      --relabel-count N   how many items to relabel to list (default 20)\n"
                "      --review-workers FILE  also write the workers to review: worker, labels,\n"
                "                          accuracy, tags, top_answer, top_share, gold_labels,\n"
-               "                          gold_accuracy, reason (format as --relabel; all of\n"
+               "                          gold_accuracy, reason, accuracy_low, accuracy_high,\n"
+               "                          spammer, worst_class (format as --relabel; all of\n"
                "                          them, where the page shows the first 100)\n"
                "      --worst N           how many least reliable workers to show (default 6)\n"
                "      --min-labels N      only workers with at least N labels are ranked as least\n"
@@ -150,6 +156,7 @@ int run_report(const std::vector<std::string> &args, std::size_t first) {
     specs.push_back({"worst", true, '\0'});
     specs.push_back({"min-labels", true, '\0'});
     for (const OptionSpec &s : answer_option_specs()) specs.push_back(s);
+    specs.push_back({"model-probs", true, '\0'});
     const std::optional<ParsedArgs> maybe_parsed = parse_command("report", args, first, specs, report_help);
     if (!maybe_parsed) return kExitOk;
     const ParsedArgs &parsed = *maybe_parsed;
@@ -216,7 +223,7 @@ int run_report(const std::vector<std::string> &args, std::size_t first) {
     std::optional<OutputFile> relabel_out, review_out;
     if (parsed.has("relabel")) relabel_out.emplace(in.relabel_path);
     if (parsed.has("review-workers")) review_out.emplace(in.review_path);
-    const CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
+    CrowdTable table = read_crowd_file(parsed.positionals[0], settings.classes, input);
     in.read_note = crowd_read_note(table);
     if (!settings.quiet && !in.read_note.empty())
         std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(in.read_note).c_str());
@@ -250,12 +257,22 @@ int run_report(const std::vector<std::string> &args, std::size_t first) {
     if (!in.gold_note.empty() && !settings.quiet)
         std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(in.gold_note).c_str());
 
+    if (const std::optional<std::string> probs = parsed.last("model-probs")) {
+        const std::string note = apply_model_probs(model.get(), table, *probs);
+        if (!settings.quiet) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
+    }
     FitMonitor monitor(settings.quiet);
     const double seconds = timed_fit(model.get(), table, in.method, &monitor);
     in.notes_message = cs_last_error(model.get());  // the explanation of the fit's notes
     if (!settings.quiet) report_fit_notes(model.get(), in.method);
     FitOutcome fit = fetch_outcome(model.get(), table);
     fit.seconds = seconds;
+    in.label_next = fetch_label_next(model.get(), fit.n_items);
+    const WorkerDiagnostics diagnostics = fetch_worker_diagnostics(model.get(), fit.n_workers);
+    in.spammer = diagnostics.spammer;
+    in.accuracy_low = diagnostics.low;
+    in.accuracy_high = diagnostics.high;
+    in.worst_class = diagnostics.worst_class;
     model.reset();
     timed_fit(majority.get(), table, "mv", &monitor);
     in.mv_labels = fitted_labels(majority.get(), table.item_names.size());

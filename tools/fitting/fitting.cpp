@@ -409,7 +409,7 @@ std::vector<std::string> note_names(int32_t notes) {
         {CS_NOTE_ISOLATED_NODES, "isolated_nodes"}, {CS_NOTE_EMPTY_CLUSTER, "empty_cluster"},
         {CS_NOTE_LABEL_CYCLE, "label_cycle"}, {CS_NOTE_EIGEN_NOT_CONVERGED, "eigen_not_converged"},
         {CS_NOTE_APPROXIMATE_SE, "approximate_se"},
-        {CS_NOTE_VARIANCE_FLOOR, "variance_floor"}};
+        {CS_NOTE_VARIANCE_FLOOR, "variance_floor"}, {CS_NOTE_CROWDLAB_FALLBACK, "crowdlab_fallback"}};
     std::vector<std::string> names;
     int32_t known = 0;
     for (const auto &[bit, name] : kNames) {

@@ -378,7 +378,24 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
                 }
                 buf.push_back(']');
             }
-            buf += "]}";
+            buf += "]";
+            if (r.spammer != nullptr) {
+                const int32_t worst = (*r.worst_class)[i];
+                buf += ",\"spammer\":";
+                append_number(buf, "%.10g", (*r.spammer)[i]);
+                buf += ",\"worst_class\":";
+                if (worst >= 0) append_json_string(buf, classes[static_cast<std::size_t>(worst)]);
+                else buf += "null";
+                for (const auto &[key, values] : {std::pair<const char *, const std::vector<double> *>{
+                                                      "label_accuracy", r.label_accuracy},
+                                                  {"label_accuracy_low", r.label_accuracy_low},
+                                                  {"label_accuracy_high", r.label_accuracy_high}}) {
+                    buf += std::string(",\"") + key + "\":";
+                    if (std::isfinite((*values)[i])) append_number(buf, "%.10g", (*values)[i]);
+                    else buf += "null";
+                }
+            }
+            buf += "}";
             flush_if_full(out, buf);
         }
         buf += "\n]}\n";
@@ -396,6 +413,9 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
         columns.emplace_back("calibration_temperature");
         columns.emplace_back("calibration_mixing");
     }
+    if (r.spammer != nullptr)
+        for (const char *name : {"spammer", "worst_class", "label_accuracy", "label_accuracy_low", "label_accuracy_high"})
+            columns.emplace_back(name);
     RecordWriter w(out, format, columns);
     blocks_in_order(
         m, threads,
@@ -411,6 +431,14 @@ void write_worker_results(OutputFile &out, ResultFormat format, const WorkerRepo
                 if (r.calibrated) {
                     part.number(r.temperature, "%.17g");
                     part.number(r.mixing, "%.17g");
+                }
+                if (r.spammer != nullptr) {
+                    const int32_t worst = (*r.worst_class)[i];
+                    part.number((*r.spammer)[i]);
+                    part.text(worst >= 0 ? std::string_view(classes[static_cast<std::size_t>(worst)]) : std::string_view());
+                    part.number((*r.label_accuracy)[i]);
+                    part.number((*r.label_accuracy_low)[i]);
+                    part.number((*r.label_accuracy_high)[i]);
                 }
                 part.end_row();
             }

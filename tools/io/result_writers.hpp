@@ -99,6 +99,14 @@ struct WorkerReport {
     /// that predict applies it to a new batch as the fit did.
     bool calibrated = false;
     double temperature = 1.0, mixing = 0.0;
+    /// Optional diagnostics (cs_worker_diagnostics), appended as the columns spammer,
+    /// worst_class (a class name, "" for none), label_accuracy, label_accuracy_low and
+    /// label_accuracy_high (json-nested: keys of each worker).
+    const std::vector<double> *spammer = nullptr;
+    const std::vector<int32_t> *worst_class = nullptr;
+    const std::vector<double> *label_accuracy = nullptr;
+    const std::vector<double> *label_accuracy_low = nullptr;
+    const std::vector<double> *label_accuracy_high = nullptr;
 };
 
 /// One row per worker: worker, labels, accuracy (= sum_l prior_l * pi[l][l]), [type,]
@@ -111,5 +119,16 @@ struct WorkerReport {
 /// Formatted in parallel like write_item_results.
 void write_worker_results(OutputFile &out, ResultFormat format, const WorkerReport &report,
                           std::size_t threads = 0);
+
+/// --scores: one row per item, item, label, confidence, label_next, the highest
+/// label_next first (an empty `label_next` writes the header only). CSV/TSV/JSON by the
+/// extension of the file, as write_item_results.
+void write_item_scores(OutputFile &out, const CrowdTable &table, const FitOutcome &fit,
+                       const std::vector<double> &label_next);
+
+/// --label-scores: one row per label, item, worker, label, p_wrong, the highest first.
+void write_label_scores(OutputFile &out, const CrowdTable &table, const std::vector<int32_t> &item,
+                        const std::vector<int32_t> &worker, const std::vector<int32_t> &label,
+                        const std::vector<double> &p_wrong);
 
 }  // namespace cli

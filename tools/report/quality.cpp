@@ -64,7 +64,7 @@ Agreement nominal_agreement(const std::vector<int32_t> &item, const std::vector<
 }
 
 WorkerReview review_worker(const std::vector<std::size_t> &answers, const double *pi, double accuracy,
-                           const std::vector<std::string> &classes, const ReviewRules &rules) {
+                           const std::vector<std::string> &classes, const ReviewRules &rules, const double *interval) {
     WorkerReview r;
     const std::size_t k = classes.size();
     const std::size_t total = std::accumulate(answers.begin(), answers.end(), std::size_t{0});
@@ -87,6 +87,15 @@ WorkerReview review_worker(const std::vector<std::size_t> &answers, const double
     if (constant)
         add("spammer", fixed("%.0f%%", 100.0 * r.top_share) + " of its labels are " + classes[top] +
                            ", whatever the true class.");
+    // The accuracy interval wholly below chance (issue 34): a worker with 10-20 labels
+    // at 30 % where chance is 20 % is not flagged on its point estimate alone.
+    if (interval != nullptr) {
+        if (interval[1] < chance)
+            add("adversary", "Its labels are right less often than guessing: 95% interval " +
+                                 fixed("%.3f", interval[0]) + " to " + fixed("%.3f", interval[1]) + ", below 1/" +
+                                 std::to_string(k) + ".");
+        return r;
+    }
     // Wrong answers preferred for at least two true classes, not all the same answer.
     std::vector<std::pair<std::size_t, std::size_t>> swapped;  // (true class, answer)
     for (std::size_t l = 0; l < k; ++l) {
@@ -108,11 +117,14 @@ WorkerReview review_worker(const std::vector<std::size_t> &answers, const double
 }
 
 std::vector<std::size_t> relabel_order(const std::vector<double> &confidence, const std::vector<std::size_t> &labels,
-                                       const std::vector<bool> &exclude, std::size_t count) {
+                                       const std::vector<bool> &exclude, std::size_t count,
+                                       const std::vector<double> &score) {
     std::vector<std::size_t> order;
     for (std::size_t j = 0; j < confidence.size(); ++j)
         if (j >= exclude.size() || !exclude[j]) order.push_back(j);
+    const bool scored = score.size() == confidence.size();
     const auto before = [&](std::size_t a, std::size_t b) {
+        if (scored && score[a] != score[b]) return score[a] > score[b];
         if (confidence[a] != confidence[b]) return confidence[a] < confidence[b];
         if (labels[a] != labels[b]) return labels[a] < labels[b];
         return a < b;

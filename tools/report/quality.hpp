@@ -54,9 +54,11 @@ struct ReviewRules {
 /// - "spammer" (near-constant answers): one answer c makes up at least
 ///   constant_share of its labels and its confusion matrix gives c with probability
 ///   >= row_mass for every true class: the answer does not follow the item;
-/// - "adversary" (systematically swapped classes): for at least two true classes l
-///   its most likely answer is a wrong class c_l != l with pi[l][c_l] >= row_mass,
-///   and these wrong answers are not all one class.
+/// - "adversary": with an accuracy interval (cs_worker_diagnostics: the 95 % posterior
+///   interval of the share of its labels that are right), its upper end is below 1/k:
+///   worse than guessing, beyond reasonable doubt. Without one (no diagnostics), the
+///   earlier rule: for at least two true classes l its most likely answer is a wrong
+///   class c_l != l with pi[l][c_l] >= row_mass, and these answers are not all one class.
 /// Workers with fewer than min_labels labels get no tag.
 struct WorkerReview {
     std::vector<std::string> tags;  ///< in the order above
@@ -68,8 +70,10 @@ struct WorkerReview {
 /// Reviews one worker: `answers` = its labels per class (k counts), `pi` = its k x k
 /// confusion matrix (row = true class), `accuracy` = sum_l prior_l pi[l][l];
 /// `classes` names the classes in the reason text.
+/// `interval`, when not null, is its accuracy interval {low, high} (the adversary rule).
 WorkerReview review_worker(const std::vector<std::size_t> &answers, const double *pi, double accuracy,
-                           const std::vector<std::string> &classes, const ReviewRules &rules);
+                           const std::vector<std::string> &classes, const ReviewRules &rules,
+                           const double *interval = nullptr);
 
 /// How well confidences match accuracy against a truth: `confidence[i]` the largest
 /// posterior of item i, `correct[i]` whether its hard label is the truth, `truth_prob[i]`
@@ -92,10 +96,12 @@ struct Calibration {
 Calibration calibration_against_truth(const std::vector<double> &confidence, const std::vector<bool> &correct,
                                       const std::vector<double> &truth_prob, const std::vector<double> &sum_sq);
 
-/// Items to relabel first: item indices by ascending confidence (the largest
-/// posterior), ties by fewer labels, then by index; items in `exclude` (gold) are left
-/// out. At most `count` of them.
+/// Items to relabel first: item indices by descending `score` (the label-next score,
+/// cs_label_next; all equal when empty), then ascending confidence (the largest
+/// posterior), fewer labels, index; items in `exclude` (gold) are left out. At most
+/// `count` of them.
 std::vector<std::size_t> relabel_order(const std::vector<double> &confidence, const std::vector<std::size_t> &labels,
-                                       const std::vector<bool> &exclude, std::size_t count);
+                                       const std::vector<bool> &exclude, std::size_t count,
+                                       const std::vector<double> &score = {});
 
 }  // namespace cli

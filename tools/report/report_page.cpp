@@ -13,7 +13,7 @@ namespace report {
 void write_relabel_file(OutputFile &out, ResultFormat format, const ReportInput &in, const std::vector<RelabelRow> &rows) {
     const CrowdTable &t = *in.table;
     const FitOutcome &f = *in.fit;
-    std::vector<std::string> columns = {"rank", "item", "label", "confidence", "labels"};
+    std::vector<std::string> columns = {"rank", "item", "label", "confidence", "label_next", "labels"};
     for (const std::string &c : t.class_names) columns.push_back("votes_" + c);
     RecordWriter w(out, format, std::move(columns));
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -23,6 +23,7 @@ void write_relabel_file(OutputFile &out, ResultFormat format, const ReportInput 
         w.text(t.item_names[j]);
         w.text(t.class_names[static_cast<std::size_t>(f.labels[j])]);
         w.number(*std::max_element(p, p + f.k));
+        w.number(in.label_next.empty() ? std::numeric_limits<double>::quiet_NaN() : in.label_next[j]);
         w.integer(static_cast<long long>(rows[r].labels));
         for (std::size_t v : rows[r].votes) w.integer(static_cast<long long>(v));
         w.end_row();
@@ -36,7 +37,7 @@ void write_review_file(OutputFile &out, ResultFormat format, const ReportInput &
     const std::vector<std::size_t> labels = labels_per_worker(t);
     RecordWriter w(out, format,
                    {"worker", "labels", "accuracy", "tags", "top_answer", "top_share", "gold_labels", "gold_accuracy",
-                    "reason"});
+                    "reason", "accuracy_low", "accuracy_high", "spammer", "worst_class"});
     for (const ReviewRow &r : rows) {
         const std::size_t i = r.worker;
         std::string tags;
@@ -51,6 +52,13 @@ void write_review_file(OutputFile &out, ResultFormat format, const ReportInput &
         w.number(gold[i].labels ? static_cast<double>(gold[i].correct) / static_cast<double>(gold[i].labels)
                                 : std::numeric_limits<double>::quiet_NaN());
         w.text(r.review.reason);
+        const bool diag = !in.spammer.empty();
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        w.number(diag ? in.accuracy_low[i] : nan);
+        w.number(diag ? in.accuracy_high[i] : nan);
+        w.number(diag ? in.spammer[i] : nan);
+        w.text(diag && in.worst_class[i] >= 0 ? t.class_names[static_cast<std::size_t>(in.worst_class[i])]
+                                              : std::string());
         w.end_row();
     }
     w.finish();

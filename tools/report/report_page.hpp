@@ -54,6 +54,10 @@ struct ReportInput {
     std::size_t truth_pinned = 0;             // truth items left unscored because pinned
     std::vector<MethodScore> scores;          // with --truth
     std::string relabel_path, review_path;    // the CSV files, for the text
+    std::vector<double> label_next;           // per item (cs_label_next); empty: none
+    // Per worker (cs_worker_diagnostics); empty: none.
+    std::vector<double> spammer, accuracy_low, accuracy_high;
+    std::vector<int32_t> worst_class;
 };
 
 /// The reference label of item j: >= 0 a class, -1 none, -2 a label that is not a class.

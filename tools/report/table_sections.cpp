@@ -25,7 +25,7 @@ std::vector<RelabelRow> relabel_rows(const ReportInput &in) {
     }
     std::vector<std::size_t> labels(f.n_items, 0);
     for (std::size_t e : in.kept) ++labels[static_cast<std::size_t>(t.item[e])];
-    const std::vector<std::size_t> order = relabel_order(confidence, labels, in.pinned, in.relabel_count);
+    const std::vector<std::size_t> order = relabel_order(confidence, labels, in.pinned, in.relabel_count, in.label_next);
     std::vector<RelabelRow> rows;
     std::vector<std::size_t> slot(f.n_items, static_cast<std::size_t>(-1));
     for (std::size_t r = 0; r < order.size(); ++r) {
@@ -44,21 +44,38 @@ std::string relabel_section(const ReportInput &in, const std::vector<RelabelRow>
     const FitOutcome &f = *in.fit;
     std::string html = "<section id=\"relabel\"><h2>Items to relabel first</h2>\n<p>";
     if (rows.empty()) return html + "No item to list (every item is a gold item, or --relabel-count is 0).</p>\n</section>\n";
-    html += "The " + std::to_string(rows.size()) + " items whose label is least certain: lowest confidence (the "
-            "largest posterior probability) first, ties by fewer labels" +
+    html += "The " + std::to_string(rows.size()) +
+            (in.label_next.empty()
+                 ? std::string(" items whose label is least certain: lowest confidence (the largest posterior "
+                               "probability) first, ties by fewer labels")
+                 : std::string(" items where one more label helps most: highest label-next score first (the "
+                               "expected fall in the chance that the item's label is wrong if one more label is "
+                               "bought from a typical worker), ties by lower confidence, then fewer labels")) +
             (std::count(in.pinned.begin(), in.pinned.end(), true) > 0 ? "; gold items are left out" : "") + ".";
     if (!in.relabel_path.empty()) html += " The same list is in <code>" + svg::escape(in.relabel_path) + "</code>.";
     html += "</p>\n" + table_open("relabel-table", {{"#", true}, {"item", false}, {"label", false},
-                                                     {"confidence", true}, {"labels", true}, {"votes", false}});
+                                                     {"confidence", true}, {"label next", true}, {"labels", true},
+                                                     {"votes", false}});
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const std::size_t j = rows[r].item;
         const double *p = f.posteriors.data() + j * f.k;
         html += "<tr>" + num_cell(std::to_string(r + 1)) + id_cell(t.item_names[j]) +
                 id_cell(t.class_names[static_cast<std::size_t>(f.labels[j])]) +
-                num_cell(fmt("%.3f", *std::max_element(p, p + f.k))) + num_cell(std::to_string(rows[r].labels)) +
+                num_cell(fmt("%.3f", *std::max_element(p, p + f.k))) +
+                num_cell(in.label_next.empty() ? std::string("&ndash;") : fmt("%.3f", in.label_next[j])) +
+                num_cell(std::to_string(rows[r].labels)) +
                 "<td class=\"text\">" + svg::escape(votes_text(rows[r].votes, t.class_names)) + "</td></tr>\n";
     }
     return html + kTableClose + "</section>\n";
+}
+
+// The diagnostics of worker i (interval, spammer score, worst class) as cells.
+std::string diagnostic_cells(const ReportInput &in, std::size_t i) {
+    if (in.spammer.empty()) return num_cell("&ndash;") + num_cell("&ndash;") + id_cell("");
+    const int32_t worst = in.worst_class[i];
+    return num_cell(fmt("%.3f", in.accuracy_low[i]) + "&ndash;" + fmt("%.3f", in.accuracy_high[i])) +
+           num_cell(fmt("%.3f", in.spammer[i])) +
+           id_cell(worst >= 0 ? in.table->class_names[static_cast<std::size_t>(worst)] : std::string());
 }
 
 std::string review_section(const ReportInput &in, const std::vector<ReviewRow> &rows,
@@ -75,9 +92,17 @@ std::string review_section(const ReportInput &in, const std::vector<ReviewRow> &
                        "<dt><span class=\"tag tag-spammer\">spammer</span></dt><dd>near-constant answers: one "
                        "answer is at least 90% of its labels, and &pi; gives that answer with probability at least "
                        "0.5 for every true class, so it does not follow the item.</dd>\n"
-                       "<dt><span class=\"tag tag-adversary\">adversary</span></dt><dd>systematically swapped "
-                       "classes: for two or more true classes its most likely answer is a wrong class (probability "
-                       "at least 0.5), and these wrong answers are not all the same class.</dd>\n</dl>\n";
+                       "<dt><span class=\"tag tag-adversary\">adversary</span></dt><dd>" +
+                       (in.accuracy_high.empty()
+                            ? std::string("systematically swapped classes: for two or more true classes its most "
+                                          "likely answer is a wrong class (probability at least 0.5), and these "
+                                          "wrong answers are not all the same class.")
+                            : std::string("right less often than guessing beyond reasonable doubt: the upper end of "
+                                          "the 95% interval of its accuracy (the posterior Beta of the share of its "
+                                          "labels that are right, soft counts) is below 1/k.")) +
+                       "</dd>\n</dl>\n<p>Spammer score: Raykar and Yu (2012), the distance of &pi; from a matrix "
+                       "whose rows are all alike (0: its answer ignores the item; 1: perfect). Worst class: the true "
+                       "class it gets right least often.</p>\n";
     const bool with_gold = !in.reference_name.empty();
     if (rows.empty()) {
         html += "<p id=\"review-none\">No worker matches a rule.</p>\n";
@@ -91,16 +116,20 @@ std::string review_section(const ReportInput &in, const std::vector<ReviewRow> &
         if (!in.review_path.empty()) html += " The same list is in <code>" + svg::escape(in.review_path) + "</code>.";
         html += "</p>\n" +
                 (with_gold ? table_open("review-table", {{"worker", false}, {"labels", true}, {"accuracy", true},
-                                                         {"tags", false}, {"most frequent answer", false},
-                                                         {"on gold", true}, {"why", false}})
+                                                         {"95% interval", true}, {"spammer", true},
+                                                         {"worst class", false}, {"tags", false},
+                                                         {"most frequent answer", false}, {"on gold", true},
+                                                         {"why", false}})
                            : table_open("review-table", {{"worker", false}, {"labels", true}, {"accuracy", true},
-                                                         {"tags", false}, {"most frequent answer", false},
-                                                         {"why", false}}));
+                                                         {"95% interval", true}, {"spammer", true},
+                                                         {"worst class", false}, {"tags", false},
+                                                         {"most frequent answer", false}, {"why", false}}));
         for (std::size_t row_index = 0; row_index < shown; ++row_index) {
             const ReviewRow &r = rows[row_index];
             const std::size_t i = r.worker;
             html += "<tr>" + id_cell(t.worker_names[i]) + num_cell(std::to_string(labels[i])) +
-                    num_cell(fmt("%.3f", accuracy[i])) + "<td>" + tag_html(r.review.tags) + "</td>" +
+                    num_cell(fmt("%.3f", accuracy[i])) + diagnostic_cells(in, i) + "<td>" +
+                    tag_html(r.review.tags) + "</td>" +
                     id_cell(t.class_names[static_cast<std::size_t>(r.review.top_answer)] + " (" +
                             fmt("%.0f%%", 100.0 * r.review.top_share) + ")") +
                     (with_gold ? num_cell(gold_text(gold[i])) : std::string()) + "<td class=\"text\">" +
@@ -220,8 +249,10 @@ std::vector<ReviewRow> review_rows(const ReportInput &in, const std::vector<doub
     rules.min_labels = in.min_labels;
     std::vector<ReviewRow> rows;
     for (std::size_t i = 0; i < f.n_workers; ++i) {
+        const double interval[2] = {in.accuracy_low.empty() ? 0.0 : in.accuracy_low[i],
+                                    in.accuracy_high.empty() ? 1.0 : in.accuracy_high[i]};
         WorkerReview r = review_worker(answers[i], f.confusion.data() + i * f.k * f.k, accuracy[i],
-                                       in.table->class_names, rules);
+                                       in.table->class_names, rules, in.accuracy_high.empty() ? nullptr : interval);
         if (!r.tags.empty()) rows.push_back({i, std::move(r)});
     }
     std::stable_sort(rows.begin(), rows.end(),

@@ -35,7 +35,8 @@ export Model, CrowdSpecError, fit!, fit_points!, fit_graph!, set_gold!, setparam
     centres, graph_densities, median_grades, mean_grades, encode, method_names, method_input,
     param_names, param_info, rank_comparisons,
     fit_numbers!, fit_tags!, number_estimates, number_workers, n_tags, tag_probabilities, tag_sets,
-    tag_workers, update!, refit!
+    tag_workers, update!, refit!, set_model_probs!, model_confusion, label_next, label_wrong,
+    worker_diagnostics
 
 include("library.jl")   # loading libcrowdspec, the header's constants, CrowdSpecError
 include("model.jl")     # Model, parameters, the library's methods and parameters
@@ -44,5 +45,6 @@ include("results.jl")   # labels, posteriors, confusion, ... of the last fit
 include("ranking.jl")   # rank_comparisons: pairwise comparisons
 include("answers.jl")   # numeric answers and sets of tags (0.2): fit_numbers!, fit_tags!
 include("saved.jl")     # CrowdSpec.save, CrowdSpec.load (not exported: FileIO has its own), update!, refit!
+include("model_assist.jl")  # model probabilities in; label-next scores, worker diagnostics out
 
 end # module

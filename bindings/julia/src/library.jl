@@ -82,6 +82,7 @@ const CS_PARAM_METHOD = Int32(1)
 
 # Methods (enum cs_method): the library's default since 0.2.
 const CS_METHOD_AUTO = Int32(24)
+const CS_METHOD_CROWDLAB = Int32(25)
 
 # Calibration of the Dawid-Skene family's posteriors (enum cs_calibration): the values
 # of the parameter "calibration" and the sources calibration(model) reports.
@@ -115,6 +116,7 @@ const CS_NOTE_DEGENERATE_MAXIMUM = Int32(131072)
 const CS_NOTE_APPROXIMATE_SE = Int32(4194304)
 const CS_NOTE_VARIANCE_FLOOR = Int32(8388608)
 const CS_NOTE_INCREMENTAL = Int32(16777216)
+const CS_NOTE_CROWDLAB_FALLBACK = Int32(33554432)
 
 const _NOTE_NAMES = (
     (CS_NOTE_MAX_ITER_REACHED, :max_iter_reached),
@@ -133,6 +135,7 @@ const _NOTE_NAMES = (
     (CS_NOTE_APPROXIMATE_SE, :approximate_se),
     (CS_NOTE_VARIANCE_FLOOR, :variance_floor),
     (CS_NOTE_INCREMENTAL, :incremental),
+    (CS_NOTE_CROWDLAB_FALLBACK, :crowdlab_fallback),
 )
 
 # ---------------------------------------------------------------------------- errors

@@ -10,10 +10,11 @@ held in a Dask DataFrame (import it explicitly: it needs dask and distributed).
 
 from ._lib import CrowdspecError, CrowdspecWarning, library_path
 from ._fit import (NOTE_NAMES, WARN_NOTES, Result, fit_comparisons, fit_graph, fit_labels, fit_points, has_param,
-                   method_summaries, methods, params, predict_labels,
+                   method_summaries, methods, params,
                    version)
+from ._predict import predict_labels
 from ._aggregators import (BCC, BWA, EBCC, GLAD, KOS, LA, MACE, METHOD_CLASSES, MMSR,
-                           Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLloyd, DawidSkene,
+                           Aggregator, Auto, ClassOneCoinDawidSkene, CrowdLab, CrowdLloyd, DawidSkene,
                            EigenRatio, GhoshSVD, KOSMessagePassing, LAOnePass, MajorityVote,
                            MinimaxEntropy, OneCoinDawidSkene, OptDawidSkene, OrdinalDawidSkene,
                            OrdinalMinimaxEntropy, Wawa, ZeroBasedSkill)
@@ -33,7 +34,7 @@ __all__ = [
     "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
-    "LA", "LAOnePass", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
+    "LA", "LAOnePass", "CrowdLab", "MinimaxEntropy", "OrdinalMinimaxEntropy", "OrdinalDawidSkene",
     "Lloyd", "KMeansPP", "CommuLloyd", "Spec", "SpecMLE", "metrics",
     "BradleyTerry", "NoisyBradleyTerry", "CrowdBT", "Model",
     "fit_numbers", "fit_tags", "NumbersResult", "TagsResult",

@@ -13,7 +13,8 @@ import numpy as np
 from ._crowd_frame import (_check_coded, _check_columns, _confusion_from_errors, _Encoded,
                            _in_frame_terms, _missing_row)
 from ._estimator import _Params
-from ._fit import fit_labels, predict_labels, warn_notes
+from ._fit import fit_labels, warn_notes
+from ._predict import predict_labels
 from ._frame import _factorize, _int32, _pd
 from ._lib import CrowdspecError
 
@@ -21,8 +22,33 @@ __all__ = [
     "Aggregator", "Auto", "MajorityVote", "DawidSkene", "OptDawidSkene", "OneCoinDawidSkene",
     "ClassOneCoinDawidSkene", "CrowdLloyd", "KOS", "KOSMessagePassing", "GhoshSVD",
     "EigenRatio", "Wawa", "ZeroBasedSkill", "GLAD", "MACE", "MMSR", "EBCC", "BCC", "BWA",
-    "LA", "LAOnePass", "METHOD_CLASSES",
+    "LA", "LAOnePass", "CrowdLab", "METHOD_CLASSES",
 ]
+
+
+def _model_rows(model_probs, enc):
+    """model_probs as (rows, item ids) for fit_labels: a DataFrame by task (columns the
+    labels, in any order; tasks not in the data dropped) or an array in the fit's task
+    and class order."""
+    pd = _pd()
+    if isinstance(model_probs, pd.DataFrame):
+        cols = enc.class_index().get_indexer(model_probs.columns)
+        if (cols < 0).any():
+            raise ValueError("model_probs has a column that is not a label of the data: %r"
+                             % model_probs.columns[int(np.argmax(cols < 0))])
+        if len(set(cols.tolist())) != enc.n_classes:
+            raise ValueError("model_probs needs one column per label (%d), got %d"
+                             % (enc.n_classes, len(model_probs.columns)))
+        items = enc.task_index().get_indexer(model_probs.index)
+        keep = items >= 0
+        values = np.empty((int(keep.sum()), enc.n_classes), dtype=np.float64)
+        values[:, cols] = model_probs.to_numpy(dtype=np.float64)[keep]
+        return values, items[keep].astype(np.int32)
+    values = np.asarray(model_probs, dtype=np.float64)
+    if values.ndim != 2 or values.shape[1] != enc.n_classes or values.shape[0] > enc.n_items:
+        raise ValueError("model_probs as an array must be tasks x labels (%d x %d), got shape %r"
+                         % (enc.n_items, enc.n_classes, values.shape))
+    return values, None
 
 
 class Aggregator(_Params):
@@ -58,23 +84,38 @@ class Aggregator(_Params):
         # scikit-learn's rule: every argument stored as given (checked, not changed)
         self._set_checked(dict(method=method, n_iter=n_iter, tol=tol, **params))
 
-    def fit(self, data, true_labels=None, initial_error=None):
+    def fit(self, data, true_labels=None, initial_error=None, model_probs=None):
         """Fit to a DataFrame with columns task, worker, label; true_labels (a Series
         task -> label) are pinned as gold. initial_error (EM methods; crowd-kit's
         argument): a warm start in the layout of errors_ (rows (worker, observed
         label), columns true label), for example a previous fit's errors_; workers it
-        lacks start from the majority-vote estimate. Returns self."""
+        lacks start from the majority-vote estimate. model_probs: a classifier's class
+        probabilities, a DataFrame indexed by task with one column per label (tasks
+        not in data are ignored), or an array (tasks in the order of probas_.index, labels
+        in the order of classes_). The Dawid-Skene family (Auto, the default, too) takes
+        the model as one more worker with its own confusion matrix (model_errors_);
+        Aggregator("crowdlab") weighs it as CROWDLAB does. Returns self.
+
+        Scores and diagnostics after fit(): label_next_ (Series by task: the expected
+        fall in the chance its label is wrong if one more label is bought; highest
+        first to buy), label_wrong_ (Series indexed like data: the posterior
+        probability that each label is wrong), spammer_ (Series by worker, Raykar-Yu:
+        0 spammer .. 1 perfect), worst_class_ (Series by worker), accuracy_interval_
+        (DataFrame by worker: accuracy, low, high: the share of its labels right, soft
+        counts, and its 95 % posterior Beta interval)."""
         pd = _pd()
         enc = _Encoded(data, true_labels)
         initial = None
         if initial_error is not None:
             initial = _confusion_from_errors(initial_error, enc.worker_index(),
                                              enc.class_index())
+        probs, prob_items = (None, None) if model_probs is None else _model_rows(model_probs, enc)
         try:
             result = fit_labels(enc.item, enc.worker, enc.label, method=self._fit_method(),
                                 n_items=enc.n_items, n_workers=enc.n_workers,
                                 n_classes=enc.n_classes, gold_item=enc.gold_item,
                                 gold_label=enc.gold_label, initial_confusion=initial,
+                                model_probs=probs, model_items=prob_items,
                                 warn=False, **self._params)
         except CrowdspecError as err:
             raise _in_frame_terms(err, data) from None
@@ -103,6 +144,7 @@ class Aggregator(_Params):
         self.mixing_ = result.mixing
         self.calibration_ = result.calibration
         self._keep_estimates(result, tasks, workers, classes, enc)
+        self._keep_diagnostics(result, data.index, tasks, workers, classes, enc)
         if result.median_grades is not None:
             # Ordered grades: the median as a label, the mean as a number (the labels'
             # values when every label is a number, else the 0-based class position).
@@ -113,6 +155,25 @@ class Aggregator(_Params):
                      else result.mean_grades)
             self.mean_grades_ = pd.Series(means, index=tasks, name="mean_grade")
         return self
+
+    def _keep_diagnostics(self, result, rows, tasks, workers, classes, enc):
+        """label_next_, label_wrong_, spammer_, worst_class_, accuracy_interval_ and
+        model_errors_ (issue 34), where the fit has them."""
+        pd = _pd()
+        d = result.diagnostics
+        if d is None:
+            return
+        self.label_next_ = pd.Series(d.label_next, index=tasks, name="label_next")
+        self.label_wrong_ = pd.Series(d.label_wrong, index=rows, name="p_wrong")
+        self.spammer_ = pd.Series(d.spammer, index=workers, name="spammer")
+        values = np.asarray(enc.classes, dtype=object)
+        self.worst_class_ = pd.Series([values[c] if c >= 0 else None for c in d.worst_class], index=workers,
+                                      name="worst_class", dtype=object)
+        self.accuracy_interval_ = pd.DataFrame(
+            {"accuracy": d.accuracy, "low": d.accuracy_low, "high": d.accuracy_high}, index=workers)
+        if d.model_confusion is not None:
+            self.model_errors_ = pd.DataFrame(d.model_confusion, index=classes,
+                                              columns=pd.Index(enc.classes, name="model label"))
 
     def _keep_estimates(self, result, tasks, workers, classes, enc):
         """crowd-kit's model-specific attributes, where the method has them."""
@@ -333,9 +394,14 @@ OrdinalDawidSkene = _crowd_class(
     'Dawid-Skene EM with ordered-logit workers ("ordinal-ds"): each worker a bias and a noise on\n'
     'the grade scale, thresholds shared; sets median_grades_ and mean_grades_.')
 
+CrowdLab = _crowd_class(
+    "CrowdLab", "crowdlab",
+    'CROWDLAB ("crowdlab"; Goh, Tkachenko and Mueller 2022): a weighted ensemble of a\n'
+    'classifier\'s probabilities and the labels; fit(data, model_probs=...) is required.')
+
 #: The class of each crowd method of the library, by method name.
 METHOD_CLASSES = {cls._method: cls for cls in (
     Auto, MajorityVote, DawidSkene, OptDawidSkene, OneCoinDawidSkene, ClassOneCoinDawidSkene,
     CrowdLloyd, KOS, KOSMessagePassing, GhoshSVD, EigenRatio, Wawa, ZeroBasedSkill, GLAD,
     MACE, MMSR, EBCC, BCC, BWA, LA, LAOnePass, MinimaxEntropy, OrdinalMinimaxEntropy,
-    OrdinalDawidSkene)}
+    OrdinalDawidSkene, CrowdLab)}

@@ -17,12 +17,12 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from . import _lib
+from ._model_assist import Diagnostics, read_model_assist, set_model_probs
 from ._lib import CrowdspecError, CrowdspecWarning, Handle, check, lib
 
 __all__ = [
     "Result",
     "fit_labels",
-    "predict_labels",
     "fit_points",
     "fit_graph",
     "fit_comparisons",
@@ -54,6 +54,7 @@ NOTE_NAMES = {
     4194304: "approximate_se",
     8388608: "variance_floor",
     16777216: "incremental",
+    33554432: "crowdlab_fallback",
 }
 
 
@@ -68,6 +69,7 @@ WARN_NOTES = frozenset({
     "degenerate_maximum",   # some items' label was arbitrary at EM's maximum
     "unknown_workers",      # predict: workers the fit never saw count as average
     "isolated_nodes",       # nodes without edges got community 0 by default
+    "crowdlab_fallback",    # crowdlab without model probabilities or shared items
 })
 
 
@@ -112,6 +114,8 @@ class Result:
     median_grades, mean_grades: when the classes are ordered grades (an ordinal method,
         or ordinal=1), each item's posterior median grade ((n,) int32 class index) and
         posterior mean grade ((n,) float64, in class positions 0..k-1), else None.
+    diagnostics: crowd fits (fit_labels): the label-next and label-wrong scores, the
+        model's confusion matrix and the worker diagnostics (_model_assist.Diagnostics).
     """
 
     method: str
@@ -137,6 +141,7 @@ class Result:
     se: Optional[np.ndarray] = None
     ranks: Optional[np.ndarray] = None
     reliability: Optional[np.ndarray] = None
+    diagnostics: Optional[Diagnostics] = None
 
     @property
     def note_names(self) -> List[str]:
@@ -471,7 +476,8 @@ def _prepare(model, method, params):
 
 def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None,
                n_classes=None, gold_item=None, gold_label=None, initial_confusion=None,
-               initial_prior=None, progress=None, warn=True, **params):
+               initial_prior=None, model_probs=None, model_items=None, progress=None, warn=True,
+               **params):
     """Fit a crowd method to (item, worker, label) triples of 0-based integers.
 
     Args:
@@ -487,6 +493,8 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
             cs_set_initial_prior): (m, k, k) worker x true x observed matrices and (k,)
             prior EM starts from (EM methods only); a worker's all-zero matrix marks it
             as new (it starts from the majority-vote estimate).
+        model_probs, model_items: a classifier's (n_rows, k) class probabilities, row r
+            for item model_items[r] (default: row j for item j); see set_model_probs.
         progress: optional function(iteration, objective); a true return value stops
             the fit, keeping the last completed iteration.
         warn: issue a CrowdspecWarning when the fit reports a note the user must act
@@ -510,46 +518,13 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
                 raise ValueError("gold_item and gold_label must have the same length")
             check(lib().cs_set_gold(model, _i32p(gi), _i32p(gl), gi.shape[0]), model)
         _set_initial(model, initial_confusion, initial_prior)
+        if model_probs is not None:
+            set_model_probs(model, model_probs, model_items)
         status = _run(model, lambda: lib().cs_fit(model, _i32p(item), _i32p(worker),
                                                   _i32p(label), item.shape[0]), progress)
         check(status, model)
         result = _collect(model, method, _lib.INPUT_CROWD)
-    if warn:
-        warn_notes(result)
-    return result
-
-
-def predict_labels(item, worker, label, confusion, prior, *, temperature=None, mixing=None,
-                   warn=True, **params):
-    """Label a new batch of items by workers with known matrices, without refitting
-    (cs_predict: one E-step).
-
-    Args:
-        item, worker, label: the batch's triples (0-based integers; items numbered for
-            the batch, workers as in `confusion`).
-        confusion: (m, k, k) worker x true x observed matrices (e.g. a fit's
-            Result.confusion); workers with ids >= m are unknown and weighed by the mean
-            matrix (note "unknown_workers").
-        prior: (k,) class prior (e.g. Result.prior).
-        temperature, mixing: the calibration applied to the posteriors
-            (cs_set_initial_calibration; e.g. Result.temperature and Result.mixing of
-            the fit, so that the fit's own items get the fit's posteriors). None: 1 and
-            0, the model's posterior as it is.
-        **params: library parameters (support=..., threads=...).
-
-    Returns: a Result (iterations 0, trace = [batch log-likelihood]).
-    """
-    item, worker, label = _triples(item, worker, label)
-    with Handle() as model:
-        set_params(model, params)
-        _set_initial(model, confusion, prior)
-        if temperature is not None or mixing is not None:
-            check(_lib.function("cs_set_initial_calibration")(
-                model, 1.0 if temperature is None else float(temperature),
-                0.0 if mixing is None else float(mixing)), model)
-        check(lib().cs_predict(model, _i32p(item), _i32p(worker), _i32p(label),
-                               item.shape[0]), model)
-        result = _collect(model, "predict", _lib.INPUT_CROWD)
+        read_model_assist(model, result, item, label)
     if warn:
         warn_notes(result)
     return result

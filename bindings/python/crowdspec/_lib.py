@@ -186,6 +186,11 @@ _SIGNATURES_0_2 = {
     "cs_tag_probabilities": (_status, [ModelP, F64P, ctypes.c_size_t]),
     "cs_tag_sets": (_status, [ModelP, F64P, ctypes.c_size_t, I32P, ctypes.c_size_t]),
     "cs_tag_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
+    "cs_set_model_probs": (_status, [ModelP, I32P, F64P, ctypes.c_size_t, ctypes.c_int32]),
+    "cs_model_confusion": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_label_next": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_label_wrong": (_status, [ModelP, I32P, I32P, ctypes.c_size_t, F64P]),
+    "cs_worker_diagnostics": (_status, [ModelP, F64P, I32P, F64P, F64P, F64P, ctypes.c_size_t]),
 }
 
 #: ``typedef int32_t (*cs_e_step_fn)(void *user, const double *confusion, const double *prior,

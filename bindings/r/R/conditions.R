@@ -20,7 +20,8 @@
   degenerate_maximum = 131072L,
   approximate_se = 4194304L,
   variance_floor = 8388608L,
-  incremental = 16777216L
+  incremental = 16777216L,
+  crowdlab_fallback = 33554432L
 )
 
 # Names of the bits set in a cs_fit_notes() value; a bit this table does not know

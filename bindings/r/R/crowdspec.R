@@ -253,6 +253,16 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     fit$median_grades <- stats::setNames(class_values[r$median_grades + 1L], item_names)
     fit$mean_grades <- stats::setNames(r$mean_grades + 1, item_names)
   }
+  if (!is.null(r$label_next)) {
+    # Issue 34: each item's "label next" score, and per worker the Raykar-Yu spammer
+    # score, worst class and accuracy with its 95% posterior interval.
+    fit$label_next <- stats::setNames(r$label_next, item_names)
+    worst <- ifelse(r$worst_class < 0L, NA, r$worst_class + 1L)
+    fit$worker_diagnostics <- data.frame(
+      spammer = r$spammer, worst_class = class_values[worst], accuracy = r$label_accuracy,
+      low = r$accuracy_low, high = r$accuracy_high, row.names = worker_names,
+      stringsAsFactors = FALSE)
+  }
   fit
 }
 

@@ -315,7 +315,8 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "densities",  "temperature", "mixing",        "calibration",
                            "median_grades", "mean_grades", "scores",     "se",
                            "ranks",      "reliability", "bias",         "model",
-                           ""};
+                           "label_next",  "spammer",     "worst_class",  "label_accuracy",
+                           "accuracy_low", "accuracy_high", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -387,6 +388,22 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
             }
             UNPROTECT(1);
         }
+        /* Issue 34: label-next scores and worker diagnostics (NULL when the fit has none). */
+        SEXP next = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
+        if (cs_label_next(model, REAL(next), n) == CS_OK) {
+            SET_VECTOR_ELT(out, 28, next);
+            SEXP spam = list_element(out, 29, REALSXP, (R_xlen_t)m);
+            SEXP worst = list_element(out, 30, INTSXP, (R_xlen_t)m);
+            SEXP acc = list_element(out, 31, REALSXP, (R_xlen_t)m);
+            SEXP low = list_element(out, 32, REALSXP, (R_xlen_t)m);
+            SEXP high = list_element(out, 33, REALSXP, (R_xlen_t)m);
+            if (m > 0 && (s = cs_worker_diagnostics(model, REAL(spam), INTEGER(worst), REAL(acc), REAL(low),
+                                                    REAL(high), m))) {
+                UNPROTECT(2);
+                return failure(ptr, s);
+            }
+        }
+        UNPROTECT(1);
     }
     if (with_model && !stopped) cs_r_put_saved_model(model, out, 27);
     destroy_handle(ptr);

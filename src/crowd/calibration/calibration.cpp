@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "crowd/em/confusion_model.hpp"
+#include "crowd/em/model_worker.hpp"
 #include "priors/pooled_prior.hpp"
 #include "data/crowd_shard.hpp"
 
@@ -196,6 +197,28 @@ int64_t global_item(const CrowdData &data, int32_t j) {
     return data.shard != nullptr ? data.shard->item_ids[static_cast<std::size_t>(j)] : j;
 }
 
+// Model probabilities (crowd/em/model_worker.hpp): each item's term m_j(t) at the fit's
+// pi_M, which is part of the posterior that T tempers, so it is part of the evidence
+// that predicts each held-out label (and of a gold item's) too: T is fitted on the
+// very logits it is applied to. Empty without a model.
+struct ModelTerms {
+    std::vector<double> terms;
+    const double *of(int32_t j, int32_t k) const {
+        return terms.empty() ? nullptr : terms.data() + static_cast<int64_t>(j) * k;
+    }
+};
+
+ModelTerms model_terms_of(const CrowdData &data, const FitResult &fit) {
+    ModelTerms m;
+    if (has_model(data) && !fit.model_confusion.empty()) model_log_terms(data, fit.model_confusion, m.terms);
+    return m;
+}
+
+// Whether class t is an answer of item j: some label's, or the model's (model_answers).
+bool answers(const CrowdData &data, const std::vector<int32_t> &answered, int32_t j, int32_t t) {
+    return answered[t] > 0 || (has_model(data) && model_answers(data, j, t));
+}
+
 // Held-out labels of the sample, laid out for the objective: per label, its held-out
 // column at the class of the largest tempered-posterior logit without it (that class's
 // softmax term is exp(0) = 1 at every T: no exponential), then, for the other possible
@@ -220,7 +243,7 @@ struct HeldOut {
 };
 
 HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const FitResult &fit,
-                        const RowCounts &rc, const std::vector<double> &log_pi) {
+                        const RowCounts &rc, const std::vector<double> &log_pi, const ModelTerms &model) {
     const int32_t k = data.k;
     HeldOut h;
     const bool restricted = answered_support(options, k);
@@ -233,6 +256,7 @@ HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const 
         if (end - begin < 2 || data.gold_of(j) >= 0 || global_item(data, j) % stride != 0) continue;
         item_evidence(data, log_pi, j, ev);
         const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
+        const double *m = model.of(j, k);
         for (int64_t p = begin; p < end; ++p) {
             const uint32_t code = data.item_code[p];
             const int32_t o = static_cast<int32_t>(code % static_cast<uint32_t>(k));
@@ -240,9 +264,12 @@ HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const 
             bool any = false;
             for (int32_t t = 0; t < k; ++t) {
                 const bool own_zero = lp[t] == kNegInf;
+                const bool answered = ev.answered[t] - (o == t ? 1 : 0) > 0 ||
+                                      (m != nullptr && model_answers(data, j, t));
                 const bool possible = ev.zeros[t] - (own_zero ? 1 : 0) == 0 && log_w[t] != kNegInf &&
-                                      (!restricted || ev.answered[t] - (o == t ? 1 : 0) > 0);
-                logit[t] = possible ? log_w[t] + ev.finite[t] - (own_zero ? 0.0 : lp[t]) : kNegInf;
+                                      (!restricted || answered);
+                const double model_term = m != nullptr ? m[t] : 0.0;
+                logit[t] = possible ? log_w[t] + ev.finite[t] - (own_zero ? 0.0 : lp[t]) + model_term : kNegInf;
                 any = any || possible;
             }
             if (!any) continue;  // the rest of the item allows no class: nothing to predict from
@@ -374,7 +401,7 @@ struct GoldEvidence {
 };
 
 GoldEvidence gold_evidence(const CrowdData &data, const FitOptions &options, const FitResult &fit,
-                           const RowCounts &rc) {
+                           const RowCounts &rc, const ModelTerms &model) {
     const int32_t k = data.k;
     GoldEvidence g;
     g.k = k;
@@ -394,9 +421,11 @@ GoldEvidence gold_evidence(const CrowdData &data, const FitOptions &options, con
             held_out_column(rc, data.worker_of(p), o, drop.data(), scratch, column.data());
             for (int32_t t = 0; t < k; ++t) logit[t] += column[t] > 0.0 ? std::log(column[t]) : kNegInf;
         }
+        if (const double *m = model.of(j, k))
+            for (int32_t t = 0; t < k; ++t) logit[t] += m[t];
         if (restricted)
             for (int32_t t = 0; t < k; ++t)
-                if (answered[t] == 0) logit[t] = kNegInf;
+                if (!answers(data, answered, j, t)) logit[t] = kNegInf;
         g.logit.insert(g.logit.end(), logit.begin(), logit.end());
         g.truth.push_back(truth);
     }
@@ -472,9 +501,10 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
     RowCounts rc = row_counts(data, options, out);
     add_row_masses(rc, data.n_workers);
     const std::vector<double> log_pi = log_pi_by_code(out, data.n_workers, data.k);
+    const ModelTerms model = model_terms_of(data, out);
     const bool use_gold = options.calibration != CS_CALIBRATION_LABELS && gold_items_with_labels(data) >= kMinGoldItems;
     if (use_gold) {
-        const GoldEvidence g = gold_evidence(data, options, out, rc);
+        const GoldEvidence g = gold_evidence(data, options, out, rc, model);
         double best_loss = std::numeric_limits<double>::infinity(), best_t = 1.0, best_eps = 0.0;
         for (int step = 0; step <= kMixingSteps; ++step) {
             const double eps = step * kMixingStep;
@@ -489,7 +519,7 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
         out.mixing = best_eps;
         out.calibration = CS_CALIBRATION_GOLD;
     } else {
-        const HeldOut h = held_out_labels(data, options, out, rc, log_pi);
+        const HeldOut h = held_out_labels(data, options, out, rc, log_pi, model);
         double at_one = 0.0, at_t = 0.0;
         const double t = held_out_temperature(data, h, at_one, at_t);
         // A flat objective (nothing to learn, e.g. every item unanimous) keeps T = 1.

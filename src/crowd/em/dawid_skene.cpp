@@ -14,6 +14,7 @@
 
 #include "crowd/em/ds_steps.hpp"
 #include "crowd/em/ds_workspace.hpp"
+#include "crowd/em/model_worker.hpp"
 #include "crowd/spectral/class_identification.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "util/squarem.hpp"
@@ -302,6 +303,8 @@ std::vector<uint8_t> answer_sets(const CrowdData &data) {
             continue;
         }
         for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) a[data.label_of(p)] = 1;
+        if (has_model(data))  // the model answers too
+            for (int32_t t = 0; t < k; ++t) a[t] = a[t] || model_answers(data, j, t);
     }
     return allowed;
 }
@@ -335,6 +338,9 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
             EmStart start, FitResult &out, DsParams *next) {
     const bool from_params = !start.params.confusion.empty();
     DsParams params = std::move(start.params);
+    // A parameter start without the model's matrix: uniform, k x k (model_worker.hpp).
+    if (has_model(data) && params.model_confusion.empty())
+        params.model_confusion.assign(static_cast<std::size_t>(data.k) * data.k, 1.0 / data.k);
     std::vector<double> q = std::move(start.posteriors);
     Workspace ws(data, options, true, true, start.answer_sets, start.by_code);
     out.trace.clear();
@@ -369,6 +375,7 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     out.posteriors = std::move(q);
     out.confusion = std::move(params.confusion);
     out.prior = std::move(params.prior);
+    out.model_confusion = std::move(params.model_confusion);
     out.labels = argmax_labels(out.posteriors, data.n_items, data.k);
     // A run that hands over its continuation point (`next`) is a segment of a longer
     // fit: its caller decides whether the fit as a whole stopped at max_iter.
@@ -396,6 +403,7 @@ namespace {
 bool fit_ds_with(const CrowdData &data, const FitOptions &options, const Progress &progress, FitResult &out) {
     EmStart start;
     start.posteriors = soft_majority_vote(data, options.threads);
+    if (has_model(data)) add_model_vote(data, start.posteriors);  // the model votes too
     return run_em(data, options, progress, std::move(start), out);
 }
 

@@ -23,6 +23,9 @@ namespace cs {
 struct DsParams {
     std::vector<double> confusion;  // n_workers x k (true) x k (observed); rows sum to 1
     std::vector<double> prior;      // k, sums to 1
+    // The model's confusion matrix (crowd/em/model_worker.hpp), k x k, when the data
+    // carry model probabilities; empty: none, or uniform (a parameter start).
+    std::vector<double> model_confusion;
 };
 
 /// M-step (Z-5): confusion matrices (and, when options.prior is estimated, the

@@ -32,7 +32,7 @@ public:
         // A massless row is uniform, so a pair that differs even where a uniform row may
         // match anything is told apart: that settles almost every pair without the
         // masses, which need a pass over the labels.
-        if (!pair_matches(a, b, false)) return false;
+        if (!pair_matches(a, b, false) || !model_matches(a, b)) return false;
         if (mass_.empty()) compute_masses();
         return pair_matches(a, b, true);
     }
@@ -58,6 +58,14 @@ private:
     bool massless(int32_t i, int32_t l, bool exact) const {
         if (!exact) return uniform(row(i, l));
         return !(mass_[static_cast<std::size_t>(i) * k_ + l] > 0.0);
+    }
+
+    // Model probabilities (crowd/em/model_worker.hpp): the model tells a and b apart
+    // when its confusion rows for them differ.
+    bool model_matches(int32_t a, int32_t b) const {
+        if (out_.model_confusion.empty()) return true;
+        return rows_equal(out_.model_confusion.data() + static_cast<int64_t>(a) * k_,
+                          out_.model_confusion.data() + static_cast<int64_t>(b) * k_);
     }
 
     bool pair_matches(int32_t a, int32_t b, bool exact) const {
@@ -87,6 +95,16 @@ private:
     const int32_t k_;
     std::vector<double> mass_;
 };
+
+// The model's likelihood of item j under class t, sum_o p_j(o) pi_M[t][o].
+double model_likelihood(const CrowdData &data, const FitResult &out, int32_t j, int32_t t) {
+    const int32_t k = data.k;
+    const double *p = data.model_probs + static_cast<int64_t>(j) * k;
+    const double *row = out.model_confusion.data() + static_cast<int64_t>(t) * k;
+    double sum = 0.0;
+    for (int32_t o = 0; o < k; ++o) sum += p[o] * row[o];
+    return sum;
+}
 
 }  // namespace
 
@@ -181,6 +199,9 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
                     clone = std::fabs(pi[static_cast<int64_t>(top) * k + c] - pi[static_cast<int64_t>(l) * k + c]) <=
                             kRowTolerance;
                 }
+                if (clone && data.model_probs != nullptr && !out.model_confusion.empty())
+                    clone = std::fabs(model_likelihood(data, out, j, top) - model_likelihood(data, out, j, l)) <=
+                            kRowTolerance;
                 in[l] = clone;
             }
             std::fill(votes.begin(), votes.end(), 0.0);

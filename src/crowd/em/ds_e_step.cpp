@@ -12,6 +12,7 @@
 #include "crowd/em/ds_kernel_lanes.hpp"
 #include "crowd/em/ds_kernel_ratio.hpp"
 #include "crowd/em/ds_steps.hpp"
+#include "crowd/em/model_worker.hpp"
 #include "data/crowd_shard.hpp"
 #include "util/per_class.hpp"
 
@@ -23,12 +24,19 @@ namespace {
 void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
     const bool pull = scatter && ws.pull();
     if (pull) scatter = false;  // the kernels only write q; the counts are gathered later
+    // Model probabilities: their per-item terms go through the generic kernel alone.
+    const double *item_terms = ws.model_terms.empty() ? nullptr : ws.model_terms.data();
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         for_each_part(ws, [&](int64_t p) {
             double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
             double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
+            if (item_terms != nullptr) {
+                e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q,
+                                counts, prior_sum, ws.part_ll[p], ws.part_impossible[p], item_terms);
+                return;
+            }
 #if defined(CS_HAVE_PAIR)
             if constexpr (K == 2) {
                 if (ws.ratio_ready) {
@@ -68,6 +76,8 @@ int64_t first_impossible_item(const CrowdData &d, const Workspace &ws, const dou
             const double *row = ws.log_pi.data() + static_cast<int64_t>(d.item_code[p]) * k;
             for (int32_t l = 0; l < k; ++l) s[l] += row[l];
         }
+        if (!ws.model_terms.empty())
+            for (int32_t l = 0; l < k; ++l) s[l] += ws.model_terms[j * k + l];
         const uint8_t *allowed_j = ws.allowed != nullptr ? ws.allowed + j * k : nullptr;
         if (allowed_j != nullptr)
             for (int32_t l = 0; l < k; ++l)
@@ -90,9 +100,15 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
     // below (and the next M-step's) then receive its statistics.
     if (d.shard != nullptr && d.shard->remote != nullptr) d.shard->remote->e_step(params.confusion.data(), params.prior.data());
     if (!logs_ready) prepare_logs(d, params, ws);
+    // The model's terms at this E-step's pi_M (none when it has none: a method that
+    // does not estimate it), and after it the model's M-step counts.
+    const bool model = has_model(d) && !params.model_confusion.empty();
+    if (model) model_log_terms(d, params.model_confusion, ws.model_terms);
+    else ws.model_terms.clear();
     e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
+    if (model && scatter) model_counts(d, q.data(), params.model_confusion, ws.model_counts);
     EStep result;
-    if (d.k == 2 && ws.ratio_ready) result.log_likelihood = ws.ratio_ll;  // e_step_range_ratio
+    if (d.k == 2 && ws.ratio_ready && !model) result.log_likelihood = ws.ratio_ll;  // e_step_range_ratio
     for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic
         result.log_likelihood += ws.part_ll[p];
         result.impossible_items += ws.part_impossible[p];

@@ -120,11 +120,14 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
 
 // The E-step (Z-4) of one partition in log space, optionally adding the new
 // posteriors into the partition's count table. K > 0 fixes k at compile time (the
-// common small cases, unrolled); K = 0 reads it from the data.
+// common small cases, unrolled); K = 0 reads it from the data. `item_terms` (n_items x
+// k, or null) adds a log-likelihood term per item and class to its sums: the model
+// probabilities' m_j(t) (crowd/em/model_worker.hpp); only this kernel takes it.
 template <int K>
 void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                   const double *prior, const uint8_t *allowed, double *q, double *counts,
-                  double *prior_sum, double &ll_out, int64_t &impossible_out) {
+                  double *prior_sum, double &ll_out, int64_t &impossible_out,
+                  const double *item_terms = nullptr) {
     const int32_t k = K > 0 ? K : d.k;
     ClassScratch<K> scratch(k), local_prior(k);
     double *s = scratch.data();
@@ -143,6 +146,8 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
             const double *row = log_pi + static_cast<int64_t>(d.item_code[p]) * k;
             for (int32_t l = 0; l < k; ++l) s[l] += row[l];
         }
+        if (item_terms != nullptr)
+            for (int32_t l = 0; l < k; ++l) s[l] += item_terms[j * k + l];
         // Answer-set support: a class nobody gave item j is impossible for it.
         const uint8_t *allowed_j = allowed != nullptr ? allowed + j * k : nullptr;
         if (allowed_j != nullptr)

@@ -14,6 +14,7 @@
 #include "crowd/em/confusion_model.hpp"
 #include "crowd/em/ds_kernel.hpp"
 #include "crowd/em/ds_steps.hpp"
+#include "crowd/em/model_worker.hpp"
 #include "priors/pooled_prior.hpp"
 #include "data/crowd_shard.hpp"
 #include "data/labels_by_code.hpp"
@@ -164,6 +165,8 @@ void pull_from(const CrowdData &d, Workspace &ws, const double *q) {
 
 // Counts of the posteriors q in every partition (the M-step of a posterior start).
 void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
+    // The model's counts of a posterior start: no pi_M yet, so uniform (model_worker.hpp).
+    if (has_model(d)) model_counts(d, q, {}, ws.model_counts);
     if (ws.pull()) return pull_from(d, ws, q);
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
@@ -238,6 +241,9 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         }
         if (logs && k == 2) fill_ratios(ws, first, last, b);
     });
+    // The model's own confusion matrix, from the counts of the last pass (model_worker.hpp).
+    if (has_model(d) && !ws.model_counts.empty()) model_m_step(ws.model_counts, k, options, params.model_confusion);
+    else params.model_confusion.clear();
     params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
     const int64_t n_items = total_items(d);
     if (options.prior == CS_PRIOR_ESTIMATED && n_items > 0)

@@ -63,6 +63,11 @@ struct Workspace {
     std::vector<double> log_prior;      // k
     std::vector<double> part_ll;        // per partition
     std::vector<int64_t> part_impossible;
+    // Model probabilities (crowd/em/model_worker.hpp): each item's log-likelihood term
+    // m_j(t) of the E-step under way (n_items x k; empty: no model term, and the fast
+    // kernels run), and the model's M-step counts of the last E-step (k x k).
+    std::vector<double> model_terms;
+    std::vector<double> model_counts;
     std::vector<uint8_t> own_allowed;   // the answer sets, when no caller shares theirs
     const uint8_t *allowed = nullptr;   // n x k answer-set support, null = every class
     int threads = 1;

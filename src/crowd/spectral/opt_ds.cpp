@@ -130,11 +130,14 @@ Start spectral_start(const CrowdData &data, const FitOptions &options, int32_t s
 // labels, and renaming would leave EM's fixed point.
 void identify_final_classes(const CrowdData &data, const FitOptions &options, FitResult &fit,
                             const Progress &progress) {
-    if (options.identify != CS_IDENTIFY_VOTE || has_gold(data) || restricts_support(data, options))
+    // Model probabilities (issue 34) name the classes themselves: EM's fixed point is
+    // then no longer symmetric under a renaming, so there is nothing to identify.
+    if (options.identify != CS_IDENTIFY_VOTE || has_gold(data) || restricts_support(data, options) ||
+        data.model_probs != nullptr)
         return;
     const std::vector<int32_t> sigma = vote_identification(data, fit.posteriors, progress);
     if (is_identity(sigma)) return;
-    DsParams params{std::move(fit.confusion), std::move(fit.prior)};
+    DsParams params{std::move(fit.confusion), std::move(fit.prior), {}};
     rename_classes(params, sigma, data.k);
     fit.confusion = std::move(params.confusion);
     fit.prior = std::move(params.prior);

@@ -4,6 +4,15 @@
 
 TOL <- 1e-12
 
+# The hand case of test-hand.R and test-model-assist.R: majority vote gives the vote
+# shares a (2/3, 1/3), b (0, 1), c (1/2, 1/2).
+votes <- data.frame(
+  item = c("a", "a", "a", "b", "b", "b", "c", "c"),
+  worker = c("x", "y", "z", "x", "y", "z", "x", "z"),
+  label = c("cat", "cat", "dog", "dog", "dog", "dog", "cat", "dog"),
+  stringsAsFactors = FALSE
+)
+
 # A data frame of integer triples from a whitespace file (comment lines skipped).
 read_triples <- function(path) {
   t <- utils::read.table(path, comment.char = "#", col.names = c("item", "worker", "label"),

@@ -2,13 +2,6 @@
 # Cases small enough to work out by hand: majority vote's vote shares and its
 # M-step confusion matrices, the order of classes and ids, gold, points and graphs.
 
-votes <- data.frame(
-  item = c("a", "a", "a", "b", "b", "b", "c", "c"),
-  worker = c("x", "y", "z", "x", "y", "z", "x", "z"),
-  label = c("cat", "cat", "dog", "dog", "dog", "dog", "cat", "dog"),
-  stringsAsFactors = FALSE
-)
-
 test_that("majority vote: posteriors are the vote shares, ties go to the first class", {
   fit <- crowdspec(votes, method = "mv")
   expected <- rbind(a = c(2, 1) / 3, b = c(0, 1), c = c(1, 1) / 2)

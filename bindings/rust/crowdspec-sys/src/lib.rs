@@ -142,6 +142,9 @@ pub const CS_METHOD_MINIMAX_ENTROPY: cs_method = 21;
 pub const CS_METHOD_ORDINAL_MINIMAX: cs_method = 22;
 /// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers (a bias and a noise each).
 pub const CS_METHOD_ORDINAL_DS: cs_method = 23;
+/// `"crowdlab"` (since 0.2): CROWDLAB, a weighted ensemble of a classifier's probabilities
+/// ([`cs_set_model_probs`]) and the labels (Goh, Tkachenko, Mueller 2022).
+pub const CS_METHOD_CROWDLAB: cs_method = 25;
 /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
 pub const CS_METHOD_LLOYD: cs_method = 100;
 /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -450,6 +453,8 @@ pub const CS_NOTE_DEGENERATE_MAXIMUM: cs_fit_note = 131072;
 pub const CS_NOTE_APPROXIMATE_SE: cs_fit_note = 4194304;
 /// cs_fit_numbers (since 0.2): some workers' noise variance reached its floor.
 pub const CS_NOTE_VARIANCE_FLOOR: cs_fit_note = 8388608;
+/// crowdlab ran without model probabilities or without an item of two labels (a fallback).
+pub const CS_NOTE_CROWDLAB_FALLBACK: cs_fit_note = 33554432;
 
 /// `CS_VERSION_MAJOR` of the header these declarations follow.
 pub const CS_VERSION_MAJOR: i32 = 0;
@@ -797,6 +802,37 @@ extern "C" {
         model: *const cs_model,
         sensitivity: *mut f64,
         specificity: *mut f64,
+        capacity: usize,
+    ) -> cs_status;
+    /// A classifier's probabilities for the next crowd fits: n_rows rows of k values, row r
+    /// for item `item[r]` (item NULL: row r is item r); n_rows = 0 clears them.
+    pub fn cs_set_model_probs(
+        model: *mut cs_model,
+        item: *const i32,
+        probs: *const f64,
+        n_rows: usize,
+        k: i32,
+    ) -> cs_status;
+    /// The classifier's k x k confusion matrix EM estimated in the last fit.
+    pub fn cs_model_confusion(model: *const cs_model, confusion: *mut f64, capacity: usize) -> cs_status;
+    /// Each item's "label next" score, n_items values.
+    pub fn cs_label_next(model: *const cs_model, scores: *mut f64, capacity: usize) -> cs_status;
+    /// The posterior probability that each of n given labels is wrong.
+    pub fn cs_label_wrong(
+        model: *const cs_model,
+        item: *const i32,
+        label: *const i32,
+        n: usize,
+        wrong: *mut f64,
+    ) -> cs_status;
+    /// Per worker: spammer score, worst class, accuracy and its 95 % interval (any may be NULL).
+    pub fn cs_worker_diagnostics(
+        model: *const cs_model,
+        spammer: *mut f64,
+        worst_class: *mut i32,
+        accuracy: *mut f64,
+        low: *mut f64,
+        high: *mut f64,
         capacity: usize,
     ) -> cs_status;
 }

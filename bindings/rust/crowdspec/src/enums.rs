@@ -87,6 +87,9 @@ c_enum! {
         OrdinalMinimax = sys::CS_METHOD_ORDINAL_MINIMAX,
         /// `"ordinal-ds"`: Dawid-Skene with ordered-logit workers, for grades.
         OrdinalDs = sys::CS_METHOD_ORDINAL_DS,
+        /// `"crowdlab"`: CROWDLAB, a weighted ensemble of a classifier's probabilities
+        /// ([`Model::set_model_probs`](crate::Model::set_model_probs)) and the labels.
+        Crowdlab = sys::CS_METHOD_CROWDLAB,
         /// `"lloyd"` (points): spectral initialisation, then Lloyd iterations.
         Lloyd = sys::CS_METHOD_LLOYD,
         /// `"kmeans++"` (points): k-means++ seeding and Lloyd iterations.
@@ -531,6 +534,8 @@ notes! {
     /// [`Model::update`](crate::Model::update): the results come from incremental updates
     /// since the last full fit ([`Model::refit`](crate::Model::refit) gives the full fit).
     pub const INCREMENTAL: Notes = Notes(sys::CS_NOTE_INCREMENTAL);
+    /// crowdlab ran without model probabilities or without an item of two labels.
+    pub const CROWDLAB_FALLBACK: Notes = Notes(sys::CS_NOTE_CROWDLAB_FALLBACK);
 }
 
 impl Notes {

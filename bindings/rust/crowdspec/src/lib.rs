@@ -58,6 +58,7 @@ mod codes;
 mod enums;
 mod error;
 mod model;
+mod model_assist;
 mod results;
 mod saved;
 
@@ -70,6 +71,7 @@ pub use enums::{
 };
 pub use error::{Error, Status};
 pub use model::Model;
+pub use model_assist::WorkerDiagnostics;
 pub use results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 
 /// The raw C API (the crowdspec-sys crate), for what this crate does not wrap.

@@ -658,7 +658,7 @@ impl Model {
         Ok(out)
     }
 
-    fn read_f64(
+    pub(crate) fn read_f64(
         &self,
         len: usize,
         f: unsafe extern "C" fn(*const sys::cs_model, *mut f64, usize) -> i32,

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+// Issue 34: a classifier's probabilities as a soft-labelling Dawid-Skene worker, the
+// crowdlab method, the "label next" / "check this label" scores and the worker
+// diagnostics. Hand-computed cases (the crowdlab numbers from an independent numpy
+// script of the paper's formulas, reproduced in the comment of its test; Beta
+// quantiles from scipy.stats.beta.ppf) and simulated crowds with known truth.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "crowd/diagnostics/worker_diagnostics.hpp"
+#include "support/cmocka_cpp.hpp"
+#include "support/fit_helpers.hpp"
+
+namespace {
+
+void set(cs_model *m, const char *name, const char *value) {
+    assert_int_equal(cs_set_param_string(m, name, value), CS_OK);
+}
+
+cs_status fit_with(cs_model *m, const test::Triples &t) {
+    const cs_status s = test::fit(m, t);
+    if (s != CS_OK) print_error("fit: %s\n", cs_last_error(m));
+    return s;
+}
+
+// --- Simulated crowd: k classes, a class-balanced truth, sparse workers of a given
+// accuracy (errors uniform), and a model right with probability `model_acc` except on
+// class `bad_class`, where it answers bad_class - 1 with confidence 0.9.
+struct Sim {
+    int32_t k = 3, n_items = 0;
+    std::vector<int32_t> truth;
+    test::Triples crowd;
+    std::vector<double> probs;  // n_items x k
+};
+
+Sim simulate(int32_t n_items, int32_t k, int32_t labels_per_item, double worker_acc, double model_acc,
+             int32_t bad_class, uint32_t seed) {
+    Sim s;
+    s.k = k;
+    s.n_items = n_items;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const int32_t n_workers = 30;
+    for (int32_t j = 0; j < n_items; ++j) {
+        const int32_t t = j % k;
+        s.truth.push_back(t);
+        std::vector<int32_t> used;
+        for (int32_t r = 0; r < labels_per_item; ++r) {
+            int32_t w;
+            do w = static_cast<int32_t>(rng() % n_workers);
+            while (std::find(used.begin(), used.end(), w) != used.end());
+            used.push_back(w);
+            int32_t c = t;
+            if (u(rng) > worker_acc) c = (t + 1 + static_cast<int32_t>(rng() % (k - 1))) % k;
+            s.crowd.add(j, w, c);
+        }
+        int32_t said = t;
+        double confidence = 0.9;
+        if (t == bad_class) said = (t + k - 1) % k;
+        else if (u(rng) > model_acc) said = (t + 1 + static_cast<int32_t>(rng() % (k - 1))) % k;
+        for (int32_t c = 0; c < k; ++c) s.probs.push_back(c == said ? confidence : (1.0 - confidence) / (k - 1));
+    }
+    return s;
+}
+
+double error_rate(const std::vector<int32_t> &labels, const std::vector<int32_t> &truth, int32_t only = -1) {
+    int32_t wrong = 0, n = 0;
+    for (std::size_t j = 0; j < truth.size(); ++j) {
+        if (only >= 0 && truth[j] != only) continue;
+        ++n;
+        wrong += labels[j] != truth[j];
+    }
+    return static_cast<double>(wrong) / n;
+}
+
+std::vector<int32_t> model_argmax(const Sim &s) {
+    std::vector<int32_t> out;
+    for (int32_t j = 0; j < s.n_items; ++j)
+        out.push_back(static_cast<int32_t>(std::max_element(s.probs.begin() + j * s.k, s.probs.begin() + (j + 1) * s.k) -
+                                           (s.probs.begin() + j * s.k)));
+    return out;
+}
+
+// (a) A model right 90 % of the time on classes 0 and 1 but calling every item of class
+// 2 "class 1" with confidence 0.9: EM's confusion matrix of the model shows it (row 2
+// puts its mass on column 1), the three workers outvote it on class 2, and the model
+// still helps where it is right: the fit beats both the crowd alone and the model alone.
+void model_wrong_on_one_class_is_outvoted(void **) {
+    const Sim s = simulate(900, 3, 3, 0.65, 0.9, 2, 7);
+    for (const char *method : {"ds", "auto"}) {
+        test::Model crowd = test::make_model(method);
+        assert_int_equal(fit_with(crowd.get(), s.crowd), CS_OK);
+        test::Model both = test::make_model(method);
+        assert_int_equal(cs_set_model_probs(both.get(), nullptr, s.probs.data(), s.n_items, s.k), CS_OK);
+        assert_int_equal(fit_with(both.get(), s.crowd), CS_OK);
+        std::vector<double> pi(9);
+        assert_int_equal(cs_model_confusion(both.get(), pi.data(), pi.size()), CS_OK);
+        assert_true(pi[2 * 3 + 1] > 0.8);  // class 2 -> "1": the matrix shows the model's error
+        assert_true(pi[0 * 3 + 0] > 0.8 && pi[1 * 3 + 1] > 0.8);
+        const double e_crowd = error_rate(test::labels(crowd.get()), s.truth);
+        const double e_model = error_rate(model_argmax(s), s.truth);
+        const double e_both = error_rate(test::labels(both.get()), s.truth);
+        const double e_both_bad = error_rate(test::labels(both.get()), s.truth, 2);
+        const double e_crowd_bad = error_rate(test::labels(crowd.get()), s.truth, 2);
+        print_message("%s: crowd %.3f model %.3f both %.3f; class 2: crowd %.3f both %.3f\n", method, e_crowd,
+                      e_model, e_both, e_crowd_bad, e_both_bad);
+        assert_true(e_both < e_crowd - 0.03);
+        assert_true(e_both < e_model - 0.1);
+        assert_true(e_both_bad <= e_crowd_bad + 0.05);  // outvoted: about the crowd's error there
+        assert_true(e_model > 0.3);                      // (the model alone misses every class-2 item)
+    }
+}
+
+// Uniform model rows carry no information: the posteriors are those of the fit
+// without a model (to rounding). A fixed number of rounds: the model's constant term
+// log(1/k) per item shifts the log-likelihood, and so where the relative stopping rule
+// stops.
+void uniform_model_changes_nothing(void **) {
+    const Sim s = simulate(300, 3, 3, 0.7, 0.9, -1, 3);
+    std::vector<double> flat(static_cast<std::size_t>(s.n_items) * 3, 1.0 / 3);
+    test::Model a = test::make_model("ds"), b = test::make_model("ds");
+    for (cs_model *m : {a.get(), b.get()}) {
+        set(m, "calibration", "none");
+        set(m, "tol", "0");
+        set(m, "max_iter", "40");
+    }
+    assert_int_equal(fit_with(a.get(), s.crowd), CS_OK);
+    assert_int_equal(cs_set_model_probs(b.get(), nullptr, flat.data(), s.n_items, 3), CS_OK);
+    assert_int_equal(fit_with(b.get(), s.crowd), CS_OK);
+    const std::vector<double> qa = test::posteriors(a.get()), qb = test::posteriors(b.get());
+    for (std::size_t e = 0; e < qa.size(); ++e) assert_near(qb[e], qa[e], 1e-10);
+}
+
+// One item, two workers, one label each, the model's own probabilities equal: by
+// symmetry every class has the same likelihood, so the single item (prior uniform)
+// keeps (1/2, 1/2) under ds (a hand case; the model only breaks it when it leans).
+void model_breaks_a_tie(void **) {
+    test::Triples t;
+    t.add(0, 0, 0);
+    t.add(0, 1, 1);
+    t.add(1, 0, 0);
+    t.add(1, 1, 1);
+    const double leaning[] = {0.8, 0.2, 0.8, 0.2};
+    test::Model m = test::make_model("ds");
+    set(m.get(), "calibration", "none");
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, leaning, 2, 2), CS_OK);
+    assert_int_equal(fit_with(m.get(), t), CS_OK);
+    const std::vector<int32_t> labels = test::labels(m.get());
+    assert_int_equal(labels[0], 0);
+    assert_int_equal(labels[1], 0);
+}
+
+// Argument checks of cs_set_model_probs and at the fit.
+void model_probs_checks(void **) {
+    test::Model m = test::make_model("ds");
+    const double bad[] = {0.5, -0.1};
+    const double zero[] = {0.0, 0.0};
+    const double ok[] = {0.3, 0.7, 0.6, 0.4};
+    const int32_t items[] = {0, 0};
+    const int32_t negative[] = {-1};
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, bad, 1, 2), CS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, zero, 1, 2), CS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cs_set_model_probs(m.get(), items, ok, 2, 2), CS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cs_set_model_probs(m.get(), negative, ok, 1, 2), CS_ERR_INVALID_ID);
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, nullptr, 1, 2), CS_ERR_NULL_POINTER);
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, ok, 1, 1), CS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cs_set_model_probs(nullptr, nullptr, ok, 1, 2), CS_ERR_NULL_HANDLE);
+    test::Triples t;
+    t.add(0, 0, 0);
+    t.add(0, 1, 0);
+    t.add(1, 0, 1);
+    t.add(1, 1, 2);
+    // k differs from the fit's (3 classes observed).
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, ok, 2, 2), CS_OK);
+    assert_int_equal(test::fit(m.get(), t), CS_ERR_INVALID_ARGUMENT);
+    // An item beyond the fit's items.
+    const double three[] = {0.2, 0.3, 0.5};
+    const int32_t far[] = {5};
+    assert_int_equal(cs_set_model_probs(m.get(), far, three, 1, 3), CS_OK);
+    assert_int_equal(test::fit(m.get(), t), CS_ERR_INVALID_ID);
+    // A method that takes none.
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, three, 1, 3), CS_OK);
+    set(m.get(), "method", "glad");
+    assert_int_equal(test::fit(m.get(), t), CS_ERR_INVALID_ARGUMENT);
+    assert_true(std::string(cs_last_error(m.get())).find("model probabilities") != std::string::npos);
+    // Cleared: glad fits.
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, nullptr, 0, 0), CS_OK);
+    assert_int_equal(test::fit(m.get(), t), CS_OK);
+    // crowdlab without a model: the fallback, with its note.
+    set(m.get(), "method", "crowdlab");
+    assert_int_equal(test::fit(m.get(), t), CS_OK);
+    assert_true((test::notes(m.get()) & CS_NOTE_CROWDLAB_FALLBACK) != 0);
+}
+
+// crowdlab on a hand case (k = 2; item 0: w0 0, w1 0, w2 1; item 1: w0 1, w1 1;
+// item 2: w0 0, w2 0; item 3: w1 1; model (0.7, 0.3), (0.4, 0.6), (0.2, 0.8), (0.9, 0.1)).
+// s = (3/4, 2/3, 1/3); consensus (0, 1, 0), E = 1/3; w = (0.25, 1e-6, 1e-6); the model
+// misses item 2: E_M = 1/3, w_M = 1e-6 sqrt(2); P = 8/9. By the numpy script
+// (docs/algorithms.md's formulas, /tmp reference): p_CR below.
+void crowdlab_by_hand(void **) {
+    test::Triples t;
+    t.add(0, 0, 0); t.add(0, 1, 0); t.add(0, 2, 1);
+    t.add(1, 0, 1); t.add(1, 1, 1);
+    t.add(2, 0, 0); t.add(2, 2, 0);
+    t.add(3, 1, 1);
+    const double probs[] = {0.7, 0.3, 0.4, 0.6, 0.2, 0.8, 0.9, 0.1};
+    test::Model m = test::make_model("crowdlab");
+    assert_int_equal(cs_set_model_probs(m.get(), nullptr, probs, 4, 2), CS_OK);
+    assert_int_equal(fit_with(m.get(), t), CS_OK);
+    const std::vector<double> expected = {0.8888847093179439, 0.11111529068205629, 0.11111274529766882,
+                                          0.8888872547023313, 0.8888849919824823, 0.11111500801751785,
+                                          0.5732315230167806, 0.42676847698321935};
+    const std::vector<double> q = test::posteriors(m.get());
+    for (std::size_t e = 0; e < q.size(); ++e) assert_near(q[e], expected[e], 1e-12);
+    const std::vector<int32_t> labels = test::labels(m.get());
+    assert_int_equal(labels[0], 0);
+    assert_int_equal(labels[1], 1);
+    assert_int_equal(labels[2], 0);
+    assert_int_equal(labels[3], 0);
+    // The spec's symmetric case: one item labelled (0, 1), model (1/2, 1/2) -> (1/2, 1/2).
+    test::Triples sym;
+    sym.add(0, 0, 0);
+    sym.add(0, 1, 1);
+    const double half[] = {0.5, 0.5};
+    test::Model h = test::make_model("crowdlab");
+    assert_int_equal(cs_set_model_probs(h.get(), nullptr, half, 1, 2), CS_OK);
+    assert_int_equal(fit_with(h.get(), sym), CS_OK);
+    const std::vector<double> qh = test::posteriors(h.get());
+    assert_near(qh[0], 0.5, 1e-15);
+    assert_near(qh[1], 0.5, 1e-15);
+    // Every item with one label: weights 1, P = 1 (the note): item 0 labelled 0 with
+    // model (0.8, 0.2): ((0.8, 0.2) + (1, 0)) / 2 = (0.9, 0.1).
+    test::Triples single;
+    single.add(0, 0, 0);
+    single.add(1, 1, 1);
+    const double two[] = {0.8, 0.2, 0.5, 0.5};
+    assert_int_equal(cs_set_model_probs(h.get(), nullptr, two, 2, 2), CS_OK);
+    assert_int_equal(test::fit(h.get(), single), CS_OK);
+    assert_true((test::notes(h.get()) & CS_NOTE_CROWDLAB_FALLBACK) != 0);
+    const std::vector<double> qs = test::posteriors(h.get());
+    assert_near(qs[0], 0.9, 1e-15);
+    assert_near(qs[2], 0.25, 1e-15);
+    // Cancelled after the first pass: not converged, the note set.
+    test::Model c = test::make_model("crowdlab");
+    assert_int_equal(cs_set_model_probs(c.get(), nullptr, probs, 4, 2), CS_OK);
+    assert_int_equal(cs_set_progress(c.get(), [](void *, int32_t, double) -> int32_t { return 1; }, nullptr), CS_OK);
+    assert_int_equal(test::fit(c.get(), t), CS_ERR_CANCELLED);
+    assert_true((test::notes(c.get()) & CS_NOTE_CANCELLED) != 0);
+}
+
+// The label-next score by hand: k = 2, T = [[0.8, 0.2], [0.3, 0.7]].
+// q = (0.6, 0.4): max(0.48, 0.12) + max(0.12, 0.28) - 0.6 = 0.16;
+// q = (0.9, 0.1): 0.72 + 0.18 - 0.9 = 0 (no one label can overturn it).
+void label_next_by_hand(void **) {
+    cs::FitResult fit;
+    fit.n_items = 2;
+    fit.k = 2;
+    fit.posteriors = {0.6, 0.4, 0.9, 0.1};
+    fit.typical_confusion = {0.8, 0.2, 0.3, 0.7};
+    const std::vector<double> s = cs::label_next_scores(fit);
+    assert_near(s[0], 0.16, 1e-15);
+    assert_near(s[1], 0.0, 1e-15);
+}
+
+// Diagnostics by hand through mv, whose posteriors are the vote shares. Beta
+// quantiles by scipy.stats.beta.ppf: Beta(8, 4) 0.39025744, 0.89073656; Beta(9, 3)
+// 0.48224415, 0.93978227.
+void diagnostics_by_hand(void **) {
+    assert_near(cs::incomplete_beta(2, 3, 0.5), 11.0 / 16.0, 1e-13);
+    assert_near(cs::beta_quantile(1, 1, 0.3), 0.3, 1e-11);
+    assert_near(cs::beta_quantile(2, 1, 0.975), std::sqrt(0.975), 1e-11);
+    assert_near(cs::beta_quantile(8, 4, 0.025), 0.39025744, 1e-7);
+    assert_near(cs::beta_quantile(8, 4, 0.975), 0.89073656, 1e-7);
+    // 10 items with three workers; workers 1 and 2 always agree (and so make the vote);
+    // worker 0 agrees on items 0..6 and says the other class on 7..9. Items 0..4 are
+    // class 0, items 5..9 class 1 by the vote.
+    test::Triples t;
+    for (int32_t j = 0; j < 10; ++j) {
+        const int32_t c = j < 5 ? 0 : 1;
+        t.add(j, 1, c);
+        t.add(j, 2, c);
+        t.add(j, 0, j < 7 ? c : 1 - c);
+    }
+    test::Model m = test::make_model("mv");
+    assert_int_equal(fit_with(m.get(), t), CS_OK);
+    std::vector<double> spam(3), acc(3), low(3), high(3);
+    std::vector<int32_t> worst(3);
+    assert_int_equal(cs_worker_diagnostics(m.get(), spam.data(), worst.data(), acc.data(), low.data(), high.data(), 3),
+                     CS_OK);
+    // Worker 0's soft hits: 7 items where all three agree (share 1) and 3 where its
+    // label has share 1/3: 8 of 10 -> Beta(9, 3).
+    assert_near(acc[0], 0.8, 1e-12);
+    assert_near(low[0], 0.48224415, 1e-7);
+    assert_near(high[0], 0.93978227, 1e-7);
+    // Workers 1 and 2: 7 unanimous items (1 each) and 3 at share 2/3: 9 of 10.
+    assert_near(acc[1], 0.9, 1e-12);
+    // Worker 0's soft counts: true 0 -> (6, 0), true 1 -> (2, 2): worst class 1.
+    assert_int_equal(worst[0], 1);
+    // The spammer score from mv's own matrices (cs_confusion), k = 2: (a + b - 1)^2.
+    const std::vector<double> pi = test::confusion(m.get());
+    for (int w = 0; w < 3; ++w) {
+        const double a = pi[w * 4 + 0], b = pi[w * 4 + 3];
+        assert_near(spam[w], (a + b - 1.0) * (a + b - 1.0), 1e-12);
+    }
+    // cs_label_wrong: worker 0's label on item 8 (1 - 1 = 0 under mv's one-hot vote...).
+    const int32_t item[] = {8, 8};
+    const int32_t label[] = {0, 1};
+    double wrong[2];
+    assert_int_equal(cs_label_wrong(m.get(), item, label, 2, wrong), CS_OK);
+    const std::vector<double> q = test::posteriors(m.get());
+    assert_near(wrong[0], 1.0 - q[16], 1e-15);
+    assert_near(wrong[1], 1.0 - q[17], 1e-15);
+    assert_true(wrong[0] > 0.5);  // the vote is 1: worker 0's "0" is the suspect label
+    const int32_t bad_item[] = {10};
+    assert_int_equal(cs_label_wrong(m.get(), bad_item, label, 1, wrong), CS_ERR_INVALID_ID);
+    std::vector<double> next(10);
+    assert_int_equal(cs_label_next(m.get(), next.data(), next.size()), CS_OK);
+    // k = 3: the spammer score against the pairwise definition, sum over t < u and c of
+    // (A[t][c] - A[u][c])^2 / (k (k - 1)), computed here from cs_confusion.
+    test::Triples t3;
+    const int32_t said[4][6] = {{0, 0, 1, 2, 2, 1}, {0, 1, 1, 2, 0, 1}, {1, 0, 2, 2, 1, 0}, {0, 0, 1, 1, 2, 2}};
+    for (int32_t w = 0; w < 4; ++w)
+        for (int32_t j = 0; j < 6; ++j) t3.add(j, w, said[w][j]);
+    test::Model m3 = test::make_model("mv");
+    assert_int_equal(fit_with(m3.get(), t3), CS_OK);
+    const std::vector<double> pi3 = test::confusion(m3.get());
+    std::vector<double> spam3(4);
+    assert_int_equal(cs_worker_diagnostics(m3.get(), spam3.data(), nullptr, nullptr, nullptr, nullptr, 4), CS_OK);
+    for (int32_t w = 0; w < 4; ++w) {
+        double s = 0.0;
+        for (int32_t a = 0; a < 3; ++a)
+            for (int32_t b = a + 1; b < 3; ++b)
+                for (int32_t c = 0; c < 3; ++c) {
+                    const double d = pi3[w * 9 + a * 3 + c] - pi3[w * 9 + b * 3 + c];
+                    s += d * d;
+                }
+        assert_near(spam3[w], s / 6.0, 1e-14);
+    }
+}
+
+// Spammer score of the fit's own matrices and the adversary interval on a simulated
+// crowd: a worker who answers at random scores near 0, a good one near its (alpha +
+// beta - 1)^2, and a worker who always gives the wrong class of k = 2 has an accuracy
+// interval wholly below 1/2.
+void spammers_and_adversaries(void **) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    test::Triples t;
+    std::vector<int32_t> truth;
+    for (int32_t j = 0; j < 400; ++j) {
+        const int32_t c = static_cast<int32_t>(rng() % 2);
+        truth.push_back(c);
+        for (int32_t w = 0; w < 5; ++w) t.add(j, w, u(rng) < 0.85 ? c : 1 - c);  // good workers
+        t.add(j, 5, static_cast<int32_t>(rng() % 2));                             // spammer
+        if (j < 40) t.add(j, 6, 1 - c);                                           // adversary
+    }
+    test::Model m = test::make_model("ds");
+    assert_int_equal(fit_with(m.get(), t), CS_OK);
+    std::vector<double> spam(7), low(7), high(7);
+    assert_int_equal(cs_worker_diagnostics(m.get(), spam.data(), nullptr, nullptr, low.data(), high.data(), 7), CS_OK);
+    for (int w = 0; w < 5; ++w) assert_near(spam[w], 0.49, 0.08);  // (0.85 + 0.85 - 1)^2
+    assert_true(spam[5] < 0.02);
+    assert_true(high[6] < 0.5);
+    assert_true(low[0] > 0.5);
+}
+
+}  // namespace
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(model_wrong_on_one_class_is_outvoted),
+        cmocka_unit_test(uniform_model_changes_nothing),
+        cmocka_unit_test(model_breaks_a_tie),
+        cmocka_unit_test(model_probs_checks),
+        cmocka_unit_test(crowdlab_by_hand),
+        cmocka_unit_test(label_next_by_hand),
+        cmocka_unit_test(diagnostics_by_hand),
+        cmocka_unit_test(spammers_and_adversaries),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
