@@ -11,7 +11,7 @@
 // Expected figures: mean and median are exact (pandas groupby on the same files: MAE
 // 12.022 / RMSE 17.8353 and 13.5293 / 21.2641). catd, crh and the paper's gaussian model
 // (no bias, no prior) are within 0.05 of the independent re-implementation of
-// /work/specs/numeric.md (catd 12.137 / 18.872, crh 11.927 / 17.902, LFC_N 12.195 /
+// the papers' specification (catd 12.137 / 18.872, crh 11.927 / 17.902, LFC_N 12.195 /
 // 18.969): initialisation, ties and the stopping rule move the third digit.
 #include <cmath>
 #include <cstdio>

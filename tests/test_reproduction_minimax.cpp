@@ -2,8 +2,7 @@
 // minimax-entropy and ordinal-minimax on web (../shared/datasets) against Zhou, Liu,
 // Platt and Meek (ICML 2014) Table 2: error 0.111 and 0.104, mean absolute error 0.131
 // and 0.118, with gamma by 5-fold likelihood cross-validation. Ours must be within the
-// spec's tolerance (+0.5 pp of error, +0.005 of absolute error; /work/specs/
-// minimax-entropy.md), the default gamma = 1/4 must be what the cross-validation picks
+// spec's tolerance (+0.5 pp of error, +0.005 of absolute error), the default gamma = 1/4 must be what the cross-validation picks
 // (the same labels with gamma = 0), and the figures are pinned to 0.01 pp as a
 // regression check (docs/defaults.md). ordinal-ds is pinned too. Skipped, with a
 // visible message, without the data sets.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The minimax conditional entropy labelling model of Zhou, Liu, Platt and Meek (ICML
-// 2014; the spec is /work/specs/minimax-entropy.md, equations numbered as the paper's):
+// 2014; equations numbered as the paper's):
 //   P(X_ij = x | Y_j = c) = exp(sigma_i(c, x) + tau_j(c, x)) / Z_ij(c)           (eq. 5)
 // with a worker matrix sigma_i and an item matrix tau_j (K x K). The categorical model
 // leaves both free (K^2 parameters per worker and per item); the ordinal model builds

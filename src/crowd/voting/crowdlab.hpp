@@ -2,7 +2,7 @@
 // CROWDLAB (Goh, Tkachenko, Mueller, arXiv:2210.06812, Section 3): consensus labels
 // from a weighted ensemble of a classifier's probabilities and the workers' labels,
 // the weights measured against the baseline of always answering the most common
-// class. Written from the paper and /work/specs/crowdlab.md (issue 34), for
+// class. Written from the paper (issue 34), for
 // comparison with the model as a Dawid-Skene worker (crowd/em/model_worker.hpp).
 //
 // With y the consensus, I_multi the items with >= 2 labels, n_j the labels of item j:
