@@ -81,6 +81,11 @@ def cli_fixtures(d, cli, block):
     with open(os.path.join(d, "truth.csv")) as f:
         truth = [line.rstrip("\n").split(",") for line in f][1:]
     write(os.path.join(d, "gold.csv"), "item,label\n" + "".join("%s,%s\n" % tuple(t) for t in truth[:5]))
+    # a classifier's probabilities (--model-probs): 0.7 on the true class of each item
+    classes = sorted({r[2] for r in rows})
+    write(os.path.join(d, "probs.csv"), "item," + ",".join("p_" + c for c in classes) + "\n" +
+          "".join(t[0] + "," + ",".join("0.7" if c == t[1] else "%.4f" % (0.3 / (len(classes) - 1))
+                                        for c in classes) + "\n" for t in truth))
     write(os.path.join(d, "export.tsv"), "task\tannotator\tanswer\n" +
           "".join("%s\t%s\t%s\n" % tuple(r) for r in rows))
     write(os.path.join(d, "assignments.tsv"), "INPUT:image\tOUTPUT:result\tASSIGNMENT:worker_id\tASSIGNMENT:status\n" +

@@ -79,7 +79,12 @@ for method in opt-ds ds mv; do
         # The workers file keeps crowdspec fit's order (the same numbering rule).
         [ "$(cut -d, -f1-2 ref_workers.csv)" = "$(cut -d, -f1-2 got_workers.csv)" ] ||
             fail "$method: workers file order or label counts differ"
-        same_rows ref_workers.csv got_workers.csv ,
+        # crowdspec fit appends the worker diagnostics (spammer, worst_class,
+        # label_accuracy and its interval, issue 34), which crowdspec-mpi does not write
+        # yet: the columns both write must agree.
+        shared=$(head -1 got_workers.csv | tr ',' '\n' | wc -l)
+        cut -d, -f1-"$shared" ref_workers.csv >ref_workers_shared.csv
+        same_rows ref_workers_shared.csv got_workers.csv ,
     else
         fail "crowdspec-mpi fit --method $method failed"
     fi
