@@ -253,9 +253,13 @@ bool fit_tag_pooled(const TagData &data, const FitOptions &options, const Progre
     std::vector<double> x0, x1, x2, jump;
     bool more = options.max_iter > 0 && !cancelled;
     while (more) {
-        to_logits(s, x0);  // empty before the first round (the vote-share start has none)
+        // The vote-share start has the prior pi but no rates yet: x0 is a parameter
+        // vector only once alpha and beta exist (a pi-only x0 made the first
+        // extrapolation read past its end).
+        const bool from_parameters = !s.alpha.empty();
+        to_logits(s, x0);
         if (!(more = round())) break;
-        if (options.accel != CS_ACCEL_SQUAREM || x0.empty()) continue;
+        if (options.accel != CS_ACCEL_SQUAREM || !from_parameters) continue;
         to_logits(s, x1);
         if (!(more = round())) break;
         to_logits(s, x2);
