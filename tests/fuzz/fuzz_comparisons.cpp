@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/errors.hpp"
 #include "crowdspec/crowdspec.h"
 #include "fuzz_input.hpp"
 #include "io/comparison_file.hpp"
