@@ -181,8 +181,10 @@ RecordReader::RecordReader(const char *data, std::size_t size, std::size_t begin
       format_(format), source_(std::move(source)), pos_(begin), next_line_(first_line) {}
 
 void RecordReader::fail(const std::string &what) const {
-    if (chunk_mode_) throw RecordError{line_, what};
-    throw CliError(kExitInput, source_ + ":" + std::to_string(line_) + ": " + what);
+    // Messages quote fields, and a quoted field may hold a line break or a tab: escaped
+    // here, once for every reader, so that an input error is always one line.
+    if (chunk_mode_) throw RecordError{line_, escape_controls(what)};
+    throw CliError(kExitInput, source_ + ":" + std::to_string(line_) + ": " + escape_controls(what));
 }
 
 void RecordReader::incomplete() const { throw IncompleteRecord{record_start_, line_}; }
