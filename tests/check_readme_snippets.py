@@ -204,6 +204,12 @@ class Checker:
         if not os.path.exists(cargo):
             self.report(where, "rust", "SKIPPED: cargo is not installed")
             return
+        # A rustup proxy without a toolchain for this HOME (a Debian package build sets
+        # its own HOME) is there but cannot run: skipped as the rust_bindings test does.
+        probe = subprocess.run([cargo, "--version"], capture_output=True)
+        if probe.returncode != 0:
+            self.report(where, "rust", "SKIPPED: %s --version failed" % cargo)
+            return
         if "fn main" not in text:
             self.fail(where, "rust", "not a program (no fn main): a reader cannot run it as written")
             return
