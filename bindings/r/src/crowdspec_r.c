@@ -316,7 +316,7 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                            "median_grades", "mean_grades", "scores",     "se",
                            "ranks",      "reliability", "bias",         "model",
                            "label_next",  "spammer",     "worst_class",  "label_accuracy",
-                           "accuracy_low", "accuracy_high", ""};
+                           "accuracy_low", "accuracy_high", "model_confusion", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = list_element(out, 1, REALSXP, len_post);
@@ -403,6 +403,11 @@ static SEXP collect(SEXP ptr, int kind, int stopped) {
                 return failure(ptr, s);
             }
         }
+        UNPROTECT(1);
+        /* The classifier's confusion matrix, when the fit estimated one (model
+         * probabilities with a Dawid-Skene method; NULL otherwise). */
+        SEXP pi = PROTECT(Rf_allocVector(REALSXP, len_kk));
+        if (len_kk > 0 && cs_model_confusion(model, REAL(pi), (size_t)len_kk) == CS_OK) SET_VECTOR_ELT(out, 34, pi);
         UNPROTECT(1);
     }
     if (with_model && !stopped) cs_r_put_saved_model(model, out, 27);
@@ -498,9 +503,11 @@ static cs_status set_initial(cs_model *model, SEXP confusion, SEXP prior) {
  * calibration: NULL, or predict's (temperature, mixing)). */
 typedef struct {
     SEXP item, worker, label, gold_item, gold_label, confusion, prior, calibration;
+    SEXP model_item, model_probs; /* the fit's classifier rows (zero rows: none) */
+    int32_t model_k;
 } crowd_args;
 
-/* Gold labels and the warm start, then cs_fit. */
+/* Gold labels, the warm start and the classifier's probabilities, then cs_fit. */
 static cs_status call_fit_crowd(cs_model *model, const void *args) {
     const crowd_args *a = (const crowd_args *)args;
     cs_status status = CS_OK;
@@ -508,15 +515,21 @@ static cs_status call_fit_crowd(cs_model *model, const void *args) {
         status = cs_set_gold(model, INTEGER(a->gold_item), INTEGER(a->gold_label),
                              (size_t)XLENGTH(a->gold_item));
     if (status == CS_OK) status = set_initial(model, a->confusion, a->prior);
+    if (status == CS_OK && XLENGTH(a->model_item) > 0)
+        status = cs_set_model_probs(model, INTEGER(a->model_item), REAL(a->model_probs),
+                                    (size_t)XLENGTH(a->model_item), a->model_k);
     if (status == CS_OK)
         status = cs_fit(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
                         (size_t)XLENGTH(a->item));
     return status;
 }
 
+/* model_item: 0-based item ids of the classifier's rows (length 0: no classifier);
+ * model_probs: their values, row-major rows x model_k (cs_set_model_probs; whether
+ * they are valid probabilities is the library's decision). */
 SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
                     SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
-                    SEXP progress) {
+                    SEXP model_item, SEXP model_probs, SEXP model_k, SEXP progress) {
     cs_r_check_crowd_labels(item, worker, label);
     check_int_vector(gold_item, "gold item");
     check_int_vector(gold_label, "gold label");
@@ -524,8 +537,15 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
     check_real_or_null(initial_prior, "the initial prior");
     if (XLENGTH(gold_item) != XLENGTH(gold_label))
         Rf_error("crowdspec: gold items and labels must have the same length");
+    check_int_vector(model_item, "model item");
+    if (TYPEOF(model_probs) != REALSXP) Rf_error("crowdspec: model probabilities must be a double vector");
+    const int k = Rf_asInteger(model_k);
+    if (XLENGTH(model_item) > 0 && (k == NA_INTEGER || k < 1 ||
+                                    XLENGTH(model_probs) / k != XLENGTH(model_item) ||
+                                    XLENGTH(model_probs) % k != 0))
+        Rf_error("crowdspec: model probabilities must be one row of model_k values per model item");
     const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
-                             initial_prior, R_NilValue};
+                             initial_prior, R_NilValue, model_item, model_probs, k};
     return cs_r_run_fit(params, progress, R_CROWD_MODEL, call_fit_crowd, &args);
 }
 
@@ -554,7 +574,7 @@ SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior
     if (calibration != R_NilValue && (TYPEOF(calibration) != REALSXP || XLENGTH(calibration) != 2))
         Rf_error("crowdspec: the calibration must be NULL or c(temperature, mixing)");
     const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior,
-                             calibration};
+                             calibration, R_NilValue, R_NilValue, 0};
     return cs_r_run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
 }
 

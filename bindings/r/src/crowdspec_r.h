@@ -28,7 +28,7 @@ void cs_r_init_tag(void);
 
 SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
                     SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
-                    SEXP progress);
+                    SEXP model_item, SEXP model_probs, SEXP model_k, SEXP progress);
 SEXP cs_r_update(SEXP bytes, SEXP item, SEXP worker, SEXP label, SEXP refit, SEXP params,
                  SEXP progress);
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
