@@ -30,7 +30,6 @@ static const R_CallMethodDef call_entries[] = {
     {NULL, NULL, 0}};
 
 void R_init_crowdspec(DllInfo *info) {
-    cs_r_init_tag();
     R_registerRoutines(info, NULL, call_entries, NULL, NULL);
     R_useDynamicSymbols(info, FALSE);
     R_forceSymbols(info, TRUE);
