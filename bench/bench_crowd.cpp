@@ -20,9 +20,22 @@
 // ties, the calibration; and "labels_differ_after_round": [r, labels after r rounds
 // that differ from the final ones] (EM rerun with max_iter = r).
 //
+// With --scores 1 (issue 34), one more JSON line per method ("scores") gives the CPU
+// seconds (median of 3 calls) of what a fit's scores and diagnostics cost: the pass
+// inside every crowd fit that computes the typical worker and the worker diagnostics
+// (compute_worker_diagnostics, run again on the fit's posteriors and matrices), the
+// C calls cs_label_next (every item), cs_label_wrong (every label) and
+// cs_worker_diagnostics, and their sum as a share of the fit's CPU time and in EM
+// rounds (one round: the CPU seconds between the progress reports of iteration 0 and
+// the last one, over their count).
+// With --model-acc A (0 < A < 1), every method is given a simulated classifier's
+// probabilities (cs_set_model_probs) before the fit: for each item the true class with
+// probability A, else a uniformly random other one, said with probability 0.8 and the
+// rest spread evenly; "model_acc" in the JSON line says so.
+//
 // Usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]
 //                    [--methods ds,opt-ds,...] [--max-iter N] [--tol X] [--seed S]
-//                    [--phases 0|1]
+//                    [--phases 0|1] [--scores 0|1] [--model-acc A]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,10 +43,12 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "crowd/calibration/calibration.hpp"
+#include "crowd/diagnostics/worker_diagnostics.hpp"
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/degenerate_fit.hpp"
 #include "crowd/spectral/spectral_init.hpp"
@@ -74,6 +89,8 @@ struct Timing {
     Clock::time_point start, init_done;
     double cpu_start = 0.0, cpu_init_done = 0.0;
     bool init_seen = false;
+    int32_t last_iteration = 0;  // the last progress report: its iteration and CPU time
+    double cpu_last = 0.0;
 };
 
 int32_t on_progress(void *user, int32_t iteration, double) {
@@ -83,6 +100,8 @@ int32_t on_progress(void *user, int32_t iteration, double) {
         t->cpu_init_done = process_cpu_seconds();
         t->init_seen = true;
     }
+    t->last_iteration = iteration;
+    t->cpu_last = process_cpu_seconds();
     return 0;
 }
 
@@ -174,6 +193,84 @@ void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int 
     std::fflush(stdout);
 }
 
+// Median of 3 runs of `run`, in process CPU seconds.
+template <class F>
+double median_cpu_of_3(F run) {
+    double t[3];
+    for (double &x : t) {
+        const double c0 = process_cpu_seconds();
+        run();
+        x = process_cpu_seconds() - c0;
+    }
+    std::sort(t, t + 3);
+    return t[1];
+}
+
+// The cost of the scores and worker diagnostics of the fit on m (--scores 1): see the
+// header comment. fit_cpu: the fit's CPU seconds; round_cpu: one EM round's.
+void print_scores(cs_model *m, const cs::sim::Crowd &crowd, const std::string &method, int threads,
+                  double fit_cpu, double round_cpu) {
+    size_t n = 0, n_workers = 0, k = 0;
+    cs_n_items(m, &n);
+    cs_n_workers(m, &n_workers);
+    cs_n_classes(m, &k);
+    const std::size_t n_labels = crowd.item.size();
+    std::vector<double> next(n), wrong(n_labels), spam(n_workers), acc(n_workers), low(n_workers), high(n_workers);
+    std::vector<int32_t> worst(n_workers);
+    cs_status status = CS_OK;
+    const double cpu_next = median_cpu_of_3([&] { status = cs_label_next(m, next.data(), n); });
+    if (status == CS_OK)
+        status = cs_label_wrong(m, crowd.item.data(), crowd.label.data(), n_labels, wrong.data());
+    const double cpu_wrong = median_cpu_of_3([&] {
+        cs_label_wrong(m, crowd.item.data(), crowd.label.data(), n_labels, wrong.data());
+    });
+    if (status == CS_OK)
+        status = cs_worker_diagnostics(m, spam.data(), worst.data(), acc.data(), low.data(), high.data(), n_workers);
+    const double cpu_copy = median_cpu_of_3([&] {
+        cs_worker_diagnostics(m, spam.data(), worst.data(), acc.data(), low.data(), high.data(), n_workers);
+    });
+    if (status != CS_OK) {
+        std::fprintf(stderr, "bench_crowd: %s: scores: %s\n", method.c_str(), cs_last_error(m));
+        return;
+    }
+    // The in-fit pass, on the same posteriors and matrices as the fit's.
+    cs::FitOptions options;
+    options.threads = threads;
+    const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                                                    n_labels, options);
+    cs::FitResult fit;
+    fit.n_items = data.n_items;
+    fit.n_workers = data.n_workers;
+    fit.k = data.k;
+    fit.posteriors.resize(n * k);
+    fit.confusion.resize(n_workers * k * k);
+    cs_posteriors(m, fit.posteriors.data(), fit.posteriors.size());
+    if (cs_confusion(m, fit.confusion.data(), fit.confusion.size()) != CS_OK) fit.confusion.clear();
+    const double cpu_pass = median_cpu_of_3([&] { cs::compute_worker_diagnostics(data, fit); });
+    const double all = cpu_pass + cpu_next + cpu_wrong + cpu_copy;
+    const auto share = [](double x, double of) { return of > 0 ? x / of : 0.0; };
+    std::printf("{\"scores\":\"%s\",\"labels\":%zu,\"items\":%zu,\"workers\":%zu,\"k\":%zu,\"threads\":%d,"
+                "\"cpu_fit\":%.4f,\"cpu_round\":%.4f,\"cpu_diagnostics_pass\":%.4f,\"cpu_label_next\":%.4f,"
+                "\"cpu_label_wrong\":%.4f,\"cpu_worker_diagnostics\":%.6f,\"cpu_all\":%.4f,"
+                "\"all_share_of_fit\":%.4f,\"all_in_rounds\":%.3f,\"pass_share_of_fit\":%.4f}\n",
+                method.c_str(), n_labels, n, n_workers, k, threads, fit_cpu, round_cpu, cpu_pass, cpu_next, cpu_wrong,
+                cpu_copy, all, share(all, fit_cpu), share(all, round_cpu), share(cpu_pass, fit_cpu));
+    std::fflush(stdout);
+}
+
+// A simulated classifier's probabilities (--model-acc): see the header comment.
+std::vector<double> simulated_model(const cs::sim::Crowd &crowd, int k, double acc, unsigned long long seed) {
+    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<double> probs(static_cast<std::size_t>(crowd.n_items) * k, 0.2 / (k - 1));
+    for (int32_t j = 0; j < crowd.n_items; ++j) {
+        int32_t said = crowd.truth[j];
+        if (u(rng) > acc) said = (said + 1 + static_cast<int32_t>(rng() % static_cast<uint64_t>(k - 1))) % k;
+        probs[static_cast<std::size_t>(j) * k + said] = 0.8;
+    }
+    return probs;
+}
+
 std::vector<std::string> split(const std::string &s) {
     std::vector<std::string> out;
     std::size_t start = 0;
@@ -190,8 +287,8 @@ std::vector<std::string> split(const std::string &s) {
 
 int main(int argc, char **argv) {
     long long labels = 1000000;
-    int k = 2, workers = 1000, per_item = 10, threads = 1, max_iter = 1000, phases = 0;
-    double tol = -1;
+    int k = 2, workers = 1000, per_item = 10, threads = 1, max_iter = 1000, phases = 0, scores = 0;
+    double tol = -1, model_acc = 0;
     unsigned long long seed = 1;
     std::string methods = "mv,ds,opt-ds,crowd-lloyd";
     std::vector<std::string> params;
@@ -207,6 +304,8 @@ int main(int argc, char **argv) {
         else if (key == "--tol") tol = std::atof(value.c_str());
         else if (key == "--seed") seed = std::strtoull(value.c_str(), nullptr, 10);
         else if (key == "--phases") phases = std::atoi(value.c_str());
+        else if (key == "--scores") scores = std::atoi(value.c_str());
+        else if (key == "--model-acc") model_acc = std::atof(value.c_str());
         else if (key == "--param") params.push_back(value);  // NAME=VALUE, repeatable
         else {
             std::fprintf(stderr, "bench_crowd: unknown option %s\n", key.c_str());
@@ -225,6 +324,8 @@ int main(int argc, char **argv) {
     const double sim_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const std::size_t n_labels = crowd.item.size();
     std::fprintf(stderr, "simulated %zu labels in %.2f s\n", n_labels, sim_seconds);
+    const std::vector<double> model_probs =
+        model_acc > 0 ? simulated_model(crowd, k, model_acc, seed) : std::vector<double>();
 
     for (const std::string &method : split(methods)) {
         cs_model *m = cs_create();
@@ -237,6 +338,12 @@ int main(int argc, char **argv) {
                 return eq != std::string::npos &&
                        cs_set_param_string(m, p.substr(0, eq).c_str(), p.substr(eq + 1).c_str()) == CS_OK;
             })) {
+            std::fprintf(stderr, "bench_crowd: %s\n", cs_last_error(m));
+            cs_destroy(m);
+            return 1;
+        }
+        if (!model_probs.empty() && cs_set_model_probs(m, nullptr, model_probs.data(),
+                                                       static_cast<size_t>(crowd.n_items), k) != CS_OK) {
             std::fprintf(stderr, "bench_crowd: %s\n", cs_last_error(m));
             cs_destroy(m);
             return 1;
@@ -295,14 +402,20 @@ int main(int argc, char **argv) {
                     "\"cpu_seconds_em\":%.4f,\"label_iterations_per_cpu_second\":%.4g,"
                     "\"ns_per_label_iteration\":%.3f,"
                     "\"peak_rss_mb\":%.1f,\"peak_extra_mb\":%.1f,\"bytes_per_label_extra\":%.1f,"
-                    "\"error_rate\":%.6f}\n",
+                    "\"error_rate\":%.6f,\"model_acc\":%.3f,\"cpu_seconds_total\":%.4f}\n",
                     method.c_str(), n_labels, crowd.n_items, workers, k, threads, iterations,
                     converged ? "true" : "false", init, build_seconds, spectral_seconds, em, total,
                     em > 0 ? label_iterations / em : 0.0, cpu_em,
                     cpu_em > 0 ? label_iterations / cpu_em : 0.0,
                     label_iterations > 0 ? 1e9 * cpu_em / label_iterations : 0.0, peak / 1024.0, extra_mb,
-                    extra_mb * 1048576.0 / n_labels, static_cast<double>(wrong) / crowd.n_items);
+                    extra_mb * 1048576.0 / n_labels, static_cast<double>(wrong) / crowd.n_items, model_acc,
+                    cpu_end - timing.cpu_start);
         std::fflush(stdout);
+        if (scores)
+            print_scores(m, crowd, method, threads, cpu_end - timing.cpu_start,
+                         timing.last_iteration > 0
+                             ? (timing.cpu_last - timing.cpu_init_done) / timing.last_iteration
+                             : 0.0);
         int64_t method_id = -1;
         cs_get_int(m, CS_PARAM_METHOD, &method_id);
         cs_destroy(m);

@@ -138,7 +138,7 @@
 
 crowdspec <- function(data, item = "item", worker = "worker", label = "label",
                       method = "auto", gold = NULL, ..., initial_confusion = NULL,
-                      initial_prior = NULL, progress = NULL) {
+                      initial_prior = NULL, model_probs = NULL, progress = NULL) {
   call <- match.call()
   if (!is.data.frame(data)) stop("data must be a data.frame of labels in long form", call. = FALSE)
   if (!is.character(method) || length(method) != 1L || is.na(method)) {
@@ -190,10 +190,12 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
   label_code <- if (is.factor(labels_col)) .codes(as.character(labels_col), classes) else
     .codes(labels_col, class_values)
 
-  r <- .run_fit(function(p) {
+  model <- .model_rows(model_probs, item, items, classes)
+  r <- tryCatch(.run_fit(function(p) {
     .Call(C_cs_r_fit_crowd, item_code, worker_code, label_code, params,
-          gold_item, gold_label, start$confusion, start$prior, p)
-  }, progress, call)
+          gold_item, gold_label, start$confusion, start$prior, model$item, model$probs,
+          length(classes), p)
+  }, progress, call), crowdspec_error = function(e) stop(.name_model_row(e, model, items)))
 
   m <- length(workers)
   counts <- tabulate(worker_code[worker_code >= 0L] + 1L, nbins = m)
@@ -252,6 +254,11 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
     # grade (a class) and mean grade (in class positions 1..k, R's counting).
     fit$median_grades <- stats::setNames(class_values[r$median_grades + 1L], item_names)
     fit$mean_grades <- stats::setNames(r$mean_grades + 1, item_names)
+  }
+  if (!is.null(r$model_confusion)) {
+    # Issue 34 (a): the classifier's confusion matrix EM estimated (model_probs).
+    fit$model_confusion <- matrix(r$model_confusion, nrow = k, ncol = k, byrow = TRUE,
+                                  dimnames = list(true = classes, observed = classes))
   }
   if (!is.null(r$label_next)) {
     # Issue 34: each item's "label next" score, and per worker the Raykar-Yu spammer

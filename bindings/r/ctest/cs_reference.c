@@ -13,12 +13,14 @@
  * Lines starting with '#' are comments. NAME VALUE pairs go to cs_set_param_string,
  * except "gold FILE", a file of "item label" lines given to cs_set_gold, and
  * "initial_confusion FILE" / "initial_prior FILE", files of numbers given to
- * cs_set_initial_confusion / cs_set_initial_prior.
+ * cs_set_initial_confusion / cs_set_initial_prior, and "model_probs FILE", a file of k
+ * and then rows "item p_0 .. p_{k-1}" given to cs_set_model_probs.
  *
  * OUTPUT: the line "n_items n_workers k trace_length iterations converged notes
  * log_likelihood", then one value per line: labels (n_items), posteriors (n_items x k
  * row-major), confusion (n_workers x k x k), prior (k), trace, then for points the
- * centres (k x d) and for graphs the two densities (within, between).
+ * centres (k x d) and for graphs the two densities (within, between), and when the fit
+ * estimated one the classifier's confusion matrix (k x k, cs_model_confusion).
  * Exit status: 0 on success, 1 when a call fails (its status and message on stderr),
  * 2 for a usage or input error.
  */
@@ -116,6 +118,20 @@ int main(int argc, char **argv) {
             s = strcmp(argv[i], "initial_prior") == 0 ? cs_set_initial_prior(m, x.v, x.n)
                                                       : cs_set_initial_confusion(m, x.v, x.n);
             free(x.v);
+        } else if (strcmp(argv[i], "model_probs") == 0) {
+            dvec x = {0};
+            if (!read_numbers(argv[i + 1], &x) || x.n < 1) return 2;
+            const size_t mk = (size_t)x.v[0], rows = mk ? (x.n - 1) / (mk + 1) : 0;
+            if (mk < 1 || (x.n - 1) % (mk + 1)) return 2;
+            int32_t *items = column(&x, mk + 1, 1, rows);
+            double *probs = malloc((rows * mk + 1) * sizeof *probs);
+            if (!items || !probs) return 1;
+            for (size_t r = 0; r < rows; ++r)
+                for (size_t c = 0; c < mk; ++c) probs[r * mk + c] = x.v[1 + r * (mk + 1) + 1 + c];
+            s = cs_set_model_probs(m, items, probs, rows, (int32_t)mk);
+            free(items);
+            free(probs);
+            free(x.v);
         } else {
             s = cs_set_param_string(m, argv[i], argv[i + 1]);
         }
@@ -165,6 +181,8 @@ int main(int argc, char **argv) {
     double *trace = malloc((nt + 1) * sizeof *trace);
     double *centres = malloc((k * d + 1) * sizeof *centres);
     double dens[2] = {0, 0};
+    double *model_conf = malloc((k * k + 1) * sizeof *model_conf);
+    const int has_model_conf = model_conf && cs_model_confusion(m, model_conf, k * k) == CS_OK;
     if (!labels || !post || !conf || !prior || !trace || !centres) return 1;
     if ((s = cs_labels(m, labels, ni)) || (s = cs_posteriors(m, post, ni * k)) ||
         (nw && (s = cs_confusion(m, conf, nw * k * k))) || (s = cs_class_prior(m, prior, k)) ||
@@ -182,6 +200,7 @@ int main(int argc, char **argv) {
     print_all(out, trace, nt);
     print_all(out, centres, k * d);
     if (strcmp(mode, "graph") == 0) print_all(out, dens, 2);
+    if (has_model_conf) print_all(out, model_conf, k * k);
     if (fclose(out) != 0) rc = 2;
     free(labels);
     free(post);
@@ -189,6 +208,7 @@ int main(int argc, char **argv) {
     free(prior);
     free(trace);
     free(centres);
+    free(model_conf);
     cs_destroy(m);
     return rc;
 }

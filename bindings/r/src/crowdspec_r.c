@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The .Call routines of the R package: R vectors in, the C API's results out.
+ * The R package's glue: handles, failures, parameters, progress and the run of a fit
+ * (cs_r_run_fit), which every .Call routine of a fit uses. The routines themselves are
+ * in crowd_r.c (crowd labels), inputs_r.c (the other inputs), update_r.c (saved models)
+ * and info_r.c; results_r.c reads a fit's results.
  *
  * The glue only converts. Every decision about the data (valid ids, labels, sizes,
  * parameter values) is the library's: a failing status comes back to R as a list of
@@ -28,16 +31,17 @@
 /* R's int is the library's int32_t: INTEGER() vectors are passed as they are. */
 typedef char cs_r_int_is_32_bits[(sizeof(int) == sizeof(int32_t)) ? 1 : -1];
 
-static SEXP handle_tag = NULL;
-/* Handles created and not yet destroyed (R runs these routines on one thread). */
+/* Handles created and not yet destroyed, for the tests of the finalizer (R runs these
+ * routines on one thread). */
 static int live_handles = 0;
 
-void cs_r_init_tag(void) { handle_tag = Rf_install("crowdspec_model"); }
+/* The tag of the package's external pointers (R keeps installed symbols for good). */
+static SEXP handle_tag(void) { return Rf_install("crowdspec_model"); }
 
 /* ------------------------------------------------------------------------------- */
 /* Handles */
 
-static void destroy_handle(SEXP ptr) {
+void cs_r_destroy_handle(SEXP ptr) {
     cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
     if (model == NULL) return;
     R_ClearExternalPtr(ptr); /* first: a second call (the finalizer) sees NULL */
@@ -45,13 +49,13 @@ static void destroy_handle(SEXP ptr) {
     --live_handles;
 }
 
-static void handle_finalizer(SEXP ptr) { destroy_handle(ptr); }
+static void handle_finalizer(SEXP ptr) { cs_r_destroy_handle(ptr); }
 
 /* A new cs_model owned by an external pointer with a finalizer. The pointer exists
  * (and its finalizer is registered) before cs_create, so that no allocation by R can
  * fail while the model is not owned. Its address is NULL if cs_create failed. */
 static SEXP new_handle(void) {
-    SEXP ptr = PROTECT(R_MakeExternalPtr(NULL, handle_tag, R_NilValue));
+    SEXP ptr = PROTECT(R_MakeExternalPtr(NULL, handle_tag(), R_NilValue));
     R_RegisterCFinalizerEx(ptr, handle_finalizer, TRUE);
     cs_model *model = cs_create();
     if (model != NULL) {
@@ -63,14 +67,14 @@ static SEXP new_handle(void) {
 }
 
 static cs_model *handle_model(SEXP ptr) {
-    if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != handle_tag)
+    if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != handle_tag())
         Rf_error("crowdspec: not a crowdspec handle");
     return (cs_model *)R_ExternalPtrAddr(ptr);
 }
 
 /* A new vector of `type` and length n, stored as element i of the list `out` (which
  * protects it). */
-static SEXP list_element(SEXP out, R_xlen_t i, SEXPTYPE type, R_xlen_t n) {
+SEXP cs_r_list_element(SEXP out, R_xlen_t i, SEXPTYPE type, R_xlen_t n) {
     SEXP x = Rf_allocVector(type, n);
     SET_VECTOR_ELT(out, i, x);
     return x;
@@ -92,16 +96,16 @@ static SEXP make_failure(cs_status status, const char *message) {
 
 /* The failure of a call on the handle: the message is copied out of the handle into
  * R memory, then the handle is destroyed. */
-static SEXP failure(SEXP ptr, cs_status status) {
+SEXP cs_r_failure(SEXP ptr, cs_status status) {
     cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
     SEXP out = make_failure(status, model ? cs_last_error(model) : "NULL handle");
-    destroy_handle(ptr);
+    cs_r_destroy_handle(ptr);
     return out;
 }
 
-static SEXP out_of_memory_failure(SEXP ptr, const char *what) {
+SEXP cs_r_out_of_memory_failure(SEXP ptr, const char *what) {
     SEXP out = make_failure(CS_ERR_OUT_OF_MEMORY, what);
-    destroy_handle(ptr);
+    cs_r_destroy_handle(ptr);
     return out;
 }
 
@@ -178,11 +182,8 @@ static int32_t progress_callback(void *user, int32_t iteration, double objective
     return 0;
 }
 
-/* ------------------------------------------------------------------------------- */
-/* Results */
-
 static SEXP interrupted_result(SEXP ptr) {
-    destroy_handle(ptr);
+    cs_r_destroy_handle(ptr);
     const char *names[] = {"interrupted", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(TRUE));
@@ -191,246 +192,35 @@ static SEXP interrupted_result(SEXP ptr) {
 }
 
 /* a * b as an R vector length, or -1 when it does not fit. */
-static R_xlen_t checked_length(size_t a, size_t b) {
+R_xlen_t cs_r_checked_length(size_t a, size_t b) {
     if (a != 0 && b > (size_t)R_XLEN_T_MAX / a) return -1;
     return (R_xlen_t)(a * b);
 }
 
-enum {
-    R_CROWD = CS_INPUT_CROWD,
-    R_POINTS = CS_INPUT_POINTS,
-    R_GRAPH = CS_INPUT_GRAPH,
-    R_COMPARISONS = CS_INPUT_COMPARISONS,
-    R_TAGS = CS_INPUT_TAGS,
-    R_NUMBERS = CS_INPUT_NUMBERS,
-    R_CROWD_MODEL = CS_R_CROWD_MODEL
-};
-
-
-/* A comparisons fit's scores, standard errors, ranks, worker reliabilities (noisy-bt,
- * crowd-bt; empty for bt) and noisy-bt's biases into elements 22-26 of `out`. */
-static cs_status collect_ranking(cs_model *model, SEXP out, size_t n, size_t m) {
-    SEXP score = list_element(out, 22, REALSXP, (R_xlen_t)n);
-    SEXP se = list_element(out, 23, REALSXP, (R_xlen_t)n);
-    SEXP rank = list_element(out, 24, INTSXP, (R_xlen_t)n);
-    cs_status s = cs_scores(model, REAL(score), REAL(se), INTEGER(rank), n);
-    if (s) return s;
-    SEXP reliability = list_element(out, 25, REALSXP, (R_xlen_t)m);
-    if (cs_worker_reliability(model, REAL(reliability), m) != CS_OK)
-        SET_VECTOR_ELT(out, 25, Rf_allocVector(REALSXP, 0)); /* bt: none */
-    size_t rows = 0;
-    if (cs_estimate(model, "bias", NULL, 0, &rows, NULL) == CS_OK) {
-        SEXP bias = list_element(out, 26, REALSXP, (R_xlen_t)rows);
-        s = cs_estimate(model, "bias", REAL(bias), rows, NULL, NULL);
-    }
-    return s;
-}
-
-/* The thresholds of a tags fit (cs_tag_sets), set by cs_r_fit_tags for collect. */
-typedef struct {
-    const double *values;
-    size_t n;
-} tag_thresholds;
-static tag_thresholds current_thresholds = {NULL, 0};
-
-/* The results of a numbers or tags fit (since 0.2), as a named list; then the handle
- * is destroyed. */
-static SEXP collect_answers(SEXP ptr, int kind, int stopped) {
-    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
-    size_t n = 0, m = 0, T = 1, n_trace = 0;
-    cs_status s;
-    if ((s = cs_n_items(model, &n)) || (s = cs_n_workers(model, &m)) || (s = cs_trace_length(model, &n_trace)) ||
-        (kind == R_TAGS && (s = cs_n_tags(model, &T))))
-        return failure(ptr, s);
-    const R_xlen_t len_items = checked_length(n, T), len_workers = checked_length(m, T);
-    if (len_items < 0 || len_workers < 0 || n_trace > (size_t)R_XLEN_T_MAX)
-        return out_of_memory_failure(ptr, "the results are too large for R vectors");
-    const char *names[] = {"value", "se", "bias", "noise", "trace", "iterations", "converged", "notes",
-                           "message", "n_items", "n_workers", "n_tags", "stopped", "probabilities",
-                           "sets", "sensitivity", "specificity", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP trace = list_element(out, 4, REALSXP, (R_xlen_t)n_trace);
-    int32_t iterations = 0, converged = 0, notes = 0;
-    if ((n_trace > 0 && (s = cs_trace(model, REAL(trace), n_trace))) || (s = cs_iterations(model, &iterations)) ||
-        (s = cs_converged(model, &converged)) || (s = cs_fit_notes(model, &notes))) {
-        UNPROTECT(1);
-        return failure(ptr, s);
-    }
-    if (kind == R_NUMBERS) {
-        SEXP value = list_element(out, 0, REALSXP, (R_xlen_t)n), se = list_element(out, 1, REALSXP, (R_xlen_t)n);
-        SEXP bias = list_element(out, 2, REALSXP, (R_xlen_t)m), noise = list_element(out, 3, REALSXP, (R_xlen_t)m);
-        if ((s = cs_number_estimates(model, REAL(value), REAL(se), n)) ||
-            (s = cs_number_workers(model, REAL(bias), REAL(noise), m))) {
-            UNPROTECT(1);
-            return failure(ptr, s);
-        }
-    } else {
-        SEXP p = list_element(out, 13, REALSXP, len_items), sets = list_element(out, 14, INTSXP, len_items);
-        SEXP sens = list_element(out, 15, REALSXP, len_workers), spec = list_element(out, 16, REALSXP, len_workers);
-        if ((s = cs_tag_probabilities(model, REAL(p), (size_t)len_items)) ||
-            (s = cs_tag_sets(model, current_thresholds.values, current_thresholds.n, INTEGER(sets), (size_t)len_items)) ||
-            (s = cs_tag_workers(model, REAL(sens), REAL(spec), (size_t)len_workers))) {
-            UNPROTECT(1);
-            return failure(ptr, s);
-        }
-    }
-    SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(iterations));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarLogical(converged != 0));
-    SET_VECTOR_ELT(out, 7, Rf_ScalarInteger(notes));
-    SET_VECTOR_ELT(out, 8, Rf_ScalarString(Rf_mkCharCE(notes ? cs_last_error(model) : "", CE_UTF8)));
-    SET_VECTOR_ELT(out, 9, Rf_ScalarReal((double)n));
-    SET_VECTOR_ELT(out, 10, Rf_ScalarReal((double)m));
-    SET_VECTOR_ELT(out, 11, Rf_ScalarReal((double)T));
-    SET_VECTOR_ELT(out, 12, Rf_ScalarLogical(stopped != 0));
-    destroy_handle(ptr);
-    UNPROTECT(1);
-    return out;
-}
-
-/* Every result of the fit on the handle, as a named list; then the handle is
- * destroyed. `stopped` says that the R progress function ended the fit. */
-static SEXP collect(SEXP ptr, int kind, int stopped) {
-    if (kind == R_TAGS || kind == R_NUMBERS) return collect_answers(ptr, kind, stopped);
-    cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
-    const int with_model = kind == R_CROWD_MODEL;
-    if (with_model) kind = R_CROWD;
-    size_t n = 0, m = 0, k = 0, n_trace = 0, d = 0;
-    cs_status s;
-    if ((s = cs_n_items(model, &n)) || (s = cs_n_workers(model, &m)) ||
-        (s = cs_n_classes(model, &k)) || (s = cs_trace_length(model, &n_trace)))
-        return failure(ptr, s);
-    if (kind == R_POINTS && (s = cs_n_dims(model, &d))) return failure(ptr, s);
-    const R_xlen_t len_post = checked_length(n, k);
-    const R_xlen_t len_kk = checked_length(k, k);
-    const R_xlen_t len_conf = len_kk < 0 ? -1 : checked_length(m, (size_t)len_kk);
-    const R_xlen_t len_centres = checked_length(k, d);
-    if (n > (size_t)R_XLEN_T_MAX || len_post < 0 || len_conf < 0 || len_centres < 0 ||
-        n_trace > (size_t)R_XLEN_T_MAX)
-        return out_of_memory_failure(ptr, "the results are too large for R vectors");
-
-    const char *names[] = {"labels",     "posteriors", "confusion",      "prior",
-                           "trace",      "iterations", "converged",      "log_likelihood",
-                           "notes",      "message",    "n_items",        "n_workers",
-                           "n_classes",  "stopped",    "centres",        "n_dims",
-                           "densities",  "temperature", "mixing",        "calibration",
-                           "median_grades", "mean_grades", "scores",     "se",
-                           "ranks",      "reliability", "bias",         "model",
-                           "label_next",  "spammer",     "worst_class",  "label_accuracy",
-                           "accuracy_low", "accuracy_high", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP labels = list_element(out, 0, INTSXP, (R_xlen_t)n);
-    SEXP post = list_element(out, 1, REALSXP, len_post);
-    SEXP conf = list_element(out, 2, REALSXP, len_conf);
-    SEXP prior = list_element(out, 3, REALSXP, (R_xlen_t)k);
-    SEXP trace = list_element(out, 4, REALSXP, (R_xlen_t)n_trace);
-
-    int32_t iterations = 0, converged = 0, notes = 0;
-    double loglik = 0;
-    if ((s = cs_labels(model, INTEGER(labels), n)) ||
-        (s = cs_posteriors(model, REAL(post), (size_t)len_post)) ||
-        (len_conf > 0 && (s = cs_confusion(model, REAL(conf), (size_t)len_conf))) ||
-        (s = cs_class_prior(model, REAL(prior), k)) ||
-        (n_trace > 0 && (s = cs_trace(model, REAL(trace), n_trace))) ||
-        (s = cs_iterations(model, &iterations)) || (s = cs_converged(model, &converged)) ||
-        (s = cs_log_likelihood(model, &loglik)) || (s = cs_fit_notes(model, &notes))) {
-        UNPROTECT(1);
-        return failure(ptr, s);
-    }
-    SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(iterations));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarLogical(converged != 0));
-    SET_VECTOR_ELT(out, 7, Rf_ScalarReal(loglik));
-    SET_VECTOR_ELT(out, 8, Rf_ScalarInteger(notes));
-    SET_VECTOR_ELT(out, 9, Rf_ScalarString(Rf_mkCharCE(notes ? cs_last_error(model) : "", CE_UTF8)));
-    SET_VECTOR_ELT(out, 10, Rf_ScalarReal((double)n));
-    SET_VECTOR_ELT(out, 11, Rf_ScalarReal((double)m));
-    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)k));
-    SET_VECTOR_ELT(out, 13, Rf_ScalarLogical(stopped != 0));
-    if (kind == R_POINTS) {
-        SEXP centres = list_element(out, 14, REALSXP, len_centres);
-        if (len_centres > 0 && (s = cs_centres(model, REAL(centres), (size_t)len_centres))) {
-            UNPROTECT(1);
-            return failure(ptr, s);
-        }
-        SET_VECTOR_ELT(out, 15, Rf_ScalarReal((double)d));
-    } else if (kind == R_GRAPH) {
-        SEXP dens = list_element(out, 16, REALSXP, 2);
-        if ((s = cs_graph_densities(model, REAL(dens), REAL(dens) + 1))) {
-            UNPROTECT(1);
-            return failure(ptr, s);
-        }
-    } else if (kind == R_COMPARISONS) {
-        if ((s = collect_ranking(model, out, n, m))) {
-            UNPROTECT(1);
-            return failure(ptr, s);
-        }
-    } else {
-        /* how the posteriors were calibrated (the Dawid-Skene family; T = 1 otherwise) */
-        double temperature = 1, mixing = 0;
-        int32_t source = CS_CALIBRATION_NONE;
-        if ((s = cs_calibration(model, &temperature, &mixing, &source))) {
-            UNPROTECT(1);
-            return failure(ptr, s);
-        }
-        SET_VECTOR_ELT(out, 17, Rf_ScalarReal(temperature));
-        SET_VECTOR_ELT(out, 18, Rf_ScalarReal(mixing));
-        SET_VECTOR_ELT(out, 19, Rf_ScalarInteger(source));
-        if (n > 0) {
-            /* Ordered grades only (an ordinal method or ordinal = 1): the library refuses
-             * (CS_ERR_INVALID_ARGUMENT) otherwise, and both stay NULL. */
-            SEXP median = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
-            if (cs_median_grades(model, INTEGER(median), n) == CS_OK) {
-                SEXP mean = list_element(out, 21, REALSXP, (R_xlen_t)n);
-                if ((s = cs_mean_grades(model, REAL(mean), n))) {
-                    UNPROTECT(2);
-                    return failure(ptr, s);
-                }
-                SET_VECTOR_ELT(out, 20, median);
-            }
-            UNPROTECT(1);
-        }
-        /* Issue 34: label-next scores and worker diagnostics (NULL when the fit has none). */
-        SEXP next = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
-        if (cs_label_next(model, REAL(next), n) == CS_OK) {
-            SET_VECTOR_ELT(out, 28, next);
-            SEXP spam = list_element(out, 29, REALSXP, (R_xlen_t)m);
-            SEXP worst = list_element(out, 30, INTSXP, (R_xlen_t)m);
-            SEXP acc = list_element(out, 31, REALSXP, (R_xlen_t)m);
-            SEXP low = list_element(out, 32, REALSXP, (R_xlen_t)m);
-            SEXP high = list_element(out, 33, REALSXP, (R_xlen_t)m);
-            if (m > 0 && (s = cs_worker_diagnostics(model, REAL(spam), INTEGER(worst), REAL(acc), REAL(low),
-                                                    REAL(high), m))) {
-                UNPROTECT(2);
-                return failure(ptr, s);
-            }
-        }
-        UNPROTECT(1);
-    }
-    if (with_model && !stopped) cs_r_put_saved_model(model, out, 27);
-    destroy_handle(ptr);
-    UNPROTECT(1);
-    return out;
-}
+/* ------------------------------------------------------------------------------- */
+/* Running a fit */
 
 /* The common tail of the three fits: the status of the fit call becomes the results,
  * a failure, or the interrupted marker. */
-static SEXP finish(SEXP ptr, cs_status status, const progress_state *state, int kind) {
+static SEXP finish(SEXP ptr, cs_status status, const progress_state *state, int kind,
+                   const cs_r_collect_options *options) {
     cs_model *model = (cs_model *)R_ExternalPtrAddr(ptr);
     cs_set_progress(model, NULL, NULL);
     if (status == CS_ERR_CANCELLED && state->interrupted) return interrupted_result(ptr);
-    if (status == CS_ERR_CANCELLED && state->stopped) return collect(ptr, kind, 1);
-    if (status != CS_OK) return failure(ptr, status);
-    return collect(ptr, kind, 0);
+    if (status == CS_ERR_CANCELLED && state->stopped) return cs_r_collect(ptr, kind, 1, options);
+    if (status != CS_OK) return cs_r_failure(ptr, status);
+    return cs_r_collect(ptr, kind, 0, options);
 }
 
-static void check_int_vector(SEXP x, const char *what) {
+void cs_r_check_int_vector(SEXP x, const char *what) {
     if (TYPEOF(x) != INTSXP) Rf_error("crowdspec: %s must be an integer vector", what);
 }
 
 /* item, worker and label: integer vectors of one length. */
 void cs_r_check_crowd_labels(SEXP item, SEXP worker, SEXP label) {
-    check_int_vector(item, "item");
-    check_int_vector(worker, "worker");
-    check_int_vector(label, "label");
+    cs_r_check_int_vector(item, "item");
+    cs_r_check_int_vector(worker, "worker");
+    cs_r_check_int_vector(label, "label");
     if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(label) != XLENGTH(item))
         Rf_error("crowdspec: item, worker and label must have the same length");
 }
@@ -453,7 +243,7 @@ static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model 
         cs_status status = cs_r_set_params(m, params);
         if (status == CS_OK) status = cs_set_progress(m, progress_callback, state);
         if (status != CS_OK)
-            out = failure(ptr, status);
+            out = cs_r_failure(ptr, status);
         else
             *model = m;
     }
@@ -461,280 +251,14 @@ static SEXP prepare(SEXP params, SEXP progress, progress_state *state, cs_model 
     return out;
 }
 
-/* A fit's calls of the library on a prepared handle (parameters set, progress
- * installed), given the entry point's arguments: returns the status of the fit. */
-
 /* Every fit: a prepared handle, `call` on it, and its status turned into the results
  * of `kind`, a failure or the interrupted marker (finish). */
-SEXP cs_r_run_fit(SEXP params, SEXP progress, int kind, cs_r_fit_call call, const void *args) {
+SEXP cs_r_run_fit(SEXP params, SEXP progress, int kind, cs_r_fit_call call, const void *args,
+                  const cs_r_collect_options *options) {
     progress_state state;
     cs_model *model;
     SEXP ptr = PROTECT(prepare(params, progress, &state, &model));
-    SEXP out = model == NULL ? ptr : finish(ptr, call(model, args), &state, kind);
-    UNPROTECT(1);
-    return out;
-}
-
-/* ------------------------------------------------------------------------------- */
-/* The .Call entry points */
-
-static void check_real_or_null(SEXP x, const char *what) {
-    if (x != R_NilValue && TYPEOF(x) != REALSXP)
-        Rf_error("crowdspec: %s must be a double vector or NULL", what);
-}
-
-/* cs_set_initial_confusion / cs_set_initial_prior for the vectors that are not NULL
- * (the confusion row-major worker x true x observed, as cs_confusion gives it). */
-static cs_status set_initial(cs_model *model, SEXP confusion, SEXP prior) {
-    cs_status status = CS_OK;
-    if (confusion != R_NilValue)
-        status = cs_set_initial_confusion(model, REAL(confusion), (size_t)XLENGTH(confusion));
-    if (status == CS_OK && prior != R_NilValue)
-        status = cs_set_initial_prior(model, REAL(prior), (size_t)XLENGTH(prior));
-    return status;
-}
-
-/* The arguments of cs_r_fit_crowd and cs_r_predict (predict has no gold; the fit no
- * calibration: NULL, or predict's (temperature, mixing)). */
-typedef struct {
-    SEXP item, worker, label, gold_item, gold_label, confusion, prior, calibration;
-} crowd_args;
-
-/* Gold labels and the warm start, then cs_fit. */
-static cs_status call_fit_crowd(cs_model *model, const void *args) {
-    const crowd_args *a = (const crowd_args *)args;
-    cs_status status = CS_OK;
-    if (XLENGTH(a->gold_item) > 0)
-        status = cs_set_gold(model, INTEGER(a->gold_item), INTEGER(a->gold_label),
-                             (size_t)XLENGTH(a->gold_item));
-    if (status == CS_OK) status = set_initial(model, a->confusion, a->prior);
-    if (status == CS_OK)
-        status = cs_fit(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
-                        (size_t)XLENGTH(a->item));
-    return status;
-}
-
-SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_item,
-                    SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
-                    SEXP progress) {
-    cs_r_check_crowd_labels(item, worker, label);
-    check_int_vector(gold_item, "gold item");
-    check_int_vector(gold_label, "gold label");
-    check_real_or_null(initial_confusion, "the initial confusion matrices");
-    check_real_or_null(initial_prior, "the initial prior");
-    if (XLENGTH(gold_item) != XLENGTH(gold_label))
-        Rf_error("crowdspec: gold items and labels must have the same length");
-    const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
-                             initial_prior, R_NilValue};
-    return cs_r_run_fit(params, progress, R_CROWD_MODEL, call_fit_crowd, &args);
-}
-
-/* The given matrices, prior and calibration, then cs_predict. */
-static cs_status call_predict(cs_model *model, const void *args) {
-    const crowd_args *a = (const crowd_args *)args;
-    cs_status status = set_initial(model, a->confusion, a->prior);
-    if (status == CS_OK && a->calibration != R_NilValue)
-        status = cs_set_initial_calibration(model, REAL(a->calibration)[0], REAL(a->calibration)[1]);
-    if (status == CS_OK)
-        status = cs_predict(model, INTEGER(a->item), INTEGER(a->worker), INTEGER(a->label),
-                            (size_t)XLENGTH(a->item));
-    return status;
-}
-
-/* One E-step on a new batch (cs_predict) with the given worker matrices and prior:
- * confusion row-major worker x true x observed; worker ids at or beyond its number of
- * workers are unknown to it (the library weighs them by the mean matrix). calibration:
- * NULL, or c(temperature, mixing) for cs_set_initial_calibration (a fit's own, so that
- * its items predict as it gave them). */
-SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
-                  SEXP params, SEXP calibration) {
-    cs_r_check_crowd_labels(item, worker, label);
-    if (TYPEOF(confusion) != REALSXP || TYPEOF(prior) != REALSXP)
-        Rf_error("crowdspec: the confusion matrices and the prior must be double vectors");
-    if (calibration != R_NilValue && (TYPEOF(calibration) != REALSXP || XLENGTH(calibration) != 2))
-        Rf_error("crowdspec: the calibration must be NULL or c(temperature, mixing)");
-    const crowd_args args = {item, worker, label, R_NilValue, R_NilValue, confusion, prior,
-                             calibration};
-    return cs_r_run_fit(params, R_NilValue, R_CROWD, call_predict, &args);
-}
-
-typedef struct {
-    const double *x;
-    size_t n, d;
-} points_args;
-
-static cs_status call_fit_points(cs_model *model, const void *args) {
-    const points_args *a = (const points_args *)args;
-    return cs_fit_points(model, a->x, a->n, a->d, a->d);
-}
-
-/* x: the points as a d x n column-major matrix (R's t(X)), which is the library's
- * n x d row-major layout. */
-SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress) {
-    SEXP dim = Rf_getAttrib(x, R_DimSymbol);
-    if (TYPEOF(x) != REALSXP || TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2)
-        Rf_error("crowdspec: points must be a double matrix");
-    const points_args args = {REAL(x), (size_t)INTEGER(dim)[1], (size_t)INTEGER(dim)[0]};
-    return cs_r_run_fit(params, progress, R_POINTS, call_fit_points, &args);
-}
-
-typedef struct {
-    SEXP u, v;
-    size_t n_nodes;
-} graph_args;
-
-static cs_status call_fit_graph(cs_model *model, const void *args) {
-    const graph_args *a = (const graph_args *)args;
-    return cs_fit_graph(model, a->n_nodes, INTEGER(a->u), INTEGER(a->v), (size_t)XLENGTH(a->u));
-}
-
-SEXP cs_r_fit_graph(SEXP u, SEXP v, SEXP n_nodes, SEXP params, SEXP progress) {
-    check_int_vector(u, "edge endpoints");
-    check_int_vector(v, "edge endpoints");
-    if (XLENGTH(u) != XLENGTH(v)) Rf_error("crowdspec: both edge columns must have the same length");
-    const double n = Rf_asReal(n_nodes);
-    if (!(n >= 0) || n != (double)(R_xlen_t)n) Rf_error("crowdspec: bad number of nodes");
-    const graph_args args = {u, v, (size_t)n};
-    return cs_r_run_fit(params, progress, R_GRAPH, call_fit_graph, &args);
-}
-
-typedef struct {
-    SEXP worker, left, right, answer;
-} comparison_args;
-
-static cs_status call_fit_comparisons(cs_model *model, const void *args) {
-    const comparison_args *a = (const comparison_args *)args;
-    return cs_fit_comparisons(model, INTEGER(a->worker), INTEGER(a->left), INTEGER(a->right), INTEGER(a->answer),
-                              (size_t)XLENGTH(a->left));
-}
-
-/* Comparisons: 0-based worker, left and right ids and answers (0 left, 1 right, 2 tie). */
-SEXP cs_r_fit_comparisons(SEXP worker, SEXP left, SEXP right, SEXP answer, SEXP params, SEXP progress) {
-    check_int_vector(worker, "worker");
-    check_int_vector(left, "left");
-    check_int_vector(right, "right");
-    check_int_vector(answer, "answer");
-    if (XLENGTH(worker) != XLENGTH(left) || XLENGTH(right) != XLENGTH(left) || XLENGTH(answer) != XLENGTH(left))
-        Rf_error("crowdspec: worker, left, right and answer must have the same length");
-    const comparison_args args = {worker, left, right, answer};
-    return cs_r_run_fit(params, progress, R_COMPARISONS, call_fit_comparisons, &args);
-}
-
-typedef struct {
-    SEXP item, worker, value;
-} numbers_args;
-
-static cs_status call_fit_numbers(cs_model *model, const void *args) {
-    const numbers_args *a = (const numbers_args *)args;
-    return cs_fit_numbers(model, INTEGER(a->item), INTEGER(a->worker), REAL(a->value), (size_t)XLENGTH(a->item));
-}
-
-SEXP cs_r_fit_numbers(SEXP item, SEXP worker, SEXP value, SEXP params, SEXP progress) {
-    check_int_vector(item, "item");
-    check_int_vector(worker, "worker");
-    if (TYPEOF(value) != REALSXP) Rf_error("crowdspec: value must be a double vector");
-    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(value) != XLENGTH(item))
-        Rf_error("crowdspec: item, worker and value must have the same length");
-    const numbers_args args = {item, worker, value};
-    return cs_r_run_fit(params, progress, R_NUMBERS, call_fit_numbers, &args);
-}
-
-typedef struct {
-    SEXP item, worker, tag;
-    const int64_t *tag_start;
-    int32_t n_tags;
-} tags_args;
-
-static cs_status call_fit_tags(cs_model *model, const void *args) {
-    const tags_args *a = (const tags_args *)args;
-    return cs_fit_tags(model, INTEGER(a->item), INTEGER(a->worker), a->tag_start, INTEGER(a->tag),
-                       (size_t)XLENGTH(a->item), a->n_tags);
-}
-
-/* tag_start: a double vector of the n + 1 offsets (R has no 64-bit integers); tag:
- * 0-based tag ids; threshold: NULL-like (length 0), one value, or one per tag. */
-SEXP cs_r_fit_tags(SEXP item, SEXP worker, SEXP tag_start, SEXP tag, SEXP n_tags, SEXP threshold, SEXP params,
-                   SEXP progress) {
-    check_int_vector(item, "item");
-    check_int_vector(worker, "worker");
-    check_int_vector(tag, "tag");
-    if (TYPEOF(tag_start) != REALSXP || TYPEOF(threshold) != REALSXP)
-        Rf_error("crowdspec: tag_start and threshold must be double vectors");
-    if (XLENGTH(worker) != XLENGTH(item) || XLENGTH(tag_start) != XLENGTH(item) + 1)
-        Rf_error("crowdspec: item, worker and the tag lists must have the same length");
-    const R_xlen_t n = XLENGTH(tag_start);
-    int64_t *start = (int64_t *)R_alloc((size_t)n, sizeof(int64_t));
-    for (R_xlen_t i = 0; i < n; ++i) {
-        const double v = REAL(tag_start)[i];
-        if (!(v >= 0 && v <= (double)XLENGTH(tag)) || v != (double)(int64_t)v)
-            Rf_error("crowdspec: tag_start[%lld] is not an offset into tag", (long long)i + 1);
-        start[i] = (int64_t)v;
-    }
-    const tags_args args = {item, worker, tag, start, Rf_asInteger(n_tags)};
-    current_thresholds.values = XLENGTH(threshold) ? REAL(threshold) : NULL;
-    current_thresholds.n = (size_t)XLENGTH(threshold);
-    SEXP out = cs_r_run_fit(params, progress, R_TAGS, call_fit_tags, &args);
-    current_thresholds.values = NULL;
-    current_thresholds.n = 0;
-    return out;
-}
-
-/* ------------------------------------------------------------------------------- */
-/* What the library offers */
-
-SEXP cs_r_status_string(SEXP status) {
-    return Rf_mkString(cs_status_string((cs_status)Rf_asInteger(status)));
-}
-
-SEXP cs_r_version(void) {
-    const char *names[] = {"header", "library", "string", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(CS_VERSION_NUMBER));
-    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(cs_version_number()));
-    SET_VECTOR_ELT(out, 2, Rf_mkString(cs_version_string()));
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP cs_r_methods(void) {
-    const int32_t count = cs_method_count();
-    const char *names[] = {"name", "input", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP name = list_element(out, 0, STRSXP, count);
-    SEXP input = list_element(out, 1, INTSXP, count);
-    for (int32_t i = 0; i < count; ++i) {
-        const int32_t method = cs_method_at(i);
-        const char *text = cs_method_name(method);
-        SET_STRING_ELT(name, i, Rf_mkChar(text ? text : ""));
-        INTEGER(input)[i] = cs_method_input(method);
-    }
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP cs_r_params(void) {
-    const int32_t count = cs_param_count();
-    const char *names[] = {"name", "id", "default", "lower", "upper", "integer", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP name = list_element(out, 0, STRSXP, count);
-    SEXP id = list_element(out, 1, INTSXP, count);
-    SEXP def = list_element(out, 2, REALSXP, count);
-    SEXP lower = list_element(out, 3, REALSXP, count);
-    SEXP upper = list_element(out, 4, REALSXP, count);
-    SEXP integer = list_element(out, 5, LGLSXP, count);
-    for (int32_t i = 0; i < count; ++i) {
-        const int32_t param = cs_param_at(i);
-        const char *text = cs_param_name(param);
-        int32_t is_int = 0;
-        SET_STRING_ELT(name, i, Rf_mkChar(text ? text : ""));
-        INTEGER(id)[i] = param;
-        if (cs_param_info(param, REAL(lower) + i, REAL(upper) + i, REAL(def) + i, &is_int) != CS_OK) {
-            REAL(lower)[i] = REAL(upper)[i] = REAL(def)[i] = NA_REAL;
-            LOGICAL(integer)[i] = NA_LOGICAL;
-        } else {
-            LOGICAL(integer)[i] = is_int != 0;
-        }
-    }
+    SEXP out = model == NULL ? ptr : finish(ptr, call(model, args), &state, kind, options);
     UNPROTECT(1);
     return out;
 }
@@ -748,7 +272,7 @@ SEXP cs_r_handle_new(void) { return new_handle(); }
 
 SEXP cs_r_handle_destroy(SEXP ptr) {
     (void)handle_model(ptr);
-    destroy_handle(ptr);
+    cs_r_destroy_handle(ptr);
     return R_NilValue;
 }
 

@@ -10,7 +10,7 @@
 #define ENTRY(name, n) {#name, (DL_FUNC)&name, n}
 
 static const R_CallMethodDef call_entries[] = {
-    ENTRY(cs_r_fit_crowd, 9),
+    ENTRY(cs_r_fit_crowd, 12),
     ENTRY(cs_r_predict, 7),
     ENTRY(cs_r_update, 7),
     ENTRY(cs_r_fit_points, 3),
@@ -30,7 +30,6 @@ static const R_CallMethodDef call_entries[] = {
     {NULL, NULL, 0}};
 
 void R_init_crowdspec(DllInfo *info) {
-    cs_r_init_tag();
     R_registerRoutines(info, NULL, call_entries, NULL, NULL);
     R_useDynamicSymbols(info, FALSE);
     R_forceSymbols(info, TRUE);

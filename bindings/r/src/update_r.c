@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Saved models from R (issue 38): a crowd fit's saved model as a raw vector
  * (cs_save_buffer), and update() of a fit through it (cs_load_buffer, cs_update,
- * cs_refit). The fit's machinery (parameters, progress, results) is crowdspec_r.c's. */
+ * cs_refit). The fit's machinery (parameters, progress) is crowdspec_r.c's, its results
+ * results_r.c's. */
 #include <R.h>
 #include <Rinternals.h>
 
@@ -44,5 +45,5 @@ SEXP cs_r_update(SEXP bytes, SEXP item, SEXP worker, SEXP label, SEXP refit, SEX
     if (TYPEOF(bytes) != RAWSXP) Rf_error("crowdspec: the saved model must be a raw vector");
     if (TYPEOF(refit) != LGLSXP || XLENGTH(refit) != 1) Rf_error("crowdspec: refit must be TRUE or FALSE");
     const update_args args = {bytes, item, worker, label, refit, params};
-    return cs_r_run_fit(R_NilValue, progress, CS_R_CROWD_MODEL, call_update, &args);
+    return cs_r_run_fit(R_NilValue, progress, CS_R_CROWD_MODEL, call_update, &args, NULL);
 }

@@ -60,7 +60,9 @@ c_reference <- function() {
 }
 
 # Fit `lines` (the input file's lines) with the C API alone and read every result.
-run_c <- function(mode, lines, method, params = list(), gold = NULL) {
+# model_probs: NULL, or list(item = 0-based ids, probs = a rows x k matrix) for
+# cs_set_model_probs (the classifier's confusion matrix is then in $rest).
+run_c <- function(mode, lines, method, params = list(), gold = NULL, model_probs = NULL) {
   exe <- c_reference()
   input <- tempfile("cs_in_")
   output <- tempfile("cs_out_")
@@ -73,6 +75,13 @@ run_c <- function(mode, lines, method, params = list(), gold = NULL) {
     on.exit(unlink(gold_file), add = TRUE)
     writeLines(sprintf("%d %d", gold$item, gold$label), gold_file)
     args <- c(args, "gold", gold_file)
+  }
+  if (!is.null(model_probs)) {
+    model_file <- tempfile("cs_model_")
+    on.exit(unlink(model_file), add = TRUE)
+    rows <- apply(model_probs$probs, 1L, function(p) paste(sprintf("%.17g", p), collapse = " "))
+    writeLines(c(ncol(model_probs$probs), paste(model_probs$item, rows)), model_file)
+    args <- c(args, "model_probs", model_file)
   }
   err <- system2(exe, shQuote(args), stdout = TRUE, stderr = TRUE)
   status <- attr(err, "status")

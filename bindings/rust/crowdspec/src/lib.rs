@@ -57,8 +57,10 @@ mod answers;
 mod codes;
 mod enums;
 mod error;
+mod fitting;
 mod model;
 mod model_assist;
+mod reading;
 mod results;
 mod saved;
 
