@@ -270,6 +270,10 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
       low = r$accuracy_low, high = r$accuracy_high, row.names = worker_names,
       stringsAsFactors = FALSE)
   }
+  if (!is.null(r$label_wrong)) {
+    # Issue 34: per row of the data, the posterior probability that its label is wrong.
+    fit$label_wrong <- r$label_wrong
+  }
   fit
 }
 

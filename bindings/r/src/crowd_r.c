@@ -74,7 +74,9 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
         Rf_error("crowdspec: model probabilities must be one row of model_k values per model item");
     const crowd_args args = {item, worker, label, gold_item, gold_label, initial_confusion,
                              initial_prior, R_NilValue, model_item, model_probs, k};
-    return cs_r_run_fit(params, progress, CS_R_CROWD_MODEL, call_fit_crowd, &args, NULL);
+    /* the fit's own labels, for each label's probability of being wrong */
+    const cs_r_collect_options options = {NULL, 0, INTEGER(item), INTEGER(label), (size_t)XLENGTH(item)};
+    return cs_r_run_fit(params, progress, CS_R_CROWD_MODEL, call_fit_crowd, &args, &options);
 }
 
 /* The given matrices, prior and calibration, then cs_predict. */

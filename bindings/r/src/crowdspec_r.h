@@ -14,11 +14,16 @@
 typedef cs_status (*cs_r_fit_call)(cs_model *model, const void *args);
 /* The results kind of a crowd fit that returns its saved model too ("model"). */
 enum { CS_R_CROWD_MODEL = 64 };
-/* What reading a fit's results needs beyond the handle: a tags fit's thresholds for
- * cs_tag_sets (NULL, 0: the library's default), owned by the caller for the call. */
+/* What reading a fit's results needs beyond the handle, owned by the caller for the
+ * call: a tags fit's thresholds for cs_tag_sets (NULL, 0: the library's default); a
+ * crowd fit's labels (0-based item codes and class codes, n_labels of each; NULL, 0:
+ * none) for cs_label_wrong. */
 typedef struct {
     const double *tag_thresholds;
     size_t n_tag_thresholds;
+    const int *label_item;
+    const int *label_class;
+    size_t n_labels;
 } cs_r_collect_options;
 /* Every fit: a prepared handle, `call` on it, its status turned into the results of
  * `kind` (an input kind or CS_R_CROWD_MODEL; options may be NULL), a failure or the

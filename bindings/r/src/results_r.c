@@ -126,7 +126,7 @@ SEXP cs_r_collect(SEXP ptr, int kind, int stopped, const cs_r_collect_options *o
                            "median_grades", "mean_grades", "scores",     "se",
                            "ranks",      "reliability", "bias",         "model",
                            "label_next",  "spammer",     "worst_class",  "label_accuracy",
-                           "accuracy_low", "accuracy_high", "model_confusion", ""};
+                           "accuracy_low", "accuracy_high", "model_confusion", "label_wrong", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP labels = cs_r_list_element(out, 0, INTSXP, (R_xlen_t)n);
     SEXP post = cs_r_list_element(out, 1, REALSXP, len_post);
@@ -211,6 +211,15 @@ SEXP cs_r_collect(SEXP ptr, int kind, int stopped, const cs_r_collect_options *o
                                                     REAL(high), m))) {
                 UNPROTECT(2);
                 return cs_r_failure(ptr, s);
+            }
+            /* each of the fit's labels: the posterior probability that it is wrong */
+            if (options != NULL && options->n_labels > 0) {
+                SEXP wrong = cs_r_list_element(out, 35, REALSXP, (R_xlen_t)options->n_labels);
+                if ((s = cs_label_wrong(model, (const int32_t *)options->label_item,
+                                        (const int32_t *)options->label_class, options->n_labels, REAL(wrong)))) {
+                    UNPROTECT(2);
+                    return cs_r_failure(ptr, s);
+                }
             }
         }
         UNPROTECT(1);

@@ -17,6 +17,15 @@ test_that("label next and worker diagnostics are the library's, by hand", {
   expect_equal(d["y", "accuracy"], 5 / 6, tolerance = 1e-15)
   expect_true(all(d$low <= d$accuracy & d$accuracy <= d$high))
   expect_true(all(d$spammer >= 0 & d$spammer <= 1))
+  # Per row of the data: 1 - the item's posterior share of that row's label (mv: the
+  # vote shares above), whatever the row order.
+  shares <- list(a = c(cat = 2 / 3, dog = 1 / 3), b = c(cat = 0, dog = 1), c = c(cat = 1 / 2, dog = 1 / 2))
+  want <- function(v) {
+    vapply(seq_len(nrow(v)), function(r) 1 - shares[[as.character(v$item[r])]][[as.character(v$label[r])]], 0)
+  }
+  expect_equal(fit$label_wrong, want(votes), tolerance = 1e-15)
+  shuffled <- votes[c(5, 2, 8, 1, 7, 3, 6, 4), ]
+  expect_equal(crowdspec(shuffled, method = "mv")$label_wrong, want(shuffled), tolerance = 1e-15)
 })
 
 # --- A classifier's probabilities (model_probs), issue 34 (a) and crowdlab.
