@@ -85,9 +85,11 @@ public:
         table_ = static_cast<int64_t>(data.n_workers) * kk_;
         copies_.assign(parts_.size() * static_cast<std::size_t>(table_), 0.0);
         part_value_.assign(parts_.size(), 0.0);
+        if (spec.k == 2) p1_.resize(parts_.size());
         const std::size_t all = static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * kk_);
         if (spec.ordinal) expanded_.resize(all);
         exp_.resize(all);
+        if (spec.k == 2) odds_.resize(static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * 2));
     }
 
     // Matrices of every worker and item from the parameters, and their exponentials
@@ -106,6 +108,7 @@ public:
             for (int64_t block = chunk * kChunk; block < std::min(blocks, (chunk + 1) * kChunk); ++block) {
                 if (spec_.ordinal) expand(spec_, x.data() + block * b, expanded_.data() + block * kk_);
                 exp_rows(matrices_ + block * kk_, exp_.data() + block * kk_);
+                if (spec_.k == 2) odds_row_pair(exp_.data() + block * kk_, odds_.data() + block * 2);
             }
         });
     }
@@ -134,7 +137,7 @@ public:
             // K known at compile time for the usual class counts: the label codes are
             // then split by a constant (no division instruction) and the loops unroll.
             switch (spec_.k) {
-                case 2: part_value_[part] = part_pass<2>(part, fixed, q, matrix_grad); break;
+                case 2: part_value_[part] = binary_pass(part, fixed, q, matrix_grad); break;
                 case 3: part_value_[part] = part_pass<3>(part, fixed, q, matrix_grad); break;
                 case 4: part_value_[part] = part_pass<4>(part, fixed, q, matrix_grad); break;
                 case 5: part_value_[part] = part_pass<5>(part, fixed, q, matrix_grad); break;
@@ -143,6 +146,8 @@ public:
         });
         // The per-partition worker tables are small (workers x K^2): summed on this thread.
         sum_tables(copies_.data(), table_, static_cast<int64_t>(parts_.size()), matrix_grad.data(), 1);
+        if (spec_.k == 2)  // binary_pass sums column 1 of each worker row alone: column 0 is its negative
+            for (int64_t row = 0; row < table_; row += 2) matrix_grad[static_cast<std::size_t>(row)] = -matrix_grad[static_cast<std::size_t>(row + 1)];
         double value = 0.0;
         for (double v : part_value_) value += v;  // in partition order
         return value;
@@ -157,7 +162,6 @@ public:
         const int32_t k = KT > 0 ? KT : spec_.k;
         const int64_t kk = static_cast<int64_t>(k) * k;
         const uint32_t code_k = static_cast<uint32_t>(k);
-        const double log_k = std::log(static_cast<double>(k));
         const int64_t items_at = table_;
         {
             double *workers = copies_.data() + part * table_;
@@ -213,30 +217,7 @@ public:
                         }
                     }
                 }
-                const int32_t gold = data_.gold_of(j);
-                if (!logged && !fixed && gold < 0) {
-                    // No product was rescaled: the posterior is the normalised products
-                    // and the item's term log of their mean, one logarithm in all.
-                    double sum = 0.0;
-                    for (int32_t c = 0; c < k; ++c) sum += product[c];
-                    for (int32_t c = 0; c < k; ++c) qj[c] = product[c] / sum;
-                    value += std::log(sum) - log_k;
-                } else {
-                    for (int32_t c = 0; c < k; ++c) a[c] += std::log(product[c]);
-                }
-                if (logged || fixed || gold >= 0) {
-                if (gold >= 0) {
-                    std::fill(qj, qj + k, 0.0);
-                    qj[gold] = 1.0;
-                    value += fixed ? a[gold] : a[gold] - log_k;
-                } else if (fixed) {
-                    const double *given = fixed->data() + static_cast<int64_t>(j) * k;
-                    std::copy(given, given + k, qj);
-                    for (int32_t c = 0; c < k; ++c) value += qj[c] * a[c];
-                } else {
-                    value += log_normalise(k, a, qj) - log_k;
-                }
-                }
+                value += item_term(j, k, product, a, logged, fixed, qj);
                 if (q) std::copy(qj, qj + k, q->begin() + static_cast<int64_t>(j) * k);
                 // Gradients: w (I(y = x) - P(y | c)) with w = Q_jc, into the worker's
                 // and the item's matrices.
@@ -274,6 +255,118 @@ public:
             }
             return value;
         }
+    }
+
+    // Item j's term of data_term and its posteriors qj, from its class terms a_jc held as
+    // a[c] + log product[c] (`logged`: some a[c] is not 0).
+    double item_term(int32_t j, int32_t k, const double *product, double *a, bool logged,
+                     const std::vector<double> *fixed, double *qj) const {
+        const double log_k = std::log(static_cast<double>(k));
+        const int32_t gold = data_.gold_of(j);
+        if (!logged && !fixed && gold < 0) {
+            // No product was rescaled: the posterior is the normalised products and the
+            // item's term log of their mean, one logarithm in all.
+            double sum = 0.0;
+            for (int32_t c = 0; c < k; ++c) sum += product[c];
+            for (int32_t c = 0; c < k; ++c) qj[c] = product[c] / sum;
+            return std::log(sum) - log_k;
+        }
+        for (int32_t c = 0; c < k; ++c) a[c] += std::log(product[c]);
+        if (gold >= 0) {
+            std::fill(qj, qj + k, 0.0);
+            qj[gold] = 1.0;
+            return fixed ? a[gold] : a[gold] - log_k;
+        }
+        if (fixed) {
+            const double *given = fixed->data() + static_cast<int64_t>(j) * k;
+            std::copy(given, given + k, qj);
+            double value = 0.0;
+            for (int32_t c = 0; c < k; ++c) value += qj[c] * a[c];
+            return value;
+        }
+        return log_normalise(k, a, qj) - log_k;
+    }
+
+    // part_pass for two classes. Each row c of a label's table is a logistic function of
+    // the row's logit difference d_c = (sigma_i(c,1) - sigma_i(c,0)) + (tau_j(c,1) -
+    // tau_j(c,0)): with the odds o_c = exp(d_c), the product of the worker's and the
+    // item's odds tables, P(1 | c) = o_c / (1 + o_c) and P(0 | c) = 1 / (1 + o_c)
+    // (eq. 5 with K = 2). The gradient of row c is w (I(x = 1) - P(1 | c)) in column 1 and
+    // its negative in column 0, so one number per row is summed (column 0 is filled in
+    // after the sums, in data_term). Odds beyond 1e+-100 (logits 230 apart) take the
+    // logits instead, so no product of a label's probabilities can underflow.
+    double binary_pass(int64_t part, const std::vector<double> *fixed, std::vector<double> *q,
+                       std::vector<double> &matrix_grad) {
+        constexpr double kOddsLow = 1e-100, kOddsHigh = 1e100, kRescale = 1e-200;
+        const int64_t items_at = table_;
+        double *workers = copies_.data() + part * table_;
+        std::fill(workers, workers + table_, 0.0);
+        std::vector<double> &p1 = p1_[static_cast<std::size_t>(part)];  // P(1 | c) per label and c
+        double a[2], product[2], qj[2], value = 0.0;
+        for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
+            const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
+            double *item_grad = matrix_grad.data() + items_at + j * 4;
+            if (count == 0) {  // no labels: the uniform prior, or a gold item's class
+                std::fill(item_grad, item_grad + 4, 0.0);
+                if (q && data_.gold_of(j) >= 0) {
+                    double *row = q->data() + static_cast<int64_t>(j) * 2;
+                    row[0] = row[1] = 0.0;
+                    row[data_.gold_of(j)] = 1.0;
+                }
+                continue;
+            }
+            const double *ot = odds_.data() + (static_cast<int64_t>(data_.n_workers) + j) * 2;
+            p1.resize(static_cast<std::size_t>(count * 2));
+            a[0] = a[1] = 0.0;
+            product[0] = product[1] = 1.0;
+            bool logged = false;
+            for (int64_t e = 0; e < count; ++e) {
+                const uint32_t code = data_.item_code[first + e];
+                const int32_t i = static_cast<int32_t>(code >> 1), x = static_cast<int32_t>(code & 1u);
+                const double *ow = odds_.data() + static_cast<int64_t>(i) * 2;
+                for (int32_t c = 0; c < 2; ++c) {
+                    const double o = ow[c] * ot[c];
+                    if (!(o > kOddsLow && o < kOddsHigh)) {  // from the logit difference
+                        const double *s = sigma(i) + c * 2, *t = tau(j) + c * 2;
+                        const double d = (s[1] - s[0]) + (t[1] - t[0]);
+                        // log P(x | c) = -softplus(-d) for x = 1, -softplus(d) for x = 0.
+                        const double u = x ? -d : d;
+                        a[c] -= std::max(u, 0.0) + std::log1p(std::exp(-std::fabs(u)));
+                        p1[static_cast<std::size_t>(e * 2 + c)] = d >= 0.0 ? 1.0 / (1.0 + std::exp(-d))
+                                                                            : std::exp(d) / (1.0 + std::exp(d));
+                        logged = true;
+                        continue;
+                    }
+                    const double inv = 1.0 / (1.0 + o), p = o * inv;
+                    p1[static_cast<std::size_t>(e * 2 + c)] = p;
+                    product[c] *= x ? p : inv;
+                    if (product[c] < kRescale) {
+                        a[c] += std::log(product[c]);
+                        product[c] = 1.0;
+                        logged = true;
+                    }
+                }
+            }
+            value += item_term(j, 2, product, a, logged, fixed, qj);
+            if (q) std::copy(qj, qj + 2, q->begin() + static_cast<int64_t>(j) * 2);
+            double item_sum[2] = {0.0, 0.0};
+            for (int64_t e = 0; e < count; ++e) {
+                const uint32_t code = data_.item_code[first + e];
+                const int64_t i = static_cast<int64_t>(code >> 1);
+                const double hit = static_cast<double>(code & 1u);
+                double *__restrict worker_grad = workers + i * 4;
+                for (int32_t c = 0; c < 2; ++c) {
+                    const double g = qj[c] * (hit - p1[static_cast<std::size_t>(e * 2 + c)]);
+                    worker_grad[c * 2 + 1] += g;
+                    item_sum[c] += g;
+                }
+            }
+            for (int32_t c = 0; c < 2; ++c) {
+                item_grad[c * 2] = -item_sum[c];
+                item_grad[c * 2 + 1] = item_sum[c];
+            }
+        }
+        return value;
     }
 
     // Sum over each worker's labels of P_ij(. | c), per worker (worker x true x observed).
@@ -316,7 +409,16 @@ private:
     std::vector<double> copies_, part_value_;
     std::vector<double> expanded_;       // ordinal: the matrices of eq. 11, workers then items
     std::vector<double> exp_;            // exp(matrix - row maximum), workers then items
+    std::vector<double> odds_;           // K = 2: exp(m(c, 1) - m(c, 0)) per row c, workers then items
+    std::vector<std::vector<double>> p1_;  // K = 2: per partition, an item's P(1 | c) per label
     const double *matrices_ = nullptr;   // the current matrices (x itself when categorical)
+
+    // The odds exp(m(c, 1) - m(c, 0)) of a 2 x 2 matrix's rows from its exp table, whose
+    // larger entry of each row is exactly 1: no exponential. An entry that underflowed
+    // gives 0 or infinity, which binary_pass sends to its logit path.
+    static void odds_row_pair(const double *e, double *odds) {
+        for (int32_t c = 0; c < 2; ++c) odds[c] = e[c * 2] == 1.0 ? e[c * 2 + 1] : 1.0 / e[c * 2];
+    }
 
     // exp(m - the row's maximum) of one K x K matrix, row by row (the maximum's entry is
     // exactly 1, without an exponential).
