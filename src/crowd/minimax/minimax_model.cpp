@@ -75,6 +75,26 @@ inline double log_normalise(int32_t k, const double *a, double *q) {
     return top + std::log(z);
 }
 
+// A sum of logarithms kept as a product, moved into a logarithm only when the product
+// leaves [1e-100, 1e100]: the items' terms log(sum_c prod_i P(x_ij | c)) then cost a
+// logarithm per few dozen items instead of one each. Every factor is in [1e-200, K]
+// (each class's product is at least 1e-200, else it was moved into a logarithm), so
+// the product never leaves the normal doubles.
+class LogSum {
+public:
+    void add_log_of(double factor) {
+        product_ *= factor;
+        if (product_ < 1e-100 || product_ > 1e100) {
+            logs_ += std::log(product_);
+            product_ = 1.0;
+        }
+    }
+    double total() const { return logs_ + std::log(product_); }
+
+private:
+    double product_ = 1.0, logs_ = 0.0;
+};
+
 // The passes of a fit: fixed item partitions (their per-worker tables summed in
 // partition order, so every result is the same for any thread count) and the matrices.
 class Passes {
@@ -175,6 +195,7 @@ public:
             double *a = KT > 0 ? a_local : a_heap.data(), *product = KT > 0 ? product_local : product_heap.data(),
                    *qj = KT > 0 ? q_local : q_heap.data();
             double value = 0.0;
+            LogSum logs;
             for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
                 const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
                 if (count == 0) {  // no labels: the uniform prior, or a gold item's class
@@ -217,7 +238,7 @@ public:
                         }
                     }
                 }
-                value += item_term(j, k, product, a, logged, fixed, qj);
+                value += item_term(j, k, product, a, logged, fixed, qj, logs);
                 if (q) std::copy(qj, qj + k, q->begin() + static_cast<int64_t>(j) * k);
                 // Gradients: w (I(y = x) - P(y | c)) with w = Q_jc, into the worker's
                 // and the item's matrices.
@@ -253,23 +274,24 @@ public:
                 }
                 if (KT > 0) std::copy(local, local + kk, matrix_grad.data() + items_at + j * kk);
             }
-            return value;
+            return value + logs.total();
         }
     }
 
     // Item j's term of data_term and its posteriors qj, from its class terms a_jc held as
-    // a[c] + log product[c] (`logged`: some a[c] is not 0).
+    // a[c] + log product[c] (`logged`: some a[c] is not 0). Returns the term, or, when
+    // it is log(sum_c product[c]) - log K, -log K with the sum put into `logs`.
     double item_term(int32_t j, int32_t k, const double *product, double *a, bool logged,
-                     const std::vector<double> *fixed, double *qj) const {
+                     const std::vector<double> *fixed, double *qj, LogSum &logs) const {
         const double log_k = std::log(static_cast<double>(k));
         const int32_t gold = data_.gold_of(j);
         if (!logged && !fixed && gold < 0) {
-            // No product was rescaled: the posterior is the normalised products and the
-            // item's term log of their mean, one logarithm in all.
+            // No product was rescaled: the posterior is the normalised products.
             double sum = 0.0;
             for (int32_t c = 0; c < k; ++c) sum += product[c];
             for (int32_t c = 0; c < k; ++c) qj[c] = product[c] / sum;
-            return std::log(sum) - log_k;
+            logs.add_log_of(sum);
+            return -log_k;
         }
         for (int32_t c = 0; c < k; ++c) a[c] += std::log(product[c]);
         if (gold >= 0) {
@@ -303,6 +325,7 @@ public:
         std::fill(workers, workers + table_, 0.0);
         std::vector<double> &p1 = p1_[static_cast<std::size_t>(part)];  // P(1 | c) per label and c
         double a[2], product[2], qj[2], value = 0.0;
+        LogSum logs;
         for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
             const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
             double *item_grad = matrix_grad.data() + items_at + j * 4;
@@ -347,7 +370,7 @@ public:
                     }
                 }
             }
-            value += item_term(j, 2, product, a, logged, fixed, qj);
+            value += item_term(j, 2, product, a, logged, fixed, qj, logs);
             if (q) std::copy(qj, qj + 2, q->begin() + static_cast<int64_t>(j) * 2);
             double item_sum[2] = {0.0, 0.0};
             for (int64_t e = 0; e < count; ++e) {
@@ -366,7 +389,7 @@ public:
                 item_grad[c * 2 + 1] = item_sum[c];
             }
         }
-        return value;
+        return value + logs.total();
     }
 
     // Sum over each worker's labels of P_ij(. | c), per worker (worker x true x observed).
