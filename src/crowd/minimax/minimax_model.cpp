@@ -108,14 +108,16 @@ public:
         if (spec.k == 2) p1_.resize(parts_.size());
         const std::size_t all = static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * kk_);
         if (spec.ordinal) expanded_.resize(all);
-        exp_.resize(all);
-        if (spec.k == 2) odds_.resize(static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * 2));
+        if (spec.k == 2)
+            odds_.resize(static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * 2));
+        else
+            exp_.resize(all);
     }
 
     // Matrices of every worker and item from the parameters, and their exponentials
     // shifted by each row's maximum (every entry in (0, 1]): a label's softmax row
     // exp(sigma_i(c, .) + tau_j(c, .)) / Z is then a product of two tables' rows, with no
-    // exponential per label.
+    // exponential per label. For K = 2, each row's odds instead (binary_pass).
     void set_params(const std::vector<double> &x) {
         const int32_t b = spec_.block();
         const int64_t blocks = static_cast<int64_t>(data_.n_workers) + data_.n_items;
@@ -127,8 +129,10 @@ public:
         team_.run(chunk_count(blocks, kChunk), [&](int64_t chunk) {
             for (int64_t block = chunk * kChunk; block < std::min(blocks, (chunk + 1) * kChunk); ++block) {
                 if (spec_.ordinal) expand(spec_, x.data() + block * b, expanded_.data() + block * kk_);
-                exp_rows(matrices_ + block * kk_, exp_.data() + block * kk_);
-                if (spec_.k == 2) odds_row_pair(exp_.data() + block * kk_, odds_.data() + block * 2);
+                if (spec_.k == 2)
+                    odds_rows(matrices_ + block * 4, odds_.data() + block * 2);
+                else
+                    exp_rows(matrices_ + block * kk_, exp_.data() + block * kk_);
             }
         });
     }
@@ -319,7 +323,7 @@ public:
     // logits instead, so no product of a label's probabilities can underflow.
     double binary_pass(int64_t part, const std::vector<double> *fixed, std::vector<double> *q,
                        std::vector<double> &matrix_grad) {
-        constexpr double kOddsLow = 1e-100, kOddsHigh = 1e100, kRescale = 1e-200;
+        constexpr double kRescale = 1e-200;
         const int64_t items_at = table_;
         double *workers = copies_.data() + part * table_;
         std::fill(workers, workers + table_, 0.0);
@@ -350,13 +354,11 @@ public:
                 for (int32_t c = 0; c < 2; ++c) {
                     const double o = ow[c] * ot[c];
                     if (!(o > kOddsLow && o < kOddsHigh)) {  // from the logit difference
-                        const double *s = sigma(i) + c * 2, *t = tau(j) + c * 2;
-                        const double d = (s[1] - s[0]) + (t[1] - t[0]);
+                        const double d = logit_difference(i, j, c);
                         // log P(x | c) = -softplus(-d) for x = 1, -softplus(d) for x = 0.
                         const double u = x ? -d : d;
                         a[c] -= std::max(u, 0.0) + std::log1p(std::exp(-std::fabs(u)));
-                        p1[static_cast<std::size_t>(e * 2 + c)] = d >= 0.0 ? 1.0 / (1.0 + std::exp(-d))
-                                                                            : std::exp(d) / (1.0 + std::exp(d));
+                        p1[static_cast<std::size_t>(e * 2 + c)] = logistic(d);
                         logged = true;
                         continue;
                     }
@@ -392,9 +394,28 @@ public:
         return value + logs.total();
     }
 
+    // K = 2: d_c of worker i on item j, and P(1 | c) = 1 / (1 + exp(-d_c)) without overflow.
+    double logit_difference(int32_t i, int32_t j, int32_t c) const {
+        const double *s = sigma(i) + c * 2, *t = tau(j) + c * 2;
+        return (s[1] - s[0]) + (t[1] - t[0]);
+    }
+    static double logistic(double d) { return d >= 0.0 ? 1.0 / (1.0 + std::exp(-d)) : std::exp(d) / (1.0 + std::exp(d)); }
+    double binary_p1(int32_t i, int32_t j, int32_t c) const {
+        const double o = odds_[static_cast<std::size_t>(i) * 2 + c] *
+                         odds_[static_cast<std::size_t>(static_cast<int64_t>(data_.n_workers) + j) * 2 + c];
+        return o > kOddsLow && o < kOddsHigh ? o / (1.0 + o) : logistic(logit_difference(i, j, c));
+    }
+
+    // K = 2: the odds o_c of a label's row within which it is computed from the odds.
+    static constexpr double kOddsLow = 1e-100, kOddsHigh = 1e100;
+
     // Sum over each worker's labels of P_ij(. | c), per worker (worker x true x observed).
     void confusion_sums(std::vector<double> &sums) {
         const int32_t k = spec_.k;
+        if (k == 2) {
+            binary_confusion_sums(sums);
+            return;
+        }
         team_.run(static_cast<int64_t>(parts_.size()), [&](int64_t part) {
             double *workers = copies_.data() + part * table_;
             std::fill(workers, workers + table_, 0.0);
@@ -420,6 +441,27 @@ public:
         sum_tables(copies_.data(), table_, static_cast<int64_t>(parts_.size()), sums.data(), 1);
     }
 
+    // confusion_sums for K = 2, from the odds: P(1 | c) = o_c / (1 + o_c), or from the
+    // logits beyond binary_pass's range of odds.
+    void binary_confusion_sums(std::vector<double> &sums) {
+        team_.run(static_cast<int64_t>(parts_.size()), [&](int64_t part) {
+            double *workers = copies_.data() + part * table_;
+            std::fill(workers, workers + table_, 0.0);
+            for (int32_t j = parts_[part].first; j < parts_[part].last; ++j)
+                for (int64_t p = data_.item_start[j]; p < data_.item_start[j + 1]; ++p) {
+                    const int32_t i = data_.worker_of(p);
+                    double *w = workers + i * 4;
+                    for (int32_t c = 0; c < 2; ++c) {
+                        const double p1 = binary_p1(i, j, c);
+                        w[c * 2] += 1.0 - p1;
+                        w[c * 2 + 1] += p1;
+                    }
+                }
+        });
+        sums.assign(static_cast<std::size_t>(table_), 0.0);
+        sum_tables(copies_.data(), table_, static_cast<int64_t>(parts_.size()), sums.data(), 1);
+    }
+
     int threads() const { return team_.size(); }
 
 private:
@@ -436,11 +478,10 @@ private:
     std::vector<std::vector<double>> p1_;  // K = 2: per partition, an item's P(1 | c) per label
     const double *matrices_ = nullptr;   // the current matrices (x itself when categorical)
 
-    // The odds exp(m(c, 1) - m(c, 0)) of a 2 x 2 matrix's rows from its exp table, whose
-    // larger entry of each row is exactly 1: no exponential. An entry that underflowed
-    // gives 0 or infinity, which binary_pass sends to its logit path.
-    static void odds_row_pair(const double *e, double *odds) {
-        for (int32_t c = 0; c < 2; ++c) odds[c] = e[c * 2] == 1.0 ? e[c * 2 + 1] : 1.0 / e[c * 2];
+    // The odds exp(m(c, 1) - m(c, 0)) of a 2 x 2 matrix's rows. Beyond the doubles' range
+    // they are 0 or infinity, which binary_pass sends to its logit path.
+    static void odds_rows(const double *m, double *odds) {
+        for (int32_t c = 0; c < 2; ++c) odds[c] = std::exp(m[c * 2 + 1] - m[c * 2]);
     }
 
     // exp(m - the row's maximum) of one K x K matrix, row by row (the maximum's entry is
@@ -476,22 +517,27 @@ public:
         const int64_t kk = static_cast<int64_t>(spec_.k) * spec_.k;
         const int64_t blocks = static_cast<int64_t>(data_.n_workers) + data_.n_items;
         grad.resize(x.size());
-        double penalty = 0.0;
-        for (int64_t block = 0; block < blocks; ++block) {
-            const double weight = block < data_.n_workers ? spec_.alpha : spec_.beta;
-            double *g = grad.data() + block * b;
-            const double *mg = matrix_grad_.data() + block * kk;
-            if (spec_.ordinal) {
-                gather(spec_, mg, g);
-                mg = g;
+        // The data term's gradient over the parameters: the matrices' own (categorical),
+        // or mapped by the transpose of eq. 11 into grad (ordinal).
+        if (spec_.ordinal)
+            for (int64_t block = 0; block < blocks; ++block)
+                gather(spec_, matrix_grad_.data() + block * kk, grad.data() + block * b);
+        const double *data_grad = spec_.ordinal ? grad.data() : matrix_grad_.data();
+        // Then the penalties' (alpha on the workers' parameters, beta on the items'), in
+        // two flat loops over the vector: no per-block choice of the weight.
+        const std::size_t workers_end = static_cast<std::size_t>(data_.n_workers) * static_cast<std::size_t>(b);
+        double squares[2] = {0.0, 0.0};
+        for (int side = 0; side < 2; ++side) {
+            const double weight = side == 0 ? spec_.alpha : spec_.beta;
+            const std::size_t from = side == 0 ? 0 : workers_end, to = side == 0 ? workers_end : x.size();
+            double sum = 0.0;
+            for (std::size_t e = from; e < to; ++e) {
+                sum += x[e] * x[e];
+                grad[e] = weight * x[e] - data_grad[e];
             }
-            const double *theta = x.data() + block * b;
-            for (int32_t e = 0; e < b; ++e) {
-                penalty += 0.5 * weight * theta[e] * theta[e];
-                g[e] = weight * theta[e] - mg[e];
-            }
+            squares[side] = sum;
         }
-        return penalty - data_value;
+        return 0.5 * spec_.alpha * squares[0] + 0.5 * spec_.beta * squares[1] - data_value;
     }
 
 private:
@@ -526,8 +572,9 @@ std::vector<double> inverse_scale(const CrowdData &data, const MinimaxSpec &spec
 // workers independent) is then solved by L-BFGS on the counts alone, at no further
 // cost in labels. The item matrices start at 0: their penalty beta = alpha n / m is
 // large against an item's few labels, and the main phase fits them with the workers.
+// h: the main phase's preconditioner (inverse_scale), whose workers' part serves here.
 void start_from_counts(const CrowdData &data, const MinimaxSpec &spec, const std::vector<double> &q,
-                       std::vector<double> &params) {
+                       const std::vector<double> &h, std::vector<double> &params) {
     constexpr double kTol = 1e-8;
     constexpr int32_t kIterations = 500;
     const int32_t k = spec.k, b = spec.block();
@@ -572,7 +619,6 @@ void start_from_counts(const CrowdData &data, const MinimaxSpec &spec, const std
     LbfgsOptions options;
     options.max_iter = kIterations;
     options.rel_tol = kTol;
-    const std::vector<double> h = inverse_scale(data, spec);
     options.inverse_scale.assign(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(m * b));
     minimize_lbfgs(f, x, options);
     std::copy(x.begin(), x.end(), params.begin());
@@ -613,7 +659,7 @@ MinimaxFit fit_minimax_model(const CrowdData &data, const MinimaxSpec &spec, con
     // the item parameters are most of the vector (n x block), whose L-BFGS passes would
     // otherwise cost as much as the labels' pass.
     lbfgs.curvature_dims = static_cast<int64_t>(data.n_workers) * spec.block();
-    start_from_counts(data, spec, start, fit.params);
+    start_from_counts(data, spec, start, lbfgs.inverse_scale, fit.params);
     lbfgs.max_iter = options.max_iter;
     lbfgs.rel_tol = options.tol;
     // Every evaluation writes its posteriors: the accepted point's are the last ones
