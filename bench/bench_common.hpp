@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Small helpers of the benchmark programs: option parsing, a wall clock, JSON output.
+// Small helpers of the benchmark programs: option parsing, wall and CPU clocks, medians,
+// JSON output.
 #pragma once
 
+#include <time.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +64,22 @@ private:
 
 inline double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// CPU seconds of the whole process (every thread): on a shared machine the work done,
+/// which the neighbours' load does not stretch as it does wall time.
+inline double cpu_now() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+/// The median of a few timings (the mean of the middle two for an even count).
+inline double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 /// A JSON object built field by field and printed as one line.

@@ -395,6 +395,40 @@ void degenerate_inputs(void **) {
     }
 }
 
+// Workers' confusion matrices for two classes from hand-set parameters, where the pass
+// for K = 2 takes P(1 | c) = o / (1 + o) from the product of the worker's and the item's
+// odds, and from the logit difference d when that product leaves 1e+-100 (or is not a
+// number: e^800 times e^-790 is infinity times 0 in doubles). Matrices (rows c = 0, 1;
+// columns x = 0, 1): worker 0 [0, -300; 0, 2], worker 1 [0, -300; 0, 800], item 0
+// [0, 0.5; 0, -790], item 1 [0, 400; 0, -1]. Labels: worker 0 on items 0 and 1, worker 1
+// on item 0. So worker 0 has d = -299.5 and 100 (row 0), -788 and 1 (row 1), worker 1
+// d = -299.5 (row 0) and 10 (row 1); each confusion row is the mean over the worker's
+// labels of (1 - P(1 | c), P(1 | c)), P(1 | c) = 1 / (1 + e^-d).
+void two_class_confusion_by_hand(void **) {
+    test::Triples t;
+    t.add(0, 0, 0);
+    t.add(1, 0, 1);
+    t.add(0, 1, 1);
+    const cs::CrowdData data = build(t, 2);
+    const cs::MinimaxSpec spec = cs::minimax_spec(data, false, 1.0);
+    const std::vector<double> params = {0, -300, 0, 2,    0, -300, 0, 800,  // workers
+                                        0, 0.5,  0, -790, 0, 400,  0, -1};  // items
+    const std::vector<double> pi = cs::minimax_confusion(data, spec, params, 1);
+    auto logistic = [](double d) { return 1.0 / (1.0 + std::exp(-d)); };
+    assert_int_equal(pi.size(), 8);
+    // Worker 1: e^-299.5 / (1 + e^-299.5) to full relative precision, and d = 10.
+    assert_near(pi[5] / std::exp(-299.5), 1.0, 1e-12);
+    assert_near(pi[4], 1.0, 1e-15);
+    assert_near(pi[7], logistic(10.0), 1e-15);
+    assert_near(pi[6], 1.0 - logistic(10.0), 1e-15);
+    // Worker 0: row 0 the mean of e^-299.5 and 1 - e^-100 (odds e^-300 times e^400).
+    assert_near(pi[1], 0.5, 1e-15);
+    assert_near(pi[0], 0.5, 1e-15);
+    assert_near(pi[3], 0.5 * logistic(1.0), 1e-15);
+    assert_near(pi[2], 0.5 * (2.0 - logistic(1.0)), 1e-15);
+    for (double v : pi) assert_true(std::isfinite(v));
+}
+
 }  // namespace
 
 int main(void) {
@@ -403,7 +437,7 @@ int main(void) {
         cmocka_unit_test(one_label_by_hand),            cmocka_unit_test(two_classes_ordinal_is_categorical),
         cmocka_unit_test(cross_validation),             cmocka_unit_test(ordered_logit_by_hand),
         cmocka_unit_test(ordinal_recovery),             cmocka_unit_test(grades_by_hand),
-        cmocka_unit_test(degenerate_inputs),
+        cmocka_unit_test(degenerate_inputs),            cmocka_unit_test(two_class_confusion_by_hand),
     };
     return cmocka_run_group_tests_name("minimax", tests, nullptr, nullptr);
 }

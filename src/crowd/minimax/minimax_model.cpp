@@ -75,6 +75,26 @@ inline double log_normalise(int32_t k, const double *a, double *q) {
     return top + std::log(z);
 }
 
+// A sum of logarithms kept as a product, moved into a logarithm only when the product
+// leaves [1e-100, 1e100]: the items' terms log(sum_c prod_i P(x_ij | c)) then cost a
+// logarithm per few dozen items instead of one each. Every factor is in [1e-200, K]
+// (each class's product is at least 1e-200, else it was moved into a logarithm), so
+// the product never leaves the normal doubles.
+class LogSum {
+public:
+    void add_log_of(double factor) {
+        product_ *= factor;
+        if (product_ < 1e-100 || product_ > 1e100) {
+            logs_ += std::log(product_);
+            product_ = 1.0;
+        }
+    }
+    double total() const { return logs_ + std::log(product_); }
+
+private:
+    double product_ = 1.0, logs_ = 0.0;
+};
+
 // The passes of a fit: fixed item partitions (their per-worker tables summed in
 // partition order, so every result is the same for any thread count) and the matrices.
 class Passes {
@@ -85,15 +105,19 @@ public:
         table_ = static_cast<int64_t>(data.n_workers) * kk_;
         copies_.assign(parts_.size() * static_cast<std::size_t>(table_), 0.0);
         part_value_.assign(parts_.size(), 0.0);
+        if (spec.k == 2) p1_.resize(parts_.size());
         const std::size_t all = static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * kk_);
         if (spec.ordinal) expanded_.resize(all);
-        exp_.resize(all);
+        if (spec.k == 2)
+            odds_.resize(static_cast<std::size_t>((static_cast<int64_t>(data.n_workers) + data.n_items) * 2));
+        else
+            exp_.resize(all);
     }
 
     // Matrices of every worker and item from the parameters, and their exponentials
     // shifted by each row's maximum (every entry in (0, 1]): a label's softmax row
     // exp(sigma_i(c, .) + tau_j(c, .)) / Z is then a product of two tables' rows, with no
-    // exponential per label.
+    // exponential per label. For K = 2, each row's odds instead (binary_pass).
     void set_params(const std::vector<double> &x) {
         const int32_t b = spec_.block();
         const int64_t blocks = static_cast<int64_t>(data_.n_workers) + data_.n_items;
@@ -105,7 +129,10 @@ public:
         team_.run(chunk_count(blocks, kChunk), [&](int64_t chunk) {
             for (int64_t block = chunk * kChunk; block < std::min(blocks, (chunk + 1) * kChunk); ++block) {
                 if (spec_.ordinal) expand(spec_, x.data() + block * b, expanded_.data() + block * kk_);
-                exp_rows(matrices_ + block * kk_, exp_.data() + block * kk_);
+                if (spec_.k == 2)
+                    odds_rows(matrices_ + block * 4, odds_.data() + block * 2);
+                else
+                    exp_rows(matrices_ + block * kk_, exp_.data() + block * kk_);
             }
         });
     }
@@ -134,7 +161,7 @@ public:
             // K known at compile time for the usual class counts: the label codes are
             // then split by a constant (no division instruction) and the loops unroll.
             switch (spec_.k) {
-                case 2: part_value_[part] = part_pass<2>(part, fixed, q, matrix_grad); break;
+                case 2: part_value_[part] = binary_pass(part, fixed, q, matrix_grad); break;
                 case 3: part_value_[part] = part_pass<3>(part, fixed, q, matrix_grad); break;
                 case 4: part_value_[part] = part_pass<4>(part, fixed, q, matrix_grad); break;
                 case 5: part_value_[part] = part_pass<5>(part, fixed, q, matrix_grad); break;
@@ -143,6 +170,8 @@ public:
         });
         // The per-partition worker tables are small (workers x K^2): summed on this thread.
         sum_tables(copies_.data(), table_, static_cast<int64_t>(parts_.size()), matrix_grad.data(), 1);
+        if (spec_.k == 2)  // binary_pass sums column 1 of each worker row alone: column 0 is its negative
+            for (int64_t row = 0; row < table_; row += 2) matrix_grad[static_cast<std::size_t>(row)] = -matrix_grad[static_cast<std::size_t>(row + 1)];
         double value = 0.0;
         for (double v : part_value_) value += v;  // in partition order
         return value;
@@ -157,7 +186,6 @@ public:
         const int32_t k = KT > 0 ? KT : spec_.k;
         const int64_t kk = static_cast<int64_t>(k) * k;
         const uint32_t code_k = static_cast<uint32_t>(k);
-        const double log_k = std::log(static_cast<double>(k));
         const int64_t items_at = table_;
         {
             double *workers = copies_.data() + part * table_;
@@ -171,6 +199,7 @@ public:
             double *a = KT > 0 ? a_local : a_heap.data(), *product = KT > 0 ? product_local : product_heap.data(),
                    *qj = KT > 0 ? q_local : q_heap.data();
             double value = 0.0;
+            LogSum logs;
             for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
                 const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
                 if (count == 0) {  // no labels: the uniform prior, or a gold item's class
@@ -213,30 +242,7 @@ public:
                         }
                     }
                 }
-                const int32_t gold = data_.gold_of(j);
-                if (!logged && !fixed && gold < 0) {
-                    // No product was rescaled: the posterior is the normalised products
-                    // and the item's term log of their mean, one logarithm in all.
-                    double sum = 0.0;
-                    for (int32_t c = 0; c < k; ++c) sum += product[c];
-                    for (int32_t c = 0; c < k; ++c) qj[c] = product[c] / sum;
-                    value += std::log(sum) - log_k;
-                } else {
-                    for (int32_t c = 0; c < k; ++c) a[c] += std::log(product[c]);
-                }
-                if (logged || fixed || gold >= 0) {
-                if (gold >= 0) {
-                    std::fill(qj, qj + k, 0.0);
-                    qj[gold] = 1.0;
-                    value += fixed ? a[gold] : a[gold] - log_k;
-                } else if (fixed) {
-                    const double *given = fixed->data() + static_cast<int64_t>(j) * k;
-                    std::copy(given, given + k, qj);
-                    for (int32_t c = 0; c < k; ++c) value += qj[c] * a[c];
-                } else {
-                    value += log_normalise(k, a, qj) - log_k;
-                }
-                }
+                value += item_term(j, k, product, a, logged, fixed, qj, logs);
                 if (q) std::copy(qj, qj + k, q->begin() + static_cast<int64_t>(j) * k);
                 // Gradients: w (I(y = x) - P(y | c)) with w = Q_jc, into the worker's
                 // and the item's matrices.
@@ -272,13 +278,144 @@ public:
                 }
                 if (KT > 0) std::copy(local, local + kk, matrix_grad.data() + items_at + j * kk);
             }
-            return value;
+            return value + logs.total();
         }
     }
+
+    // Item j's term of data_term and its posteriors qj, from its class terms a_jc held as
+    // a[c] + log product[c] (`logged`: some a[c] is not 0). Returns the term, or, when
+    // it is log(sum_c product[c]) - log K, -log K with the sum put into `logs`.
+    double item_term(int32_t j, int32_t k, const double *product, double *a, bool logged,
+                     const std::vector<double> *fixed, double *qj, LogSum &logs) const {
+        const double log_k = std::log(static_cast<double>(k));
+        const int32_t gold = data_.gold_of(j);
+        if (!logged && !fixed && gold < 0) {
+            // No product was rescaled: the posterior is the normalised products.
+            double sum = 0.0;
+            for (int32_t c = 0; c < k; ++c) sum += product[c];
+            for (int32_t c = 0; c < k; ++c) qj[c] = product[c] / sum;
+            logs.add_log_of(sum);
+            return -log_k;
+        }
+        for (int32_t c = 0; c < k; ++c) a[c] += std::log(product[c]);
+        if (gold >= 0) {
+            std::fill(qj, qj + k, 0.0);
+            qj[gold] = 1.0;
+            return fixed ? a[gold] : a[gold] - log_k;
+        }
+        if (fixed) {
+            const double *given = fixed->data() + static_cast<int64_t>(j) * k;
+            std::copy(given, given + k, qj);
+            double value = 0.0;
+            for (int32_t c = 0; c < k; ++c) value += qj[c] * a[c];
+            return value;
+        }
+        return log_normalise(k, a, qj) - log_k;
+    }
+
+    // part_pass for two classes. Each row c of a label's table is a logistic function of
+    // the row's logit difference d_c = (sigma_i(c,1) - sigma_i(c,0)) + (tau_j(c,1) -
+    // tau_j(c,0)): with the odds o_c = exp(d_c), the product of the worker's and the
+    // item's odds tables, P(1 | c) = o_c / (1 + o_c) and P(0 | c) = 1 / (1 + o_c)
+    // (eq. 5 with K = 2). The gradient of row c is w (I(x = 1) - P(1 | c)) in column 1 and
+    // its negative in column 0, so one number per row is summed (column 0 is filled in
+    // after the sums, in data_term). Odds beyond 1e+-100 (logits 230 apart) take the
+    // logits instead, so no product of a label's probabilities can underflow.
+    double binary_pass(int64_t part, const std::vector<double> *fixed, std::vector<double> *q,
+                       std::vector<double> &matrix_grad) {
+        constexpr double kRescale = 1e-200;
+        const int64_t items_at = table_;
+        double *workers = copies_.data() + part * table_;
+        std::fill(workers, workers + table_, 0.0);
+        std::vector<double> &p1 = p1_[static_cast<std::size_t>(part)];  // P(1 | c) per label and c
+        double a[2], product[2], qj[2], value = 0.0;
+        LogSum logs;
+        for (int32_t j = parts_[part].first; j < parts_[part].last; ++j) {
+            const int64_t first = data_.item_start[j], count = data_.item_start[j + 1] - first;
+            double *item_grad = matrix_grad.data() + items_at + j * 4;
+            if (count == 0) {  // no labels: the uniform prior, or a gold item's class
+                std::fill(item_grad, item_grad + 4, 0.0);
+                if (q && data_.gold_of(j) >= 0) {
+                    double *row = q->data() + static_cast<int64_t>(j) * 2;
+                    row[0] = row[1] = 0.0;
+                    row[data_.gold_of(j)] = 1.0;
+                }
+                continue;
+            }
+            const double *ot = odds_.data() + (static_cast<int64_t>(data_.n_workers) + j) * 2;
+            p1.resize(static_cast<std::size_t>(count * 2));
+            a[0] = a[1] = 0.0;
+            product[0] = product[1] = 1.0;
+            bool logged = false;
+            for (int64_t e = 0; e < count; ++e) {
+                const uint32_t code = data_.item_code[first + e];
+                const int32_t i = static_cast<int32_t>(code >> 1), x = static_cast<int32_t>(code & 1u);
+                const double *ow = odds_.data() + static_cast<int64_t>(i) * 2;
+                for (int32_t c = 0; c < 2; ++c) {
+                    const double o = ow[c] * ot[c];
+                    if (!(o > kOddsLow && o < kOddsHigh)) {  // from the logit difference
+                        const double d = logit_difference(i, j, c);
+                        // log P(x | c) = -softplus(-d) for x = 1, -softplus(d) for x = 0.
+                        const double u = x ? -d : d;
+                        a[c] -= std::max(u, 0.0) + std::log1p(std::exp(-std::fabs(u)));
+                        p1[static_cast<std::size_t>(e * 2 + c)] = logistic(d);
+                        logged = true;
+                        continue;
+                    }
+                    const double inv = 1.0 / (1.0 + o), p = o * inv;
+                    p1[static_cast<std::size_t>(e * 2 + c)] = p;
+                    product[c] *= x ? p : inv;
+                    if (product[c] < kRescale) {
+                        a[c] += std::log(product[c]);
+                        product[c] = 1.0;
+                        logged = true;
+                    }
+                }
+            }
+            value += item_term(j, 2, product, a, logged, fixed, qj, logs);
+            if (q) std::copy(qj, qj + 2, q->begin() + static_cast<int64_t>(j) * 2);
+            double item_sum[2] = {0.0, 0.0};
+            for (int64_t e = 0; e < count; ++e) {
+                const uint32_t code = data_.item_code[first + e];
+                const int64_t i = static_cast<int64_t>(code >> 1);
+                const double hit = static_cast<double>(code & 1u);
+                double *__restrict worker_grad = workers + i * 4;
+                for (int32_t c = 0; c < 2; ++c) {
+                    const double g = qj[c] * (hit - p1[static_cast<std::size_t>(e * 2 + c)]);
+                    worker_grad[c * 2 + 1] += g;
+                    item_sum[c] += g;
+                }
+            }
+            for (int32_t c = 0; c < 2; ++c) {
+                item_grad[c * 2] = -item_sum[c];
+                item_grad[c * 2 + 1] = item_sum[c];
+            }
+        }
+        return value + logs.total();
+    }
+
+    // K = 2: d_c of worker i on item j, and P(1 | c) = 1 / (1 + exp(-d_c)) without overflow.
+    double logit_difference(int32_t i, int32_t j, int32_t c) const {
+        const double *s = sigma(i) + c * 2, *t = tau(j) + c * 2;
+        return (s[1] - s[0]) + (t[1] - t[0]);
+    }
+    static double logistic(double d) { return d >= 0.0 ? 1.0 / (1.0 + std::exp(-d)) : std::exp(d) / (1.0 + std::exp(d)); }
+    double binary_p1(int32_t i, int32_t j, int32_t c) const {
+        const double o = odds_[static_cast<std::size_t>(i) * 2 + c] *
+                         odds_[static_cast<std::size_t>(static_cast<int64_t>(data_.n_workers) + j) * 2 + c];
+        return o > kOddsLow && o < kOddsHigh ? o / (1.0 + o) : logistic(logit_difference(i, j, c));
+    }
+
+    // K = 2: the odds o_c of a label's row within which it is computed from the odds.
+    static constexpr double kOddsLow = 1e-100, kOddsHigh = 1e100;
 
     // Sum over each worker's labels of P_ij(. | c), per worker (worker x true x observed).
     void confusion_sums(std::vector<double> &sums) {
         const int32_t k = spec_.k;
+        if (k == 2) {
+            binary_confusion_sums(sums);
+            return;
+        }
         team_.run(static_cast<int64_t>(parts_.size()), [&](int64_t part) {
             double *workers = copies_.data() + part * table_;
             std::fill(workers, workers + table_, 0.0);
@@ -304,6 +441,27 @@ public:
         sum_tables(copies_.data(), table_, static_cast<int64_t>(parts_.size()), sums.data(), 1);
     }
 
+    // confusion_sums for K = 2, from the odds: P(1 | c) = o_c / (1 + o_c), or from the
+    // logits beyond binary_pass's range of odds.
+    void binary_confusion_sums(std::vector<double> &sums) {
+        team_.run(static_cast<int64_t>(parts_.size()), [&](int64_t part) {
+            double *workers = copies_.data() + part * table_;
+            std::fill(workers, workers + table_, 0.0);
+            for (int32_t j = parts_[part].first; j < parts_[part].last; ++j)
+                for (int64_t p = data_.item_start[j]; p < data_.item_start[j + 1]; ++p) {
+                    const int32_t i = data_.worker_of(p);
+                    double *w = workers + i * 4;
+                    for (int32_t c = 0; c < 2; ++c) {
+                        const double p1 = binary_p1(i, j, c);
+                        w[c * 2] += 1.0 - p1;
+                        w[c * 2 + 1] += p1;
+                    }
+                }
+        });
+        sums.assign(static_cast<std::size_t>(table_), 0.0);
+        sum_tables(copies_.data(), table_, static_cast<int64_t>(parts_.size()), sums.data(), 1);
+    }
+
     int threads() const { return team_.size(); }
 
 private:
@@ -316,7 +474,15 @@ private:
     std::vector<double> copies_, part_value_;
     std::vector<double> expanded_;       // ordinal: the matrices of eq. 11, workers then items
     std::vector<double> exp_;            // exp(matrix - row maximum), workers then items
+    std::vector<double> odds_;           // K = 2: exp(m(c, 1) - m(c, 0)) per row c, workers then items
+    std::vector<std::vector<double>> p1_;  // K = 2: per partition, an item's P(1 | c) per label
     const double *matrices_ = nullptr;   // the current matrices (x itself when categorical)
+
+    // The odds exp(m(c, 1) - m(c, 0)) of a 2 x 2 matrix's rows. Beyond the doubles' range
+    // they are 0 or infinity, which binary_pass sends to its logit path.
+    static void odds_rows(const double *m, double *odds) {
+        for (int32_t c = 0; c < 2; ++c) odds[c] = std::exp(m[c * 2 + 1] - m[c * 2]);
+    }
 
     // exp(m - the row's maximum) of one K x K matrix, row by row (the maximum's entry is
     // exactly 1, without an exponential).
@@ -351,22 +517,27 @@ public:
         const int64_t kk = static_cast<int64_t>(spec_.k) * spec_.k;
         const int64_t blocks = static_cast<int64_t>(data_.n_workers) + data_.n_items;
         grad.resize(x.size());
-        double penalty = 0.0;
-        for (int64_t block = 0; block < blocks; ++block) {
-            const double weight = block < data_.n_workers ? spec_.alpha : spec_.beta;
-            double *g = grad.data() + block * b;
-            const double *mg = matrix_grad_.data() + block * kk;
-            if (spec_.ordinal) {
-                gather(spec_, mg, g);
-                mg = g;
+        // The data term's gradient over the parameters: the matrices' own (categorical),
+        // or mapped by the transpose of eq. 11 into grad (ordinal).
+        if (spec_.ordinal)
+            for (int64_t block = 0; block < blocks; ++block)
+                gather(spec_, matrix_grad_.data() + block * kk, grad.data() + block * b);
+        const double *data_grad = spec_.ordinal ? grad.data() : matrix_grad_.data();
+        // Then the penalties' (alpha on the workers' parameters, beta on the items'), in
+        // two flat loops over the vector: no per-block choice of the weight.
+        const std::size_t workers_end = static_cast<std::size_t>(data_.n_workers) * static_cast<std::size_t>(b);
+        double squares[2] = {0.0, 0.0};
+        for (int side = 0; side < 2; ++side) {
+            const double weight = side == 0 ? spec_.alpha : spec_.beta;
+            const std::size_t from = side == 0 ? 0 : workers_end, to = side == 0 ? workers_end : x.size();
+            double sum = 0.0;
+            for (std::size_t e = from; e < to; ++e) {
+                sum += x[e] * x[e];
+                grad[e] = weight * x[e] - data_grad[e];
             }
-            const double *theta = x.data() + block * b;
-            for (int32_t e = 0; e < b; ++e) {
-                penalty += 0.5 * weight * theta[e] * theta[e];
-                g[e] = weight * theta[e] - mg[e];
-            }
+            squares[side] = sum;
         }
-        return penalty - data_value;
+        return 0.5 * spec_.alpha * squares[0] + 0.5 * spec_.beta * squares[1] - data_value;
     }
 
 private:
@@ -401,8 +572,9 @@ std::vector<double> inverse_scale(const CrowdData &data, const MinimaxSpec &spec
 // workers independent) is then solved by L-BFGS on the counts alone, at no further
 // cost in labels. The item matrices start at 0: their penalty beta = alpha n / m is
 // large against an item's few labels, and the main phase fits them with the workers.
+// h: the main phase's preconditioner (inverse_scale), whose workers' part serves here.
 void start_from_counts(const CrowdData &data, const MinimaxSpec &spec, const std::vector<double> &q,
-                       std::vector<double> &params) {
+                       const std::vector<double> &h, std::vector<double> &params) {
     constexpr double kTol = 1e-8;
     constexpr int32_t kIterations = 500;
     const int32_t k = spec.k, b = spec.block();
@@ -447,7 +619,6 @@ void start_from_counts(const CrowdData &data, const MinimaxSpec &spec, const std
     LbfgsOptions options;
     options.max_iter = kIterations;
     options.rel_tol = kTol;
-    const std::vector<double> h = inverse_scale(data, spec);
     options.inverse_scale.assign(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(m * b));
     minimize_lbfgs(f, x, options);
     std::copy(x.begin(), x.end(), params.begin());
@@ -488,7 +659,7 @@ MinimaxFit fit_minimax_model(const CrowdData &data, const MinimaxSpec &spec, con
     // the item parameters are most of the vector (n x block), whose L-BFGS passes would
     // otherwise cost as much as the labels' pass.
     lbfgs.curvature_dims = static_cast<int64_t>(data.n_workers) * spec.block();
-    start_from_counts(data, spec, start, fit.params);
+    start_from_counts(data, spec, start, lbfgs.inverse_scale, fit.params);
     lbfgs.max_iter = options.max_iter;
     lbfgs.rel_tol = options.tol;
     // Every evaluation writes its posteriors: the accepted point's are the last ones
