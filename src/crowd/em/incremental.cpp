@@ -254,68 +254,52 @@ std::vector<int32_t> rotation(UpdateState &s, const std::vector<char> &touched, 
     return out;
 }
 
-}  // namespace
-
-void UpdateState::prepare(const FitOptions &options) {
-    const int32_t k = data.k;
-    worker_labels.assign(static_cast<std::size_t>(data.n_workers), 0);
-    for (std::size_t p = 0; p < data.n_labels(); ++p) ++worker_labels[data.item_code[p] / static_cast<uint32_t>(k)];
-    allowed.clear();
-    if (restricts_support(data, options)) allowed = answer_sets(data);
-}
-
-UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit) {
-    UpdateState s;
-    s.data = std::move(data);
-    if (s.data.item_code.is_view()) s.data.item_code.resize(s.data.item_code.size());  // own the codes
-    s.data.shard = nullptr;
-    const int32_t k = s.data.k;
-    s.params.confusion = fit.confusion;
-    s.params.prior = fit.prior;
-    s.prepare(options);
-    s.q.assign(static_cast<std::size_t>(s.data.n_items) * k, 0.0);
-    s.item_ll.assign(static_cast<std::size_t>(s.data.n_items), 0.0);
-    s.impossible.assign(static_cast<std::size_t>(s.data.n_items), 0);
-    s.counts.assign(static_cast<std::size_t>(s.data.n_workers) * k * k, 0.0);
-    s.class_mass.assign(static_cast<std::size_t>(k), 0.0);
-    std::vector<int32_t> all(static_cast<std::size_t>(s.data.n_items));
-    std::iota(all.begin(), all.end(), 0);
-    std::vector<double> log_pi, log_prior;
-    take_logs(s.params, k, log_pi, log_prior);
-    e_step(s, all, log_pi, log_prior);
-    s.calibrated_labels = static_cast<int64_t>(s.data.n_labels());
-    s.fitted_labels = s.calibrated_labels;
-    s.temperature = fit.temperature;
-    s.mixing = fit.mixing;
-    s.calibration = fit.calibration;
-    return s;
-}
-
-void results_from_state(const UpdateState &s, const FitOptions &options, FitResult &out) {
+// The tie flags of the listed items (UpdateState::tied) from their EM posteriors.
+void mark_ties(UpdateState &s, const std::vector<int32_t> &items) {
     const CrowdData &d = s.data;
     const int32_t k = d.k;
+    s.tied.resize(static_cast<std::size_t>(d.n_items), 0);
+    for (int32_t j : items) {
+        const double *q = s.q.data() + static_cast<int64_t>(j) * k;
+        const bool tied = d.item_start[j] < d.item_start[j + 1] && d.gold_of(j) < 0 && posterior_tied(q, k, argmax_row(q, k));
+        s.n_tied += static_cast<int64_t>(tied) - static_cast<int64_t>(s.tied[static_cast<std::size_t>(j)]);
+        s.tied[static_cast<std::size_t>(j)] = tied ? 1 : 0;
+    }
+}
+
+std::vector<int32_t> every_item(int32_t n) {
+    std::vector<int32_t> all(static_cast<std::size_t>(n));
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+}
+
+// Item j's calibrated posterior and label in `out`, from its EM posterior there: the
+// per-item part of results_from_state. Gold, unlabelled and impossible items keep theirs.
+void calibrate_item(const UpdateState &s, int32_t j, FitResult &out, double *scratch) {
+    const CrowdData &d = s.data;
+    if (d.gold_of(j) >= 0 || d.item_start[j] == d.item_start[j + 1] || s.impossible[j]) return;
+    const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * d.k, d.k, s.temperature,
+                                        s.mixing, out.prior.data(), scratch);
+    if (label >= 0) out.labels[j] = label;
+}
+
+// The parts of a state's results that are not per item: sizes, parameters, notes.
+void shared_results(const UpdateState &s, FitResult &out) {
+    const CrowdData &d = s.data;
     out.input_kind = CS_INPUT_CROWD;
     out.n_items = d.n_items;
     out.n_workers = d.n_workers;
-    out.k = k;
-    out.posteriors = s.q;
+    out.k = d.k;
     out.confusion = s.params.confusion;
     out.prior = s.params.prior;
-    out.labels = argmax_labels(out.posteriors, d.n_items, k);
     out.has_log_likelihood = true;
-    resolve_degenerate_ties(d, out, options.threads);
     out.temperature = s.temperature;
     out.mixing = s.mixing;
     out.calibration = s.calibration;
-    if (s.temperature != 1.0 || s.mixing != 0.0) {
-        std::vector<double> scratch(2 * static_cast<std::size_t>(k));
-        for (int32_t j = 0; j < d.n_items; ++j) {
-            if (d.gold_of(j) >= 0 || d.item_start[j] == d.item_start[j + 1] || s.impossible[j]) continue;
-            const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * k, k, s.temperature,
-                                                s.mixing, out.prior.data(), scratch.data());
-            if (label >= 0) out.labels[j] = label;
-        }
-    }
+}
+
+void add_notes(const UpdateState &s, FitResult &out) {
+    const CrowdData &d = s.data;
     int64_t impossible = 0, unlabeled = 0;
     for (int32_t j = 0; j < d.n_items; ++j) {
         impossible += s.impossible[j];
@@ -336,6 +320,76 @@ void results_from_state(const UpdateState &s, const FitOptions &options, FitResu
         out.note_message += "the results come from incremental updates since the last full fit (cs_refit for a full one). ";
     }
     if (!out.note_message.empty() && out.note_message.back() == ' ') out.note_message.pop_back();
+}
+
+// Whether `out`, the results of the state before an update of `old_items` items, can be
+// refreshed for the items the update worked on and the tied ones alone and equal
+// results_from_state: every other item's EM posterior is unchanged, so its row is unless
+// the calibration changed, mixes in the (changed) prior, or resolve_degenerate_ties
+// could move it (confounded classes; an untied row it leaves alone).
+bool refreshable_in_place(const UpdateState &s, const FitResult &out, int32_t old_items) {
+    const std::size_t k = static_cast<std::size_t>(s.data.k);
+    if (out.input_kind != CS_INPUT_CROWD || out.posteriors.size() != static_cast<std::size_t>(old_items) * k ||
+        out.labels.size() != static_cast<std::size_t>(old_items))
+        return false;
+    if (s.mixing != 0.0 || out.mixing != 0.0 || out.temperature != s.temperature || out.calibration != s.calibration)
+        return false;
+    FitResult confusion_only;
+    confusion_only.confusion = s.params.confusion;
+    return !classes_may_be_confounded(s.data, confusion_only);
+}
+
+}  // namespace
+
+void UpdateState::prepare(const FitOptions &options) {
+    const int32_t k = data.k;
+    worker_labels.assign(static_cast<std::size_t>(data.n_workers), 0);
+    for (std::size_t p = 0; p < data.n_labels(); ++p) ++worker_labels[data.item_code[p] / static_cast<uint32_t>(k)];
+    allowed.clear();
+    if (restricts_support(data, options)) allowed = answer_sets(data);
+    tied.clear();
+    n_tied = 0;
+    if (q.size() == static_cast<std::size_t>(data.n_items) * k) mark_ties(*this, every_item(data.n_items));
+}
+
+UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit) {
+    UpdateState s;
+    s.data = std::move(data);
+    if (s.data.item_code.is_view()) s.data.item_code.resize(s.data.item_code.size());  // own the codes
+    s.data.shard = nullptr;
+    const int32_t k = s.data.k;
+    s.params.confusion = fit.confusion;
+    s.params.prior = fit.prior;
+    s.prepare(options);
+    s.q.assign(static_cast<std::size_t>(s.data.n_items) * k, 0.0);
+    s.item_ll.assign(static_cast<std::size_t>(s.data.n_items), 0.0);
+    s.impossible.assign(static_cast<std::size_t>(s.data.n_items), 0);
+    s.counts.assign(static_cast<std::size_t>(s.data.n_workers) * k * k, 0.0);
+    s.class_mass.assign(static_cast<std::size_t>(k), 0.0);
+    const std::vector<int32_t> all = every_item(s.data.n_items);
+    std::vector<double> log_pi, log_prior;
+    take_logs(s.params, k, log_pi, log_prior);
+    e_step(s, all, log_pi, log_prior);
+    mark_ties(s, all);
+    s.calibrated_labels = static_cast<int64_t>(s.data.n_labels());
+    s.fitted_labels = s.calibrated_labels;
+    s.temperature = fit.temperature;
+    s.mixing = fit.mixing;
+    s.calibration = fit.calibration;
+    return s;
+}
+
+void results_from_state(const UpdateState &s, const FitOptions &options, FitResult &out) {
+    const CrowdData &d = s.data;
+    shared_results(s, out);
+    out.posteriors = s.q;
+    out.labels = argmax_labels(out.posteriors, d.n_items, d.k);
+    resolve_degenerate_ties(d, out, options.threads);
+    if (s.temperature != 1.0 || s.mixing != 0.0) {
+        std::vector<double> scratch(2 * static_cast<std::size_t>(d.k));
+        for (int32_t j = 0; j < d.n_items; ++j) calibrate_item(s, j, out, scratch.data());
+    }
+    add_notes(s, out);
 }
 
 void update_state(UpdateState &s, const FitOptions &options, const int32_t *item, const int32_t *worker,
@@ -382,7 +436,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     working.reserve(touched.size() + revisit.size());
     std::merge(touched.begin(), touched.end(), revisit.begin(), revisit.end(), std::back_inserter(working));
 
-    out.trace.clear();
+    std::vector<double> trace;
     std::vector<double> log_pi, log_prior, before(working.size() * static_cast<std::size_t>(k));
     for (int32_t round = 0; round < options.update_rounds; ++round) {
         if (round > 0) remove_items(s, working);
@@ -391,7 +445,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         take_logs(s.params, k, log_pi, log_prior);
         e_step(s, working, log_pi, log_prior);
         m_step(s, em);
-        out.trace.push_back(s.log_likelihood);
+        trace.push_back(s.log_likelihood);
         double moved = 0.0;
         for (std::size_t t = 0; t < working.size(); ++t)
             for (int32_t l = 0; l < k; ++l)
@@ -399,10 +453,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         if (round > 0 && moved <= kSettled) break;
     }
     s.incremental = true;
-    out.iterations = static_cast<int32_t>(out.trace.size());
-    out.converged = true;
-    out.notes = 0;
-    out.note_message.clear();
+    mark_ties(s, working);
     // The calibration: re-fitted once the labels grew enough since it was fitted.
     const double labels_now = static_cast<double>(s.data.n_labels());
     const bool refit_calibration =
@@ -412,6 +463,44 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         s.temperature = 1.0;
         s.mixing = 0.0;
         s.calibration = CS_CALIBRATION_NONE;
+    }
+    const bool in_place = !refit_calibration && refreshable_in_place(s, out, old_items);
+    {
+        // The results of an update: the arrays of the previous ones are reused (in place
+        // for the rows that stay), every other field starts afresh.
+        FitResult next;
+        next.posteriors = std::move(out.posteriors);
+        next.labels = std::move(out.labels);
+        out = std::move(next);
+    }
+    out.trace = std::move(trace);
+    out.iterations = static_cast<int32_t>(out.trace.size());
+    out.converged = true;
+    if (in_place) {
+        shared_results(s, out);
+        out.posteriors.resize(static_cast<std::size_t>(s.data.n_items) * k);
+        out.labels.resize(static_cast<std::size_t>(s.data.n_items));
+        // The rows to refresh: the items worked on and every tied item (whose settling
+        // reads the workers' current confusion matrices).
+        std::vector<int32_t> rows = working;
+        if (s.n_tied > 0) {
+            for (int32_t j = 0; j < s.data.n_items; ++j)
+                if (s.tied[static_cast<std::size_t>(j)]) rows.push_back(j);
+            std::sort(rows.begin(), rows.end());
+            rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        }
+        for (int32_t j : rows) {
+            double *row = out.posteriors.data() + static_cast<int64_t>(j) * k;
+            std::copy_n(s.q.data() + static_cast<int64_t>(j) * k, k, row);
+            out.labels[j] = argmax_row(row, k);
+        }
+        resolve_ties_of_items(s.data, out, rows);
+        if (s.temperature != 1.0 || s.mixing != 0.0) {
+            std::vector<double> scratch(2 * static_cast<std::size_t>(k));
+            for (int32_t j : rows) calibrate_item(s, j, out, scratch.data());
+        }
+        add_notes(s, out);
+        return;
     }
     results_from_state(s, options, out);
     if (refit_calibration) {
