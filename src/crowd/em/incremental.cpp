@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -163,6 +164,10 @@ std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLa
 // Merge the checked batch into the labels by item under the duplicate policy and grow
 // the state's per-item and per-worker tables; `added` = labels added or replaced. The
 // changed items' old share must have left the sums before (remove_items on the old data).
+// The codes are patched in place: the merged labels of the batch's items are formed
+// apart (O(their labels)), then, from the last item back, the codes between two of them
+// move up by the labels inserted before (one memmove per stretch) and the item starts
+// with them; labels that are new items only append.
 void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added) {
     CrowdData &d = s.data;
     const int32_t k = d.k;
@@ -171,12 +176,16 @@ void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t po
         n_items = std::max(n_items, l.item + 1);
         n_workers = std::max(n_workers, l.worker + 1);
     }
-    std::vector<int64_t> start(static_cast<std::size_t>(n_items) + 1, 0);
-    std::vector<uint32_t> codes;
-    codes.reserve(d.n_labels() + batch.size());
+    s.worker_labels.resize(static_cast<std::size_t>(n_workers), 0);
+    // The merged codes of each item of the batch, in item order: group g is item
+    // items[g] with codes merged[group_start[g] .. group_start[g + 1]).
+    std::vector<int32_t> items;
+    std::vector<std::size_t> group_start{0};
+    std::vector<uint32_t> merged;
     added = 0;
-    std::size_t b = 0;
-    for (int32_t j = 0; j < n_items; ++j) {
+    int64_t inserted = 0;
+    for (std::size_t b = 0; b < batch.size();) {
+        const int32_t j = batch[b].item;
         const int64_t first = j < d.n_items ? d.item_start[j] : 0, last = j < d.n_items ? d.item_start[j + 1] : 0;
         int64_t p = first;
         while (b < batch.size() && batch[b].item == j) {
@@ -185,36 +194,57 @@ void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t po
             while (e < batch.size() && batch[e].item == j && batch[e].worker == batch[b].worker) ++e;
             const NewLabel &chosen = policy == CS_DUPLICATES_KEEP_LAST ? batch[e - 1] : batch[b];
             const int32_t w = chosen.worker;
-            while (p < last && d.worker_of(p) < w) codes.push_back(d.item_code[static_cast<std::size_t>(p++)]);
+            while (p < last && d.worker_of(p) < w) merged.push_back(d.item_code[static_cast<std::size_t>(p++)]);
             const uint32_t code = static_cast<uint32_t>(w) * static_cast<uint32_t>(k) + static_cast<uint32_t>(chosen.label);
             if (p < last && d.worker_of(p) == w) {  // the model has this (item, worker): checked
                 const uint32_t kept = policy == CS_DUPLICATES_KEEP_LAST ? code : d.item_code[static_cast<std::size_t>(p)];
                 if (kept != d.item_code[static_cast<std::size_t>(p)]) ++added;
-                codes.push_back(kept);
+                merged.push_back(kept);
                 ++p;
             } else {
-                codes.push_back(code);
+                merged.push_back(code);
                 ++added;
+                ++inserted;
+                ++s.worker_labels[static_cast<std::size_t>(w)];
             }
             b = e;
         }
-        while (p < last) codes.push_back(d.item_code[static_cast<std::size_t>(p++)]);
-        start[static_cast<std::size_t>(j) + 1] = static_cast<int64_t>(codes.size());
+        while (p < last) merged.push_back(d.item_code[static_cast<std::size_t>(p++)]);
+        items.push_back(j);
+        group_start.push_back(merged.size());
     }
-    // Per-worker label counts: the old labels' and the new ones' (recounted over the
-    // merged labels of the changed items only would need the old ones too: count all).
-    std::vector<uint64_t> per_worker(static_cast<std::size_t>(n_workers), 0);
-    for (uint32_t c : codes) ++per_worker[c / static_cast<uint32_t>(k)];
-    d.item_start = std::move(start);
-    d.item_code.resize(codes.size());
-    std::copy(codes.begin(), codes.end(), d.item_code.owned_data());
+    const int64_t old_labels = static_cast<int64_t>(d.n_labels());
+    d.item_start.resize(static_cast<std::size_t>(n_items) + 1, old_labels);  // new items: empty so far
+    d.item_code.resize(static_cast<std::size_t>(old_labels + inserted));
+    uint32_t *codes = d.item_code.owned_data();
+    // From the last group back: `shift` = labels inserted by the groups before the
+    // current point; items (j, hi) between two groups move up by it.
+    int64_t shift = inserted;
+    int32_t hi = n_items;
+    int64_t old_start_hi = old_labels;  // the old start of item hi (its entry is already new)
+    d.item_start[static_cast<std::size_t>(n_items)] = old_labels + inserted;
+    for (std::size_t g = items.size(); g-- > 0;) {
+        const int32_t j = items[g];
+        const int64_t old_begin = d.item_start[static_cast<std::size_t>(j)];
+        const int64_t old_end = j + 1 == hi ? old_start_hi : d.item_start[static_cast<std::size_t>(j) + 1];
+        if (shift != 0 && old_start_hi > old_end)
+            std::memmove(codes + old_end + shift, codes + old_end,
+                         static_cast<std::size_t>(old_start_hi - old_end) * sizeof(uint32_t));
+        for (int32_t m = j + 1; m < hi; ++m) d.item_start[static_cast<std::size_t>(m)] += shift;
+        const int64_t length = static_cast<int64_t>(group_start[g + 1] - group_start[g]);
+        shift -= length - (old_end - old_begin);
+        const int64_t new_begin = old_begin + shift;
+        std::copy_n(merged.data() + group_start[g], static_cast<std::size_t>(length), codes + new_begin);
+        d.item_start[static_cast<std::size_t>(j)] = new_begin;
+        old_start_hi = old_begin;
+        hi = j;
+    }
     if (!d.gold.empty()) d.gold.resize(static_cast<std::size_t>(n_items), -1);
     const std::size_t kk = static_cast<std::size_t>(k) * k;
     s.counts.resize(static_cast<std::size_t>(n_workers) * kk, 0.0);
     s.q.resize(static_cast<std::size_t>(n_items) * k, 0.0);
     s.item_ll.resize(static_cast<std::size_t>(n_items), 0.0);
     s.impossible.resize(static_cast<std::size_t>(n_items), 0);
-    s.worker_labels = std::move(per_worker);
     d.n_items = n_items;
     d.n_workers = n_workers;
 }
