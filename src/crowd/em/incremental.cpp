@@ -44,31 +44,104 @@ void take_logs(const DsParams &params, int32_t k, std::vector<double> &log_pi, s
     for (int32_t l = 0; l < k; ++l) log_prior[l] = params.prior[l] > 0.0 ? std::log(params.prior[l]) : kMinusInf;
 }
 
+// The labels and per-item state that the steps below read and write: the state's own
+// (whole_items), or a gathered copy of the items an update works on (Gathered), whose
+// rows then lie next to each other in memory rather than scattered over the arrays.
+struct ItemView {
+    const CrowdData &data;
+    double *q;
+    double *item_ll;
+    uint8_t *impossible;
+    const uint8_t *allowed;  // null: the support is not restricted
+};
+
+ItemView whole_items(UpdateState &s) {
+    return ItemView{s.data, s.q.data(), s.item_ll.data(), s.impossible.data(), s.allowed.empty() ? nullptr : s.allowed.data()};
+}
+
 // Take the share of the listed items' posteriors out of the sums. Rounding can leave a
 // count a hair below zero where its true value is 0; it is clamped, as a count is never
 // negative (a negative entry would give the M-step a negative probability).
-void remove_items(UpdateState &s, const std::vector<int32_t> &items) {
-    const CrowdData &d = s.data;
+void remove_items(UpdateState &s, const ItemView &v, const std::vector<int32_t> &items) {
+    const CrowdData &d = v.data;
     const int32_t k = d.k;
     for (int32_t j : items) {
-        const double *qj = s.q.data() + static_cast<int64_t>(j) * k;
+        const double *qj = v.q + static_cast<int64_t>(j) * k;
         for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
             double *row = s.counts.data() + static_cast<int64_t>(d.item_code[p]) * k;
             for (int32_t l = 0; l < k; ++l) row[l] = std::max(0.0, row[l] - qj[l]);
         }
         for (int32_t l = 0; l < k; ++l) s.class_mass[l] = std::max(0.0, s.class_mass[l] - qj[l]);
-        s.log_likelihood -= s.item_ll[j];
+        s.log_likelihood -= v.item_ll[j];
     }
 }
 
 // E-step of the listed items at the state's parameters, their share added to the sums.
-void e_step(UpdateState &s, const std::vector<int32_t> &items, const std::vector<double> &log_pi,
+void e_step(UpdateState &s, const ItemView &v, const std::vector<int32_t> &items, const std::vector<double> &log_pi,
             const std::vector<double> &log_prior) {
-    ds::e_step_items(s.data, items.data(), items.size(), log_pi.data(), log_prior.data(), s.params.prior.data(),
-                     s.allowed.empty() ? nullptr : s.allowed.data(), s.q.data(), s.item_ll.data(),
-                     s.impossible.data(), s.counts.data(), s.class_mass.data());
-    for (int32_t j : items) s.log_likelihood += s.item_ll[j];
+    ds::e_step_items(v.data, items.data(), items.size(), log_pi.data(), log_prior.data(), s.params.prior.data(),
+                     v.allowed, v.q, v.item_ll, v.impossible, s.counts.data(), s.class_mass.data());
+    for (int32_t j : items) s.log_likelihood += v.item_ll[j];
 }
+
+// A copy of the listed items (increasing) of the state as items 0, 1, ...: their labels,
+// gold, answer sets and posteriors. The rounds of an update pass over these items some
+// ten times, and in the state's arrays they are scattered (new labels in random order
+// touch items everywhere): one gather and one scatter back replace a cache miss per item
+// and round. The order of the items, hence of every sum, is the state's.
+struct Gathered {
+    CrowdData data;
+    std::vector<double> q, item_ll;
+    std::vector<uint8_t> impossible, allowed;
+
+    Gathered(const UpdateState &s, const std::vector<int32_t> &items) {
+        const CrowdData &d = s.data;
+        const int32_t k = d.k;
+        const std::size_t n = items.size(), kn = n * static_cast<std::size_t>(k);
+        data.n_items = static_cast<int32_t>(n);
+        data.n_workers = d.n_workers;
+        data.k = k;
+        data.item_start.resize(n + 1);
+        int64_t labels = 0;
+        for (std::size_t t = 0; t < n; ++t) {
+            data.item_start[t] = labels;
+            labels += d.item_start[items[t] + 1] - d.item_start[items[t]];
+        }
+        data.item_start[n] = labels;
+        data.item_code.resize(static_cast<std::size_t>(labels));
+        uint32_t *codes = data.item_code.owned_data();
+        q.resize(kn);
+        item_ll.resize(n);
+        impossible.resize(n);
+        if (!d.gold.empty()) data.gold.resize(n);
+        if (!s.allowed.empty()) allowed.resize(kn);
+        for (std::size_t t = 0; t < n; ++t) {
+            const int32_t j = items[t];
+            std::copy(d.item_code.data() + d.item_start[j], d.item_code.data() + d.item_start[j + 1],
+                      codes + data.item_start[t]);
+            std::copy_n(s.q.data() + static_cast<int64_t>(j) * k, k, q.data() + t * k);
+            item_ll[t] = s.item_ll[j];
+            impossible[t] = s.impossible[j];
+            if (!d.gold.empty()) data.gold[t] = d.gold[j];
+            if (!s.allowed.empty()) std::copy_n(s.allowed.data() + static_cast<int64_t>(j) * k, k, allowed.data() + t * k);
+        }
+    }
+
+    ItemView view() {
+        return ItemView{data, q.data(), item_ll.data(), impossible.data(), allowed.empty() ? nullptr : allowed.data()};
+    }
+
+    /// The posteriors and likelihood terms back into the state's rows of `items`.
+    void scatter(UpdateState &s, const std::vector<int32_t> &items) const {
+        const int32_t k = s.data.k;
+        for (std::size_t t = 0; t < items.size(); ++t) {
+            const int32_t j = items[t];
+            std::copy_n(q.data() + t * k, k, s.q.data() + static_cast<int64_t>(j) * k);
+            s.item_ll[j] = item_ll[t];
+            s.impossible[j] = impossible[t];
+        }
+    }
+};
 
 // The M-step from the state's sums, with the strata of auto's prior taken from the
 // workers' label counts as a full fit takes them.
@@ -399,7 +472,7 @@ UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitR
     const std::vector<int32_t> all = every_item(s.data.n_items);
     std::vector<double> log_pi, log_prior;
     take_logs(s.params, k, log_pi, log_prior);
-    e_step(s, all, log_pi, log_prior);
+    e_step(s, whole_items(s), all, log_pi, log_prior);
     mark_ties(s, all);
     s.calibrated_labels = static_cast<int64_t>(s.data.n_labels());
     s.fitted_labels = s.calibrated_labels;
@@ -436,7 +509,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     std::vector<int32_t> old_touched;
     for (int32_t j : touched)
         if (j < old_items) old_touched.push_back(j);
-    remove_items(s, old_touched);
+    remove_items(s, whole_items(s), old_touched);
     int64_t added = 0;
     merge_labels(s, batch, options.duplicates, added);
     for (int32_t j = old_items; j < s.data.n_items; ++j)  // new items, with labels or not
@@ -461,27 +534,32 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     std::vector<char> is_touched(static_cast<std::size_t>(s.data.n_items), 0);
     for (int32_t j : touched) is_touched[static_cast<std::size_t>(j)] = 1;
     const std::vector<int32_t> revisit = rotation(s, is_touched, options.update_sweep * static_cast<double>(added));
-    remove_items(s, revisit);
     std::vector<int32_t> working;
     working.reserve(touched.size() + revisit.size());
     std::merge(touched.begin(), touched.end(), revisit.begin(), revisit.end(), std::back_inserter(working));
 
+    // The rounds run on a gathered copy of the working items (items 0 .. W-1 there).
+    Gathered gathered(s, working);
+    const ItemView v = gathered.view();
+    const std::vector<int32_t> local = every_item(static_cast<int32_t>(working.size()));
+    std::vector<int32_t> local_revisit;
+    for (std::size_t t = 0; t < working.size(); ++t)
+        if (!is_touched[static_cast<std::size_t>(working[t])]) local_revisit.push_back(static_cast<int32_t>(t));
+    remove_items(s, v, local_revisit);
     std::vector<double> trace;
-    std::vector<double> log_pi, log_prior, before(working.size() * static_cast<std::size_t>(k));
+    std::vector<double> log_pi, log_prior, before(gathered.q.size());
     for (int32_t round = 0; round < options.update_rounds; ++round) {
-        if (round > 0) remove_items(s, working);
-        for (std::size_t t = 0; t < working.size(); ++t)
-            std::copy_n(s.q.data() + static_cast<int64_t>(working[t]) * k, k, before.data() + t * k);
+        if (round > 0) remove_items(s, v, local);
+        std::copy(gathered.q.begin(), gathered.q.end(), before.begin());
         take_logs(s.params, k, log_pi, log_prior);
-        e_step(s, working, log_pi, log_prior);
+        e_step(s, v, local, log_pi, log_prior);
         m_step(s, em);
         trace.push_back(s.log_likelihood);
         double moved = 0.0;
-        for (std::size_t t = 0; t < working.size(); ++t)
-            for (int32_t l = 0; l < k; ++l)
-                moved = std::max(moved, std::fabs(s.q[static_cast<int64_t>(working[t]) * k + l] - before[t * k + l]));
+        for (std::size_t e = 0; e < before.size(); ++e) moved = std::max(moved, std::fabs(gathered.q[e] - before[e]));
         if (round > 0 && moved <= kSettled) break;
     }
+    gathered.scatter(s, working);
     s.incremental = true;
     mark_ties(s, working);
     // The calibration: re-fitted once the labels grew enough since it was fitted.
