@@ -608,9 +608,11 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
             for (int32_t j : rows) calibrate_item(s, j, out, scratch.data());
         }
         add_notes(s, out);
+        s.refreshed_rows = static_cast<int64_t>(rows.size());
         return;
     }
     results_from_state(s, options, out);
+    s.refreshed_rows = s.data.n_items;
     if (refit_calibration) {
         FitResult raw = out;  // the posteriors before calibration, ties settled
         calibrate_crowd_posteriors(s.data, em, raw);

@@ -54,6 +54,9 @@ struct UpdateState {
     /// kept up to date for the items an update works on.
     std::vector<uint8_t> tied;
     int64_t n_tied = 0;
+    /// Rows of the results that the last update recomputed: n_items after a whole
+    /// refresh, fewer after one in place (for tests and benches; not saved).
+    int64_t refreshed_rows = 0;
 
     /// Rebuild the derived tables above from data (after a load or a merge).
     void prepare(const FitOptions &options);
