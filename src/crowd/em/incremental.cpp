@@ -446,6 +446,10 @@ bool refreshable_in_place(const UpdateState &s, const FitResult &out, int32_t ol
 
 void UpdateState::prepare(const FitOptions &options) {
     const int32_t k = data.k;
+    // Room for a quarter more labels: updates then insert into the codes in place
+    // (merge_labels) instead of moving every label to a larger array at the first one;
+    // past it the array grows geometrically, as a vector does.
+    data.item_code.reserve(data.n_labels() + data.n_labels() / 4);
     worker_labels.assign(static_cast<std::size_t>(data.n_workers), 0);
     for (std::size_t p = 0; p < data.n_labels(); ++p) ++worker_labels[data.item_code[p] / static_cast<uint32_t>(k)];
     allowed.clear();

@@ -59,6 +59,7 @@ struct UpdateState {
     int64_t refreshed_rows = 0;
 
     /// Rebuild the derived tables above from data (after a load or a merge).
+    /// Also reserves room in the codes for a quarter more labels (updates insert in place).
     void prepare(const FitOptions &options);
 };
 
