@@ -182,10 +182,12 @@ std::vector<NewLabel> checked_labels(const UpdateState &s, const int32_t *item, 
                                                   std::to_string(k - 1) + ")");
         out[t] = NewLabel{item[t], worker[t], label[t], t};
     }
-    // By item, then worker, then input order: each item's new labels in the order of its codes.
-    std::stable_sort(out.begin(), out.end(), [](const NewLabel &a, const NewLabel &b) {
+    // By item, then worker, then input order: each item's new labels in the order of its
+    // codes (a batch that comes item after item, worker after worker, is in it already).
+    const auto before = [](const NewLabel &a, const NewLabel &b) {
         return a.item != b.item ? a.item < b.item : a.worker < b.worker;
-    });
+    };
+    if (!std::is_sorted(out.begin(), out.end(), before)) std::stable_sort(out.begin(), out.end(), before);
     return out;
 }
 
@@ -594,12 +596,15 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         out.labels.resize(static_cast<std::size_t>(s.data.n_items));
         // The rows to refresh: the items worked on and every tied item (whose settling
         // reads the workers' current confusion matrices).
-        std::vector<int32_t> rows = working;
+        std::vector<int32_t> rows;
         if (s.n_tied > 0) {
+            std::vector<int32_t> tied;
             for (int32_t j = 0; j < s.data.n_items; ++j)
-                if (s.tied[static_cast<std::size_t>(j)]) rows.push_back(j);
-            std::sort(rows.begin(), rows.end());
-            rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+                if (s.tied[static_cast<std::size_t>(j)]) tied.push_back(j);
+            rows.reserve(working.size() + tied.size());
+            std::set_union(working.begin(), working.end(), tied.begin(), tied.end(), std::back_inserter(rows));
+        } else {
+            rows = working;
         }
         for (int32_t j : rows) {
             double *row = out.posteriors.data() + static_cast<int64_t>(j) * k;
