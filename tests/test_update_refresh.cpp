@@ -20,27 +20,11 @@
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
 #include "support/splitmix.hpp"
+#include "support/update_helpers.hpp"
 
 namespace {
 
 using Rng = test::SplitMix;
-
-// One-coin workers of accuracy 0.55-0.95, k classes, `per_item` labels an item.
-test::Triples simulate(int32_t items, int32_t workers, int32_t k, int32_t per_item, uint64_t seed) {
-    Rng rng{seed};
-    std::vector<double> accuracy(static_cast<std::size_t>(workers));
-    for (double &a : accuracy) a = 0.55 + 0.4 * rng.uniform();
-    test::Triples t;
-    for (int32_t j = 0; j < items; ++j) {
-        const int32_t y = rng.below(k);
-        const int32_t first = rng.below(workers);
-        for (int32_t r = 0; r < per_item; ++r) {
-            const int32_t w = (first + r * 7) % workers;
-            t.add(j, w, rng.uniform() < accuracy[w] ? y : (y + 1 + rng.below(k - 1)) % k);
-        }
-    }
-    return t;
-}
 
 // The labels in a seeded random order.
 std::vector<std::size_t> shuffled(std::size_t n, uint64_t seed) {
@@ -49,24 +33,6 @@ std::vector<std::size_t> shuffled(std::size_t n, uint64_t seed) {
     Rng rng{seed};
     for (std::size_t e = n; e > 1; --e) std::swap(order[e - 1], order[rng.next() % e]);
     return order;
-}
-
-test::Triples slice(const test::Triples &t, const std::vector<std::size_t> &order, std::size_t from, std::size_t to) {
-    test::Triples out;
-    for (std::size_t e = from; e < to; ++e) out.add(t.item[order[e]], t.worker[order[e]], t.label[order[e]]);
-    return out;
-}
-
-cs_status update(cs_model *m, const test::Triples &t) {
-    return cs_update(m, t.item.data(), t.worker.data(), t.label.data(), t.size());
-}
-
-std::vector<uint8_t> saved(cs_model *m) {
-    std::size_t n = 0;
-    assert_int_equal(cs_save_buffer(m, nullptr, 0, &n), CS_OK);
-    std::vector<uint8_t> bytes(n);
-    assert_int_equal(cs_save_buffer(m, bytes.data(), bytes.size(), &n), CS_OK);
-    return bytes;
 }
 
 struct Refreshes {
@@ -116,12 +82,12 @@ Refreshes replay(const test::Triples &t, const char *method, int batches, double
     test::Model m = test::make_model(method);
     if (recalibrate >= 0.0) cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, recalibrate);
     const std::size_t first = static_cast<std::size_t>(first_share * static_cast<double>(t.size()));
-    assert_int_equal(test::fit(m.get(), slice(t, order, 0, first)), CS_OK);
+    assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, first)), CS_OK);
     Refreshes count;
     for (int b = 0; b < batches; ++b) {
         const std::size_t from = first + (t.size() - first) * b / batches;
         const std::size_t to = first + (t.size() - first) * (b + 1) / batches;
-        const cs_status s = update(m.get(), slice(t, order, from, to));
+        const cs_status s = test::update(m.get(), test::slice(t, order, from, to));
         if (s != CS_OK) print_error("batch %d: %s\n", b, cs_last_error(m.get()));
         assert_int_equal(s, CS_OK);
         expect_whole_refresh(m.get(), count);
@@ -134,7 +100,7 @@ Refreshes replay(const test::Triples &t, const char *method, int batches, double
 // calibration (whole refreshes among them), ds without calibration; labels in random
 // order and, for new items, item after item.
 static void test_in_place_is_the_whole_refresh(void **) {
-    const test::Triples t = simulate(2000, 40, 3, 5, 21);
+    const test::Triples t = test::simulate(2000, 40, 3, 5, 21);
     const Refreshes kept = replay(t, "auto", 8, 0.8, 1e6);
     assert_int_equal(kept.in_place, 8);
     const Refreshes recalibrated = replay(t, "auto", 8, 0.5);
@@ -149,10 +115,10 @@ static void test_in_place_is_the_whole_refresh(void **) {
         std::iota(o.begin(), o.end(), std::size_t{0});
         return o;
     }();
-    assert_int_equal(test::fit(m.get(), slice(t, in_order, 0, 8000)), CS_OK);
+    assert_int_equal(test::fit(m.get(), test::slice(t, in_order, 0, 8000)), CS_OK);
     Refreshes items;
     for (std::size_t from = 8000; from < t.size(); from += 500) {
-        assert_int_equal(update(m.get(), slice(t, in_order, from, std::min(t.size(), from + 500))), CS_OK);
+        assert_int_equal(test::update(m.get(), test::slice(t, in_order, from, std::min(t.size(), from + 500))), CS_OK);
         expect_whole_refresh(m.get(), items);
     }
     assert_int_equal(items.in_place, 4);
@@ -165,21 +131,20 @@ static void test_in_place_is_the_whole_refresh(void **) {
 // the same saved bytes after, for a chain of updates (the loaded copy rebuilds the
 // derived tables -- tie flags, answer sets, label counts -- from the file).
 static void test_loaded_copy_updates_alike(void **) {
-    const test::Triples t = simulate(1500, 30, 3, 4, 22);
+    const test::Triples t = test::simulate(1500, 30, 3, 4, 22);
     const std::vector<std::size_t> order = shuffled(t.size(), 5);
     for (const char *method : {"auto", "ds"}) {
         test::Model m = test::make_model(method);
-        assert_int_equal(test::fit(m.get(), slice(t, order, 0, 4000)), CS_OK);
+        assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, 4000)), CS_OK);
         for (std::size_t from = 4000; from < t.size(); from += 500) {
-            const std::vector<uint8_t> before = saved(m.get());
-            test::Model copy(cs_create());
-            assert_int_equal(cs_load_buffer(copy.get(), before.data(), before.size()), CS_OK);
-            const test::Triples batch = slice(t, order, from, std::min(t.size(), from + 500));
-            assert_int_equal(update(m.get(), batch), CS_OK);
-            assert_int_equal(update(copy.get(), batch), CS_OK);
+            const std::vector<uint8_t> before = test::saved(m.get());
+            test::Model copy = test::loaded(before);
+            const test::Triples batch = test::slice(t, order, from, std::min(t.size(), from + 500));
+            assert_int_equal(test::update(m.get(), batch), CS_OK);
+            assert_int_equal(test::update(copy.get(), batch), CS_OK);
             assert_true(test::posteriors(m.get()) == test::posteriors(copy.get()));
             assert_true(test::labels(m.get()) == test::labels(copy.get()));
-            assert_true(saved(m.get()) == saved(copy.get()));
+            assert_true(test::saved(m.get()) == test::saved(copy.get()));
         }
     }
 }
