@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Incremental EM over a saved state (incremental.hpp): merging new labels into the
 // labels by item, the rounds of incremental EM on the touched items, the rotation over
-// the others, and the results (ties, calibration) of the new state.
+// the others, and the results (ties, calibration) of the new state. An update costs in
+// proportion to the items it works on, not to the model (issue 38: 1 % more labels for
+// at most about 5 % of a full fit): the labels are patched in place, the rounds run on a
+// gathered copy of the working items, and the results are refreshed in place for them.
 #include "crowd/em/incremental.hpp"
 
 #include <algorithm>
