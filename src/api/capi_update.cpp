@@ -65,16 +65,16 @@ CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *
         cs::ensure_update_state(model);
         if (n_labels == 0) return;
         const cs::FitOptions options = update_options(model);
-        auto out = std::make_unique<cs::FitResult>();
         bool changed = false;
         try {
-            cs::update_state(*model->state, options, item, worker, label, n_labels, *out, changed);
+            // The fit's results are updated in place: only the rows of the items the
+            // update works on are recomputed when the others cannot have changed.
+            cs::update_state(*model->state, options, item, worker, label, n_labels, *model->fit, changed);
         } catch (...) {
             if (changed) cs::clear_fit(model);  // a failure half-way (out of memory): nothing is left to trust
             throw;
         }
-        model->message = out->note_message;
-        model->fit = std::move(out);
+        model->message = model->fit->note_message;
         const cs::UpdateState &s = *model->state;
         if (options.update_refit >= 1.0 &&
             static_cast<double>(s.data.n_labels()) >= options.update_refit * static_cast<double>(s.fitted_labels))

@@ -69,6 +69,12 @@ public:
         ptr_ = own_.data();
         size_ = n;
     }
+    /// Owned storage for at least `n` codes without a move as they grow (a view is kept).
+    void reserve(std::size_t n) {
+        if (is_view()) return;
+        own_.reserve(n);
+        ptr_ = own_.data();
+    }
     void shrink_to_fit() {
         if (is_view()) return;
         own_.shrink_to_fit();

@@ -324,14 +324,15 @@ EStep e_step(const CrowdData &data, const DsParams &params, const FitOptions &op
 
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k) {
     std::vector<int32_t> labels(static_cast<std::size_t>(n_items));
-    for (int32_t j = 0; j < n_items; ++j) {
-        const double *qj = q.data() + static_cast<int64_t>(j) * k;
-        int32_t best = 0;
-        for (int32_t l = 1; l < k; ++l)
-            if (qj[l] > qj[best]) best = l;
-        labels[j] = best;
-    }
+    for (int32_t j = 0; j < n_items; ++j) labels[j] = argmax_row(q.data() + static_cast<int64_t>(j) * k, k);
     return labels;
+}
+
+int32_t argmax_row(const double *q, int32_t k) {
+    int32_t best = 0;
+    for (int32_t l = 1; l < k; ++l)
+        if (q[l] > q[best]) best = l;
+    return best;
 }
 
 bool run_em(const CrowdData &data, const FitOptions &options, const Progress &progress,

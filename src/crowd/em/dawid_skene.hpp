@@ -132,4 +132,7 @@ bool fit_auto(const CrowdData &data, const FitOptions &options, const Progress &
 /// Hard labels: argmax of each posterior row, ties to the lowest class index.
 std::vector<int32_t> argmax_labels(const std::vector<double> &q, int32_t n_items, int32_t k);
 
+/// The label of one posterior row (k entries): its largest entry, ties to the lowest class.
+int32_t argmax_row(const double *q, int32_t k);
+
 }  // namespace cs

@@ -22,6 +22,8 @@ constexpr double kTie = 1e-4;
 // smoothing, to rounding.
 constexpr double kUniform = 1e-12;
 
+bool tied_with(const double *q, int32_t l, int32_t top) { return std::fabs(q[l] - q[top]) <= kTie * q[top]; }
+
 class Confounding {
 public:
     Confounding(const CrowdData &data, const FitResult &out) : data_(data), out_(out), k_(data.k) {}
@@ -36,6 +38,8 @@ public:
         if (mass_.empty()) compute_masses();
         return pair_matches(a, b, true);
     }
+    /// The test of confounded() before the masses: true for every confounded pair.
+    bool may_be_confounded(int32_t a, int32_t b) const { return pair_matches(a, b, false) && model_matches(a, b); }
 
 private:
     const double *row(int32_t i, int32_t l) const {
@@ -106,6 +110,86 @@ double model_likelihood(const CrowdData &data, const FitResult &out, int32_t j, 
     return sum;
 }
 
+// Per-item scratch of settle_item.
+struct ItemScratch {
+    explicit ItemScratch(int32_t k)
+        : votes(static_cast<std::size_t>(k)), before(static_cast<std::size_t>(k)), in(static_cast<std::size_t>(k)) {}
+    std::vector<double> votes, before;
+    std::vector<char> in;
+};
+
+// The per-item part of resolve_degenerate_ties for labelled, non-gold item j, whose
+// label's confounded classes are `with_top`: its set of classes, and when that holds two
+// or more with votes, their mass shared by the votes. Returns whether its row changed.
+bool settle_item(const CrowdData &data, FitResult &out, const std::vector<int32_t> &with_top, int32_t j,
+                 ItemScratch &scratch) {
+    const int32_t k = data.k;
+    std::vector<double> &votes = scratch.votes, &before = scratch.before;
+    std::vector<char> &in = scratch.in;
+    const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
+    const int32_t top = out.labels[j];
+    // An impossible item (zero likelihood under its label, hence under every
+    // class) keeps the prior it was given (CS_NOTE_IMPOSSIBLE_ITEMS).
+    bool possible = true;
+    for (int64_t p = begin; p < end && possible; ++p)
+        possible =
+            out.confusion[(static_cast<int64_t>(data.worker_of(p)) * k + top) * k + data.label_of(p)] > 0.0;
+    if (!possible) return false;
+    // The item's set: its label, the classes confounded with it by the whole
+    // fit, and the classes tied with it whose entries for this item's labels are
+    // the label's for every worker who gave them (a tie only the index rule
+    // decided).
+    double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
+    std::fill(in.begin(), in.end(), 0);
+    in[top] = 1;
+    for (int32_t l : with_top) in[l] = 1;
+    for (int32_t l = 0; l < k; ++l) {
+        if (in[l] || !tied_with(q, l, top)) continue;
+        bool clone = true;
+        for (int64_t p = begin; p < end && clone; ++p) {
+            const double *pi = out.confusion.data() + static_cast<int64_t>(data.worker_of(p)) * k * k;
+            const int32_t c = data.label_of(p);
+            clone = std::fabs(pi[static_cast<int64_t>(top) * k + c] - pi[static_cast<int64_t>(l) * k + c]) <=
+                    kRowTolerance;
+        }
+        if (clone && data.model_probs != nullptr && !out.model_confusion.empty())
+            clone = std::fabs(model_likelihood(data, out, j, top) - model_likelihood(data, out, j, l)) <=
+                    kRowTolerance;
+        in[l] = clone;
+    }
+    std::fill(votes.begin(), votes.end(), 0.0);
+    double voted = 0.0, mass = 0.0;
+    int32_t members = 0;
+    for (int64_t p = begin; p < end; ++p) votes[data.label_of(p)] += 1.0;
+    for (int32_t l = 0; l < k; ++l)
+        if (in[l]) voted += votes[l], ++members;
+    if (members < 2 || voted == 0.0) return false;  // nothing confounded, or nothing to go by
+    std::copy(q, q + k, before.begin());
+    // Their mass as the complement of the other classes' (exactly 1 when they
+    // are all of them), so the row still sums to 1 and no entry exceeds it.
+    mass = 1.0;
+    for (int32_t l = 0; l < k; ++l)
+        if (!in[l]) mass -= q[l];
+    mass = std::max(0.0, mass);
+    for (int32_t l = 0; l < k; ++l)
+        if (in[l]) q[l] = mass * votes[l] / voted;
+    int32_t best = 0;
+    for (int32_t l = 1; l < k; ++l)
+        if (q[l] > q[best]) best = l;
+    out.labels[j] = best;
+    return !std::equal(q, q + k, before.begin());
+}
+
+// The note of resolve_degenerate_ties when `changed` items changed; `which` names the first.
+void degenerate_note(int64_t changed, const std::string &which, FitResult &out) {
+    if (changed == 0) return;
+    out.notes |= CS_NOTE_DEGENERATE_MAXIMUM;
+    out.note_message += "EM ended at a degenerate maximum: " + std::to_string(changed) + " items" + which +
+                        " had a label that no worker's confusion matrix tells apart from other "
+                        "classes; those classes share the item's posterior by its votes (majority "
+                        "vote among them). ";
+}
+
 }  // namespace
 
 int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t threads) {
@@ -135,14 +219,10 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
     // holds (nearly all of them, unless the fit is degenerate) skip the passes over their
     // labels below, which decode every label and read a random row of the confusion
     // table for it (10^7 labels from 10^5 workers, k = 2: about 2 EM rounds' time).
-    const auto tied = [](const double *q, int32_t l, int32_t top) { return std::fabs(q[l] - q[top]) <= kTie * q[top]; };
     const auto may_change = [&](int32_t j) {
         const int32_t top = out.labels[j];
         if (!with[static_cast<std::size_t>(top)].empty()) return true;
-        const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-        for (int32_t l = 0; l < k; ++l)
-            if (l != top && tied(q, l, top)) return true;
-        return false;
+        return posterior_tied(out.posteriors.data() + static_cast<int64_t>(j) * k, k, top);
     };
     const bool any_confounded =
         std::any_of(with.begin(), with.end(), [](const std::vector<int32_t> &w) { return !w.empty(); });
@@ -161,8 +241,7 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
     constexpr int32_t kAhead = 8;
     const bool prefetch = any_confounded && out.confusion.size() * sizeof(double) > (std::size_t(1) << 20);
     team.run(blocks, [&](int64_t b) {
-        std::vector<double> votes(static_cast<std::size_t>(k)), before(static_cast<std::size_t>(k));
-        std::vector<char> in(static_cast<std::size_t>(k));
+        ItemScratch scratch(k);
         int64_t changed = 0, first = -1;
         const int32_t last_item = static_cast<int32_t>(std::min<int64_t>(data.n_items, (b + 1) * kBlockItems));
         for (int32_t j = static_cast<int32_t>(b * kBlockItems); j < last_item; ++j) {
@@ -172,59 +251,8 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
                     __builtin_prefetch(out.confusion.data() +
                                        (static_cast<int64_t>(data.worker_of(p)) * k + label) * k + data.label_of(p));
             }
-            const int64_t begin = data.item_start[j], end = data.item_start[j + 1];
-            if (begin == end || data.gold_of(j) >= 0 || !may_change(j)) continue;
-            const int32_t top = out.labels[j];
-            // An impossible item (zero likelihood under its label, hence under every
-            // class) keeps the prior it was given (CS_NOTE_IMPOSSIBLE_ITEMS).
-            bool possible = true;
-            for (int64_t p = begin; p < end && possible; ++p)
-                possible =
-                    out.confusion[(static_cast<int64_t>(data.worker_of(p)) * k + top) * k + data.label_of(p)] > 0.0;
-            if (!possible) continue;
-            // The item's set: its label, the classes confounded with it by the whole
-            // fit, and the classes tied with it whose entries for this item's labels are
-            // the label's for every worker who gave them (a tie only the index rule
-            // decided).
-            double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-            std::fill(in.begin(), in.end(), 0);
-            in[top] = 1;
-            for (int32_t l : with[top]) in[l] = 1;
-            for (int32_t l = 0; l < k; ++l) {
-                if (in[l] || !tied(q, l, top)) continue;
-                bool clone = true;
-                for (int64_t p = begin; p < end && clone; ++p) {
-                    const double *pi = out.confusion.data() + static_cast<int64_t>(data.worker_of(p)) * k * k;
-                    const int32_t c = data.label_of(p);
-                    clone = std::fabs(pi[static_cast<int64_t>(top) * k + c] - pi[static_cast<int64_t>(l) * k + c]) <=
-                            kRowTolerance;
-                }
-                if (clone && data.model_probs != nullptr && !out.model_confusion.empty())
-                    clone = std::fabs(model_likelihood(data, out, j, top) - model_likelihood(data, out, j, l)) <=
-                            kRowTolerance;
-                in[l] = clone;
-            }
-            std::fill(votes.begin(), votes.end(), 0.0);
-            double voted = 0.0, mass = 0.0;
-            int32_t members = 0;
-            for (int64_t p = begin; p < end; ++p) votes[data.label_of(p)] += 1.0;
-            for (int32_t l = 0; l < k; ++l)
-                if (in[l]) voted += votes[l], ++members;
-            if (members < 2 || voted == 0.0) continue;  // nothing confounded, or nothing to go by
-            std::copy(q, q + k, before.begin());
-            // Their mass as the complement of the other classes' (exactly 1 when they
-            // are all of them), so the row still sums to 1 and no entry exceeds it.
-            mass = 1.0;
-            for (int32_t l = 0; l < k; ++l)
-                if (!in[l]) mass -= q[l];
-            mass = std::max(0.0, mass);
-            for (int32_t l = 0; l < k; ++l)
-                if (in[l]) q[l] = mass * votes[l] / voted;
-            int32_t best = 0;
-            for (int32_t l = 1; l < k; ++l)
-                if (q[l] > q[best]) best = l;
-            out.labels[j] = best;
-            if (!std::equal(q, q + k, before.begin())) {
+            if (data.item_start[j] == data.item_start[j + 1] || data.gold_of(j) >= 0 || !may_change(j)) continue;
+            if (settle_item(data, out, with[static_cast<std::size_t>(out.labels[j])], j, scratch)) {
                 if (first < 0) first = j;
                 ++changed;
             }
@@ -245,14 +273,39 @@ int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t t
         changed = static_cast<int64_t>(total);
         which = "";
     }
-    if (changed > 0) {
-        out.notes |= CS_NOTE_DEGENERATE_MAXIMUM;
-        out.note_message += "EM ended at a degenerate maximum: " + std::to_string(changed) +
-                            " items" + which + " had a label that no worker's confusion matrix tells apart from other "
-                            "classes; those classes share the item's posterior by its votes (majority "
-                            "vote among them). ";
-    }
+    degenerate_note(changed, which, out);
     return changed;
+}
+
+int64_t resolve_ties_of_items(const CrowdData &data, FitResult &out, const std::vector<int32_t> &items) {
+    const std::vector<int32_t> confounded_with_none;
+    ItemScratch scratch(data.k);
+    int64_t changed = 0, first = -1;
+    for (int32_t j : items) {
+        if (data.item_start[j] == data.item_start[j + 1] || data.gold_of(j) >= 0) continue;
+        if (!posterior_tied(out.posteriors.data() + static_cast<int64_t>(j) * data.k, data.k, out.labels[j])) continue;
+        if (settle_item(data, out, confounded_with_none, j, scratch)) {
+            if (first < 0) first = j;
+            ++changed;
+        }
+    }
+    degenerate_note(changed, " (the first is item " + std::to_string(first) + ")", out);
+    return changed;
+}
+
+bool posterior_tied(const double *q, int32_t k, int32_t top) {
+    for (int32_t l = 0; l < k; ++l)
+        if (l != top && tied_with(q, l, top)) return true;
+    return false;
+}
+
+bool classes_may_be_confounded(const CrowdData &data, const FitResult &out) {
+    if (out.confusion.size() != static_cast<std::size_t>(data.n_workers) * data.k * data.k) return true;
+    const Confounding confounding(data, out);
+    for (int32_t a = 0; a < data.k; ++a)
+        for (int32_t b = a + 1; b < data.k; ++b)
+            if (confounding.may_be_confounded(a, b)) return true;
+    return false;
 }
 
 }  // namespace cs

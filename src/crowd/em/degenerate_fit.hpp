@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/fit_result.hpp"
 #include "data/crowd_data.hpp"
@@ -31,5 +32,23 @@ namespace cs {
 /// threads_for(threads, labels) threads (`threads` as FitOptions::threads); the result is
 /// the same for any count.
 int64_t resolve_degenerate_ties(const CrowdData &data, FitResult &out, int32_t threads = 1);
+
+/// Whether another class's posterior ties class `top`'s in the row q (k entries):
+/// within 1e-4 of it, relative. resolve_degenerate_ties looks at an item whose label is
+/// confounded with no class only when its row has such a tie.
+bool posterior_tied(const double *q, int32_t k, int32_t top);
+
+/// Whether resolve_degenerate_ties might find some pair of classes confounded by the
+/// confusion matrices of `out` (and its model confusion): its test without the
+/// posterior masses, which can only find more pairs (O(workers x k^3), no pass over the
+/// labels). When false, resolve_degenerate_ties changes only items whose posterior row
+/// has a tie (posterior_tied), which lets an incremental update refresh the results of
+/// the items it touched alone (crowd/em/incremental.cpp).
+bool classes_may_be_confounded(const CrowdData &data, const FitResult &out);
+
+/// resolve_degenerate_ties for the listed items alone (in increasing order), when
+/// classes_may_be_confounded is false: each labelled, non-gold item whose row ties is
+/// settled as there, and the note counts the listed items that changed. Single thread.
+int64_t resolve_ties_of_items(const CrowdData &data, FitResult &out, const std::vector<int32_t> &items);
 
 }  // namespace cs

@@ -48,8 +48,18 @@ struct UpdateState {
     std::vector<uint8_t> allowed;
     /// Labels per worker, derived from the labels (the strata of auto's prior).
     std::vector<uint64_t> worker_labels;
+    /// Per item 1 when its EM posterior has a tie (posterior_tied) and it is labelled and
+    /// not gold: an item whose result resolve_degenerate_ties may change even when no
+    /// classes are confounded; and their count. Derived from q (rebuilt by prepare()),
+    /// kept up to date for the items an update works on.
+    std::vector<uint8_t> tied;
+    int64_t n_tied = 0;
+    /// Rows of the results that the last update recomputed: n_items after a whole
+    /// refresh, fewer after one in place (for tests and benches; not saved).
+    int64_t refreshed_rows = 0;
 
     /// Rebuild the derived tables above from data (after a load or a merge).
+    /// Also reserves room in the codes for a quarter more labels (updates insert in place).
     void prepare(const FitOptions &options);
 };
 
@@ -59,11 +69,16 @@ struct UpdateState {
 UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit);
 
 /// Add new labels (validated here) to the state and refit incrementally (the file
-/// comment; crowdspec.h cs_update for the contract). Fills `out` with the results for
-/// every item: labels, calibrated posteriors, parameters, the trace of the state's
-/// log-likelihood after each round, notes. Every check comes before the first change:
-/// on invalid input it throws cs::Error with the state unchanged and `changed` false;
-/// a later failure (out of memory) leaves `changed` true and the state unusable.
+/// comment; crowdspec.h cs_update for the contract). `out` holds the results of the
+/// state before the update (the fit's, a load's or the last update's) and receives the
+/// results for every item: labels, calibrated posteriors, parameters, the trace of the
+/// state's log-likelihood after each round, notes. Only the rows of the items the
+/// update worked on are recomputed when nothing else can have changed (no confounded
+/// classes, no tied posteriors, no mixing with the prior, the calibration kept: every
+/// other row is then what results_from_state would give it); otherwise every row is.
+/// Every check comes before the first change: on invalid input it throws cs::Error
+/// with the state and `out` unchanged and `changed` false; a later failure (out of
+/// memory) leaves `changed` true and the state and `out` unusable.
 void update_state(UpdateState &state, const FitOptions &options, const int32_t *item, const int32_t *worker,
                   const int32_t *label, std::size_t n_labels, FitResult &out, bool &changed);
 

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// The results of an incremental update (issue 38, docs/incremental.md): cs_update
+// recomputes in place only the rows of the items it worked on (and the tied ones) when
+// the other rows cannot have changed. These tests hold every update to the whole
+// refresh, cs::results_from_state of the model's state (posteriors within 1e-12, labels
+// and notes equal), on simulated crowds and on the shared and development crowds added
+// in batches (some of their updates refresh tied rows); and an update of a model
+// to the same update of its saved and loaded copy (the same bytes after). Linked
+// statically: it reads the handle's state.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "api/model.hpp"
+#include "crowd/em/incremental.hpp"
+#include "support/cmocka_cpp.hpp"
+#include "support/fit_helpers.hpp"
+#include "support/splitmix.hpp"
+#include "support/update_helpers.hpp"
+
+namespace {
+
+using Rng = test::SplitMix;
+
+// The labels in a seeded random order.
+std::vector<std::size_t> shuffled(std::size_t n, uint64_t seed) {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    Rng rng{seed};
+    for (std::size_t e = n; e > 1; --e) std::swap(order[e - 1], order[rng.next() % e]);
+    return order;
+}
+
+struct Refreshes {
+    int in_place = 0, whole = 0, refits = 0, with_ties = 0;  // with_ties: in place with tied rows
+    double largest_difference = 0.0;
+};
+
+// The model's results (after an update) against the whole refresh of its state.
+void expect_whole_refresh(cs_model *m, Refreshes &count) {
+    if (!m->state) {  // the labels doubled: the update ended with a full refit (update_refit)
+        ++count.refits;
+        return;
+    }
+    const cs::UpdateState &s = *m->state;
+    const cs::FitResult &got = *m->fit;
+    cs::FitOptions options = m->fit_params->fit_options();
+    cs::FitResult whole;
+    cs::results_from_state(s, options, whole);
+    assert_int_equal(got.posteriors.size(), whole.posteriors.size());
+    for (std::size_t e = 0; e < whole.posteriors.size(); ++e) {
+        const double d = std::fabs(got.posteriors[e] - whole.posteriors[e]);
+        count.largest_difference = std::max(count.largest_difference, d);
+        if (!(d <= 1e-12)) {
+            print_error("posterior %zu: %.17g in place, %.17g whole\n", e, got.posteriors[e], whole.posteriors[e]);
+            fail();
+        }
+    }
+    assert_true(got.labels == whole.labels);
+    assert_int_equal(got.notes, whole.notes);
+    assert_true(got.note_message == whole.note_message);
+    assert_true(got.confusion == whole.confusion);
+    assert_true(got.prior == whole.prior);
+    assert_true(got.temperature == whole.temperature);
+    if (s.refreshed_rows < s.data.n_items) {
+        ++count.in_place;
+        count.with_ties += s.n_tied > 0;
+    } else {
+        ++count.whole;
+    }
+}
+
+// Fit of the first part of the labels, then updates of `batches` equal parts, each
+// checked against the whole refresh.
+Refreshes replay(const test::Triples &t, const char *method, int batches, double first_share,
+                 double recalibrate = -1.0, uint64_t seed = 38) {
+    const std::vector<std::size_t> order = shuffled(t.size(), seed);
+    test::Model m = test::make_model(method);
+    if (recalibrate >= 0.0) cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, recalibrate);
+    const std::size_t first = static_cast<std::size_t>(first_share * static_cast<double>(t.size()));
+    assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, first)), CS_OK);
+    Refreshes count;
+    for (int b = 0; b < batches; ++b) {
+        const std::size_t from = first + (t.size() - first) * b / batches;
+        const std::size_t to = first + (t.size() - first) * (b + 1) / batches;
+        const cs_status s = test::update(m.get(), test::slice(t, order, from, to));
+        if (s != CS_OK) print_error("batch %d: %s\n", b, cs_last_error(m.get()));
+        assert_int_equal(s, CS_OK);
+        expect_whole_refresh(m.get(), count);
+    }
+    return count;
+}
+
+// Simulated crowds: auto (calibrated by held-out labels) with the calibration kept
+// (update_recalibrate high: every update in place) and with the default refits of the
+// calibration (whole refreshes among them), ds without calibration; labels in random
+// order and, for new items, item after item.
+static void test_in_place_is_the_whole_refresh(void **) {
+    const test::Triples t = test::simulate(2000, 40, 3, 5, 21);
+    const Refreshes kept = replay(t, "auto", 8, 0.8, 1e6);
+    assert_int_equal(kept.in_place, 8);
+    const Refreshes recalibrated = replay(t, "auto", 8, 0.5);
+    assert_true(recalibrated.whole > 0);  // the calibration refitted: every row changes
+    const Refreshes ds = replay(t, "ds", 8, 0.8);
+    assert_true(ds.in_place > 0);
+    // New items (the labels item after item): a batch touches only the new items.
+    test::Model m = test::make_model("auto");
+    cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, 1e6);
+    const std::vector<std::size_t> in_order = [&] {
+        std::vector<std::size_t> o(t.size());
+        std::iota(o.begin(), o.end(), std::size_t{0});
+        return o;
+    }();
+    assert_int_equal(test::fit(m.get(), test::slice(t, in_order, 0, 8000)), CS_OK);
+    Refreshes items;
+    for (std::size_t from = 8000; from < t.size(); from += 500) {
+        assert_int_equal(test::update(m.get(), test::slice(t, in_order, from, std::min(t.size(), from + 500))), CS_OK);
+        expect_whole_refresh(m.get(), items);
+    }
+    assert_int_equal(items.in_place, 4);
+    assert_true(m->state->refreshed_rows < 2000);
+    std::printf("largest difference to the whole refresh: %.3g (auto), %.3g (ds), %.3g (new items)\n",
+                kept.largest_difference, ds.largest_difference, items.largest_difference);
+}
+
+// The same update of a model and of its saved and loaded copy: the same results and
+// the same saved bytes after, for a chain of updates (the loaded copy rebuilds the
+// derived tables -- tie flags, answer sets, label counts -- from the file).
+static void test_loaded_copy_updates_alike(void **) {
+    const test::Triples t = test::simulate(1500, 30, 3, 4, 22);
+    const std::vector<std::size_t> order = shuffled(t.size(), 5);
+    for (const char *method : {"auto", "ds"}) {
+        test::Model m = test::make_model(method);
+        assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, 4000)), CS_OK);
+        for (std::size_t from = 4000; from < t.size(); from += 500) {
+            const std::vector<uint8_t> before = test::saved(m.get());
+            test::Model copy = test::loaded(before);
+            const test::Triples batch = test::slice(t, order, from, std::min(t.size(), from + 500));
+            assert_int_equal(test::update(m.get(), batch), CS_OK);
+            assert_int_equal(test::update(copy.get(), batch), CS_OK);
+            assert_true(test::posteriors(m.get()) == test::posteriors(copy.get()));
+            assert_true(test::labels(m.get()) == test::labels(copy.get()));
+            assert_true(test::saved(m.get()) == test::saved(copy.get()));
+        }
+    }
+}
+
+// The shared and development crowds (test_incremental's), half their labels fitted and
+// the rest added in 9 batches, every update held to the whole refresh: real crowds
+// have tied posteriors and some fits are degenerate. Skips visibly without the data.
+static void test_real_crowds_in_place(void **) {
+    const char *sets[] = {"bluebird", "rte", "trec", "dog", "web", "../datasets-dev/adult2", "../datasets-dev/bm",
+                          "../datasets-dev/face", "../datasets-dev/fact", "../datasets-dev/hitspam_cf",
+                          "../datasets-dev/labelme", "../datasets-dev/mill", "../datasets-dev/ms",
+                          "../datasets-dev/possent", "../datasets-dev/product"};
+    int found = 0, in_place = 0, whole = 0, with_ties = 0;
+    double largest = 0.0;
+    for (const char *set : sets) {
+        const test::Dataset d = test::load_dataset(set);
+        if (!d.found) continue;
+        ++found;
+        for (const char *method : {"auto", "ds"}) {
+            // The calibration kept (else every update past 10 % growth refits it and
+            // refreshes every row), half the labels fitted, the rest in 9 batches.
+            const Refreshes r = replay(d.labels, method, 9, 0.5, 1e6);
+            in_place += r.in_place;
+            whole += r.whole;
+            with_ties += r.with_ties;
+            largest = std::max(largest, r.largest_difference);
+        }
+    }
+    if (found == 0) {
+        std::printf("SKIPPED: the shared datasets were not found under %s\n", CS_DATASETS_DIR);
+        skip();
+    }
+    std::printf("%d crowds: %d updates refreshed in place (%d of them with tied rows), %d whole; largest "
+                "difference %.3g\n", found, in_place, with_ties, whole, largest);
+    assert_true(in_place > 0);
+    if (found == 15) assert_true(with_ties > 0);  // the tied rows' path ran
+}
+
+}  // namespace
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_in_place_is_the_whole_refresh),
+        cmocka_unit_test(test_loaded_copy_updates_alike),
+        cmocka_unit_test(test_real_crowds_in_place),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
