@@ -367,6 +367,43 @@ void spammers_and_adversaries(void **) {
     assert_true(low[0] > 0.5);
 }
 
+// The Beta quantiles of the accuracy intervals (Halley steps, issue 34 at scale) against
+// closed forms: Beta(1, n) has I_x = 1 - (1 - x)^n, so its p-quantile is
+// 1 - (1 - p)^(1/n); Beta(n, 1) has I_x = x^n, quantile p^(1/n). Beta(a, a) is
+// symmetric (median 1/2, q(p) = 1 - q(1 - p)). And against bisection on the incomplete
+// beta function to 1e-12 (how they were found before) for worker-like counts, to 1e-9.
+double bisected_quantile(double a, double b, double p) {
+    double lo = 0.0, hi = 1.0;
+    for (int step = 0; step < 60 && hi - lo > 1e-12; ++step) {
+        const double mid = 0.5 * (lo + hi);
+        if (cs::incomplete_beta(a, b, mid) < p) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+void beta_quantile_closed_forms(void **) {
+    for (double n : {1.0, 2.0, 3.5, 10.0, 101.0, 1000.0, 25000.0, 1e6}) {
+        for (double p : {0.025, 0.3, 0.5, 0.975}) {
+            assert_near(cs::beta_quantile(1.0, n, p), -std::expm1(std::log1p(-p) / n), 1e-12);
+            assert_near(cs::beta_quantile(n, 1.0, p), std::exp(std::log(p) / n), 1e-12);
+        }
+        if (n > 1.0) {
+            assert_near(cs::beta_quantile(n, n, 0.5), 0.5, 1e-12);
+            assert_near(cs::beta_quantile(n, n, 0.025), 1.0 - cs::beta_quantile(n, n, 0.975), 1e-12);
+        }
+    }
+    // Soft hits h of m labels, the interval's Beta(1 + h, 1 + m - h).
+    for (double m : {1.0, 3.0, 12.0, 100.0, 1000.0, 10000.0, 100000.0}) {
+        for (double share : {0.0, 0.013, 0.2, 0.5, 0.77, 0.95, 0.999, 1.0}) {
+            const double h = share * m;
+            for (double p : {0.025, 0.975})
+                assert_near(cs::beta_quantile(1.0 + h, 1.0 + m - h, p), bisected_quantile(1.0 + h, 1.0 + m - h, p),
+                            1e-9);
+        }
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -378,6 +415,7 @@ int main(void) {
         cmocka_unit_test(crowdlab_by_hand),
         cmocka_unit_test(label_next_by_hand),
         cmocka_unit_test(diagnostics_by_hand),
+        cmocka_unit_test(beta_quantile_closed_forms),
         cmocka_unit_test(spammers_and_adversaries),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
