@@ -115,10 +115,12 @@ void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
     const int64_t kk = static_cast<int64_t>(k) * k;
     out.typical_confusion.clear();
     if (k < 2 || out.posteriors.size() != static_cast<std::size_t>(data.n_items) * k) return;
-    // Every crowd method of the registry keeps confusion matrices; the spammer score then
-    // reads them and the pass keeps 2 k numbers per worker (hits and mass per true
-    // class). Only without them are the full soft counts (k^2 per worker) kept, and
-    // not beyond 2^26 entries (512 MiB): no diagnostics rather than a surprise allocation.
+    // The pass keeps every soft count n_i[t][c] (k^2 a worker: the cheapest pass) up to
+    // 2^22 entries (32 MiB). Beyond, every crowd method of the registry keeps confusion
+    // matrices, which the spammer score then reads, and the pass keeps 2 k numbers a
+    // worker (hits and mass per true class); only a method without them needs the counts,
+    // and not beyond 2^26 entries (512 MiB): no diagnostics rather than a surprise
+    // allocation.
     const bool fitted_matrices = out.confusion.size() == static_cast<std::size_t>(m) * kk;
     if (!fitted_matrices && static_cast<int64_t>(m) * kk > (int64_t{1} << 26)) return;
     const bool keep_counts = !fitted_matrices || static_cast<int64_t>(m) * kk <= (int64_t{1} << 22);
