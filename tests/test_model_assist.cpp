@@ -367,6 +367,92 @@ void spammers_and_adversaries(void **) {
     assert_true(low[0] > 0.5);
 }
 
+// The Beta quantiles of the accuracy intervals (Halley steps, issue 34 at scale) against
+// closed forms: Beta(1, n) has I_x = 1 - (1 - x)^n, so its p-quantile is
+// 1 - (1 - p)^(1/n); Beta(n, 1) has I_x = x^n, quantile p^(1/n). Beta(a, a) is
+// symmetric (median 1/2, q(p) = 1 - q(1 - p)). And against bisection on the incomplete
+// beta function to 1e-12 (how they were found before) for worker-like counts, to 1e-9.
+double bisected_quantile(double a, double b, double p) {
+    double lo = 0.0, hi = 1.0;
+    for (int step = 0; step < 60 && hi - lo > 1e-12; ++step) {
+        const double mid = 0.5 * (lo + hi);
+        if (cs::incomplete_beta(a, b, mid) < p) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+void beta_quantile_closed_forms(void **) {
+    for (double n : {1.0, 2.0, 3.5, 10.0, 101.0, 1000.0, 25000.0, 1e6}) {
+        for (double p : {0.025, 0.3, 0.5, 0.975}) {
+            assert_near(cs::beta_quantile(1.0, n, p), -std::expm1(std::log1p(-p) / n), 1e-12);
+            assert_near(cs::beta_quantile(n, 1.0, p), std::exp(std::log(p) / n), 1e-12);
+        }
+        if (n > 1.0) {
+            assert_near(cs::beta_quantile(n, n, 0.5), 0.5, 1e-12);
+            assert_near(cs::beta_quantile(n, n, 0.025), 1.0 - cs::beta_quantile(n, n, 0.975), 1e-12);
+        }
+    }
+    // Soft hits h of m labels, the interval's Beta(1 + h, 1 + m - h).
+    for (double m : {1.0, 3.0, 12.0, 100.0, 1000.0, 10000.0, 100000.0}) {
+        for (double share : {0.0, 0.013, 0.2, 0.5, 0.77, 0.95, 0.999, 1.0}) {
+            const double h = share * m;
+            for (double p : {0.025, 0.975})
+                assert_near(cs::beta_quantile(1.0 + h, 1.0 + m - h, p), bisected_quantile(1.0 + h, 1.0 + m - h, p),
+                            1e-9);
+        }
+    }
+}
+
+// The diagnostics pass has two layouts: every soft count (up to 2^22 worker x class x
+// class entries, or without fitted matrices) and, for fitted matrices beyond, hits and
+// masses only. 1,100 workers at k = 64 (4.5 M entries) takes the second with matrices
+// and the first without: both must give the same typical worker, accuracies, intervals
+// and worst classes; with uniform fitted matrices every worker is a spammer (score 0).
+void diagnostics_pass_layouts_agree(void **) {
+    const int32_t k = 64, workers = 1100, items = 3000;
+    std::mt19937_64 rng(7);
+    std::vector<int32_t> item, worker, label;
+    for (int32_t j = 0; j < items; ++j)
+        for (int32_t r = 0; r < 3; ++r) {  // three distinct workers an item, all 1,100 in use
+            item.push_back(j);
+            worker.push_back((j * 7 + r * 389) % workers);
+            label.push_back(static_cast<int32_t>(rng() % k));
+        }
+    cs::FitOptions options;
+    options.classes = k;
+    const cs::CrowdData data = cs::CrowdData::build(item.data(), worker.data(), label.data(), item.size(), options);
+    assert_int_equal(data.n_workers, workers);
+    cs::FitResult counts;
+    counts.n_items = items;
+    counts.n_workers = workers;
+    counts.k = k;
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    counts.posteriors.resize(static_cast<std::size_t>(items) * k);
+    for (int32_t j = 0; j < items; ++j) {
+        double *q = counts.posteriors.data() + static_cast<std::size_t>(j) * k;
+        double sum = 0.0;
+        for (int32_t t = 0; t < k; ++t) sum += q[t] = u(rng) * u(rng);
+        for (int32_t t = 0; t < k; ++t) q[t] /= sum;
+    }
+    cs::FitResult by_worker = counts;
+    by_worker.confusion.assign(static_cast<std::size_t>(workers) * k * k, 1.0 / k);
+    cs::compute_worker_diagnostics(data, counts);
+    cs::compute_worker_diagnostics(data, by_worker);
+    assert_int_equal(by_worker.typical_confusion.size(), static_cast<std::size_t>(k) * k);
+    assert_int_equal(counts.typical_confusion.size(), by_worker.typical_confusion.size());
+    for (std::size_t e = 0; e < counts.typical_confusion.size(); ++e)
+        assert_near(counts.typical_confusion[e], by_worker.typical_confusion[e], 1e-13);
+    for (int32_t i = 0; i < workers; ++i) {
+        assert_near(counts.worker_accuracy[i], by_worker.worker_accuracy[i], 1e-13);
+        assert_near(counts.worker_accuracy_low[i], by_worker.worker_accuracy_low[i], 1e-12);
+        assert_near(counts.worker_accuracy_high[i], by_worker.worker_accuracy_high[i], 1e-12);
+        assert_int_equal(counts.worker_worst_class[i], by_worker.worker_worst_class[i]);
+        assert_near(by_worker.worker_spammer[i], 0.0, 1e-15);
+        assert_true(counts.worker_spammer[i] > 0.0);
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -378,6 +464,8 @@ int main(void) {
         cmocka_unit_test(crowdlab_by_hand),
         cmocka_unit_test(label_next_by_hand),
         cmocka_unit_test(diagnostics_by_hand),
+        cmocka_unit_test(beta_quantile_closed_forms),
+        cmocka_unit_test(diagnostics_pass_layouts_agree),
         cmocka_unit_test(spammers_and_adversaries),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

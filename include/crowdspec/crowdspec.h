@@ -2268,10 +2268,11 @@ CS_API cs_status cs_label_next(const cs_model *model, double *scores, size_t cap
  * @param model The handle.
  * @param item, label n labels (item ids of the fit, classes 0 .. k - 1), e.g. the fit's own.
  * @param n Number of labels.
- * @param[out] wrong Buffer for n values.
+ * @param[out] wrong Buffer for n values; on an error status its contents are unspecified
+ *        (partly written).
  * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_NOT_FITTED,
- *         ::CS_ERR_WRONG_INPUT_KIND, ::CS_ERR_INVALID_ID (an item outside the fit) or
- *         ::CS_ERR_INVALID_LABEL.
+ *         ::CS_ERR_WRONG_INPUT_KIND, ::CS_ERR_INVALID_ID (an item outside the fit; the
+ *         first such label is named) or ::CS_ERR_INVALID_LABEL.
  */
 CS_API cs_status cs_label_wrong(const cs_model *model, const int32_t *item, const int32_t *label, size_t n,
                                 double *wrong);

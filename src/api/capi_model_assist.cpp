@@ -58,7 +58,12 @@ CS_API cs_status cs_model_confusion(const cs_model *model, double *confusion, si
 CS_API cs_status cs_label_next(const cs_model *model, double *scores, size_t capacity) {
     return cs::guard(model, [&] {
         const cs::FitResult &fit = crowd_fit(model, "cs_label_next");
-        copy_out(cs::label_next_scores(fit), scores, capacity, "scores");
+        require(scores, "scores");
+        if (capacity < static_cast<size_t>(fit.n_items))
+            throw Error(CS_ERR_BUFFER_TOO_SMALL, "scores: capacity " + std::to_string(capacity) + " < " +
+                                                     std::to_string(fit.n_items) + " values");
+        // Straight into the caller's buffer: at 10^6 items a copy costs as much as the scores.
+        cs::label_next_scores(fit, scores);
     });
 }
 
@@ -70,6 +75,18 @@ CS_API cs_status cs_label_wrong(const cs_model *model, const int32_t *item, cons
         require(item, "item");
         require(label, "label");
         require(wrong, "wrong");
+        // One pass that checks and computes together (an out-of-range pair reads entry 0
+        // instead and is reported after the pass): at 10^7 labels a separate check
+        // pass costs as much as the scores.
+        const uint32_t n_items = static_cast<uint32_t>(fit.n_items), k = static_cast<uint32_t>(fit.k);
+        const double *q = fit.posteriors.data();
+        bool bad = fit.n_items == 0;  // (then nothing is in range, and entry 0 does not exist)
+        for (size_t t = 0; t < n && !bad; ++t) {
+            const bool in_range = static_cast<uint32_t>(item[t]) < n_items && static_cast<uint32_t>(label[t]) < k;
+            bad |= !in_range;
+            wrong[t] = 1.0 - q[in_range ? static_cast<size_t>(item[t]) * k + static_cast<uint32_t>(label[t]) : 0];
+        }
+        if (!bad) return;
         for (size_t t = 0; t < n; ++t) {
             if (item[t] < 0 || item[t] >= fit.n_items)
                 throw Error(CS_ERR_INVALID_ID, "label " + std::to_string(t) + ": item " + std::to_string(item[t]) +
@@ -79,8 +96,6 @@ CS_API cs_status cs_label_wrong(const cs_model *model, const int32_t *item, cons
                                                       std::to_string(label[t]) + " is outside 0 .. " +
                                                       std::to_string(fit.k - 1));
         }
-        for (size_t t = 0; t < n; ++t)
-            wrong[t] = 1.0 - fit.posteriors[static_cast<size_t>(item[t]) * fit.k + label[t]];
     });
 }
 

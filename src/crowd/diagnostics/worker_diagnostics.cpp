@@ -4,64 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "util/special.hpp"
-
 namespace cs {
-
-namespace {
-
-// The continued fraction of I_x(a, b) (its even and odd terms d_2m, d_2m+1), by the
-// modified Lentz method; converges fast for x < (a + 1) / (a + b + 2).
-double beta_fraction(double a, double b, double x) {
-    const double tiny = 1e-300;
-    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-    if (std::fabs(d) < tiny) d = tiny;
-    d = 1.0 / d;
-    double h = d;
-    for (int m = 1; m <= 500; ++m) {
-        const double m2 = 2.0 * m;
-        const double even = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-        d = 1.0 + even * d;
-        c = 1.0 + even / c;
-        if (std::fabs(d) < tiny) d = tiny;
-        if (std::fabs(c) < tiny) c = tiny;
-        d = 1.0 / d;
-        h *= d * c;
-        const double odd = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-        d = 1.0 + odd * d;
-        c = 1.0 + odd / c;
-        if (std::fabs(d) < tiny) d = tiny;
-        if (std::fabs(c) < tiny) c = tiny;
-        d = 1.0 / d;
-        const double step = d * c;
-        h *= step;
-        if (std::fabs(step - 1.0) < 1e-15) break;
-    }
-    return h;
-}
-
-}  // namespace
-
-double incomplete_beta(double a, double b, double x) {
-    if (x <= 0.0) return 0.0;
-    if (x >= 1.0) return 1.0;
-    // x^a (1 - x)^b / (a B(a, b)) times the fraction; the symmetry I_x(a, b) =
-    // 1 - I_{1-x}(b, a) keeps x on the side where the fraction converges.
-    const double log_front =
-        log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * std::log(x) + b * std::log1p(-x);
-    if (x < (a + 1.0) / (a + b + 2.0)) return std::exp(log_front) * beta_fraction(a, b, x) / a;
-    return 1.0 - std::exp(log_front) * beta_fraction(b, a, 1.0 - x) / b;
-}
-
-double beta_quantile(double a, double b, double p) {
-    double lo = 0.0, hi = 1.0;
-    for (int step = 0; step < 60 && hi - lo > 1e-12; ++step) {
-        const double mid = 0.5 * (lo + hi);
-        if (incomplete_beta(a, b, mid) < p) lo = mid;
-        else hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
 
 namespace {
 
@@ -82,6 +25,89 @@ double spammer_score(const double *a, int32_t k) {
     return std::max(0.0, s) / (static_cast<double>(k) * (k - 1));
 }
 
+// What the pass over the labels sums. Label codes (worker * k + label) index worker
+// i's entries as i k .. i k + k - 1: labels[i k + c] = how many labels c worker i gave;
+// hits[i k + t] = n_i[t][t]; mass[i k + t] = sum_c n_i[t][c]; typical the
+// unnormalised sum_i n_i[t][c]; counts, when kept, every n_i[t][c] at i k^2 + c k + t
+// (label-major, so that a label's k entries are adjacent).
+struct SoftCounts {
+    std::vector<double> hits, mass, counts, typical;
+    std::vector<int64_t> labels;
+};
+
+// The pass keeping every soft count, by item (q_j read once), for a k fixed at compile
+// time (K > 0: the loops over classes unroll) or at run time (K = 0): each label adds
+// q_j to the k adjacent entries its code points at, with no division by k and no sum
+// shared by all labels (whose additions would wait on one another); the hits, masses
+// and the typical worker are then summed from the counts, O(m k^2).
+template <int K>
+void sum_all_soft_counts(const CrowdData &data, const std::vector<double> &posteriors, SoftCounts &s) {
+    const int32_t k = K > 0 ? K : data.k;
+    const uint32_t *code = data.item_code.data();
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const double *q = posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+            double *n = s.counts.data() + static_cast<int64_t>(code[p]) * k;
+            for (int32_t t = 0; t < k; ++t) n[t] += q[t];
+            ++s.labels[code[p]];
+        }
+    }
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    for (int64_t i = 0; i < data.n_workers; ++i)
+        for (int32_t c = 0; c < k; ++c)
+            for (int32_t t = 0; t < k; ++t) {
+                const double n = s.counts[i * kk + c * k + t];
+                s.mass[i * k + t] += n;
+                s.typical[static_cast<int64_t>(t) * k + c] += n;
+                if (t == c) s.hits[i * k + t] = n;
+            }
+}
+
+// The pass without the counts (fitted matrices over more than 2^22 worker x class x
+// class entries): 2 k numbers a worker, k + 1 scattered additions a label.
+void sum_hits_and_mass(const CrowdData &data, const std::vector<double> &posteriors, SoftCounts &s) {
+    const int32_t k = data.k;
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const double *q = posteriors.data() + static_cast<int64_t>(j) * k;
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+            const uint32_t x = data.item_code[p], c = x % static_cast<uint32_t>(k), row = x - c;
+            s.hits[x] += q[c];
+            for (int32_t t = 0; t < k; ++t) {
+                s.mass[row + t] += q[t];
+                s.typical[static_cast<int64_t>(t) * k + c] += q[t];
+            }
+            ++s.labels[x];
+        }
+    }
+}
+
+// The label-next score of one item (see the header), for k fixed at compile time (K > 0)
+// or not (K = 0).
+template <int K>
+void label_next_of_items(const FitResult &fit, double *score) {
+    const int32_t k = K > 0 ? K : fit.k;
+    const double *tm = fit.typical_confusion.data();
+    for (int32_t j = 0; j < fit.n_items; ++j) {
+        const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
+        // The first largest q(t), as std::max_element finds it, by a select a class
+        // rather than a branch its outcome cannot predict.
+        int32_t top = 0;
+        for (int32_t t = 1; t < k; ++t) top = q[t] > q[top] ? t : top;
+        // sum_c max_t q(t) T[t][c] - q(top), written as sum_c (max_t q(t) T[t][c] -
+        // q(top) T[top][c]) (the rows of T sum to 1): each term >= 0, and exactly 0
+        // where the current label stays the argmax after label c, so that an item no
+        // single label can change scores 0, not a rounding residue.
+        double gain = 0.0;
+        for (int32_t c = 0; c < k; ++c) {
+            const double stay = q[top] * tm[static_cast<int64_t>(top) * k + c];
+            double best = stay;
+            for (int32_t t = 0; t < k; ++t) best = std::max(best, q[t] * tm[static_cast<int64_t>(t) * k + c]);
+            gain += best - stay;
+        }
+        score[j] = gain;
+    }
+}
+
 }  // namespace
 
 void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
@@ -89,32 +115,29 @@ void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
     const int64_t kk = static_cast<int64_t>(k) * k;
     out.typical_confusion.clear();
     if (k < 2 || out.posteriors.size() != static_cast<std::size_t>(data.n_items) * k) return;
-    // Every crowd method of the registry keeps confusion matrices; the spammer score then
-    // reads them and the pass keeps 2 k numbers per worker (hits and mass per true
-    // class). Only without them are the full soft counts (k^2 per worker) kept, and
-    // not beyond 2^26 entries (512 MiB): no diagnostics rather than a surprise allocation.
+    // The pass keeps every soft count n_i[t][c] (k^2 a worker: the cheapest pass) up to
+    // 2^22 entries (32 MiB). Beyond, every crowd method of the registry keeps confusion
+    // matrices, which the spammer score then reads, and the pass keeps 2 k numbers a
+    // worker (hits and mass per true class); only a method without them needs the counts,
+    // and not beyond 2^26 entries (512 MiB): no diagnostics rather than a surprise
+    // allocation.
     const bool fitted_matrices = out.confusion.size() == static_cast<std::size_t>(m) * kk;
     if (!fitted_matrices && static_cast<int64_t>(m) * kk > (int64_t{1} << 26)) return;
-    std::vector<double> counts(fitted_matrices ? 0 : static_cast<std::size_t>(m) * kk, 0.0);
-    std::vector<double> hits(static_cast<std::size_t>(m) * k, 0.0), mass(hits.size(), 0.0);
-    std::vector<int64_t> labels(static_cast<std::size_t>(m), 0);
-    std::vector<double> typical(static_cast<std::size_t>(kk), 0.0);
-    // One pass over the labels, by item (q_j is read once): n_i[t][c] += q_j(t).
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-            const int32_t i = data.worker_of(p), c = data.label_of(p);
-            const int64_t row = static_cast<int64_t>(i) * k;
-            hits[row + c] += q[c];
-            for (int32_t t = 0; t < k; ++t) {
-                mass[row + t] += q[t];
-                typical[static_cast<int64_t>(t) * k + c] += q[t];
-            }
-            if (!fitted_matrices)
-                for (int32_t t = 0; t < k; ++t) counts[i * kk + static_cast<int64_t>(t) * k + c] += q[t];
-            ++labels[i];
-        }
-    }
+    const bool keep_counts = !fitted_matrices || static_cast<int64_t>(m) * kk <= (int64_t{1} << 22);
+    const std::size_t mk = static_cast<std::size_t>(m) * k;
+    SoftCounts s;
+    s.hits.assign(mk, 0.0);
+    s.mass.assign(mk, 0.0);
+    s.labels.assign(mk, 0);
+    s.counts.assign(keep_counts ? mk * k : 0, 0.0);
+    s.typical.assign(static_cast<std::size_t>(kk), 0.0);
+    if (!keep_counts) sum_hits_and_mass(data, out.posteriors, s);
+    else if (k == 2) sum_all_soft_counts<2>(data, out.posteriors, s);
+    else if (k == 3) sum_all_soft_counts<3>(data, out.posteriors, s);
+    else if (k == 4) sum_all_soft_counts<4>(data, out.posteriors, s);
+    else if (k == 5) sum_all_soft_counts<5>(data, out.posteriors, s);
+    else sum_all_soft_counts<0>(data, out.posteriors, s);
+    std::vector<double> &typical = s.typical;
     for (int32_t t = 0; t < k; ++t) {
         double *row = typical.data() + static_cast<int64_t>(t) * k;
         double sum = 0.0;
@@ -132,15 +155,17 @@ void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
     for (int32_t i = 0; i < m; ++i) {
         const int64_t row = static_cast<int64_t>(i) * k;
         double correct = 0.0, worst_rate = 2.0;
+        int64_t labels = 0;
         for (int32_t t = 0; t < k; ++t) {
-            correct += hits[row + t];
-            if (mass[row + t] > 1e-12 && hits[row + t] / mass[row + t] < worst_rate) {
-                worst_rate = hits[row + t] / mass[row + t];
+            correct += s.hits[row + t];
+            labels += s.labels[row + t];
+            if (s.mass[row + t] > 1e-12 && s.hits[row + t] / s.mass[row + t] < worst_rate) {
+                worst_rate = s.hits[row + t] / s.mass[row + t];
                 out.worker_worst_class[i] = t;
             }
         }
-        if (labels[i] > 0) {
-            const double total = static_cast<double>(labels[i]);
+        if (labels > 0) {
+            const double total = static_cast<double>(labels);
             const double h = std::min(total, correct);
             out.worker_accuracy[i] = h / total;
             out.worker_accuracy_low[i] = beta_quantile(1.0 + h, 1.0 + total - h, 0.025);
@@ -151,37 +176,33 @@ void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
             out.worker_spammer[i] = spammer_score(out.confusion.data() + i * kk, k);
             continue;
         }
-        const double *n = counts.data() + i * kk;
+        const double *n = s.counts.data() + i * kk;
         for (int32_t t = 0; t < k; ++t) {
             double sum = 0.0;
-            for (int32_t c = 0; c < k; ++c) sum += n[t * k + c] + 1.0 / k;
-            for (int32_t c = 0; c < k; ++c) a[t * k + c] = (n[t * k + c] + 1.0 / k) / sum;
+            for (int32_t c = 0; c < k; ++c) sum += n[c * k + t] + 1.0 / k;
+            for (int32_t c = 0; c < k; ++c) a[t * k + c] = (n[c * k + t] + 1.0 / k) / sum;
         }
         out.worker_spammer[i] = spammer_score(a.data(), k);
     }
 }
 
-std::vector<double> label_next_scores(const FitResult &fit) {
-    const int32_t k = fit.k;
-    std::vector<double> score(static_cast<std::size_t>(fit.n_items), 0.0);
-    if (fit.typical_confusion.size() != static_cast<std::size_t>(k) * k) return score;
-    const double *tm = fit.typical_confusion.data();
-    for (int32_t j = 0; j < fit.n_items; ++j) {
-        const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
-        const int32_t top = static_cast<int32_t>(std::max_element(q, q + k) - q);
-        // sum_c max_t q(t) T[t][c] - q(top), written as sum_c (max_t q(t) T[t][c] -
-        // q(top) T[top][c]) (the rows of T sum to 1): each term >= 0, and exactly 0
-        // where the current label stays the argmax after label c, so that an item no
-        // single label can change scores 0, not a rounding residue.
-        double gain = 0.0;
-        for (int32_t c = 0; c < k; ++c) {
-            const double stay = q[top] * tm[static_cast<int64_t>(top) * k + c];
-            double best = stay;
-            for (int32_t t = 0; t < k; ++t) best = std::max(best, q[t] * tm[static_cast<int64_t>(t) * k + c]);
-            gain += best - stay;
-        }
-        score[j] = gain;
+void label_next_scores(const FitResult &fit, double *score) {
+    if (fit.typical_confusion.size() != static_cast<std::size_t>(fit.k) * fit.k) {
+        std::fill(score, score + fit.n_items, 0.0);
+        return;
     }
+    switch (fit.k) {
+    case 2: label_next_of_items<2>(fit, score); break;
+    case 3: label_next_of_items<3>(fit, score); break;
+    case 4: label_next_of_items<4>(fit, score); break;
+    case 5: label_next_of_items<5>(fit, score); break;
+    default: label_next_of_items<0>(fit, score); break;
+    }
+}
+
+std::vector<double> label_next_scores(const FitResult &fit) {
+    std::vector<double> score(static_cast<std::size_t>(fit.n_items));
+    label_next_scores(fit, score.data());
     return score;
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/fit_result.hpp"
+#include "crowd/diagnostics/beta_quantile.hpp"
 #include "data/crowd_data.hpp"
 
 namespace cs {
@@ -32,17 +33,15 @@ namespace cs {
 /// posteriors (and its confusion matrices, when it has them).
 void compute_worker_diagnostics(const CrowdData &data, FitResult &out);
 
-/// The label-next score of each item (n_items values): the expected fall in the
-/// probability that its label is wrong when one more label comes from the typical worker,
+/// The label-next score of each item (n_items values into score): the expected fall in
+/// the probability that its label is wrong when one more label comes from the typical
+/// worker,
 ///     sum_c max_t q_j(t) T[t][c] - max_t q_j(t)   (>= 0),
 /// since after label c the error is 1 - max_t q'_j(t), q'_j(t) proportional to q_j(t) T[t][c].
+/// All 0 for a fit without the typical worker.
+void label_next_scores(const FitResult &fit, double *score);
+
+/// The same as a vector.
 std::vector<double> label_next_scores(const FitResult &fit);
-
-/// x with I_x(a, b) = p: the p-quantile of Beta(a, b) (a, b > 0, p in (0, 1)), by
-/// bisection on the regularised incomplete beta function to 1e-12.
-double beta_quantile(double a, double b, double p);
-
-/// The regularised incomplete beta function I_x(a, b) (continued fraction).
-double incomplete_beta(double a, double b, double x);
 
 }  // namespace cs
