@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The E-step (Z-4) of a Dawid-Skene EM round over every partition of the items: which
 // kernel takes a partition (ds_kernel*.hpp: the k = 2 ratio kernel, the K = 2..5 kernels
-// in registers by item or in batches, or the generic one), run on the fit's team, and
+// in registers by item or in batches -- at K = 4, 5 in AVX2 registers where the processor
+// has them --, or the generic one), run on the fit's team, and
 // the partitions' log-likelihoods added in partition order (the same for any number of
 // threads).
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "crowd/em/ds_kernel.hpp"
 #include "crowd/em/ds_kernel_lanes.hpp"
 #include "crowd/em/ds_kernel_ratio.hpp"
+#include "crowd/em/ds_kernel_wide.hpp"
 #include "crowd/em/ds_steps.hpp"
 #include "crowd/em/model_worker.hpp"
 #include "data/crowd_shard.hpp"
@@ -26,6 +28,10 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
     if (pull) scatter = false;  // the kernels only write q; the counts are gathered later
     // Model probabilities: their per-item terms go through the generic kernel alone.
     const double *item_terms = ws.model_terms.empty() ? nullptr : ws.model_terms.data();
+#if defined(CS_HAVE_QUAD)
+    // k = 4, 5: the AVX2 kernel where the processor has it (the same results bit for bit).
+    const bool wide = cpu_has_avx2();
+#endif
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         for_each_part(ws, [&](int64_t p) {
@@ -49,8 +55,18 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
             }
             if constexpr (K > 0) {
                 // Prefetch when log pi and a count table together exceed about 1 MiB.
-                const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
-                                                                       : e_step_range_batched<K>;
+                const bool by_item = ws.table * 16 > (int64_t{1} << 20);
+#if defined(CS_HAVE_QUAD)
+                if constexpr (K == 4 || K == 5) {
+                    if (!by_item && wide) {
+                        e_step_range_batched_wide<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior,
+                                                     ws.allowed, q, counts, prior_sum, ws.part_ll[p],
+                                                     ws.part_impossible[p]);
+                        return;
+                    }
+                }
+#endif
+                const auto kernel = by_item ? e_step_range_items<K> : e_step_range_batched<K>;
                 kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
                        prior_sum, ws.part_ll[p], ws.part_impossible[p]);
                 return;

@@ -48,6 +48,24 @@ void prior_fallback(const double *prior, const uint8_t *allowed, int32_t k, doub
         qj[l] = mass > 0.0 ? qj[l] / mass : (allowed == nullptr || allowed[l]) ? 1.0 / n_allowed : 0.0;
 }
 
+// The batched kernels' rare items, from their sums s (Z-4): a gold item is pinned to
+// its class and adds s[gold] to the log-likelihood (or, impossible, nothing); any
+// other item comes here only when every class is impossible, and gets the prior
+// restricted to allowed_j (prior_fallback) and adds nothing.
+template <int K>
+inline void settle_special_item(const double *s, int32_t gold, const double *prior, const uint8_t *allowed_j,
+                                double *qj, double &ll, int64_t &impossible) {
+    if (gold >= 0) {
+        for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
+        qj[gold] = 1.0;
+        if (s[gold] == kMinusInf) ++impossible;
+        else ll += s[gold];
+    } else {
+        prior_fallback(prior, allowed_j, K, qj);
+        ++impossible;
+    }
+}
+
 // One item's posterior (Z-4) from its sums s_l = log w_l + the sum over its labels of
 // log pi[c][l] (-inf: class l impossible), into qj. A gold item is pinned to its class
 // and adds the complete-data log-likelihood of that class, s_gold (sum = 1); an item

@@ -275,18 +275,8 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
             double *qj = q + j * K;
             Lanes<K> v = load_flat<K>(x, b, carry);  // for every item: it carries
             if (special[b]) {
-                const double *s = sums + b * K;
-                const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
-                const int32_t g = gold != nullptr ? gold[j] : -1;
-                if (g >= 0) {
-                    for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
-                    qj[g] = 1.0;
-                    if (s[g] == kMinusInf) ++impossible;
-                    else ll += s[g];
-                } else {
-                    prior_fallback(prior, allowed_j, K, qj);
-                    ++impossible;
-                }
+                settle_special_item<K>(sums + b * K, gold != nullptr ? gold[j] : -1, prior,
+                                       allowed != nullptr ? allowed + j * K : nullptr, qj, ll, impossible);
                 continue;
             }
             double sum = 0.0;  // in class order, as the kernel by item
