@@ -109,22 +109,24 @@ inline ItemPosterior posterior_from_sums(const double *s, int32_t k_runtime, int
     return out;
 }
 
-// Add one item's posterior into the count rows of its labels and the prior sums.
+// Add one item's posterior into the count rows of its labels (code c's row at counts +
+// c * row) and the prior sums.
 template <int K>
 inline void scatter_item(const CrowdData &d, int64_t j, int32_t k, const double *qj,
-                         double *counts, double *prior_sum) {
+                         double *counts, double *prior_sum, int64_t row_size) {
     const int32_t kk = K > 0 ? K : k;
     for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-        double *row = counts + static_cast<int64_t>(d.item_code[p]) * kk;
+        double *row = counts + static_cast<int64_t>(d.item_code[p]) * row_size;
         for (int32_t l = 0; l < kk; ++l) row[l] += qj[l];
     }
     for (int32_t l = 0; l < kk; ++l) prior_sum[l] += qj[l];
 }
 
-// Counts of one partition from given posteriors (the M-step of a posterior start).
+// Counts of one partition from given posteriors (the M-step of a posterior start), code
+// c's row at counts + c * row_size.
 template <int K>
 void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *counts,
-                   double *prior_sum) {
+                   double *prior_sum, int64_t row_size) {
     const int32_t k = d.k;
     // The prior sums are accumulated locally and stored once: neighbouring partitions'
     // sums share a cache line, and writing them per item made the threads fight over it.
@@ -132,7 +134,7 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
     double *sum = local.data();
     for (int32_t l = 0; l < k; ++l) sum[l] = 0.0;
     for (int64_t j = r.first; j < r.last; ++j)
-        scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, sum);
+        scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, sum, row_size);
     for (int32_t l = 0; l < k; ++l) prior_sum[l] = sum[l];
 }
 
@@ -186,7 +188,7 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                 product *= item.sum;
             }
         }
-        if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_local);
+        if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_local, K > 0 ? K : k);
     }
     if (prior_sum != nullptr)
         for (int32_t l = 0; l < k; ++l) prior_sum[l] = prior_local[l];

@@ -98,10 +98,10 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
             V acc = base;
             const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
             for (; c + 1 < c_end; c += 2) {  // the same order of additions, two per step
-                acc.add(log_pi + static_cast<int64_t>(c[0]) * K);
-                acc.add(log_pi + static_cast<int64_t>(c[1]) * K);
+                acc.add(log_pi + static_cast<int64_t>(c[0]) * kWideRow);
+                acc.add(log_pi + static_cast<int64_t>(c[1]) * kWideRow);
             }
-            if (c < c_end) acc.add(log_pi + static_cast<int64_t>(*c) * K);
+            if (c < c_end) acc.add(log_pi + static_cast<int64_t>(*c) * kWideRow);
             sums[b] = acc;
         }
         // The top class of each item and s_l - top (0 for a special item, whose
@@ -157,10 +157,10 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
             const V v = V::load(q + (j0 + b) * K);
             const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
             for (; c + 1 < c_end; c += 2) {
-                v.add_to(counts + static_cast<int64_t>(c[0]) * K);
-                v.add_to(counts + static_cast<int64_t>(c[1]) * K);
+                v.add_to(counts + static_cast<int64_t>(c[0]) * kWideRow);
+                v.add_to(counts + static_cast<int64_t>(c[1]) * kWideRow);
             }
-            if (c < c_end) v.add_to(counts + static_cast<int64_t>(*c) * K);
+            if (c < c_end) v.add_to(counts + static_cast<int64_t>(*c) * kWideRow);
             prior_local.add(v);
         }
     }
