@@ -15,8 +15,9 @@
 #if defined(__GNUC__) && defined(__x86_64__)
 #define CS_HAVE_QUAD 1
 
-#include <cmath>
 #include <cstring>
+
+#include "util/simd_pair.hpp"
 
 /// Compiles a function for AVX2 (without FMA): call it only where cpu_has_avx2().
 #define CS_TARGET_AVX2 __attribute__((target("avx2")))
@@ -41,64 +42,17 @@ CS_TARGET_AVX2 inline Quad load_quad(const double *p) {
 /// p[0..3] = v (any alignment).
 CS_TARGET_AVX2 inline void store_quad(double *p, Quad v) { std::memcpy(p, &v, sizeof v); }
 
-/// The lanes of exp_nonpositive_quad whose result is subnormal, by libm (rare: out of
-/// line; the values go through memory so that no AVX value crosses a call).
-__attribute__((noinline, cold)) inline void exp_subnormal_quad_lanes(const double *x, const unsigned long long *lanes,
-                                                                     double *y) {
-    for (int i = 0; i < 4; ++i)
-        if (lanes[i]) y[i] = std::exp(x[i]);
-}
+template <>
+struct LaneOps<Quad> {
+    using Bits = QuadBits;
+    CS_TARGET_AVX2 static bool any(QuadBits m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+};
 
-/// exp(x) of four lanes, x <= 0 (-inf included): exp_nonpositive of util/simd_pair.hpp
-/// (its comment gives the method and the error) four lanes at a time, the same
-/// operations lane by lane, so each lane is bit for bit the pair version's result.
+/// exp(x) of four lanes, x <= 0 (-inf included): exp_nonpositive_lanes (util/simd_pair.hpp),
+/// each lane bit for bit the pair version's result.
 CS_TARGET_AVX2 inline Quad exp_nonpositive_quad(Quad x) {
-    constexpr double kLog2e = 1.4426950408889634;          // 1 / ln 2
-    constexpr double kLn2Hi = 6.93147180369123816490e-01;  // ln 2, upper bits
-    constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kLn2Hi
-    constexpr double kShift = 6755399441055744.0;          // 1.5 * 2^52: rounds to an integer
-    constexpr double kLowest = -708.0;
-    const Quad t = x * kLog2e + kShift;  // n in the low bits of t
-    const Quad n = t - kShift;
-    const Quad r = (x - n * kLn2Hi) - n * kLn2Lo;
-    // 1/13!, ..., 1/2!, 1, 1 by Horner's rule.
-    Quad y = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
-    y = y * r + 1.0 / 39916800.0;
-    y = y * r + 1.0 / 3628800.0;
-    y = y * r + 1.0 / 362880.0;
-    y = y * r + 1.0 / 40320.0;
-    y = y * r + 1.0 / 5040.0;
-    y = y * r + 1.0 / 720.0;
-    y = y * r + 1.0 / 120.0;
-    y = y * r + 1.0 / 24.0;
-    y = y * r + 1.0 / 6.0;
-    y = y * r + 0.5;
-    y = y * r + 1.0;
-    y = y * r + 1.0;
-    QuadBits bits;
-    std::memcpy(&bits, &t, sizeof bits);
-    bits = (bits + 1023u) << 52;  // 2^n: the shift drops the bits of kShift
-    Quad scale;
-    std::memcpy(&scale, &bits, sizeof scale);
-    y *= scale;
-    // Lanes below kLowest become 0 by a mask (see exp_nonpositive); the rare lanes in
-    // [-746, -708), whose exp is subnormal, take std::exp.
-    const QuadBits low = x < kLowest;
-    QuadBits ybits;
-    std::memcpy(&ybits, &y, sizeof ybits);
-    ybits &= ~low;
-    std::memcpy(&y, &ybits, sizeof y);
-    const QuadBits subnormal = low & (x >= -746.0);
-    if ((subnormal[0] | subnormal[1] | subnormal[2] | subnormal[3]) != 0) {
-        double xs[4], ys[4];
-        unsigned long long lanes[4];
-        std::memcpy(xs, &x, sizeof xs);
-        std::memcpy(ys, &y, sizeof ys);
-        std::memcpy(lanes, &subnormal, sizeof lanes);
-        exp_subnormal_quad_lanes(xs, lanes, ys);
-        std::memcpy(&y, ys, sizeof y);
-    }
-    return y;
+    exp_nonpositive_lanes(x);
+    return x;
 }
 
 }  // namespace cs

@@ -96,12 +96,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
         for (int64_t b = 0; b < n; ++b) {
             V acc = base;
-            const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
-            for (; c + 1 < c_end; c += 2) {  // the same order of additions, two per step
-                acc.add(log_pi + static_cast<int64_t>(c[0]) * kWideRow);
-                acc.add(log_pi + static_cast<int64_t>(c[1]) * kWideRow);
-            }
-            if (c < c_end) acc.add(log_pi + static_cast<int64_t>(*c) * kWideRow);
+            add_label_rows<kWideRow>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
             sums[b] = acc;
         }
         // The top class of each item and s_l - top (0 for a special item, whose
@@ -143,30 +138,14 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
             if (K == 5) sum += v.last;
             v.head /= sum;
             if (K == 5) v.last /= sum;
+            add_item_term<K>(tops[b], sum, ll, product);
             v.store(qj);
-            ll += tops[b];
-            if (product > kFlush / K) {
-                ll += std::log(product);
-                product = 1.0;
-            }
-            product *= sum;
         }
-        if (counts == nullptr) continue;
-        // The next M-step's counts (the bounds read once: see e_step_range_batched).
-        for (int64_t b = 0; b < n; ++b) {
-            const V v = V::load(q + (j0 + b) * K);
-            const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
-            for (; c + 1 < c_end; c += 2) {
-                v.add_to(counts + static_cast<int64_t>(c[0]) * kWideRow);
-                v.add_to(counts + static_cast<int64_t>(c[1]) * kWideRow);
-            }
-            if (c < c_end) v.add_to(counts + static_cast<int64_t>(*c) * kWideRow);
-            prior_local.add(v);
-        }
+        // The next M-step's counts, in a pass of their own as in the pair kernel (adding
+        // each item's posterior while it is in registers was measured slower).
+        if (counts != nullptr) scatter_batch<K, kWideRow>(start, code, q, j0, n, counts, prior_local);
     }
-    if (prior_sum != nullptr) prior_local.store(prior_sum);
-    ll_out = ll + std::log(product);
-    impossible_out = impossible;
+    store_range_results(prior_local, prior_sum, ll, product, impossible, ll_out, impossible_out);
 }
 
 }  // namespace
