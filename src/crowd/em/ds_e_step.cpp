@@ -61,7 +61,6 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                 }
             }
             if constexpr (K > 0) {
-                // Prefetch when log pi and a count table together exceed about 1 MiB.
 #if defined(CS_HAVE_QUAD)
                 if constexpr (K == 4 || K == 5) {
                     if (ws.wide) {  // k = 4, 5 in AVX2 registers (ds_workspace.hpp)
@@ -72,6 +71,7 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                     }
                 }
 #endif
+                // Prefetch when log pi and a count table together exceed about 1 MiB.
                 const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
                                                                        : e_step_range_batched<K>;
                 kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
