@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Compare the crowd fits of two builds of the library (e.g. before and after a change to
 # the EM kernel): bench/fit_dump.c is compiled against each build's libcrowdspec.so and
-# run on the five shared datasets and on simulated crowds (k = 2, 3, 5 and 7, 1,000 and
+# run on the five shared datasets and on simulated crowds (k = 2, 3, 4, 5 and 7, 1,000 and
 # 100,000 workers); for every fit the labels must be identical and every posterior
 # within TOL (default 1e-9) of the other build's. Prints one line per fit with the
 # largest posterior difference and the log-likelihoods; exit status 1 if any fit fails.
@@ -41,7 +41,7 @@ done
 if [ "${SIM:-1}" != 0 ]; then
     cli="$after/tools/crowdspec"
     # items workers classes labels-per-item
-    for spec in "100000 1000 2 10" "100000 1000 3 10" "100000 1000 5 10" "30000 300 7 6" \
+    for spec in "100000 1000 2 10" "100000 1000 3 10" "100000 1000 4 10" "100000 1000 5 10" "30000 300 7 6" \
                 "100000 100000 2 10" "50000 100000 5 10"; do
         set -- $spec
         f="$work/sim_i$1_w$2_k$3_r$4.txt"

@@ -9,6 +9,15 @@
 // fixed at compile time) and 7 (the generic one), on 1 and 2 threads. Posteriors,
 // confusion matrices, prior and trace must be equal bit for bit. Also the grouping
 // itself against one written out here.
+//
+// Likewise the E-step at k = 4 and 5, which runs in AVX2 registers where the processor
+// has them (crowd/em/ds_kernel_wide.hpp, each code's rows padded to 8 doubles) and in
+// SSE2 pairs elsewhere (ds_kernel_lanes.hpp): FitOptions::wide_kernels = false forces
+// the pairs, and both must give the same bits on whole fits (ds and one-coin-ds, plain
+// EM and SQUAREM, gold items, answer sets and none, pooled smoothing, 1 and 2 threads,
+// item counts that leave a partial batch) and on a lone E-step at parameters with zero
+// entries (impossible classes; items impossible under every class, which fall back to
+// the prior). Without AVX2 both would take the pairs: those two tests are skipped, visibly.
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -22,6 +31,7 @@
 #include "sim/crowd_sim.hpp"
 #include "util/parallel.hpp"
 #include "util/progress.hpp"
+#include "util/simd_quad.hpp"
 
 namespace {
 
@@ -38,6 +48,72 @@ cs::sim::Crowd crowd_of(int32_t k, int32_t workers, int32_t items, uint64_t seed
 template <class T>
 bool same_bits(const std::vector<T> &a, const std::vector<T> &b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// One crowd and fit setting, fitted in two ways (FitsOf) that must agree bit for bit.
+struct FitCase {
+    int32_t k, workers, items, method, accel, center, support;
+    double smoothing;
+    bool gold;
+};
+
+// The fits of case c (seeded crowd, 12 rounds, tol 0; every ninth item gold with
+// c.gold): each of the two ways, way(options, 0) and way(options, 1), on 1 and 2
+// threads.
+template <class Way>
+std::vector<cs::FitResult> fits_of(const FitCase &c, uint64_t seed, Way way) {
+    const auto crowd = crowd_of(c.k, c.workers, c.items, seed);
+    cs::FitOptions base;
+    base.max_iter = 12;
+    base.tol = 0.0;
+    base.accel = c.accel;
+    base.support = c.support;
+    base.smoothing = c.smoothing;
+    base.smoothing_center = c.center;
+    base.smoothing_strength = c.smoothing > 0.0 ? 2.0 : 0.0;
+    cs::CrowdData data =
+        cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(), crowd.item.size(), base);
+    if (c.gold) {
+        data.gold.assign(static_cast<std::size_t>(data.n_items), -1);
+        for (int32_t j = 0; j < data.n_items; j += 9) data.gold[j] = crowd.truth[j];
+    }
+    std::vector<cs::FitResult> fits;
+    for (int which : {0, 1})
+        for (int threads : {1, 2}) {
+            cs::FitOptions options = base;
+            options.threads = threads;
+            way(options, which);
+            cs::FitResult out;
+            const bool cancelled =
+                c.method == CS_METHOD_DS            ? cs::fit_ds(data, options, cs::Progress(), out)
+                : c.method == CS_METHOD_ONE_COIN_DS ? cs::fit_one_coin_ds(data, options, cs::Progress(), out)
+                                                    : cs::fit_class_one_coin_ds(data, options, cs::Progress(), out);
+            assert_false(cancelled);
+            assert_int_equal(out.iterations, base.max_iter);
+            fits.push_back(std::move(out));
+        }
+    print_message("k = %d, %d workers, %d items, method %d, accel %d, support %d, smoothing %g%s: %zu fits\n", c.k,
+                  c.workers, c.items, c.method, c.accel, c.support, c.smoothing, c.gold ? ", gold" : "", fits.size());
+    return fits;
+}
+
+void assert_same_fits(const std::vector<cs::FitResult> &fits) {
+    for (std::size_t f = 1; f < fits.size(); ++f) {
+        assert_true(same_bits(fits[0].posteriors, fits[f].posteriors));
+        assert_true(same_bits(fits[0].confusion, fits[f].confusion));
+        assert_true(same_bits(fits[0].prior, fits[f].prior));
+        assert_true(same_bits(fits[0].trace, fits[f].trace));
+        assert_true(same_bits(fits[0].labels, fits[f].labels));
+    }
+}
+
+// Whether this processor runs the AVX2 kernel; if not, says so (the test is skipped).
+bool wide_kernel_runs() {
+#if defined(CS_HAVE_QUAD)
+    if (cs::cpu_has_avx2()) return true;
+#endif
+    print_message("no AVX2 on this processor: the wide kernel does not run here\n");
+    return false;
 }
 
 }  // namespace
@@ -66,61 +142,21 @@ static void test_labels_by_code_groups_every_label(void **) {
 }
 
 static void test_gathered_counts_equal_scattered_counts(void **) {
-    struct Case {
-        int32_t k, workers, method;
-        int32_t accel, center;
-        double smoothing;
-        bool gold;
+    // 24,000 items, 120,000 labels: a fit of 2 threads takes both.
+    const FitCase cases[] = {
+        {3, 400, 24000, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, false},
+        {3, 5000, 24000, CS_METHOD_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, true},
+        {5, 400, 24000, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_POOLED, CS_SUPPORT_AUTO, 0.5, false},
+        {5, 2000, 24000, CS_METHOD_ONE_COIN_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0,
+         true},
+        {5, 2000, 24000, CS_METHOD_CLASS_ONE_COIN_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.1,
+         false},
+        {7, 800, 24000, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, true},
     };
-    const Case cases[] = {
-        {3, 400, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, 0.0, false},
-        {3, 5000, CS_METHOD_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_UNIFORM, 0.0, true},
-        {5, 400, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_POOLED, 0.5, false},
-        {5, 2000, CS_METHOD_ONE_COIN_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, 0.0, true},
-        {5, 2000, CS_METHOD_CLASS_ONE_COIN_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_UNIFORM, 0.1, false},
-        {7, 800, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, 0.0, true},
-    };
-    for (const Case &c : cases) {
-        // 120,000 labels: a fit of 2 threads takes both.
-        const auto crowd = crowd_of(c.k, c.workers, 24000, 17);
-        cs::FitOptions base;
-        base.max_iter = 12;
-        base.tol = 0.0;
-        base.accel = c.accel;
-        base.smoothing = c.smoothing;
-        base.smoothing_center = c.center;
-        base.smoothing_strength = c.smoothing > 0.0 ? 2.0 : 0.0;
-        cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
-                                                  crowd.item.size(), base);
-        if (c.gold) {
-            data.gold.assign(static_cast<std::size_t>(data.n_items), -1);
-            for (int32_t j = 0; j < data.n_items; j += 9) data.gold[j] = crowd.truth[j];
-        }
-        std::vector<cs::FitResult> fits;
-        for (int64_t pull_bytes : {std::numeric_limits<int64_t>::max(), int64_t{0}})
-            for (int threads : {1, 2}) {
-                cs::FitOptions options = base;
-                options.threads = threads;
-                options.pull_table_bytes = pull_bytes;
-                cs::FitResult out;
-                const bool cancelled =
-                    c.method == CS_METHOD_DS            ? cs::fit_ds(data, options, cs::Progress(), out)
-                    : c.method == CS_METHOD_ONE_COIN_DS ? cs::fit_one_coin_ds(data, options, cs::Progress(), out)
-                                                        : cs::fit_class_one_coin_ds(data, options, cs::Progress(), out);
-                assert_false(cancelled);
-                assert_int_equal(out.iterations, base.max_iter);
-                fits.push_back(std::move(out));
-            }
-        print_message("k = %d, %d workers, method %d, accel %d, smoothing %g%s: %zu fits\n", c.k, c.workers,
-                      c.method, c.accel, c.smoothing, c.gold ? ", gold" : "", fits.size());
-        for (std::size_t f = 1; f < fits.size(); ++f) {
-            assert_true(same_bits(fits[0].posteriors, fits[f].posteriors));
-            assert_true(same_bits(fits[0].confusion, fits[f].confusion));
-            assert_true(same_bits(fits[0].prior, fits[f].prior));
-            assert_true(same_bits(fits[0].trace, fits[f].trace));
-            assert_true(same_bits(fits[0].labels, fits[f].labels));
-        }
-    }
+    for (const FitCase &c : cases)
+        assert_same_fits(fits_of(c, 17, [](cs::FitOptions &options, int which) {
+            options.pull_table_bytes = which == 0 ? std::numeric_limits<int64_t>::max() : int64_t{0};
+        }));
 }
 
 // The lone M-step (cs::m_step, a posterior start's counts) gathers as well.
@@ -145,11 +181,63 @@ static void test_lone_m_step_gathers_the_same_counts(void **) {
     assert_true(same_bits(scattered.prior, gathered.prior));
 }
 
+static void test_wide_fits_equal_pair_fits(void **) {
+    if (!wide_kernel_runs()) skip();
+    // Item counts that leave partial batches; 2,500 workers at k = 5 is the largest
+    // count table the batched kernels take (ds_e_step.cpp).
+    const FitCase cases[] = {
+        {4, 300, 24001, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, true},
+        {5, 1000, 24003, CS_METHOD_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_POOLED, CS_SUPPORT_AUTO, 0.5, false},
+        {5, 200, 24000, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_ALL, 0.0, true},
+        {4, 2000, 24002, CS_METHOD_ONE_COIN_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0,
+         false},
+        {5, 2500, 30001, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, true},
+    };
+    for (const FitCase &c : cases)
+        assert_same_fits(fits_of(c, 29, [](cs::FitOptions &options, int which) { options.wide_kernels = which == 1; }));
+}
+
+// A lone E-step at confusion matrices with zero entries: worker i never gives label
+// (i + l) % k to class l, so some classes are impossible for many items and, without
+// answer sets, some items for every class (they get the prior and are counted).
+static void test_wide_e_step_with_impossible_classes(void **) {
+    if (!wide_kernel_runs()) skip();
+    for (int32_t k : {4, 5}) {
+        const auto crowd = crowd_of(k, 50, 20011, 31);
+        cs::FitOptions options;
+        options.support = CS_SUPPORT_ALL;
+        const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                                                        crowd.item.size(), options);
+        cs::DsParams params;
+        params.confusion.assign(static_cast<std::size_t>(data.n_workers) * k * k, 0.0);
+        for (int32_t i = 0; i < data.n_workers; ++i)
+            for (int32_t l = 0; l < k; ++l) {
+                double *row = params.confusion.data() + (static_cast<std::size_t>(i) * k + l) * k;
+                for (int32_t o = 0; o < k; ++o) row[o] = o == (i + l) % k ? 0.0 : (o == l ? 0.6 : 0.4 / (k - 2));
+            }
+        params.prior.resize(static_cast<std::size_t>(k));  // w_l proportional to l + 1
+        for (int32_t l = 0; l < k; ++l) params.prior[l] = (l + 1) / (k * (k + 1) / 2.0);
+        std::vector<double> q_pair, q_wide;
+        options.wide_kernels = false;
+        const cs::EStep pair = cs::e_step(data, params, options, q_pair);
+        options.wide_kernels = true;
+        const cs::EStep wide = cs::e_step(data, params, options, q_wide);
+        print_message("k = %d: %lld impossible items, log-likelihood %.17g\n", k,
+                      static_cast<long long>(wide.impossible_items), wide.log_likelihood);
+        assert_true(pair.impossible_items > 0);  // the prior fallback ran
+        assert_int_equal(wide.impossible_items, pair.impossible_items);
+        assert_memory_equal(&wide.log_likelihood, &pair.log_likelihood, sizeof(double));
+        assert_true(same_bits(q_pair, q_wide));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_labels_by_code_groups_every_label),
         cmocka_unit_test(test_gathered_counts_equal_scattered_counts),
         cmocka_unit_test(test_lone_m_step_gathers_the_same_counts),
+        cmocka_unit_test(test_wide_fits_equal_pair_fits),
+        cmocka_unit_test(test_wide_e_step_with_impossible_classes),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

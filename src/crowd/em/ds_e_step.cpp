@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The E-step (Z-4) of a Dawid-Skene EM round over every partition of the items: which
 // kernel takes a partition (ds_kernel*.hpp: the k = 2 ratio kernel, the K = 2..5 kernels
-// in registers by item or in batches, or the generic one), run on the fit's team, and
+// in registers by item or in batches -- at K = 4, 5 in AVX2 registers where the processor
+// has them --, or the generic one), run on the fit's team, and
 // the partitions' log-likelihoods added in partition order (the same for any number of
 // threads).
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "crowd/em/ds_kernel.hpp"
 #include "crowd/em/ds_kernel_lanes.hpp"
 #include "crowd/em/ds_kernel_ratio.hpp"
+#include "crowd/em/ds_kernel_wide.hpp"
 #include "crowd/em/ds_steps.hpp"
 #include "crowd/em/model_worker.hpp"
 #include "data/crowd_shard.hpp"
@@ -20,17 +22,28 @@ namespace cs::ds {
 
 namespace {
 
+// ws.wide (k = 4, 5): ws.log_pi into wide_log_pi, each code's row padded to kWideRow
+// doubles (the padding is never read into a class's sum).
+void widen_logs(const CrowdData &d, Workspace &ws) {
+    const int64_t codes = static_cast<int64_t>(d.n_workers) * d.k;
+    const double *from = ws.log_pi.data();
+    double *to = ws.wide_log_pi.data();
+    for (int64_t c = 0; c < codes; ++c)
+        for (int32_t l = 0; l < d.k; ++l) to[c * kWideRow + l] = from[c * d.k + l];
+}
+
 // The E-step of every partition, and with `scatter` the next M-step's counts.
 void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
     const bool pull = scatter && ws.pull();
     if (pull) scatter = false;  // the kernels only write q; the counts are gathered later
     // Model probabilities: their per-item terms go through the generic kernel alone.
     const double *item_terms = ws.model_terms.empty() ? nullptr : ws.model_terms.data();
+    if (ws.wide) widen_logs(d, ws);
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         for_each_part(ws, [&](int64_t p) {
-            double *counts = scatter ? ws.counts.data() + p * ws.table : nullptr;
-            if (counts != nullptr) std::fill(counts, counts + ws.table, 0.0);
+            double *counts = scatter ? ws.counts.data() + p * ws.count_table : nullptr;
+            if (counts != nullptr) std::fill(counts, counts + ws.count_table, 0.0);
             double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
             if (item_terms != nullptr) {
                 e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q,
@@ -48,6 +61,16 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                 }
             }
             if constexpr (K > 0) {
+#if defined(CS_HAVE_QUAD)
+                if constexpr (K == 4 || K == 5) {
+                    if (ws.wide) {  // k = 4, 5 in AVX2 registers (ds_workspace.hpp)
+                        e_step_range_batched_wide<K>(d, ws.parts[p], ws.wide_log_pi.data(), ws.log_prior.data(), prior,
+                                                     ws.allowed, q, counts, prior_sum, ws.part_ll[p],
+                                                     ws.part_impossible[p]);
+                        return;
+                    }
+                }
+#endif
                 // Prefetch when log pi and a count table together exceed about 1 MiB.
                 const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
                                                                        : e_step_range_batched<K>;

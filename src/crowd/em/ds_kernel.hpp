@@ -48,6 +48,87 @@ void prior_fallback(const double *prior, const uint8_t *allowed, int32_t k, doub
         qj[l] = mass > 0.0 ? qj[l] / mass : (allowed == nullptr || allowed[l]) ? 1.0 / n_allowed : 0.0;
 }
 
+// The batched kernels' rare items, from their sums s (Z-4): a gold item is pinned to
+// its class and adds s[gold] to the log-likelihood (or, impossible, nothing); any
+// other item comes here only when every class is impossible, and gets the prior
+// restricted to allowed_j (prior_fallback) and adds nothing.
+template <int K>
+inline void settle_special_item(const double *s, int32_t gold, const double *prior, const uint8_t *allowed_j,
+                                double *qj, double &ll, int64_t &impossible) {
+    if (gold >= 0) {
+        for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
+        qj[gold] = 1.0;
+        if (s[gold] == kMinusInf) ++impossible;
+        else ll += s[gold];
+    } else {
+        prior_fallback(prior, allowed_j, K, qj);
+        ++impossible;
+    }
+}
+
+// The batched kernels' loops over one item's labels, codes [c, c_end), where code c's
+// row is at rows + c * Row and V holds k values (Lanes, WideLanes): acc += every row,
+// in label order, two a step (the sums of Z-4); and v added into every row (the
+// scatter of the counts). Always inlined, so that they are compiled for the kernel's
+// target (SSE2 or AVX2).
+template <int64_t Row, class V>
+__attribute__((always_inline)) inline void add_label_rows(V &acc, const uint32_t *c, const uint32_t *c_end,
+                                                          const double *rows) {
+    for (; c + 1 < c_end; c += 2) {
+        acc.add(rows + static_cast<int64_t>(c[0]) * Row);
+        acc.add(rows + static_cast<int64_t>(c[1]) * Row);
+    }
+    if (c < c_end) acc.add(rows + static_cast<int64_t>(*c) * Row);
+}
+template <int64_t Row, class V>
+__attribute__((always_inline)) inline void add_to_label_rows(const V &v, const uint32_t *c, const uint32_t *c_end,
+                                                             double *rows) {
+    for (; c + 1 < c_end; c += 2) {
+        v.add_to(rows + static_cast<int64_t>(c[0]) * Row);
+        v.add_to(rows + static_cast<int64_t>(c[1]) * Row);
+    }
+    if (c < c_end) v.add_to(rows + static_cast<int64_t>(*c) * Row);
+}
+
+// The batched kernels' last pass: the posteriors of items [j0, j0 + n) added into the
+// count rows of their labels (add_to_label_rows) and into the prior sums. (As far as the
+// compiler knows the stores into counts may alias start and code: the bounds are read
+// once.)
+template <int K, int64_t Row, class V>
+__attribute__((always_inline)) inline void scatter_batch(const int64_t *start, const uint32_t *code, const double *q,
+                                                         int64_t j0, int64_t n, double *counts, V &prior_local) {
+    for (int64_t b = 0; b < n; ++b) {
+        const V v = V::load(q + (j0 + b) * K);
+        add_to_label_rows<Row>(v, code + start[j0 + b], code + start[j0 + b + 1], counts);
+        prior_local.add(v);
+    }
+}
+
+// A non-special item's log-likelihood term, top + log(sum) with 1 <= sum <= K: the sums
+// are multiplied together and one log is taken before the product could overflow (see
+// e_step_range).
+template <int K>
+inline void add_item_term(double top, double sum, double &ll, double &product) {
+    ll += top;
+    if (product > kFlush / K) {
+        ll += std::log(product);
+        product = 1.0;
+    }
+    product *= sum;
+}
+
+// The end of a partition in the kernels in registers: its prior sums (stored once, see
+// scatter_range), its log-likelihood with the last batch of logs (see e_step_range) and
+// its impossible items. Always inlined (the kernel's target: see add_label_rows).
+template <class V>
+__attribute__((always_inline)) inline void store_range_results(const V &prior_local, double *prior_sum, double ll,
+                                                               double product, int64_t impossible, double &ll_out,
+                                                               int64_t &impossible_out) {
+    if (prior_sum != nullptr) prior_local.store(prior_sum);
+    ll_out = ll + std::log(product);
+    impossible_out = impossible;
+}
+
 // One item's posterior (Z-4) from its sums s_l = log w_l + the sum over its labels of
 // log pi[c][l] (-inf: class l impossible), into qj. A gold item is pinned to its class
 // and adds the complete-data log-likelihood of that class, s_gold (sum = 1); an item
@@ -91,22 +172,24 @@ inline ItemPosterior posterior_from_sums(const double *s, int32_t k_runtime, int
     return out;
 }
 
-// Add one item's posterior into the count rows of its labels and the prior sums.
+// Add one item's posterior into the count rows of its labels (code c's row at counts +
+// c * row) and the prior sums.
 template <int K>
 inline void scatter_item(const CrowdData &d, int64_t j, int32_t k, const double *qj,
-                         double *counts, double *prior_sum) {
+                         double *counts, double *prior_sum, int64_t row_size) {
     const int32_t kk = K > 0 ? K : k;
     for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
-        double *row = counts + static_cast<int64_t>(d.item_code[p]) * kk;
+        double *row = counts + static_cast<int64_t>(d.item_code[p]) * row_size;
         for (int32_t l = 0; l < kk; ++l) row[l] += qj[l];
     }
     for (int32_t l = 0; l < kk; ++l) prior_sum[l] += qj[l];
 }
 
-// Counts of one partition from given posteriors (the M-step of a posterior start).
+// Counts of one partition from given posteriors (the M-step of a posterior start), code
+// c's row at counts + c * row_size.
 template <int K>
 void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *counts,
-                   double *prior_sum) {
+                   double *prior_sum, int64_t row_size) {
     const int32_t k = d.k;
     // The prior sums are accumulated locally and stored once: neighbouring partitions'
     // sums share a cache line, and writing them per item made the threads fight over it.
@@ -114,7 +197,7 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
     double *sum = local.data();
     for (int32_t l = 0; l < k; ++l) sum[l] = 0.0;
     for (int64_t j = r.first; j < r.last; ++j)
-        scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, sum);
+        scatter_item<K>(d, j, k, q + j * (K > 0 ? K : k), counts, sum, row_size);
     for (int32_t l = 0; l < k; ++l) prior_sum[l] = sum[l];
 }
 
@@ -168,7 +251,7 @@ void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const d
                 product *= item.sum;
             }
         }
-        if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_local);
+        if (counts != nullptr) scatter_item<K>(d, j, k, qj, counts, prior_local, K > 0 ? K : k);
     }
     if (prior_sum != nullptr)
         for (int32_t l = 0; l < k; ++l) prior_sum[l] = prior_local[l];

@@ -128,31 +128,18 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
         acc.store(s);
         double qj[K];
         const int32_t g = gold != nullptr ? gold[j] : -1;
-        if (g >= 0) {
-            for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
-            qj[g] = 1.0;
-            if (s[g] == kMinusInf) ++impossible;
-            else ll += s[g];
+        const double top = acc.top();
+        if (g >= 0 || top == kMinusInf) {
+            settle_special_item<K>(s, g, prior, allowed_j, qj, ll, impossible);
         } else {
-            const double top = acc.top();
-            if (top == kMinusInf) {
-                prior_fallback(prior, allowed_j, K, qj);
-                ++impossible;
-            } else {
-                // exp(s_l - top): exactly 1 for the top class (and any tied with it).
-                Lanes<K> v = exp_minus(Lanes<K>::load(s), top);
-                v.store(qj);
-                double sum = 0.0;
-                for (int32_t l = 0; l < K; ++l) sum += qj[l];
-                v.divide(sum);
-                v.store(qj);
-                ll += top;
-                if (product > kFlush / K) {
-                    ll += std::log(product);
-                    product = 1.0;
-                }
-                product *= sum;
-            }
+            // exp(s_l - top): exactly 1 for the top class (and any tied with it).
+            Lanes<K> v = exp_minus(Lanes<K>::load(s), top);
+            v.store(qj);
+            double sum = 0.0;
+            for (int32_t l = 0; l < K; ++l) sum += qj[l];
+            v.divide(sum);
+            v.store(qj);
+            add_item_term<K>(top, sum, ll, product);
         }
         const Lanes<K> v = Lanes<K>::load(qj);
         v.store(q + j * K);
@@ -161,9 +148,7 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
             prior_local.add(v);
         }
     }
-    if (prior_sum != nullptr) prior_local.store(prior_sum);
-    ll_out = ll + std::log(product);
-    impossible_out = impossible;
+    store_range_results(prior_local, prior_sum, ll, product, impossible, ll_out, impossible_out);
 }
 
 // The values of item b of a batch at x + b K, packed without gaps (K odd: 2.5 pairs per
@@ -238,12 +223,7 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
         for (int64_t b = 0; b < n; ++b) {
             Lanes<K> acc = base;
-            const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
-            for (; c + 1 < c_end; c += 2) {  // the same order of additions, two per step
-                acc.add(log_pi + static_cast<int64_t>(c[0]) * K);
-                acc.add(log_pi + static_cast<int64_t>(c[1]) * K);
-            }
-            if (c < c_end) acc.add(log_pi + static_cast<int64_t>(*c) * K);
+            add_label_rows<K>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
             acc.store(sums + b * K);
         }
         // The top class of each item and s_l - top.
@@ -275,18 +255,8 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
             double *qj = q + j * K;
             Lanes<K> v = load_flat<K>(x, b, carry);  // for every item: it carries
             if (special[b]) {
-                const double *s = sums + b * K;
-                const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
-                const int32_t g = gold != nullptr ? gold[j] : -1;
-                if (g >= 0) {
-                    for (int32_t l = 0; l < K; ++l) qj[l] = 0.0;
-                    qj[g] = 1.0;
-                    if (s[g] == kMinusInf) ++impossible;
-                    else ll += s[g];
-                } else {
-                    prior_fallback(prior, allowed_j, K, qj);
-                    ++impossible;
-                }
+                settle_special_item<K>(sums + b * K, gold != nullptr ? gold[j] : -1, prior,
+                                       allowed != nullptr ? allowed + j * K : nullptr, qj, ll, impossible);
                 continue;
             }
             double sum = 0.0;  // in class order, as the kernel by item
@@ -297,30 +267,12 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
             if (K & 1) sum += v.last;
             v.divide(sum);
             v.store(qj);
-            ll += tops[b];
-            if (product > kFlush / K) {
-                ll += std::log(product);
-                product = 1.0;
-            }
-            product *= sum;
+            add_item_term<K>(tops[b], sum, ll, product);
         }
-        if (counts == nullptr) continue;
-        // The next M-step's counts. (As far as the compiler knows the stores into
-        // counts may alias start and code: the bounds are read once.)
-        for (int64_t b = 0; b < n; ++b) {
-            const Lanes<K> v = Lanes<K>::load(q + (j0 + b) * K);
-            const uint32_t *c = code + start[j0 + b], *const c_end = code + start[j0 + b + 1];
-            for (; c + 1 < c_end; c += 2) {
-                v.add_to(counts + static_cast<int64_t>(c[0]) * K);
-                v.add_to(counts + static_cast<int64_t>(c[1]) * K);
-            }
-            if (c < c_end) v.add_to(counts + static_cast<int64_t>(*c) * K);
-            prior_local.add(v);
-        }
+        // The next M-step's counts.
+        if (counts != nullptr) scatter_batch<K, K>(start, code, q, j0, n, counts, prior_local);
     }
-    if (prior_sum != nullptr) prior_local.store(prior_sum);
-    ll_out = ll + std::log(product);
-    impossible_out = impossible;
+    store_range_results(prior_local, prior_sum, ll, product, impossible, ll_out, impossible_out);
 }
 
 }  // namespace

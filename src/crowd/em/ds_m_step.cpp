@@ -171,9 +171,9 @@ void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         for_each_part(ws, [&](int64_t p) {
-            double *counts = ws.counts.data() + p * ws.table;
-            std::fill(counts, counts + ws.table, 0.0);  // by its own thread: parallel, cache-warm
-            scatter_range<K>(d, ws.parts[p], q, counts, ws.prior_sums.data() + p * d.k);
+            double *counts = ws.counts.data() + p * ws.count_table;
+            std::fill(counts, counts + ws.count_table, 0.0);  // by its own thread: parallel, cache-warm
+            scatter_range<K>(d, ws.parts[p], q, counts, ws.prior_sums.data() + p * d.k, ws.count_row);
         });
     });
 }
@@ -207,8 +207,10 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         }
         const double *tables = ws.counts.data();
         for (int64_t e = first; e < last; ++e) {
-            double sum = tables[e];
-            for (int64_t p = 1; p < parts; ++p) sum += tables[p * ws.table + e];
+            // Entry e = (code c, class l) is at c * count_row + l (rows padded when ws.wide).
+            const int64_t at = ws.wide ? e / k * kWideRow + e % k : e;
+            double sum = tables[at];
+            for (int64_t p = 1; p < parts; ++p) sum += tables[p * ws.count_table + at];
             total[e] = sum;
         }
     };

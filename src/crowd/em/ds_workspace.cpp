@@ -6,6 +6,8 @@
 #include "priors/pooled_prior.hpp"
 
 #include "crowd/em/dawid_skene.hpp"
+#include "crowd/em/model_worker.hpp"
+#include "util/simd_quad.hpp"
 
 namespace cs::ds {
 
@@ -50,6 +52,15 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
     const int64_t kk = static_cast<int64_t>(data.k) * data.k;
     worker_block = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, kk * n_parts()));
     allocate_table(log_pi, static_cast<std::size_t>(table));
+#if defined(CS_HAVE_QUAD)
+    // The same bound as the pair kernels' choice between by item and batched (ds_e_step.cpp).
+    wide = options.wide_kernels && (data.k == 4 || data.k == 5) && table * 16 <= (int64_t{1} << 20) &&
+           !has_model(data) && cpu_has_avx2();
+#endif
+    const int64_t codes = static_cast<int64_t>(data.n_workers) * data.k;
+    count_row = wide ? kWideRow : data.k;
+    count_table = codes * count_row;
+    if (wide) allocate_table(wide_log_pi, static_cast<std::size_t>(codes * kWideRow));
     if (scatter && options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) strata = worker_strata(data, n_strata);
     if (scatter && gathers_counts(data, options)) {
         if (shared_by_code == nullptr) {
@@ -58,12 +69,11 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
         }
         by_code = shared_by_code;
     } else if (scatter) {
-        allocate_table(counts, parts.size() * static_cast<std::size_t>(table));
+        allocate_table(counts, parts.size() * static_cast<std::size_t>(count_table));
     }
     if (data.k == 2) {
-        const std::size_t codes = static_cast<std::size_t>(data.n_workers) * 2;
-        allocate_table(ratio, codes);
-        code_labels = count_codes(data, codes, team);
+        allocate_table(ratio, static_cast<std::size_t>(codes));
+        code_labels = count_codes(data, static_cast<std::size_t>(codes), team);
         block_ll.assign(static_cast<std::size_t>(n_worker_blocks(data.n_workers)), 0.0);
         block_special.assign(block_ll.size(), 0.0);
     }
