@@ -60,7 +60,7 @@ struct LaneOps;
 template <>
 struct LaneOps<Pair> {
     using Bits = PairBits;
-    static bool any(PairBits m) { return any_lane(m); }
+    static bool any(const PairBits &m) { return any_lane(m); }
 };
 
 /// x = exp(x) in every lane of a vector V of doubles (Pair here, Quad in

@@ -45,7 +45,10 @@ CS_TARGET_AVX2 inline void store_quad(double *p, Quad v) { std::memcpy(p, &v, si
 template <>
 struct LaneOps<Quad> {
     using Bits = QuadBits;
-    CS_TARGET_AVX2 static bool any(QuadBits m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+    // By reference: exp_nonpositive_lanes (no target attribute of its own) calls it, and
+    // Clang refuses a 32-byte vector passed by value from code compiled without AVX
+    // ("changes the ABI"), even where everything is inlined into an AVX2 function.
+    CS_TARGET_AVX2 static bool any(const QuadBits &m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
 };
 
 /// exp(x) of four lanes, x <= 0 (-inf included): exp_nonpositive_lanes (util/simd_pair.hpp),
