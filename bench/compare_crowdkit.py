@@ -19,6 +19,11 @@ Comparisons:
             (size, k) with each repetition's CPU and wall seconds and its ratio, their
             medians, both libraries' error rates against the simulated truth and their
             EM rounds. A 10^7-label crowd-kit fit takes minutes a repetition.
+  rounds    (only with --only rounds) the default comparison's crowds, both sides'
+            Dawid-Skene with exactly --ds-iter rounds (tol 0): crowd-kit's
+            DawidSkene(n_iter, tol=0) against crowdspec.DawidSkene(n_iter, tol=0) with the
+            library's defaults (calibrated posteriors; --param calibration=none to leave
+            the calibration out), for every size and k
   fit       the DataFrame already in memory: crowdspec's Python package (the ctypes
             binding, bindings/python) against crowd-kit, for DawidSkene (--ds-iter
             rounds, tol 0 on both sides: exactly that many rounds) and MajorityVote;
@@ -114,8 +119,9 @@ def compare(record, sides, reps):
     print(json.dumps(record), flush=True)
 
 
-def compare_default(cli, labels, k, work, reps, extra, common):
-    """crowd-kit's DawidSkene() against crowdspec.Auto() on one simulated crowd."""
+def compare_default(cli, labels, k, work, reps, extra, common, rounds=None):
+    """crowd-kit's DawidSkene() against crowdspec.Auto() on one simulated crowd; with
+    rounds, both sides' Dawid-Skene run exactly that many rounds (tol 0) instead."""
     import numpy as np
     import pandas as pd
     import crowdkit.aggregation as ck
@@ -129,7 +135,11 @@ def compare_default(cli, labels, k, work, reps, extra, common):
                        check=True)
     df = pd.read_csv(sim, sep=" ", header=None, names=["task", "worker", "label"], dtype=np.int32)
     truth = pd.read_csv(truth_path, sep=" ", header=None, names=["task", "label"], index_col=0)["label"]
-    sides = {"crowdkit": lambda: ck.DawidSkene(), "crowdspec": lambda: cs.Auto(**extra)}
+    if rounds is None:
+        sides = {"crowdkit": lambda: ck.DawidSkene(), "crowdspec": lambda: cs.Auto(**extra)}
+    else:
+        sides = {"crowdkit": lambda: ck.DawidSkene(n_iter=rounds, tol=0.0),
+                 "crowdspec": lambda: cs.DawidSkene(n_iter=rounds, tol=0.0, **extra)}
     runs = {name: {"cpu": [], "wall": []} for name in sides}
     fitted = {}
     for rep in range(reps):
@@ -139,10 +149,17 @@ def compare_default(cli, labels, k, work, reps, extra, common):
             runs[name]["cpu"].append(c)
             runs[name]["wall"].append(w)
             fitted[name] = model
-            print("compare_crowdkit: default %s %d labels k=%d rep %d: %.3f s (%.3f s CPU)"
-                  % (name, labels, k, rep, w, c), file=sys.stderr, flush=True)
-    record = dict(common, compare="default", labels=int(len(df)), k=k, reps=reps,
-                  crowdkit_method="DawidSkene()", crowdspec_method="Auto() (method auto)")
+            print("compare_crowdkit: %s %s %d labels k=%d rep %d: %.3f s (%.3f s CPU)"
+                  % ("default" if rounds is None else "rounds", name, labels, k, rep, w, c),
+                  file=sys.stderr, flush=True)
+    if rounds is None:
+        record = dict(common, compare="default", labels=int(len(df)), k=k, reps=reps,
+                      crowdkit_method="DawidSkene()", crowdspec_method="Auto() (method auto)")
+    else:
+        record = dict(common, compare="rounds", labels=int(len(df)), k=k, reps=reps,
+                      crowdkit_method="DawidSkene(n_iter=%d, tol=0)" % rounds,
+                      crowdspec_method="DawidSkene(n_iter=%d, tol=0, %s)"
+                      % (rounds, ", ".join("%s=%s" % kv for kv in extra.items()) or "library defaults"))
     for name in sides:
         record[name + "_cpu_s"] = [round(x, 4) for x in runs[name]["cpu"]]
         record[name + "_wall_s"] = [round(x, 4) for x in runs[name]["wall"]]
@@ -166,12 +183,16 @@ def main():
     parser.add_argument("--labels", "--sizes", dest="labels", default="1e6,1e7",
                         help="sizes (labels), comma-separated")
     parser.add_argument("--classes", default="2,5", help="k of the default comparison, comma-separated")
-    parser.add_argument("--only", default="", help="run only these comparisons: default, fit, end2end")
+    parser.add_argument("--only", default="", help="run only these comparisons: default, rounds, fit, end2end")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a crowdspec parameter for the default and rounds comparisons (e.g. "
+                        "calibration=none); repeatable")
     parser.add_argument("--reps", type=int, default=3, help="repetitions of every comparison (at least 3)")
     parser.add_argument("--ds-iter", type=int, default=10, help="Dawid-Skene rounds on both sides")
     parser.add_argument("--small-labels", type=float, default=5000, help="size of the file for GLAD and MACE")
     parser.add_argument("--small-methods", default="glad,mace", help="crowd-kit methods timed on the small file")
-    parser.add_argument("--skip", default="", help="comparisons to leave out: default, fit, end2end (comma-separated)")
+    parser.add_argument("--skip", default="", help="comparisons to leave out: default, rounds, fit, end2end "
+                        "(comma-separated; rounds runs only when --only names it)")
     parser.add_argument("--threads", type=int, default=None, help="crowdspec's threads (default: its own)")
     parser.add_argument("--work", default="/tmp/crowdspec-vs-crowdkit", help="where the CSV files are kept")
     parser.add_argument("--quick", action="store_true", help="small sizes only (1e4,1e5; a 500-label small file)")
@@ -204,9 +225,13 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
     only = set(filter(None, args.only.split(",")))
+    skip |= {"rounds"} - only  # only on request: minutes at 10^7 labels
     if only:
-        skip |= {"default", "fit", "end2end"} - only
+        skip |= {"default", "rounds", "fit", "end2end"} - only
     extra = {} if args.threads is None else {"threads": args.threads}
+    for assignment in args.param:
+        name, _, value = assignment.partition("=")
+        extra[name] = value
     cli_threads = [] if args.threads is None else ["--threads", str(args.threads)]
     common = {"crowdkit_version": ck_version, "crowdspec_version": cs.version() if hasattr(cs, "version") else None,
               "machine_cores": os.cpu_count(), "load_average": round(os.getloadavg()[0], 1)}
@@ -217,6 +242,10 @@ def main():
         for labels in sizes:
             for k in [int(x) for x in args.classes.split(",") if x]:
                 compare_default(cli, labels, k, args.work, args.reps, extra, common)
+    if "rounds" not in skip:
+        for labels in sizes:
+            for k in [int(x) for x in args.classes.split(",") if x]:
+                compare_default(cli, labels, k, args.work, args.reps, extra, common, rounds=n_iter)
     for labels in sizes if {"fit", "end2end"} - skip else []:
         path = make_csv(cli, labels, args.work)
         size = os.path.getsize(path)
