@@ -6,6 +6,7 @@ use crowdspec_sys as sys;
 
 use crate::error::Error;
 use crate::model::{product, same_length};
+use crate::reading::RunStatus;
 use crate::results::Matrix;
 use crate::{Model, Notes};
 
@@ -55,35 +56,7 @@ pub struct TagsFit {
     pub message: String,
 }
 
-struct Common {
-    trace: Vec<f64>,
-    iterations: usize,
-    converged: bool,
-    notes: Notes,
-    message: String,
-}
-
 impl Model {
-    fn answers_common(&self) -> Result<Common, Error> {
-        let len = self.count(sys::cs_trace_length)?;
-        let mut trace = vec![0.0; len];
-        // SAFETY: live handle; trace has room for len values.
-        self.check(unsafe { sys::cs_trace(self.ptr(), trace.as_mut_ptr(), len) })?;
-        let (mut iterations, mut converged, mut notes) = (0i32, 0i32, 0i32);
-        // SAFETY: live handle, valid out-pointers.
-        self.check(unsafe { sys::cs_iterations(self.ptr(), &mut iterations) })?;
-        self.check(unsafe { sys::cs_converged(self.ptr(), &mut converged) })?;
-        self.check(unsafe { sys::cs_fit_notes(self.ptr(), &mut notes) })?;
-        let notes = Notes::from_bits(notes);
-        Ok(Common {
-            trace,
-            iterations: usize::try_from(iterations).unwrap_or(0),
-            converged: converged != 0,
-            notes,
-            message: if notes.is_empty() { String::new() } else { self.last_message() },
-        })
-    }
-
     /// Estimates a real value per item from answers: answer `t` says that worker
     /// `workers[t]` gave item `items[t]` the value `values[t]` (0-based ids). The method
     /// is the model's (`auto` = `student-t` for numbers; see [`Method`](crate::Method)).
@@ -107,7 +80,7 @@ impl Model {
         // SAFETY: live handle; each buffer has room for the count passed.
         self.check(unsafe { sys::cs_number_estimates(self.ptr(), value.as_mut_ptr(), se.as_mut_ptr(), n_items) })?;
         self.check(unsafe { sys::cs_number_workers(self.ptr(), bias.as_mut_ptr(), noise.as_mut_ptr(), n_workers) })?;
-        let Common { trace, iterations, converged, notes, message } = self.answers_common()?;
+        let RunStatus { trace, iterations, converged, notes, message } = self.run_status()?;
         Ok(NumbersFit { value, se, bias, noise, trace, iterations, converged, notes, message })
     }
 
@@ -161,7 +134,7 @@ impl Model {
             sys::cs_tag_sets(self.ptr(), threshold_ptr, thresholds.len(), member.as_mut_ptr(), len_items)
         })?;
         self.check(unsafe { sys::cs_tag_workers(self.ptr(), sens.as_mut_ptr(), spec.as_mut_ptr(), len_workers) })?;
-        let Common { trace, iterations, converged, notes, message } = self.answers_common()?;
+        let RunStatus { trace, iterations, converged, notes, message } = self.run_status()?;
         Ok(TagsFit {
             probabilities: Matrix::new(n_items, t, p),
             sets: member.into_iter().map(|v| v != 0).collect(),

@@ -9,7 +9,16 @@ use crate::model::{product, Model};
 use crate::results::{Array3, Fit, GraphFit, Matrix, PointsFit, RankingFit};
 use crate::Notes;
 
-/// What every kind of fit reports.
+/// How the last fit of any input kind ran: its trace, rounds, convergence and notes.
+pub(crate) struct RunStatus {
+    pub(crate) trace: Vec<f64>,
+    pub(crate) iterations: usize,
+    pub(crate) converged: bool,
+    pub(crate) notes: Notes,
+    pub(crate) message: String,
+}
+
+/// What every kind of crowd-like fit reports.
 struct Common {
     k: usize,
     labels: Vec<i32>,
@@ -69,11 +78,8 @@ impl Model {
         Ok(out)
     }
 
-    fn common(&self) -> Result<Common, Error> {
-        let n = self.count(sys::cs_n_items)?;
-        let k = self.count(sys::cs_n_classes)?;
-        let labels = self.read_i32(n, sys::cs_labels)?;
-        let prior = self.read_f64(k, sys::cs_class_prior)?;
+    /// The trace, rounds, convergence and notes of the last fit (any input kind).
+    pub(crate) fn run_status(&self) -> Result<RunStatus, Error> {
         let trace_len = self.count(sys::cs_trace_length)?;
         let trace = self.read_f64(trace_len, sys::cs_trace)?;
         let (mut iterations, mut converged, mut notes) = (0i32, 0i32, 0i32);
@@ -82,16 +88,22 @@ impl Model {
         self.check(unsafe { sys::cs_converged(self.ptr(), &mut converged) })?;
         self.check(unsafe { sys::cs_fit_notes(self.ptr(), &mut notes) })?;
         let notes = Notes::from_bits(notes);
-        Ok(Common {
-            k,
-            labels,
-            prior,
+        Ok(RunStatus {
             trace,
             iterations: usize::try_from(iterations).unwrap_or(0),
             converged: converged != 0,
             notes,
             message: if notes.is_empty() { String::new() } else { self.last_message() },
         })
+    }
+
+    fn common(&self) -> Result<Common, Error> {
+        let n = self.count(sys::cs_n_items)?;
+        let k = self.count(sys::cs_n_classes)?;
+        let labels = self.read_i32(n, sys::cs_labels)?;
+        let prior = self.read_f64(k, sys::cs_class_prior)?;
+        let RunStatus { trace, iterations, converged, notes, message } = self.run_status()?;
+        Ok(Common { k, labels, prior, trace, iterations, converged, notes, message })
     }
 
     /// The results of the last crowd fit, also after a cancelled one (then those of the
