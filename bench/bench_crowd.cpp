@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "api/params.hpp"
 #include "crowd/calibration/calibration.hpp"
 #include "crowd/diagnostics/worker_diagnostics.hpp"
 #include "crowd/em/dawid_skene.hpp"
@@ -132,12 +133,20 @@ int32_t on_round(void *user, int32_t, double) {
 }
 
 // The stages of a Dawid-Skene-family fit, timed one by one (--phases 1).
-void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int max_iter, double tol) {
-    cs::FitOptions options;
-    options.method = method;
-    options.threads = threads;
-    options.max_iter = max_iter;
-    if (tol >= 0) options.tol = tol;
+void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int max_iter, double tol,
+                  const std::vector<std::string> &params) {
+    // The handle's settings, in the order main() gave them (the --param values, already
+    // accepted there, last), as the library reads them.
+    cs::Params values;
+    values.set_int(CS_PARAM_METHOD, method);
+    values.set_int(CS_PARAM_THREADS, threads);
+    values.set_int(CS_PARAM_MAX_ITER, max_iter);
+    if (tol >= 0) values.set_double(CS_PARAM_TOL, tol);
+    for (const std::string &p : params) {
+        const std::size_t eq = p.find('=');
+        values.set_string(p.substr(0, eq), p.substr(eq + 1));
+    }
+    const cs::FitOptions options = values.fit_options();
     const cs::FitOptions em = cs::em_options(options);
     double w_build, c_build, w_start, c_start, w_em, c_em, w_ties, c_ties, w_cal, c_cal;
     Stopwatch sw;
@@ -419,7 +428,7 @@ int main(int argc, char **argv) {
         int64_t method_id = -1;
         cs_get_int(m, CS_PARAM_METHOD, &method_id);
         cs_destroy(m);
-        if (phases && cs::is_ds_family(method_id)) print_phases(crowd, static_cast<int32_t>(method_id), threads, max_iter, tol);
+        if (phases && cs::is_ds_family(method_id)) print_phases(crowd, static_cast<int32_t>(method_id), threads, max_iter, tol, params);
     }
     return 0;
 }
