@@ -87,6 +87,36 @@ def _factorize_categorical(values):
     return codes, categories
 
 
+def _holds_nul_strings(values):
+    """Whether a column holds a str with a NUL character: pandas 1.x hashes such strings
+    only up to the NUL (pandas issue 34551), so pd.factorize would give "a" and "a\\x00"
+    one code -- two workers silently merged."""
+    if getattr(values.dtype, "kind", "O") not in "OU":
+        return False
+    items = np.asarray(values, dtype=object).tolist()
+    try:
+        return "\x00" in "".join(items)
+    except TypeError:  # not only str (missing values, numbers): look at the str ones
+        return any(isinstance(v, str) and "\x00" in v for v in items)
+
+
+def _factorize_unsorted(values):
+    """pd.factorize(values, sort=False), with str values that hold a NUL character told
+    apart (by a dict, in order of first appearance; -1 marks a missing value)."""
+    pd = _pd()
+    if not _holds_nul_strings(values):
+        return pd.factorize(values, sort=False)
+    a = np.asarray(values, dtype=object)
+    missing = pd.isna(a)
+    index = {}
+    codes = np.fromiter((-1 if gone else index.setdefault(v, len(index))
+                         for v, gone in zip(a.tolist(), missing.tolist())),
+                        dtype=np.intp, count=a.size)
+    uniques = np.empty(len(index), dtype=object)
+    uniques[:] = list(index)
+    return codes, uniques
+
+
 def _factorize_values(values, sort=True):
     """pd.factorize(values, sort=sort), except that values of mixed types that cannot
     be ordered stay in order of first appearance.
@@ -95,7 +125,7 @@ def _factorize_values(values, sort=True):
     objects: few comparisons, and linear on ids that arrive in order), where pandas
     would quicksort them; codes are then renumbered by one lookup per row."""
     pd = _pd()
-    codes, uniques = pd.factorize(values, sort=False)
+    codes, uniques = _factorize_unsorted(values)
     if not sort or len(uniques) < 2:
         return codes, uniques
     if (isinstance(uniques, np.ndarray) and uniques.dtype == object
@@ -107,6 +137,8 @@ def _factorize_values(values, sort=True):
     try:
         order = np.asarray(uniques.argsort(kind="stable"), dtype=np.intp)
     except TypeError:  # mixed types: pandas' own rules (numbers before strings, ...)
+        if _holds_nul_strings(uniques):  # (which would merge strings at a NUL)
+            return codes, uniques
         try:
             return pd.factorize(values, sort=True)
         except TypeError:  # not orderable at all
@@ -272,7 +304,7 @@ def _code_strings(objects):
         s = sample.size
         repeats = s - pd.unique(sample).size
         if 8 * repeats * d > s * s:  # r > 1.25 or so
-            object_codes, distinct = pd.factorize(objects, sort=False)
+            object_codes, distinct = _factorize_unsorted(objects)
             codes, uniques = _sort_strings(distinct, merge=False)
             return codes.take(object_codes), uniques
     return _sort_strings(objects, merge=True)
@@ -361,7 +393,7 @@ def _intern_in_library(a, sort=True):
 def _factorize_objects(a, sort=True):
     """_factorize_values(a, sort) for a 1-D numpy object array, coding each distinct
     object (not each row) by value -- str values through the library's hash table
-    (_intern_in_library) -- ; int32 or intp codes."""
+    (_intern_in_library) -- ; int32 codes (n below 2^31 here)."""
     n = a.size
     if n < 2 or n > _INT32_MAX:
         return _factorize_values(a, sort)
@@ -414,8 +446,10 @@ def _factorize_objects(a, sort=True):
             if grouped:
                 where = heads[where]
             value_codes, uniques = _factorize_values(a[where], sort)
-            # intp codes (-1 for a missing value)
-            codes = np.asarray(value_codes, dtype=np.intp).take(object_codes, mode="clip")
+            # int32 codes (-1 for a missing value), as on the other paths: the address
+            # table declining (string objects spread over a fragmented heap) must not
+            # change the codes' type
+            codes = np.asarray(value_codes, dtype=np.int32).take(object_codes, mode="clip")
     if grouped:
         codes = np.repeat(codes, np.diff(np.append(heads, n)))
     return codes, uniques
@@ -434,6 +468,11 @@ def _factorize(values, sort=True):
             return dense
     if values.dtype == np.dtype(object):
         return _factorize_objects(values.to_numpy(), sort)
+    if isinstance(values.dtype, pd.StringDtype) and len(values):
+        # pandas' string columns: as str objects, through the library's hash table
+        # (7x faster than pd.factorize on them at 10^6 rows); the ids keep the dtype
+        codes, uniques = _factorize_objects(values.to_numpy(dtype=object), sort)
+        return codes, pd.array(np.asarray(uniques, dtype=object), dtype=values.dtype)
     return _factorize_values(values, sort)
 
 

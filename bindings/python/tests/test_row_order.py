@@ -154,6 +154,44 @@ def test_address_table_equals_python_coding(name, monkeypatch):
         assert list(uniques) == list(pd_uniques)
 
 
+@pytest.mark.parametrize("name", ["shuffled", "unusual strings"])
+def test_declined_address_table_codes_like_python(name, monkeypatch):
+    """When the address table declines (string objects spread over a fragmented heap,
+    as late in a long test run: CI's package build met it), the object-by-object
+    fallback gives the same codes, ids and int32 type."""
+    column = _string_columns()[name]
+    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
+    monkeypatch.setattr(_frame, "_factorize_strings_by_address", lambda a, k, h: None)
+    codes, uniques = _frame._factorize(pd.Series(column))
+    want_codes, want_uniques = _python_coding(column)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == want_uniques
+    assert codes.dtype == np.int32
+
+
+@pytest.mark.parametrize("name", ["shuffled", "unusual strings"])
+def test_pandas_string_dtype_codes_like_python(name):
+    """A pandas string column (dtype "string") gets Python's sorted codes, and ids that
+    keep the column's dtype."""
+    column = _string_columns()[name]
+    codes, uniques = _frame._factorize(pd.Series(column, dtype="string"))
+    want_codes, want_uniques = _python_coding(column)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == want_uniques
+    assert uniques.dtype == pd.StringDtype()
+
+
+def test_strings_differing_after_a_nul_stay_apart():
+    """Every row its own str object, some holding a NUL (the library declines them, and
+    pandas 1.x would hash "w1" and "w1\\x00" alike): each distinct string keeps its code."""
+    column = np.array(["w%d" % i for i in range(3000)] + ["w1\x00", "\x00w2", "w1"],
+                      dtype=object)
+    codes, uniques = _frame._factorize(pd.Series(column))
+    want_codes, want_uniques = _python_coding(column)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == want_uniques and len(uniques) == 3002
+
+
 @pytest.mark.parametrize("name", list(_string_columns()))
 def test_library_interning_equals_python_coding(name, monkeypatch):
     """str columns numbered by the library (cs_intern_strings on the UTF-8 bytes): the
