@@ -5,8 +5,10 @@
 // refresh, cs::results_from_state of the model's state (posteriors within 1e-12, labels
 // and notes equal), on simulated crowds and on the shared and development crowds added
 // in batches (some of their updates refresh tied rows); and an update of a model
-// to the same update of its saved and loaded copy (the same bytes after). Linked
-// statically: it reads the handle's state.
+// to the same update of its saved and loaded copy (the same bytes after); and one round
+// of the update's incremental EM (ds::e_step_settle, removal and E-step fused) to the
+// reference it replaced, remove-then-add with e_step_items. Linked statically: it reads
+// the handle's state and calls the kernels.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "api/model.hpp"
+#include "crowd/em/ds_steps.hpp"
 #include "crowd/em/incremental.hpp"
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
@@ -149,6 +152,45 @@ static void test_loaded_copy_updates_alike(void **) {
     }
 }
 
+// One batch in three orders -- sorted by item and worker, grouped by item with each
+// item's workers reversed (the path that orders each item's labels alone), and shuffled
+// -- gives the same model: the same saved bytes after the update. Some labels of the
+// batch replace the model's own (duplicates = last), the rest are new items.
+static void test_batch_order_does_not_matter(void **) {
+    const test::Triples t = test::simulate(1200, 30, 3, 5, 23);
+    std::vector<std::size_t> in_order(t.size());
+    std::iota(in_order.begin(), in_order.end(), std::size_t{0});
+    const test::Triples first = test::slice(t, in_order, 0, 5000);
+    // the batch: the remaining items (new) and second labels for some old items' workers
+    test::Triples sorted;
+    for (int32_t j = 0; j < 1200; ++j) {
+        std::vector<std::pair<int32_t, int32_t>> labels;  // (worker, label)
+        for (std::size_t e = 0; e < t.size(); ++e)
+            if (t.item[e] == j && (e >= 5000 || e % 37 == 0)) labels.emplace_back(t.worker[e], (t.label[e] + 1) % 3);
+        std::sort(labels.begin(), labels.end());
+        for (const auto &[w, c] : labels) sorted.add(j, w, c);
+    }
+    test::Triples grouped;
+    for (std::size_t a = 0; a < sorted.size();) {
+        std::size_t b = a;
+        while (b < sorted.size() && sorted.item[b] == sorted.item[a]) ++b;
+        for (std::size_t e = b; e > a; --e) grouped.add(sorted.item[e - 1], sorted.worker[e - 1], sorted.label[e - 1]);
+        a = b;
+    }
+    assert_true(grouped.item == sorted.item && grouped.worker != sorted.worker);
+    const test::Triples shuffled_batch = test::slice(sorted, shuffled(sorted.size(), 9), 0, sorted.size());
+    std::vector<std::vector<uint8_t>> after;
+    for (const test::Triples *batch : std::initializer_list<const test::Triples *>{&sorted, &grouped, &shuffled_batch}) {
+        test::Model m = test::make_model("auto");
+        cs_set_int(m.get(), CS_PARAM_DUPLICATES, CS_DUPLICATES_KEEP_LAST);
+        assert_int_equal(test::fit(m.get(), first), CS_OK);
+        assert_int_equal(test::update(m.get(), *batch), CS_OK);
+        after.push_back(test::saved(m.get()));
+    }
+    assert_true(after[0] == after[1]);
+    assert_true(after[0] == after[2]);
+}
+
 // The shared and development crowds (test_incremental's), half their labels fitted and
 // the rest added in 9 batches, every update held to the whole refresh: real crowds
 // have tied posteriors and some fits are degenerate. Skips visibly without the data.
@@ -183,6 +225,93 @@ static void test_real_crowds_in_place(void **) {
     if (found == 15) assert_true(with_ties > 0);  // the tied rows' path ran
 }
 
+// One round of e_step_settle against the reference it replaced: each item's old share
+// taken out of the sums (clamped at 0), then e_step_items. Random parameters, old
+// posteriors and base counts; k = 2, 3, 5 (kernels specialised on k) and 7 (generic);
+// every eleventh item gold; a third of the count rows hold the round's items alone.
+// Posteriors and impossible flags must be identical (the same sums in the same order),
+// the counts and class mass equal to 1e-12 relative (rounding apart: q_new - q_old is
+// added at once, and the clamp at 0 then sees the sum, not the removal alone; with the
+// old share in the count the two differ by rounding only), each item's term and the total
+// log-likelihood equal to the reference's, and `moved` the largest posterior change.
+static void test_settle_round_is_remove_then_add(void **) {
+    for (int32_t k : {2, 3, 5, 7}) {
+        for (bool shares_in_sums : {true, false}) {
+            const test::Triples t = test::simulate(300, 40, k, 6, 77 + static_cast<uint64_t>(k));
+            cs::FitOptions options;
+            cs::CrowdData d = cs::CrowdData::build(t.item.data(), t.worker.data(), t.label.data(), t.size(), options);
+            d.gold.assign(static_cast<std::size_t>(d.n_items), -1);
+            for (int32_t j = 0; j < d.n_items; j += 11) d.gold[static_cast<std::size_t>(j)] = j % k;
+            Rng rng{1000 + static_cast<uint64_t>(k)};
+            const std::size_t codes = static_cast<std::size_t>(d.n_workers) * k, kk = static_cast<std::size_t>(k);
+            std::vector<double> log_pi(codes * kk), log_prior(kk), prior(kk), q_old(d.n_items * kk),
+                counts(codes * kk), mass(kk);
+            for (double &x : log_pi) x = std::log(0.05 + rng.uniform());
+            double total = 0.0;
+            for (std::size_t l = 0; l < kk; ++l) total += prior[l] = 0.2 + rng.uniform();
+            for (std::size_t l = 0; l < kk; ++l) log_prior[l] = std::log(prior[l] /= total);
+            for (std::size_t j = 0; j < static_cast<std::size_t>(d.n_items); ++j) {
+                double row = 0.0;
+                for (std::size_t l = 0; l < kk; ++l) row += q_old[j * kk + l] = rng.uniform();
+                for (std::size_t l = 0; l < kk; ++l) q_old[j * kk + l] /= row;
+            }
+            // base counts (other items' shares); none for every third code, whose count is
+            // then the working items' alone and falls to a rounding hair at their removal
+            for (std::size_t e = 0; e < counts.size(); ++e) counts[e] = (e / kk) % 3 == 0 ? 0.0 : 3.0 * rng.uniform();
+            for (double &x : mass) x = 50.0 * rng.uniform();
+            if (shares_in_sums)  // the old shares are in the sums
+                for (int32_t j = 0; j < d.n_items; ++j) {
+                    for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p)
+                        for (std::size_t l = 0; l < kk; ++l)
+                            counts[d.item_code[p] * kk + l] += q_old[j * kk + l];
+                    for (std::size_t l = 0; l < kk; ++l) mass[l] += q_old[j * kk + l];
+                }
+            // the reference: remove (as incremental.cpp's remove_items), then e_step_items
+            std::vector<double> q_ref = q_old, counts_ref = counts, mass_ref = mass, item_ll(d.n_items);
+            std::vector<uint8_t> impossible_ref(d.n_items);
+            if (shares_in_sums)
+                for (int32_t j = 0; j < d.n_items; ++j) {
+                    for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p)
+                        for (std::size_t l = 0; l < kk; ++l) {
+                            double &c = counts_ref[d.item_code[p] * kk + l];
+                            c = std::max(0.0, c - q_old[j * kk + l]);
+                        }
+                    for (std::size_t l = 0; l < kk; ++l) mass_ref[l] = std::max(0.0, mass_ref[l] - q_old[j * kk + l]);
+                }
+            std::vector<int32_t> all(static_cast<std::size_t>(d.n_items));
+            std::iota(all.begin(), all.end(), 0);
+            cs::ds::e_step_items(d, all.data(), all.size(), log_pi.data(), log_prior.data(), prior.data(), nullptr,
+                                 q_ref.data(), item_ll.data(), impossible_ref.data(), counts_ref.data(),
+                                 mass_ref.data());
+            // the fused round
+            std::vector<double> q = q_old, top(d.n_items), sum(d.n_items);
+            std::vector<uint8_t> impossible(d.n_items);
+            double moved = -1.0;
+            const double ll = cs::ds::e_step_settle(d, d.n_items, log_pi.data(), log_prior.data(), prior.data(),
+                                                    nullptr, shares_in_sums, q.data(), top.data(), sum.data(),
+                                                    impossible.data(), counts.data(), mass.data(), moved);
+            double largest = 0.0, ll_ref = 0.0;
+            for (std::size_t e = 0; e < q.size(); ++e) {
+                assert_true(q[e] == q_ref[e]);
+                largest = std::max(largest, std::fabs(q[e] - q_old[e]));
+            }
+            assert_true(moved == largest);
+            assert_true(largest > 0.01);  // the posteriors did move
+            for (std::size_t e = 0; e < counts.size(); ++e)
+                assert_true(std::fabs(counts[e] - counts_ref[e]) <= 1e-12 * std::max(1.0, counts_ref[e]));
+            for (std::size_t l = 0; l < kk; ++l)
+                assert_true(std::fabs(mass[l] - mass_ref[l]) <= 1e-12 * std::max(1.0, mass_ref[l]));
+            for (int32_t j = 0; j < d.n_items; ++j) {
+                assert_int_equal(impossible[j], impossible_ref[j]);
+                const double term = cs::ds::item_log_likelihood(d, j, top[j], sum[j], impossible[j] != 0);
+                assert_true(std::fabs(term - item_ll[j]) <= 1e-12 * std::max(1.0, std::fabs(item_ll[j])));
+                ll_ref += item_ll[j];
+            }
+            assert_true(std::fabs(ll - ll_ref) <= 1e-10 * std::fabs(ll_ref));
+        }
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -190,6 +319,8 @@ int main(void) {
         cmocka_unit_test(test_in_place_is_the_whole_refresh),
         cmocka_unit_test(test_loaded_copy_updates_alike),
         cmocka_unit_test(test_real_crowds_in_place),
+        cmocka_unit_test(test_settle_round_is_remove_then_add),
+        cmocka_unit_test(test_batch_order_does_not_matter),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -62,4 +62,20 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
                   const double *log_prior, const double *prior, const uint8_t *allowed, double *q,
                   double *item_ll, uint8_t *impossible, double *counts, double *class_mass);
 
+// One round of incremental EM over the items [0, n) of `d` (an update's gathered working
+// set, whose items hold nothing else), in one pass: each item's posterior q_j (Z-4) at
+// log_pi and log_prior, and the sums moved by it -- with `shares_in_sums` the item's
+// previous q_j is already in `counts` and `class_mass` and the change q_j(new) - q_j(old)
+// is added, else q_j itself -- clamped at 0 as remove-then-add clamps (a count is never
+// negative). Per item, top[j] and sum[j] of its log-likelihood term (term = top + log sum
+// for an ordinary item, top for a gold one, 0 when impossible; item_log_likelihood) and
+// impossible[j]. Returns the items' total log-likelihood (one log per batch of items, as
+// the full E-step takes it) and in `moved` the largest change of a posterior entry.
+double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const double *log_prior,
+                     const double *prior, const uint8_t *allowed, bool shares_in_sums, double *q, double *top,
+                     double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved);
+
+// Item j's log-likelihood term from e_step_settle's top and sum.
+double item_log_likelihood(const CrowdData &d, int64_t j, double top, double sum, bool impossible);
+
 }  // namespace cs::ds
