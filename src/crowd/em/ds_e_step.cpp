@@ -151,7 +151,8 @@ struct SettleTotal {
 template <int K>
 void settle_range(const CrowdData &d, int64_t n, const double *log_pi, const double *log_prior, const double *prior,
                   const uint8_t *allowed, bool shares_in_sums, double *q, double *top, double *sum,
-                  uint8_t *impossible, double *counts, double *class_mass, SettleTotal &total) {
+                  uint8_t *impossible, double *counts, double *class_mass, const double *item_terms,
+                  SettleTotal &total) {
     const int32_t k = K > 0 ? K : d.k;
     ClassScratch<K> sums(k), changes(k);
     double *s = sums.data(), *change = changes.data();
@@ -165,6 +166,8 @@ void settle_range(const CrowdData &d, int64_t n, const double *log_pi, const dou
                 const double *row = log_pi + static_cast<int64_t>(d.item_code[p]) * k;
                 for (int32_t l = 0; l < k; ++l) s[l] += row[l];
             }
+            if (item_terms != nullptr)  // a classifier's term m_j(t) (model_worker.hpp)
+                for (int32_t l = 0; l < k; ++l) s[l] += item_terms[j * k + l];
             const uint8_t *allowed_j = allowed != nullptr ? allowed + j * k : nullptr;
             if (allowed_j != nullptr)
                 for (int32_t l = 0; l < k; ++l)
@@ -248,12 +251,13 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
 // log of each item's sum is left to the end of the rounds (item_log_likelihood).
 double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const double *log_prior,
                      const double *prior, const uint8_t *allowed, bool shares_in_sums, double *q, double *top,
-                     double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved) {
+                     double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved,
+                     const double *item_terms) {
     SettleTotal total;
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         settle_range<K>(d, n, log_pi, log_prior, prior, allowed, shares_in_sums, q, top, sum, impossible, counts,
-                        class_mass, total);
+                        class_mass, item_terms, total);
     });
     moved = total.largest;
     return total.ll + std::log(total.product);

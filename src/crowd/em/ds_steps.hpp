@@ -71,9 +71,12 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
 // for an ordinary item, top for a gold one, 0 when impossible; item_log_likelihood) and
 // impossible[j]. Returns the items' total log-likelihood (one log per batch of items, as
 // the full E-step takes it) and in `moved` the largest change of a posterior entry.
+// `item_terms` (n x k, or null): each item's classifier term m_j(t)
+// (crowd/em/model_worker.hpp), added to its sums as the full E-step adds it.
 double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const double *log_prior,
                      const double *prior, const uint8_t *allowed, bool shares_in_sums, double *q, double *top,
-                     double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved);
+                     double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved,
+                     const double *item_terms = nullptr);
 
 // Item j's log-likelihood term from e_step_settle's top and sum.
 double item_log_likelihood(const CrowdData &d, int64_t j, double top, double sum, bool impossible);
