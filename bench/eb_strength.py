@@ -27,7 +27,6 @@ Needs scipy (Debian's python3-scipy) for lgamma over arrays and the 1-D search.
 """
 
 import argparse
-import glob
 import os
 
 import numpy as np
@@ -35,26 +34,13 @@ from scipy.optimize import minimize_scalar
 from scipy.special import gammaln
 
 import crowdspec
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_DIRS = [os.path.join(HERE, "..", "..", "shared", d) for d in ("datasets", "datasets-dev")]
+from crowd_sets import DEFAULT_DIRS, crowd_paths, ece, load
 
 
-def load(crowd_path):
-    """0-based (item, worker, label) and the truth's (items, labels)."""
-    raw = np.loadtxt(crowd_path, dtype=np.int64, ndmin=2)
-    t = np.loadtxt(crowd_path.replace("_crowd.txt", "_truth.txt"), dtype=np.int64, ndmin=2)
-    return raw[:, 0] - 1, raw[:, 1] - 1, raw[:, 2] - 1, t[:, 0] - 1, t[:, 1] - 1
-
-
-def ece_and_error(posteriors, truth_items, truth_labels, bins=10):
-    """Expected calibration error (10 equal-width bins of the top posterior) and error."""
+def ece_and_error(posteriors, truth_items, truth_labels):
+    """ECE and error on the items with truth."""
     p = posteriors[truth_items]
-    confidence, right = p.max(axis=1), p.argmax(axis=1) == truth_labels
-    which = np.minimum((confidence * bins).astype(int), bins - 1)
-    ece = sum(abs(confidence[which == b].mean() - right[which == b].mean()) * np.count_nonzero(which == b)
-              for b in range(bins) if np.any(which == b)) / confidence.size
-    return ece, 1.0 - right.mean()
+    return ece(posteriors, truth_items, truth_labels), 1.0 - np.mean(p.argmax(axis=1) == truth_labels)
 
 
 def soft_counts_and_centres(item, worker, label, q, m, k):
@@ -84,9 +70,7 @@ def main():
     parser.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    paths = sorted(p for d in args.dirs for p in glob.glob(os.path.join(d, "*_crowd.txt")))
-    if not paths:
-        raise SystemExit("no NAME_crowd.txt under %s" % ", ".join(args.dirs))
+    paths = crowd_paths(args.dirs)
     rows = []
     for path in paths:
         name = os.path.basename(path)[:-len("_crowd.txt")]

@@ -215,6 +215,37 @@ static void test_temperature_follows_shared_mistakes(void **) {
     }
 }
 
+// The held-out temperature never sharpens (T >= 1): on crowds of one-label workers the
+// leave-one-label-out criterion used to choose T < 1 (the simulated crowd below: T 0.20
+// for auto, ECE 0.206 -> 0.217; mill 0.20), making posteriors that were already too sure
+// surer. Here T is 1 or more, the labels are the uncalibrated fit's, and the ECE is no
+// worse than the uncalibrated posteriors'. mill, when present, too.
+static void test_held_out_temperature_never_sharpens(void **) {
+    const Sim sparse = simulate(3000, 60000, 3, 5, 0.2, 24);  // nearly every worker labels once
+    for (const char *method : {"auto", "ds"}) {
+        test::Model raw = fitted(method, sparse.labels, "none");
+        test::Model cal = fitted(method, sparse.labels, "auto");
+        const Calibration c = calibration_of(cal.get());
+        const std::vector<int32_t> labels = test::labels(cal.get());
+        assert_true(labels == test::labels(raw.get()));
+        const double before = ece(test::posteriors(raw.get()), labels, sparse.truth, 3);
+        const double after = ece(test::posteriors(cal.get()), labels, sparse.truth, 3);
+        std::printf("%s, one-label workers: T %.3f, ECE %.3f uncalibrated, %.3f calibrated\n", method,
+                    c.temperature, before, after);
+        assert_true(c.temperature >= 1.0);
+        assert_true(after <= before + 1e-12);
+    }
+    const test::Dataset mill = test::load_dataset("../datasets-dev/mill");
+    if (mill.found) {
+        test::Model cal = fitted("auto", mill.labels, "auto");
+        const Calibration c = calibration_of(cal.get());
+        std::printf("mill: T %.3f\n", c.temperature);
+        assert_true(c.temperature >= 1.0);
+    } else {
+        std::printf("mill not found under %s: its check skipped\n", CS_DATASETS_DIR);
+    }
+}
+
 // With gold, T and the prior's weight are fitted to the gold classes: on the crowd whose
 // hard items mislead every worker, the non-gold items' ECE falls below the labels-only
 // calibration's.
@@ -324,6 +355,7 @@ int main() {
         cmocka_unit_test(test_strata_is_pooled_with_one_stratum),
         cmocka_unit_test(test_auto_matches_the_numpy_implementation),
         cmocka_unit_test(test_temperature_follows_shared_mistakes),
+        cmocka_unit_test(test_held_out_temperature_never_sharpens),
         cmocka_unit_test(test_gold_calibration),
         cmocka_unit_test(test_real_crowds_ece),
         cmocka_unit_test(test_api),

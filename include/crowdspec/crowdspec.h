@@ -946,9 +946,10 @@ enum cs_param {
      *  Default ::CS_CALIBRATION_AUTO. The model's posterior treats an item's labels as
      *  independent given its class and so is far more certain than its labels warrant;
      *  calibration tempers it, q(t) proportional to q(t)^(1/T), which keeps every hard
-     *  label, with T chosen from the crowd alone: the T in [0.2, 10] under which each
+     *  label, with T chosen from the crowd alone: the T in [1, 10] under which each
      *  label is best predicted (log-likelihood) from the other labels of its item and
-     *  its worker's confusion row refitted without it. With at least 10 gold items
+     *  its worker's confusion row refitted without it (never below 1: shared mistakes
+     *  make the posterior too sure, nothing makes it too unsure). With at least 10 gold items
      *  (cs_set_gold), T in [0.2, 200] and a weight eps in [0, 0.4] of the class prior,
      *  q' = (1 - eps) q_T + eps w, are fitted to the gold classes instead (each gold item
      *  scored with its workers' rows refitted without it); eps can change a hard label.

@@ -69,6 +69,22 @@ pub fn simulate(n_items: usize, n_workers: usize, k: usize, seed: u64) -> Crowd 
     Crowd { items, workers, labels, truth }
 }
 
+/// The crowd with shared mistakes: on every third item 60 % of the labels name one wrong
+/// class, drawn per item (so that no worker's confusion matrix can absorb it). The model
+/// treats them as independent, so the held-out temperature rises above 1 (on a crowd
+/// drawn from the model itself it is 1: it never sharpens).
+pub fn with_shared_mistakes(mut c: Crowd, k: usize, seed: u64) -> Crowd {
+    let mut rng = Rng::new(seed);
+    let trap: Vec<usize> = c.truth.iter().map(|&t| (t as usize + 1 + rng.below(k - 1)) % k).collect();
+    for e in 0..c.labels.len() {
+        let j = c.items[e] as usize;
+        if j % 3 == 0 && rng.uniform() < 0.6 {
+            c.labels[e] = trap[j] as i32;
+        }
+    }
+    c
+}
+
 /// A scratch directory inside Cargo's target directory, unique per test name.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{}", name, std::process::id()));

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""How far one temperature can take the default's calibration on the shared and
+development crowds (issue 33, docs/defaults.md `calibration`): bounds, not a method.
+
+For each set, auto's uncalibrated posteriors q (calibration=none) are tempered,
+q_T proportional to q^(1/T), and scored by ECE (10 equal-width bins of the top
+posterior, items with truth) for
+
+  held-out   the library's own T (calibration=auto: chosen from the crowd alone);
+  oracle     the T in [0.5, 40] with the least ECE on the set's own truth (a bound that
+             no crowd-only rule can beat with a single temperature);
+  constant   one T for every crowd, chosen on the truth of the other sets (leave one
+             crowd out): what a global default learnt from these crowds would give a
+             new one;
+  scaled     the held-out T times one constant chosen the same way.
+
+A benchmark to run by hand (a minute or so), not a test.
+
+Usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so.0 PYTHONPATH=bindings/python \\
+         /usr/bin/python3 bench/calibration_bounds.py [DIR ...]
+"""
+
+import argparse
+import os
+
+import numpy as np
+
+import crowdspec
+from crowd_sets import DEFAULT_DIRS, crowd_paths, ece, load
+
+GRID = np.exp(np.linspace(np.log(0.5), np.log(40.0), 80))
+
+
+def tempered(q, temperature):
+    logq = np.log(np.maximum(q, 1e-300)) / temperature
+    logq -= logq.max(axis=1, keepdims=True)
+    p = np.exp(logq)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def leave_one_out(curves, names):
+    """Per set: the ECE at the grid point best for the other sets, and that point."""
+    out = {}
+    for name in names:
+        others = sum(curves[o] for o in names if o != name)
+        best = int(np.argmin(others))
+        out[name] = (curves[name][best], GRID[best])
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
+    args = parser.parse_args()
+    paths = crowd_paths(args.dirs)
+    sets = {}
+    for path in paths:
+        name = os.path.basename(path)[:-len("_crowd.txt")]
+        item, worker, label, truth_items, truth_labels = load(path)
+        shape = dict(n_items=int(item.max()) + 1, n_workers=int(worker.max()) + 1,
+                     n_classes=int(max(label.max(), truth_labels.max())) + 1, warn=False)
+        raw = crowdspec.fit_labels(item, worker, label, "auto", calibration="none", **shape)
+        cal = crowdspec.fit_labels(item, worker, label, "auto", **shape)
+        sets[name] = (raw.posteriors, truth_items, truth_labels, cal.temperature,
+                      ece(cal.posteriors, truth_items, truth_labels))
+    names = list(sets)
+    constant = {n: np.array([ece(tempered(s[0], t), s[1], s[2]) for t in GRID]) for n, s in sets.items()}
+    scaled = {n: np.array([ece(tempered(s[0], c * s[3]), s[1], s[2]) for c in GRID]) for n, s in sets.items()}
+    by_constant, by_scale = leave_one_out(constant, names), leave_one_out(scaled, names)
+    print("| set | held-out T | ECE | oracle T | ECE | constant T (others') | ECE | scale (others') | ECE |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    for n in names:
+        best = int(np.argmin(constant[n]))
+        row = (sets[n][4], constant[n][best], by_constant[n][0], by_scale[n][0])
+        rows.append(row)
+        print("| %s | %.2f | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %.3f |"
+              % (n, sets[n][3], row[0], GRID[best], row[1], by_constant[n][1], row[2], by_scale[n][1], row[3]))
+    mean = np.mean(rows, axis=0)
+    print("| mean | | %.3f | | %.3f | | %.3f | | %.3f |" % tuple(mean))
+
+
+if __name__ == "__main__":
+    main()
