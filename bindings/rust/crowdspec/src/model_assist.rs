@@ -23,6 +23,21 @@ pub struct WorkerDiagnostics {
     pub high: Vec<f64>,
 }
 
+/// The number of rows of k values in `probs`, one per id of `items` when given; an
+/// error naming `what` when they do not fit.
+fn probability_rows(what: &str, items: Option<&[i32]>, probs: &[f64], k: usize) -> Result<usize, Error> {
+    let rows = if k == 0 { 0 } else { probs.len() / k };
+    if k == 0 || probs.len() != rows * k || items.map_or(false, |i| i.len() != rows) {
+        return Err(Error::new(Status::InvalidArgument, format!(
+            "{what}: {} values are not rows of k = {} for {} items",
+            probs.len(),
+            k,
+            items.map_or(rows, |i| i.len())
+        )));
+    }
+    Ok(rows)
+}
+
 impl Model {
     /// A classifier's class probabilities for the next crowd fits (`cs_set_model_probs`):
     /// `probs` holds rows of `k` values, row r for item `items[r]` (`None`: row r is item
@@ -30,15 +45,7 @@ impl Model {
     /// confusion matrix; [`Method::Crowdlab`](crate::Method::Crowdlab) weighs it as
     /// CROWDLAB does. An empty `probs` clears them.
     pub fn set_model_probs(&mut self, items: Option<&[i32]>, probs: &[f64], k: usize) -> Result<&mut Model, Error> {
-        let rows = if k == 0 { 0 } else { probs.len() / k };
-        if k == 0 || probs.len() != rows * k || items.map_or(false, |i| i.len() != rows) {
-            return Err(Error::new(Status::InvalidArgument, format!(
-                "model probabilities: {} values are not rows of k = {} for {} items",
-                probs.len(),
-                k,
-                items.map_or(rows, |i| i.len())
-            )));
-        }
+        let rows = probability_rows("model probabilities", items, probs, k)?;
         let item_ptr = items.map_or(std::ptr::null(), |i| i.as_ptr());
         let k32 = i32::try_from(k).map_err(|_| Error::new(Status::InvalidArgument, format!("k = {k} is too large")))?;
         // SAFETY: live handle; item_ptr is null or holds rows ids, probs rows * k values; only read.
@@ -67,15 +74,7 @@ impl Model {
             &[("items", items.len()), ("workers", workers.len()), ("labels", labels.len())],
         )?;
         let k = self.count(sys::cs_n_classes)?;
-        let rows = if k == 0 { 0 } else { probs.len() / k };
-        if k == 0 || probs.len() != rows * k || items_of_rows.map_or(false, |i| i.len() != rows) {
-            return Err(Error::new(Status::InvalidArgument, format!(
-                "batch model probabilities: {} values are not rows of k = {} for {} items",
-                probs.len(),
-                k,
-                items_of_rows.map_or(rows, |i| i.len())
-            )));
-        }
+        let rows = probability_rows("batch model probabilities", items_of_rows, probs, k)?;
         let item_ptr = items_of_rows.map_or(std::ptr::null(), |i| i.as_ptr());
         // SAFETY: live handle; the batch slices hold n values, item_ptr is null or holds
         // rows ids, probs rows * k values; all only read.
