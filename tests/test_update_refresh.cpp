@@ -19,6 +19,7 @@
 #include "crowd/em/incremental.hpp"
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
+#include "support/model_sim.hpp"
 #include "support/splitmix.hpp"
 #include "support/update_helpers.hpp"
 
@@ -65,6 +66,7 @@ void expect_whole_refresh(cs_model *m, Refreshes &count) {
     assert_true(got.note_message == whole.note_message);
     assert_true(got.confusion == whole.confusion);
     assert_true(got.prior == whole.prior);
+    assert_true(got.model_confusion == whole.model_confusion);
     assert_true(got.temperature == whole.temperature);
     if (s.refreshed_rows < s.data.n_items) {
         ++count.in_place;
@@ -125,6 +127,34 @@ static void test_in_place_is_the_whole_refresh(void **) {
     assert_true(m->state->refreshed_rows < 2000);
     std::printf("largest difference to the whole refresh: %.3g (auto), %.3g (ds), %.3g (new items)\n",
                 kept.largest_difference, ds.largest_difference, items.largest_difference);
+}
+
+// With a classifier's probabilities (issue 34): every row set before the first fit and
+// left on the handle, so each update applies them (unchanged: no extra work) and its
+// E-steps carry the classifier's terms; auto with the calibration kept and ds, every
+// update held to the whole refresh (which reads the same table through the state).
+static void test_with_a_classifier(void **) {
+    const test::Sim s = test::simulate_with_model(2000, 3, 4, 0.7, 0.9, 2, 23);
+    const std::vector<std::size_t> order = shuffled(s.crowd.size(), 7);
+    for (const char *method : {"auto", "ds"}) {
+        test::Model m = test::make_model(method);
+        cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, 1e6);
+        cs_set_int(m.get(), CS_PARAM_ITEMS, s.n_items);
+        assert_int_equal(cs_set_model_probs(m.get(), nullptr, s.probs.data(), s.n_items, s.k), CS_OK);
+        const std::size_t first = s.crowd.size() * 8 / 10;
+        assert_int_equal(test::fit(m.get(), test::slice(s.crowd, order, 0, first)), CS_OK);
+        Refreshes count;
+        for (int b = 0; b < 8; ++b) {
+            const std::size_t from = first + (s.crowd.size() - first) * b / 8;
+            const std::size_t to = first + (s.crowd.size() - first) * (b + 1) / 8;
+            assert_int_equal(test::update(m.get(), test::slice(s.crowd, order, from, to)), CS_OK);
+            assert_false(m->state->model_table.empty());
+            expect_whole_refresh(m.get(), count);
+        }
+        std::printf("%s with a classifier: %d updates in place, %d whole; largest difference %.3g\n", method,
+                    count.in_place, count.whole, count.largest_difference);
+        assert_true(count.in_place > 0);
+    }
 }
 
 // The same update of a model and of its saved and loaded copy: the same results and
@@ -189,6 +219,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_in_place_is_the_whole_refresh),
         cmocka_unit_test(test_loaded_copy_updates_alike),
+        cmocka_unit_test(test_with_a_classifier),
         cmocka_unit_test(test_real_crowds_in_place),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
