@@ -581,19 +581,21 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     for (std::size_t t = 0; t < working.size(); ++t)
         if (!is_touched[static_cast<std::size_t>(working[t])]) local_revisit.push_back(static_cast<int32_t>(t));
     remove_items(s, v, local_revisit);
-    std::vector<uint8_t> in_working;  // for the model's counts (incremental_model.hpp)
+    // The classifier's counts of the items outside the working set, once (incremental_model.hpp).
+    std::vector<double> model_rest, model_counts;
     if (has_model(s.data)) {
-        in_working.assign(static_cast<std::size_t>(s.data.n_items), 0);
+        std::vector<uint8_t> in_working(static_cast<std::size_t>(s.data.n_items), 0);
         for (int32_t j : working) in_working[static_cast<std::size_t>(j)] = 1;
+        model_counts_of_rest(s, in_working, model_rest);
     }
     std::vector<double> trace;
-    std::vector<double> log_pi, log_prior, before(gathered.q.size()), terms, model_counts;
+    std::vector<double> log_pi, log_prior, before(gathered.q.size()), terms;
     for (int32_t round = 0; round < options.update_rounds; ++round) {
         if (round > 0) remove_items(s, v, local);
         std::copy(gathered.q.begin(), gathered.q.end(), before.begin());
         take_logs(s.params, k, log_pi, log_prior);
         e_step(s, v, local, log_pi, log_prior, model_terms_for(gathered.data, s.params.model_confusion, terms));
-        model_counts_of_state(s, in_working, gathered.data, gathered.q.data(), model_counts);
+        model_counts_with(s, model_rest, gathered.data, gathered.q.data(), model_counts);
         m_step(s, em);
         if (!model_counts.empty()) model_m_step(model_counts, k, em, s.params.model_confusion);
         trace.push_back(s.log_likelihood);

@@ -60,13 +60,17 @@ const double *model_terms_for(const CrowdData &data, const std::vector<double> &
     return terms.data();
 }
 
-void model_counts_of_state(const UpdateState &s, const std::vector<uint8_t> &working, const CrowdData &gathered,
-                           const double *gathered_q, std::vector<double> &counts) {
-    counts.clear();
+void model_counts_of_rest(const UpdateState &s, const std::vector<uint8_t> &working, std::vector<double> &rest) {
+    rest.clear();
     if (!has_model(s.data)) return;
-    counts.assign(static_cast<std::size_t>(s.data.k) * s.data.k, 0.0);
-    add_model_counts(s.data, s.q.data(), s.params.model_confusion, working.data(), counts);
-    add_model_counts(gathered, gathered_q, s.params.model_confusion, nullptr, counts);
+    rest.assign(static_cast<std::size_t>(s.data.k) * s.data.k, 0.0);
+    add_model_counts(s.data, s.q.data(), s.params.model_confusion, working.data(), rest);
+}
+
+void model_counts_with(const UpdateState &s, const std::vector<double> &rest, const CrowdData &gathered,
+                       const double *gathered_q, std::vector<double> &counts) {
+    counts = rest;
+    if (!rest.empty()) add_model_counts(gathered, gathered_q, s.params.model_confusion, nullptr, counts);
 }
 
 }  // namespace cs

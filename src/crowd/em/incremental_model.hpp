@@ -6,13 +6,14 @@
 // gets the factor L_j(t) = sum_o p_j(o) pi_M[t][o], and the M-step of pi_M reads
 //     n_M[t][o] = sum_j q_j(t) r_j(o | t),   r_j(o | t) = pi_M[t][o] p_j(o) / L_j(t).
 // Unlike a worker's counts, an item's share of n_M depends on the pi_M of the step that
-// made it, so it cannot be taken out of a kept sum exactly once pi_M has moved. So each
-// round of an update sums n_M afresh over every item with a row: the working items at
-// their new posteriors, the others at their kept q_j with r_j recomputed at the current
-// pi_M. Recomputing r_j(. | t) for a fixed q_j(t) is its exact conditional given t, so
-// it is a partial E-step in the sense of Neal and Hinton (1998), and the rounds still
-// raise the free energy. Cost: O(items with a row x k^2) a round, on top of the
-// working items' E-step (docs/incremental.md).
+// made it, so it cannot be taken out of a kept sum exactly once pi_M has moved. So an
+// update sums the share of the items it does not work on afresh, once, at the pi_M it
+// starts from (their kept q_j, r_j recomputed at that pi_M), and each round adds the
+// working items' share at their new posteriors and the round's pi_M. Recomputing
+// r_j(. | t) for a fixed q_j(t) is its exact conditional given t, and keeping it over
+// the rounds is keeping part of the E-step fixed: a partial E-step in the sense of Neal
+// and Hinton (1998), so the rounds still raise the free energy. Cost: O(items with a row
+// x k^2) once an update, plus the working items' share each round (docs/incremental.md).
 #pragma once
 
 #include <cstdint>
@@ -38,10 +39,13 @@ void apply_model_rows(UpdateState &s, const ModelRows &rows);
 const double *model_terms_for(const CrowdData &data, const std::vector<double> &model_confusion,
                               std::vector<double> &terms);
 
-/// n_M (k x k, into `counts`) at the state's pi_M: the state's items with working[j] == 0
-/// at their kept posteriors, then every item of `gathered` (the working items) at
-/// `gathered_q`. Nothing (counts cleared) without a model.
-void model_counts_of_state(const UpdateState &s, const std::vector<uint8_t> &working, const CrowdData &gathered,
-                           const double *gathered_q, std::vector<double> &counts);
+/// The share of n_M (k x k, into `rest`) of the state's items with working[j] == 0, at
+/// their kept posteriors and the state's pi_M. Nothing (rest cleared) without a model.
+void model_counts_of_rest(const UpdateState &s, const std::vector<uint8_t> &working, std::vector<double> &rest);
+
+/// n_M (into `counts`): `rest` plus every item of `gathered` (the working items) at
+/// `gathered_q` and the state's pi_M. Nothing (counts cleared) when rest is empty.
+void model_counts_with(const UpdateState &s, const std::vector<double> &rest, const CrowdData &gathered,
+                       const double *gathered_q, std::vector<double> &counts);
 
 }  // namespace cs
