@@ -267,19 +267,6 @@ void print_scores(cs_model *m, const cs::sim::Crowd &crowd, const std::string &m
     std::fflush(stdout);
 }
 
-// A simulated classifier's probabilities (--model-acc): see the header comment.
-std::vector<double> simulated_model(const cs::sim::Crowd &crowd, int k, double acc, unsigned long long seed) {
-    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    std::vector<double> probs(static_cast<std::size_t>(crowd.n_items) * k, 0.2 / (k - 1));
-    for (int32_t j = 0; j < crowd.n_items; ++j) {
-        int32_t said = crowd.truth[j];
-        if (u(rng) > acc) said = (said + 1 + static_cast<int32_t>(rng() % static_cast<uint64_t>(k - 1))) % k;
-        probs[static_cast<std::size_t>(j) * k + said] = 0.8;
-    }
-    return probs;
-}
-
 std::vector<std::string> split(const std::string &s) {
     std::vector<std::string> out;
     std::size_t start = 0;
@@ -334,7 +321,7 @@ int main(int argc, char **argv) {
     const std::size_t n_labels = crowd.item.size();
     std::fprintf(stderr, "simulated %zu labels in %.2f s\n", n_labels, sim_seconds);
     const std::vector<double> model_probs =
-        model_acc > 0 ? simulated_model(crowd, k, model_acc, seed) : std::vector<double>();
+        model_acc > 0 ? cs::sim::classifier_probs(crowd, k, model_acc, seed) : std::vector<double>();
 
     for (const std::string &method : split(methods)) {
         cs_model *m = cs_create();

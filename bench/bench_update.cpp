@@ -14,6 +14,9 @@
 //   [--refit-every 10] [--threads 1] [--method auto] [--seed 38] [--param NAME=VALUE]
 // --arrival random: the labels in a random order, so 1 % of them touches about 10 % of
 // the items (10 labels an item); items: item after item, each batch new items.
+// --model-acc A (0 < A < 1; mode one): a simulated classifier's probabilities for every
+// item (cs::sim::classifier_probs, as bench_crowd's) set on both handles before their
+// fits, so the update carries the classifier (issue 34; docs/incremental.md).
 #include <time.h>
 
 #include <algorithm>
@@ -33,7 +36,7 @@ namespace {
 
 const char kUsage[] =
     "usage: bench_update [--labels N] [--items N] [--workers N] [--k K] [--mode one|replay]\n"
-    "                    [--arrival random|items] [--param NAME=VALUE]\n"
+    "                    [--arrival random|items] [--param NAME=VALUE] [--model-acc A]\n"
     "                    [--batches B] [--refit-every R] [--threads T] [--method NAME] [--seed S]\n";
 
 // Seconds of CPU time of this process: on a machine shared with other jobs the wall
@@ -47,6 +50,7 @@ double cpu_now() {
 
 struct Labels {
     std::vector<int32_t> item, worker, label;
+    std::vector<double> probs;  // a classifier's rows (--model-acc), n_items x k, or empty
     std::size_t size() const { return item.size(); }
 };
 
@@ -54,7 +58,8 @@ struct Labels {
 // adversaries; one-coin matrices), labels / items labels per item, then put in a
 // random order (the order batches arrive in; Fisher-Yates on mt19937_64, whose stream
 // the standard fixes) or, with `by_item`, item after item (each batch: new items).
-Labels simulate(std::size_t n_labels, int32_t items, int32_t workers, int32_t k, uint64_t seed, bool by_item) {
+Labels simulate(std::size_t n_labels, int32_t items, int32_t workers, int32_t k, uint64_t seed, bool by_item,
+                double model_acc) {
     cs::sim::CrowdSpec spec;
     spec.n_items = items;
     spec.n_workers = workers;
@@ -68,6 +73,7 @@ Labels simulate(std::size_t n_labels, int32_t items, int32_t workers, int32_t k,
     std::mt19937_64 rng(seed);
     for (std::size_t e = order.size(); e > 1 && !by_item; --e) std::swap(order[e - 1], order[rng() % e]);
     Labels out;
+    if (model_acc > 0.0) out.probs = cs::sim::classifier_probs(crowd, k, model_acc, seed);
     for (std::size_t e : order) {
         out.item.push_back(crowd.item[e]);
         out.worker.push_back(crowd.worker[e]);
@@ -78,7 +84,8 @@ Labels simulate(std::size_t n_labels, int32_t items, int32_t workers, int32_t k,
 
 // A model of `method`; `param` (NAME=VALUE, may be empty) is one more library
 // parameter, e.g. update_rounds=5.
-cs_model *make(const std::string &method, int32_t threads, int32_t items, const std::string &param) {
+cs_model *make(const std::string &method, int32_t threads, int32_t items, const std::string &param,
+               const std::vector<double> &probs = {}, int32_t k = 0) {
     cs_model *m = cs_create();
     if (m == nullptr || cs_set_param_string(m, "method", method.c_str()) != CS_OK) {
         std::fprintf(stderr, "error: method %s\n", method.c_str());
@@ -86,6 +93,10 @@ cs_model *make(const std::string &method, int32_t threads, int32_t items, const 
     }
     cs_set_int(m, CS_PARAM_THREADS, threads);
     cs_set_int(m, CS_PARAM_ITEMS, items);  // the full fit's item rows, also for a partial fit
+    if (!probs.empty() && cs_set_model_probs(m, nullptr, probs.data(), static_cast<std::size_t>(items), k) != CS_OK) {
+        std::fprintf(stderr, "error: model probabilities: %s\n", cs_last_error(m));
+        std::exit(2);
+    }
     const std::size_t eq = param.find('=');
     if (eq != std::string::npos &&
         cs_set_param_string(m, param.substr(0, eq).c_str(), param.substr(eq + 1).c_str()) != CS_OK) {
@@ -146,21 +157,23 @@ int main(int argc, char **argv) {
     const std::string method = args.str("method", "auto");
     const uint64_t seed = static_cast<uint64_t>(args.num("seed", 38));
     const std::string param = args.str("param", "");
+    const double model_acc = args.num("model-acc", 0.0);
     args.done();
     if ((mode != "one" && mode != "replay") || (arrival != "random" && arrival != "items")) {
         std::fprintf(stderr, "error: --mode one or replay, --arrival random or items\n%s", kUsage);
         return 2;
     }
-    const Labels t = simulate(n_labels, items, workers, k, seed, arrival == "items");
+    const Labels t = simulate(n_labels, items, workers, k, seed, arrival == "items", model_acc);
     const std::size_t n = t.size();
 
     bench::Json out;
     out.str("bench", "update").str("mode", mode).str("arrival", arrival).str("method", method).integer("labels", static_cast<long long>(n));
     if (!param.empty()) out.str("param", param);
+    if (model_acc > 0.0) out.num("model_acc", model_acc, "%.3f");
     out.integer("items", items).integer("workers", workers).integer("k", k).integer("threads", threads);
     if (mode == "one") {
         const std::size_t cut = n - n / 100;
-        cs_model *inc = make(method, threads, items, param);
+        cs_model *inc = make(method, threads, items, param, t.probs, k);
         const double first = timed_fit(inc, t, cut);
         // The update state (every item's E-step at the fitted parameters and the
         // statistics) is built once after a fit, by the first cs_save or cs_update; a
@@ -170,7 +183,7 @@ int main(int argc, char **argv) {
         ok(inc, cs_save_buffer(inc, nullptr, 0, &saved_size), "cs_save_buffer");
         const double state = cpu_now() - s0;
         const double update = timed_update(inc, t, cut, n);
-        cs_model *full = make(method, threads, items, param);
+        cs_model *full = make(method, threads, items, param, t.probs, k);
         const double full_fit = timed_fit(full, t, n);
         out.num("fit_99pct_s", first).num("state_after_fit_s", state).num("update_1pct_s", update);
         out.num("full_fit_s", full_fit).integer("saved_bytes", static_cast<long long>(saved_size));

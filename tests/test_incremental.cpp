@@ -134,7 +134,7 @@ static void test_refusals(void **) {
     std::vector<uint8_t> future = bytes;
     future[8] = CS_MODEL_FORMAT_VERSION + 1;
     CS_ASSERT_FAIL(target.get(), cs_load_buffer(target.get(), future.data(), future.size()), CS_ERR_MODEL_VERSION,
-                   "version 2");
+                   "saved in format version 3; this library");
     std::vector<uint8_t> longer = bytes;
     longer.push_back(0);
     CS_ASSERT_FAIL(target.get(), cs_load_buffer(target.get(), longer.data(), longer.size()), CS_ERR_CORRUPT_MODEL,

@@ -22,6 +22,7 @@
 #include "crowd/em/incremental.hpp"
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
+#include "support/model_sim.hpp"
 #include "support/splitmix.hpp"
 #include "support/update_helpers.hpp"
 
@@ -68,6 +69,7 @@ void expect_whole_refresh(cs_model *m, Refreshes &count) {
     assert_true(got.note_message == whole.note_message);
     assert_true(got.confusion == whole.confusion);
     assert_true(got.prior == whole.prior);
+    assert_true(got.model_confusion == whole.model_confusion);
     assert_true(got.temperature == whole.temperature);
     if (s.refreshed_rows < s.data.n_items) {
         ++count.in_place;
@@ -128,6 +130,34 @@ static void test_in_place_is_the_whole_refresh(void **) {
     assert_true(m->state->refreshed_rows < 2000);
     std::printf("largest difference to the whole refresh: %.3g (auto), %.3g (ds), %.3g (new items)\n",
                 kept.largest_difference, ds.largest_difference, items.largest_difference);
+}
+
+// With a classifier's probabilities (issue 34): every row set before the first fit and
+// left on the handle, so each update applies them (unchanged: no extra work) and its
+// E-steps carry the classifier's terms; auto with the calibration kept and ds, every
+// update held to the whole refresh (which reads the same table through the state).
+static void test_with_a_classifier(void **) {
+    const test::Sim s = test::simulate_with_model(2000, 3, 4, 0.7, 0.9, 2, 23);
+    const std::vector<std::size_t> order = shuffled(s.crowd.size(), 7);
+    for (const char *method : {"auto", "ds"}) {
+        test::Model m = test::make_model(method);
+        cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, 1e6);
+        cs_set_int(m.get(), CS_PARAM_ITEMS, s.n_items);
+        assert_int_equal(cs_set_model_probs(m.get(), nullptr, s.probs.data(), s.n_items, s.k), CS_OK);
+        const std::size_t first = s.crowd.size() * 8 / 10;
+        assert_int_equal(test::fit(m.get(), test::slice(s.crowd, order, 0, first)), CS_OK);
+        Refreshes count;
+        for (int b = 0; b < 8; ++b) {
+            const std::size_t from = first + (s.crowd.size() - first) * b / 8;
+            const std::size_t to = first + (s.crowd.size() - first) * (b + 1) / 8;
+            assert_int_equal(test::update(m.get(), test::slice(s.crowd, order, from, to)), CS_OK);
+            assert_false(m->state->model_table.empty());
+            expect_whole_refresh(m.get(), count);
+        }
+        std::printf("%s with a classifier: %d updates in place, %d whole; largest difference %.3g\n", method,
+                    count.in_place, count.whole, count.largest_difference);
+        assert_true(count.in_place > 0);
+    }
 }
 
 // The same update of a model and of its saved and loaded copy: the same results and
@@ -228,7 +258,8 @@ static void test_real_crowds_in_place(void **) {
 // One round of e_step_settle against the reference it replaced: each item's old share
 // taken out of the sums (clamped at 0), then e_step_items. Random parameters, old
 // posteriors and base counts; k = 2, 3, 5 (kernels specialised on k) and 7 (generic);
-// every eleventh item gold; a third of the count rows hold the round's items alone.
+// every eleventh item gold; a classifier's terms at k = 3 and 7; a third of the count rows
+// hold the round's items alone.
 // Posteriors and impossible flags must be identical (the same sums in the same order),
 // the counts and class mass equal to 1e-12 relative (rounding apart: q_new - q_old is
 // added at once, and the clamp at 0 then sees the sum, not the removal alone; with the
@@ -280,16 +311,22 @@ static void test_settle_round_is_remove_then_add(void **) {
                 }
             std::vector<int32_t> all(static_cast<std::size_t>(d.n_items));
             std::iota(all.begin(), all.end(), 0);
+            // a classifier's per-item terms at k = 3 and 7 (model_worker.hpp), none otherwise
+            std::vector<double> terms;
+            if (k % 2 == 1)
+                for (int32_t e = 0; e < d.n_items * k; ++e) terms.push_back(std::log(0.05 + rng.uniform()));
+            const double *item_terms = terms.empty() ? nullptr : terms.data();
             cs::ds::e_step_items(d, all.data(), all.size(), log_pi.data(), log_prior.data(), prior.data(), nullptr,
                                  q_ref.data(), item_ll.data(), impossible_ref.data(), counts_ref.data(),
-                                 mass_ref.data());
+                                 mass_ref.data(), item_terms);
             // the fused round
             std::vector<double> q = q_old, top(d.n_items), sum(d.n_items);
             std::vector<uint8_t> impossible(d.n_items);
             double moved = -1.0;
             const double ll = cs::ds::e_step_settle(d, d.n_items, log_pi.data(), log_prior.data(), prior.data(),
                                                     nullptr, shares_in_sums, q.data(), top.data(), sum.data(),
-                                                    impossible.data(), counts.data(), mass.data(), moved);
+                                                    impossible.data(), counts.data(), mass.data(), moved,
+                                                    item_terms);
             double largest = 0.0, ll_ref = 0.0;
             for (std::size_t e = 0; e < q.size(); ++e) {
                 assert_true(q[e] == q_ref[e]);
@@ -318,6 +355,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_in_place_is_the_whole_refresh),
         cmocka_unit_test(test_loaded_copy_updates_alike),
+        cmocka_unit_test(test_with_a_classifier),
         cmocka_unit_test(test_real_crowds_in_place),
         cmocka_unit_test(test_settle_round_is_remove_then_add),
         cmocka_unit_test(test_batch_order_does_not_matter),

@@ -1748,6 +1748,39 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
                             const int32_t *label, size_t n_labels);
 
 /**
+ * @brief (since 0.2) cs_predict() with a classifier's probabilities for items of the
+ *        batch: their model term enters the E-step with the fit's estimate of the
+ *        classifier's confusion matrix (cs_model_confusion()).
+ *
+ * As cs_predict(), and item j of the batch with a row gets the factor
+ * sum_o p_j(o) pi_M[t][o] in its posterior, pi_M the classifier's matrix of the last fit
+ * (a Dawid-Skene family fit with cs_set_model_probs(), a loaded model of one, or an
+ * update of it), exactly as in that fit's E-step: predicting the fit's own labels with
+ * its own rows gives its posteriors. pi_M is not re-estimated (one E-step, no M-step).
+ * The rows are in the batch's item ids (0 .. its largest item), not the fit's, and are
+ * used by this call only; the handle's cs_set_model_probs() rows are not read. Items
+ * without a row get no model term. n_rows = 0 is cs_predict() (model_item and probs may
+ * then be NULL). Afterwards the results keep pi_M, so the next batch can use it again.
+ *
+ * @param model The handle (as cs_predict()).
+ * @param item, worker, label, n_labels The batch (as cs_predict()).
+ * @param model_item n_rows item ids of the batch (>= 0, each at most once), or NULL for
+ *        items 0 .. n_rows - 1.
+ * @param probs n_rows x k values (k of the fit), row r item model_item[r]'s
+ *        probabilities: finite, >= 0, not all 0 (each row is normalised to sum 1).
+ * @param n_rows Number of rows.
+ * @return As cs_predict(), and ::CS_ERR_INVALID_ARGUMENT (the fit estimated no
+ *         classifier matrix -- it had no model probabilities, or its method takes none,
+ *         or there is no fit but initial matrices --; a value negative or not finite, a
+ *         row summing to 0, an item twice: the message names the row);
+ *         ::CS_ERR_INVALID_ID (a row's item is negative or beyond the batch's items).
+ *         On failure the handle keeps its previous results.
+ */
+CS_API cs_status cs_predict_model_probs(cs_model *model, const int32_t *item, const int32_t *worker,
+                                        const int32_t *label, size_t n_labels, const int32_t *model_item,
+                                        const double *probs, size_t n_rows);
+
+/**
  * @brief Number of items of the last fit (points for cs_fit_points(), nodes for
  *        cs_fit_graph()).
  * @param model The handle.
@@ -2209,7 +2242,9 @@ CS_API cs_status cs_mean_grades(const cs_model *model, double *grades, size_t ca
  * the workers are weighs in with its own confidence; one systematically wrong on a class
  * gets a confusion row that shows it, and the workers outvote it there. ::CS_METHOD_CROWDLAB
  * needs the probabilities; every other method fails with ::CS_ERR_INVALID_ARGUMENT while
- * they are set. cs_predict() and cs_fit_mpi() do not use them (cs_fit_mpi() refuses them).
+ * they are set. cs_update() applies them to the saved model's items (the rows are in the
+ * model's item ids); cs_predict() does not read them (cs_predict_model_probs() takes a
+ * batch's own rows) and cs_fit_mpi() refuses them.
  * An item without a row, or with every class equal, carries no model information. The
  * values are copied and kept for every later fit until replaced; n_rows = 0 clears them
  * (item and probs may then be NULL).
@@ -2466,8 +2501,10 @@ CS_API cs_status cs_tag_workers(const cs_model *model, double *sensitivity, doub
 /** @addtogroup api_saved
  *  @{ */
 
-/** The format version cs_save() writes; cs_load() reads this and every earlier one. */
-#define CS_MODEL_FORMAT_VERSION 1
+/** The newest format version cs_save() writes (2 since the classifier's probabilities
+ *  are saved; a model without them is still written in version 1); cs_load() reads this
+ *  and every earlier one. */
+#define CS_MODEL_FORMAT_VERSION 2
 
 /**
  * @brief Save the handle's crowd fit, with everything an update needs, to a file.
@@ -2580,6 +2617,15 @@ CS_API cs_status cs_user_data(const cs_model *model, void *bytes, size_t capacit
  * fitted. Cost: O((new and revisited labels) x k x rounds + n_workers x k^2 x rounds +
  * n_items x k), plus a pass over the labels to merge them; no full E-step.
  *
+ * A classifier (issue 34): the rows set by cs_set_model_probs() on the handle, in the
+ * model's item ids (items of the model or of this batch), are applied first. An item
+ * whose row differs from the one the model has -- or a new item with a row -- is worked
+ * on like an item with new labels (its E-step redone with the model term); rows equal to
+ * the model's change nothing, so the rows of a fit can stay set across updates. The
+ * classifier's matrix pi_M is re-estimated in every round, its counts summed afresh over
+ * all items with a row (O(those items x k^2) a round). A model saved without a
+ * classifier gains one (pi_M starts uniform). With n_labels = 0 only the rows apply.
+ *
  * Afterwards the result getters describe every item (old and new), the fit notes
  * ::CS_NOTE_INCREMENTAL, cs_trace() holds the touched items' log-likelihood after each
  * round and cs_log_likelihood() the log-likelihood of the whole state (each item's term
@@ -2588,10 +2634,13 @@ CS_API cs_status cs_user_data(const cs_model *model, void *bytes, size_t capacit
  * @param model A handle with a saved-model state: a Dawid-Skene family fit with
  *        ::CS_PARAM_KEEP_LABELS = 1, a loaded model, or an updated one.
  * @param item, worker, label The new labels (0-based ids, as cs_fit()).
- * @param n_labels Their number (0 is allowed: nothing changes).
+ * @param n_labels Their number (0 is allowed: only changed classifier rows apply).
  * @return ::CS_OK; ::CS_ERR_NULL_HANDLE; ::CS_ERR_NULL_POINTER; ::CS_ERR_NOT_FITTED (no
- *         state: see model); ::CS_ERR_INVALID_ID; ::CS_ERR_INVALID_LABEL;
- *         ::CS_ERR_DUPLICATE; ::CS_ERR_TOO_LARGE; ::CS_ERR_OUT_OF_MEMORY.
+ *         state: see model); ::CS_ERR_INVALID_ID (also a classifier row of an item beyond
+ *         the model's items after the batch, named in the message);
+ *         ::CS_ERR_INVALID_LABEL; ::CS_ERR_DUPLICATE; ::CS_ERR_TOO_LARGE;
+ *         ::CS_ERR_INVALID_ARGUMENT (classifier rows of another k than the model's);
+ *         ::CS_ERR_OUT_OF_MEMORY.
  */
 CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
                            size_t n_labels);

@@ -69,8 +69,10 @@ void check_initial_method(const cs_model *model, const cs::FitOptions &options, 
 // Runs a crowd method on validated data (cs_fit, cs_fit_csr) and keeps the result, with
 // the parameters it ran with and, for a saved model (CS_PARAM_KEEP_LABELS), its labels
 // (codes the caller lent, cs_fit_csr's, are copied: the handle outlives the call).
-void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &options,
-                   const cs::MethodInfo &method) {
+// `model_table` is the classifier's dense table data.model_probs points at (empty:
+// none); a saved model keeps it with the labels (issue 34).
+void run_crowd_fit(cs_model *model, cs::CrowdData data, std::vector<double> model_table,
+                   const cs::FitOptions &options, const cs::MethodInfo &method) {
     // A need beyond the machine is refused at once, with its figure (issue 40).
     cs::check_crowd_fit_memory(data, options, method.name);
     auto fit = std::make_unique<cs::FitResult>();
@@ -81,7 +83,9 @@ void run_crowd_fit(cs_model *model, cs::CrowdData data, const cs::FitOptions &op
     model->fit_params = std::make_unique<cs::Params>(model->params);
     if (!cancelled && options.keep_labels && cs::is_ds_family(options.method)) {
         if (data.item_code.is_view()) data.item_code.resize(data.item_code.size());
-        data.model_probs = nullptr;  // fit_crowd's table (issue 34): updates of a saved model do not use it
+        // The table moves with its buffer, so data.model_probs stays valid beside it.
+        model->kept_model_table = std::move(model_table);
+        data.model_probs = model->kept_model_table.empty() ? nullptr : model->kept_model_table.data();
         model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
     }
     cs::keep_fit(model, std::move(fit), cancelled);
@@ -100,7 +104,7 @@ cs_status fit_crowd(cs_model *model, Build build) {
         cs::CrowdData data = build(options);
         std::vector<double> model_probs;  // the classifier's table; outlives the fit
         cs::attach_model_probs(model, options.method, method.name, data, model_probs);
-        run_crowd_fit(model, std::move(data), options, method);
+        run_crowd_fit(model, std::move(data), std::move(model_probs), options, method);
     });
 }
 
@@ -302,8 +306,43 @@ CS_API cs_status cs_fit_csr(cs_model *model, size_t n_items, const int64_t *item
     });
 }
 
-CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t *worker,
-                            const int32_t *label, size_t n_labels) {
+}  // extern "C"
+
+namespace {
+
+// A classifier's rows for a batch of cs_predict_model_probs, in the batch's item ids.
+struct BatchRows {
+    const int32_t *item = nullptr;
+    const double *probs = nullptr;
+    size_t n = 0;
+};
+
+// The classifier's rows as data's dense table (into `table`), checked against the fit's
+// pi_M and the batch's items; nothing without rows.
+void attach_batch_rows(const BatchRows &rows, const std::vector<double> &model_confusion, int32_t k,
+                       cs::CrowdData &data, std::vector<double> &table) {
+    if (rows.n == 0) return;
+    if (model_confusion.empty())
+        throw Error(CS_ERR_INVALID_ARGUMENT,
+                    "model probabilities need the classifier's confusion matrix of a fit that had them (a "
+                    "Dawid-Skene family fit after cs_set_model_probs, or a saved model of one); this handle's "
+                    "fit has none, or its method takes no model probabilities");
+    std::vector<int32_t> items;
+    std::vector<double> values;
+    cs::check_model_rows(rows.item, rows.probs, rows.n, k, "batch model probabilities", items, values);
+    table.assign(static_cast<std::size_t>(data.n_items) * k, 1.0 / k);
+    for (size_t r = 0; r < items.size(); ++r) {
+        if (items[r] >= data.n_items)
+            throw Error(CS_ERR_INVALID_ID, "batch model probabilities: row " + std::to_string(r) + " is for item " +
+                                               std::to_string(items[r]) + ", not an item of the batch (items 0 .. " +
+                                               std::to_string(data.n_items - 1) + ")");
+        std::copy_n(values.data() + r * k, k, table.data() + static_cast<int64_t>(items[r]) * k);
+    }
+    data.model_probs = table.data();
+}
+
+cs_status predict(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
+                  size_t n_labels, const BatchRows &rows) {
     return cs::guard(model, [&] {
         // The known workers: the last crowd fit's, else the initial matrices.
         cs::DsParams known;
@@ -320,6 +359,7 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
                 throw Error(CS_ERR_NOT_FITTED, "the last fit has no confusion matrices to predict with");
             known.confusion = fit.confusion;
             known.prior = fit.prior;
+            known.model_confusion = fit.model_confusion;
             k = fit.k;
             temperature = fit.temperature;
             mixing = fit.mixing;
@@ -344,7 +384,9 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         int32_t max_worker = -1;
         for (size_t t = 0; worker != nullptr && t < n_labels; ++t) max_worker = std::max(max_worker, worker[t]);
         options.workers = std::max(known_workers, max_worker + 1);
-        const cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options);
+        cs::CrowdData data = cs::CrowdData::build(item, worker, label, n_labels, options);
+        std::vector<double> table;
+        attach_batch_rows(rows, known.model_confusion, k, data, table);
         auto result = std::make_unique<cs::FitResult>();
         cs::predict_items(data, options, known, known_workers, *result);
         cs::apply_calibration(data, temperature, mixing, calibration, *result);
@@ -353,6 +395,21 @@ CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t 
         cs::clear_fit(model);
         model->fit = std::move(result);
     });
+}
+
+}  // namespace
+
+extern "C" {
+
+CS_API cs_status cs_predict(cs_model *model, const int32_t *item, const int32_t *worker,
+                            const int32_t *label, size_t n_labels) {
+    return predict(model, item, worker, label, n_labels, BatchRows{});
+}
+
+CS_API cs_status cs_predict_model_probs(cs_model *model, const int32_t *item, const int32_t *worker,
+                                        const int32_t *label, size_t n_labels, const int32_t *model_item,
+                                        const double *probs, size_t n_rows) {
+    return predict(model, item, worker, label, n_labels, BatchRows{model_item, probs, n_rows});
 }
 
 CS_API cs_status cs_fit_points(cs_model *model, const double *x, size_t n, size_t d, size_t ld) {

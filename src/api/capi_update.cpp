@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "api/arguments.hpp"
 #include "api/guard.hpp"
@@ -39,6 +40,8 @@ void refit(cs_model *model, const cs::FitOptions &options) {
     if (method == nullptr || method->input != cs::InputKind::Crowd)
         throw Error(CS_ERR_INTERNAL, "the model's method is not a crowd method");
     cs::CrowdData data = model->state->data;  // a failed refit leaves the model as it was
+    std::vector<double> table = model->state->model_table;  // the classifier's rows go with the labels
+    data.model_probs = table.empty() ? nullptr : table.data();
     auto fit = std::make_unique<cs::FitResult>();
     const bool cancelled = cs::run_crowd_method(data, options, model->progress, method->crowd, *fit);
     const cs::Params params = *model->fit_params;
@@ -46,7 +49,10 @@ void refit(cs_model *model, const cs::FitOptions &options) {
     cs::clear_fit(model);
     model->user_data = std::move(user);
     model->fit_params = std::make_unique<cs::Params>(params);
-    if (!cancelled) model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
+    if (!cancelled) {
+        model->kept_model_table = std::move(table);  // the buffer moves: data.model_probs stays valid
+        model->kept_data = std::make_unique<cs::CrowdData>(std::move(data));
+    }
     cs::keep_fit(model, std::move(fit), cancelled);
 }
 
@@ -63,13 +69,20 @@ CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *
             require(label, "label");
         }
         cs::ensure_update_state(model);
-        if (n_labels == 0) return;
+        if (n_labels == 0 && model->model_item.empty()) return;
         const cs::FitOptions options = update_options(model);
+        // The handle's classifier rows (cs_set_model_probs), in the model's item ids: an
+        // item whose row changes is worked on like one with new labels (issue 34).
+        cs::ModelRows rows;
+        rows.n = model->model_item.size();
+        rows.item = model->model_item.data();
+        rows.probs = model->model_probs.data();
+        rows.k = model->model_k;
         bool changed = false;
         try {
             // The fit's results are updated in place: only the rows of the items the
             // update works on are recomputed when the others cannot have changed.
-            cs::update_state(*model->state, options, item, worker, label, n_labels, *model->fit, changed);
+            cs::update_state(*model->state, options, item, worker, label, n_labels, rows, *model->fit, changed);
         } catch (...) {
             if (changed) cs::clear_fit(model);  // a failure half-way (out of memory): nothing is left to trust
             throw;

@@ -34,6 +34,7 @@ struct cs_model {
     // turns them into the update state, and the caller's bytes (cs_set_user_data).
     std::unique_ptr<cs::Params> fit_params;
     std::unique_ptr<cs::CrowdData> kept_data;
+    std::vector<double> kept_model_table;  // the classifier's table kept_data points at (issue 34)
     std::unique_ptr<cs::UpdateState> state;
     std::vector<uint8_t> user_data;
     // cs_last_error() text; mutable because const getters report their failures too.
@@ -51,6 +52,7 @@ inline void clear_fit(cs_model *model) noexcept {
     model->fit.reset();
     model->fit_params.reset();
     model->kept_data.reset();
+    model->kept_model_table.clear();
     model->state.reset();
 }
 

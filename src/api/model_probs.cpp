@@ -9,6 +9,42 @@
 
 namespace cs {
 
+void check_model_rows(const int32_t *item, const double *probs, std::size_t n_rows, int32_t k, const char *what,
+                      std::vector<int32_t> &items, std::vector<double> &values) {
+    const std::string name = what;
+    if (probs == nullptr) throw Error(CS_ERR_NULL_POINTER, name + ": the probability array is NULL");
+    if (k < 2 || k > CS_MAX_CROWD_CLASSES)
+        throw Error(CS_ERR_INVALID_ARGUMENT, name + ": k = " + std::to_string(k) + " is outside [2, " +
+                                                 std::to_string(CS_MAX_CROWD_CLASSES) + "]");
+    if (n_rows >= static_cast<std::size_t>(INT32_MAX))
+        throw Error(CS_ERR_TOO_LARGE, name + ": " + std::to_string(n_rows) + " rows (at most 2^31 - 2)");
+    items.assign(n_rows, 0);
+    values.assign(probs, probs + n_rows * static_cast<std::size_t>(k));
+    std::vector<uint8_t> seen;
+    for (std::size_t r = 0; r < n_rows; ++r) {
+        const int32_t j = item != nullptr ? item[r] : static_cast<int32_t>(r);
+        if (j < 0) throw Error(CS_ERR_INVALID_ID, name + ": row " + std::to_string(r) + " has item id " +
+                                                      std::to_string(j) + " < 0");
+        if (static_cast<std::size_t>(j) >= seen.size()) seen.resize(static_cast<std::size_t>(j) + 1, 0);
+        if (seen[j]++ != 0)
+            throw Error(CS_ERR_INVALID_ARGUMENT, name + ": item " + std::to_string(j) + " has two rows");
+        items[r] = j;
+        double *row = values.data() + r * k;
+        double sum = 0.0;
+        for (int32_t t = 0; t < k; ++t) {
+            if (!(row[t] >= 0.0 && std::isfinite(row[t])))
+                throw Error(CS_ERR_INVALID_ARGUMENT, name + ": row " + std::to_string(r) + " (item " +
+                                                         std::to_string(j) + ") has a value " +
+                                                         "negative or not finite in column " + std::to_string(t));
+            sum += row[t];
+        }
+        if (!(sum > 0.0))
+            throw Error(CS_ERR_INVALID_ARGUMENT, name + ": row " + std::to_string(r) + " (item " +
+                                                     std::to_string(j) + ") sums to 0");
+        for (int32_t t = 0; t < k; ++t) row[t] /= sum;  // normalised: rows of rounded CSVs
+    }
+}
+
 void set_model_probs(cs_model *model, const int32_t *item, const double *probs, std::size_t n_rows, int32_t k) {
     if (n_rows == 0) {
         model->model_item.clear();
@@ -16,37 +52,9 @@ void set_model_probs(cs_model *model, const int32_t *item, const double *probs, 
         model->model_k = 0;
         return;
     }
-    if (probs == nullptr) throw Error(CS_ERR_NULL_POINTER, "model probability array is NULL");
-    if (k < 2 || k > CS_MAX_CROWD_CLASSES)
-        throw Error(CS_ERR_INVALID_ARGUMENT, "model probabilities: k = " + std::to_string(k) + " is outside [2, " +
-                                                 std::to_string(CS_MAX_CROWD_CLASSES) + "]");
-    if (n_rows >= static_cast<std::size_t>(INT32_MAX))
-        throw Error(CS_ERR_TOO_LARGE, "model probabilities: " + std::to_string(n_rows) + " rows (at most 2^31 - 2)");
-    std::vector<int32_t> items(n_rows);
-    std::vector<double> values(probs, probs + n_rows * static_cast<std::size_t>(k));
-    std::vector<uint8_t> seen;
-    for (std::size_t r = 0; r < n_rows; ++r) {
-        const int32_t j = item != nullptr ? item[r] : static_cast<int32_t>(r);
-        if (j < 0) throw Error(CS_ERR_INVALID_ID, "model probabilities: row " + std::to_string(r) + " has item id " +
-                                                      std::to_string(j) + " < 0");
-        if (static_cast<std::size_t>(j) >= seen.size()) seen.resize(static_cast<std::size_t>(j) + 1, 0);
-        if (seen[j]++ != 0)
-            throw Error(CS_ERR_INVALID_ARGUMENT, "model probabilities: item " + std::to_string(j) + " has two rows");
-        items[r] = j;
-        double *row = values.data() + r * k;
-        double sum = 0.0;
-        for (int32_t t = 0; t < k; ++t) {
-            if (!(row[t] >= 0.0 && std::isfinite(row[t])))
-                throw Error(CS_ERR_INVALID_ARGUMENT, "model probabilities: row " + std::to_string(r) +
-                                                         " (item " + std::to_string(j) + ") has a value " +
-                                                         "negative or not finite in column " + std::to_string(t));
-            sum += row[t];
-        }
-        if (!(sum > 0.0))
-            throw Error(CS_ERR_INVALID_ARGUMENT, "model probabilities: row " + std::to_string(r) + " (item " +
-                                                     std::to_string(j) + ") sums to 0");
-        for (int32_t t = 0; t < k; ++t) row[t] /= sum;  // normalised: rows of rounded CSVs
-    }
+    std::vector<int32_t> items;
+    std::vector<double> values;
+    check_model_rows(item, probs, n_rows, k, "model probabilities", items, values);
     model->model_item = std::move(items);
     model->model_probs = std::move(values);
     model->model_k = k;

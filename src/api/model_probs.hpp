@@ -14,6 +14,12 @@
 
 namespace cs {
 
+/// Checks the rows of cs_set_model_probs (n_rows > 0; item null: items 0 .. n_rows - 1)
+/// and returns them normalised: item ids into `items`, n_rows x k values into `values`.
+/// Errors name the row (`what` starts each message).
+void check_model_rows(const int32_t *item, const double *probs, std::size_t n_rows, int32_t k, const char *what,
+                      std::vector<int32_t> &items, std::vector<double> &values);
+
 /// Checks and stores the rows of cs_set_model_probs (n_rows = 0 clears them).
 void set_model_probs(cs_model *model, const int32_t *item, const double *probs, std::size_t n_rows, int32_t k);
 

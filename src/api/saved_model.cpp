@@ -4,6 +4,7 @@
 // format of docs/saved-models.md. Writing collects the sections, then the header with
 // the payload's checksum; reading checks the header, the checksum and every value
 // before it changes the handle, so that a corrupt file can never reach an algorithm.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -28,9 +29,13 @@ namespace {
 
 constexpr uint8_t kMagic[8] = {0x89, 'C', 'S', 'M', 0x0D, 0x0A, 0x1A, 0x0A};
 constexpr std::size_t kHeader = 32;
-// The sections of version 1, in their order (docs/saved-models.md).
+// The sections, in their order (docs/saved-models.md); MODL (version 2) only when the
+// model has a classifier's probabilities (issue 34).
 constexpr char kSize[] = "SIZE", kParams[] = "PARM", kResult[] = "RSLT", kLabels[] = "LABL", kGold[] = "GOLD",
-               kStats[] = "STAT", kUser[] = "USER";
+               kStats[] = "STAT", kModel[] = "MODL", kUser[] = "USER";
+// A model without a classifier is written in version 1, byte for byte as before, so
+// that libraries reading only version 1 still load it.
+constexpr uint32_t kFirstVersion = 1;
 constexpr uint64_t kMaxMessage = 1 << 20;
 
 [[noreturn]] void corrupt(const std::string &what) { throw Error(CS_ERR_CORRUPT_MODEL, "corrupt model: " + what); }
@@ -58,7 +63,7 @@ std::vector<uint8_t> serialise(const cs_model &model) {
     w.reserve(kHeader + d.n_labels() * 4 + static_cast<std::size_t>(d.n_items) * (8 * (2 * k + 3) + 5) +
               s.counts.size() * 16 + 4096);
     w.raw(kMagic, 8);
-    w.u32(CS_MODEL_FORMAT_VERSION);
+    w.u32(s.model_table.empty() ? kFirstVersion : CS_MODEL_FORMAT_VERSION);
     w.u32(0);
     w.u64(0);  // payload length and checksum, patched below
     w.u64(0);
@@ -126,6 +131,22 @@ std::vector<uint8_t> serialise(const cs_model &model) {
     w.f64(s.log_likelihood);
     end_section(w, at);
 
+    if (!s.model_table.empty()) {
+        // The classifier: the rows that inform (the others are uniform), then pi_M.
+        std::vector<int32_t> items;
+        for (int32_t j = 0; j < d.n_items; ++j) {
+            const double *p = s.model_table.data() + static_cast<int64_t>(j) * k;
+            if (std::any_of(p, p + k, [k](double x) { return x != 1.0 / k; })) items.push_back(j);
+        }
+        begin_section(w, kModel, at);
+        w.u64(items.size());
+        w.array(items.data(), items.size());
+        for (int32_t j : items) w.array(s.model_table.data() + static_cast<int64_t>(j) * k, static_cast<std::size_t>(k));
+        w.u8(s.params.model_confusion.empty() ? 0 : 1);
+        w.array(s.params.model_confusion.data(), s.params.model_confusion.size());
+        end_section(w, at);
+    }
+
     begin_section(w, kUser, at);
     w.raw(model.user_data.data(), model.user_data.size());
     end_section(w, at);
@@ -159,8 +180,10 @@ void ensure_state(cs_model *model) {
                     "with keep_labels = 1 to save it");
     cs::FitOptions threads = options;
     threads.threads = static_cast<int32_t>(model->params.get_int(CS_PARAM_THREADS));
-    model->state = std::make_unique<cs::UpdateState>(cs::state_from_fit(std::move(*model->kept_data), threads, fit));
+    model->state = std::make_unique<cs::UpdateState>(
+        cs::state_from_fit(std::move(*model->kept_data), std::move(model->kept_model_table), threads, fit));
     model->kept_data.reset();
+    model->kept_model_table.clear();
 }
 
 // ---- reading
@@ -370,6 +393,35 @@ Loaded parse(const uint8_t *bytes, std::size_t n, int32_t threads) {
     state->temperature = fit->temperature;
     state->mixing = fit->mixing;
     state->calibration = fit->calibration;
+
+    if (version >= 2) {
+        // The classifier (issue 34): rows of items in increasing order, then pi_M.
+        ByteReader mr = section(r, kModel);
+        const uint64_t rows = mr.u64("model rows");
+        if (rows > items) corrupt("model rows: " + std::to_string(rows) + " for " + std::to_string(items) + " items");
+        const std::vector<int32_t> row_items = mr.array<int32_t>(rows, "model row items");
+        const std::vector<double> probs = mr.array<double>(rows * static_cast<uint64_t>(k), "model probabilities");
+        const uint8_t has_pi = mr.u8("model matrix flag");
+        if (has_pi > 1) corrupt("model matrix flag " + std::to_string(has_pi));
+        std::vector<double> pi = mr.array<double>(has_pi ? static_cast<uint64_t>(k) * k : 0, "model confusion");
+        end_of(mr, kModel);
+        finite_at_least_zero(probs, "model probabilities");
+        for (std::size_t t = 0; t < row_items.size(); ++t) {
+            if (row_items[t] < 0 || row_items[t] >= n_items || (t > 0 && row_items[t] <= row_items[t - 1]))
+                corrupt("model row " + std::to_string(t) + ": item out of range or out of order");
+            double row_sum = 0.0;
+            for (int32_t o = 0; o < k; ++o) row_sum += probs[t * k + o];
+            if (!(std::fabs(row_sum - 1.0) <= 1e-9)) corrupt("model row " + std::to_string(t) + " does not sum to 1");
+        }
+        for (std::size_t e = 0; e < pi.size(); ++e)
+            if (!(std::isfinite(pi[e]) && pi[e] > 0.0)) corrupt("model confusion[" + std::to_string(e) + "] is not finite and > 0");
+        state->model_table.assign(items * k, 1.0 / k);
+        for (std::size_t t = 0; t < row_items.size(); ++t)
+            std::copy_n(probs.data() + t * k, k, state->model_table.data() + static_cast<int64_t>(row_items[t]) * k);
+        state->params.model_confusion = pi;
+        fit->model_confusion = std::move(pi);
+        state->attach_model();
+    }
 
     ByteReader ur = section(r, kUser);
     const std::size_t user_bytes = ur.remaining();

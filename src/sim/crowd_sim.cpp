@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 
 #include "util/rng.hpp"
@@ -179,6 +180,18 @@ std::vector<int32_t> oracle_labels(const Crowd &crowd, const std::vector<double>
         labels[j] = static_cast<int32_t>(std::max_element(s, s + k) - s);
     }
     return labels;
+}
+
+std::vector<double> classifier_probs(const Crowd &crowd, int32_t k, double accuracy, uint64_t seed) {
+    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<double> probs(static_cast<std::size_t>(crowd.n_items) * k, 0.2 / (k - 1));
+    for (int32_t j = 0; j < crowd.n_items; ++j) {
+        int32_t said = crowd.truth[j];
+        if (u(rng) > accuracy) said = (said + 1 + static_cast<int32_t>(rng() % static_cast<uint64_t>(k - 1))) % k;
+        probs[static_cast<std::size_t>(j) * k + said] = 0.8;
+    }
+    return probs;
 }
 
 }  // namespace sim

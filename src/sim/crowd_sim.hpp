@@ -46,6 +46,12 @@ struct Crowd {
 Crowd simulate_crowd(const CrowdSpec &spec);
 
 /// Bayes-optimal ("oracle") labels given the true confusion matrices and prior:
+/// A simulated classifier's probabilities for the crowd's items (benches of issue 34):
+/// per item the true class with probability `accuracy`, else a uniformly random other
+/// class, said with probability 0.8 and the other classes 0.2 / (k - 1) each;
+/// n_items x k, from a std::mt19937_64 seeded with seed ^ 0x9e3779b97f4a7c15.
+std::vector<double> classifier_probs(const Crowd &crowd, int32_t k, double accuracy, uint64_t seed);
+
 /// argmax_l log w_l + sum log pi_i[l][c], ties to the lowest index.
 std::vector<int32_t> oracle_labels(const Crowd &crowd, const std::vector<double> &prior);
 

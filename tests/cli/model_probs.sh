@@ -73,5 +73,40 @@ run 2 "$CS" fit --model-probs neg.csv hand.csv && contains err.txt 'neg.csv:2:'
 run 1 "$CS" fit --scores items.csv -o items.csv hand.csv
 # crowdlab without a model: a weighted vote, with the note.
 run 0 "$CS" fit --method crowdlab -o items.csv hand.csv && contains err.txt 'crowdlab without model probabilities'
+
+# --- Saved models (issue 34 with 38): fit --save keeps the classifier; predict --model
+# --model-probs gives the fit's rows exactly (without the rows it does not); update
+# --model-probs refits an item with its row: a new item labelled "2" by a new worker
+# (whose matrix starts at the M-step's centre) follows a confident classifier row, "1"
+# with it, "2" without or against it.
+"$CS" simulate --items 300 --workers 20 --classes 2 --labels-per-item 3 --seed 5 --labels sim.csv --truth truth.csv --quiet
+awk -F, 'NR == 1 { print "item,p_1,p_2"; next } { print $1 ($2 == 1 ? ",0.9,0.1" : ",0.1,0.9") }' truth.csv >sim_probs.csv
+run 0 "$CS" fit $T1 -q --model-probs sim_probs.csv --save m.csm -o fit.csv sim.csv
+run 0 "$CS" predict $T1 --model m.csm --model-probs sim_probs.csv -o pred.csv sim.csv && same pred.csv fit.csv
+contains err.txt 'model probabilities for 300 of the 300 items from sim_probs.csv'
+run 0 "$CS" predict $T1 -q --model m.csm -o pred0.csv sim.csv
+check "predict without the rows differs" bash -c '! cmp -s pred0.csv fit.csv'
+printf 'item,worker,label\nnew,w-new,2\n' >batch.csv
+printf 'item,p_1,p_2\nnew,0.97,0.03\nnot-there,0.5,0.5\n' >probs_1.csv
+printf 'item,p_1,p_2\nnew,0.03,0.97\n' >probs_2.csv
+cp m.csm m2.csm
+cp m.csm m3.csm
+run 0 "$CS" update $T1 --model m.csm --model-probs probs_1.csv -o up_1.csv batch.csv && contains up_1.csv 'new,1,'
+contains err.txt 'model probabilities for 1 of the 301 items from probs_1.csv; 1 of its items are not in the model or the batch (ignored)'
+run 0 "$CS" update $T1 -q --model m2.csm --model-probs probs_2.csv -o up_2.csv batch.csv && contains up_2.csv 'new,2,'
+run 0 "$CS" update $T1 -q --model m3.csm -o up_3.csv batch.csv && contains up_3.csv 'new,2,'
+# The updated model kept the row and the classifier: predicting the item with its row
+# again labels it "1".
+run 0 "$CS" predict $T1 -q --model m.csm --model-probs probs_1.csv -o new_pred.csv batch.csv && contains new_pred.csv 'new,1,'
+# Errors: --model-probs with a workers file; a model fitted without a classifier; a
+# class the model lacks; a negative value.
+run 0 "$CS" fit $T1 -q --method ds --save plain.csm -w workers.csv -o plain.csv hand.csv
+run 1 "$CS" predict --workers workers.csv --model-probs probs.csv hand.csv && contains err.txt '--model-probs needs --model'
+run 3 "$CS" predict --model plain.csm --model-probs probs.csv hand.csv &&
+    contains err.txt "confusion matrix of a fit that had them"
+run 2 "$CS" update --model m.csm --model-probs z.csv batch.csv &&
+    contains err.txt "column 'x' is not one of the classes of m.csm and batch.csv"
+printf 'item,p_1,p_2\nnew,-1,0.5\n' >neg_new.csv
+run 2 "$CS" update --model m.csm --model-probs neg_new.csv batch.csv && contains err.txt 'neg_new.csv:2:'
 no_temporaries
 finish

@@ -73,7 +73,7 @@ run 2 "$CS" update --model flipped.csm -o never.csv second.csv && stderr_is "fli
 cmp -s flipped.csm good.csm && fail "the flipped byte did not change the copy"
 cp good.csm newer.csm
 printf '\x07' | dd of=newer.csm bs=1 seek=8 conv=notrunc 2>/dev/null
-run 2 "$CS" predict --model newer.csm first.csv && stderr_is "newer.csm: the model was saved in format version 7; this library .* reads versions up to 1"
+run 2 "$CS" predict --model newer.csm first.csv && stderr_is "newer.csm: the model was saved in format version 7; this library .* reads versions up to 2"
 run 2 "$CS" predict --model fit.csv first.csv && stderr_is "fit.csv: corrupt model: not a crowdspec model \(wrong magic number\)"
 run 2 "$CS" update --model missing.csm second.csv && stderr_is "missing.csm"
 check "no output after refused models" test ! -e never.csv

@@ -64,6 +64,20 @@ std::vector<uint8_t> recipe_model(fuzz::Input &in) {
         const int32_t gold_item = in.in(0, n_items - 1), gold_label = in.in(0, k - 1);
         cs_set_gold(m.get(), &gold_item, &gold_label, 1);
     }
+    if (in.flip(2)) {
+        // A classifier's rows for some items (issue 34): the model is then saved in
+        // format version 2 with its section MODL.
+        std::vector<int32_t> rows;
+        std::vector<double> probs;
+        for (int32_t j = 0; j < n_items; ++j) {
+            if (!in.flip(2)) continue;
+            rows.push_back(j);
+            for (int32_t c = 0; c < k; ++c) probs.push_back(static_cast<double>(in.byte() % 8));
+            probs.back() += 1.0;  // never a row of zeros
+        }
+        if (!rows.empty() && cs_set_model_probs(m.get(), rows.data(), probs.data(), rows.size(), k) != CS_OK)
+            fuzz::fail("cs_set_model_probs refused valid rows: %s", cs_last_error(m.get()));
+    }
     if (test::fit(m.get(), t) != CS_OK) return {};
     std::vector<uint8_t> bytes = saved_bytes(m.get());
     test::Model again(cs_create());
@@ -92,6 +106,20 @@ void check_loaded(cs_model *m) {
     const int32_t item[] = {0, static_cast<int32_t>(n_items)}, worker[] = {0, 1000}, label[] = {1, 0};
     const cs_status ps = cs_predict(copy.get(), item, worker, label, 2);
     if (ps != CS_OK) fuzz::fail("cs_predict on a loaded model: %s (%s)", cs_status_string(ps), cs_last_error(copy.get()));
+    // With a classifier's row for the batch's first item: OK when the model has the
+    // classifier's matrix, else the documented refusal.
+    std::vector<double> row(k, 1.0);
+    row[0] = 3.0;
+    const int32_t first_item = 0;
+    const bool has_matrix = cs_model_confusion(copy.get(), nullptr, 0) != CS_ERR_NOT_FITTED;
+    const cs_status pm = cs_predict_model_probs(copy.get(), item, worker, label, 2, &first_item, row.data(), 1);
+    if (pm != (has_matrix ? CS_OK : CS_ERR_INVALID_ARGUMENT))
+        fuzz::fail("cs_predict_model_probs on a loaded model: %s (%s)", cs_status_string(pm), cs_last_error(copy.get()));
+    if (pm == CS_OK)
+        for (double p : test::posteriors(copy.get()))
+            if (!std::isfinite(p)) fuzz::fail("a posterior predicted with model probabilities is not finite");
+    if (cs_set_model_probs(m, &first_item, row.data(), 1, static_cast<int32_t>(k)) != CS_OK)
+        fuzz::fail("cs_set_model_probs: %s", cs_last_error(m));
     const cs_status us = cs_update(m, item, worker, label, 2);
     if (us != CS_OK && us != CS_ERR_DUPLICATE && us != CS_ERR_TOO_LARGE)
         fuzz::fail("cs_update on a loaded model returned %s: %s", cs_status_string(us), cs_last_error(m));

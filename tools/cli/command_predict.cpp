@@ -7,7 +7,9 @@
 #include "cli/command_args.hpp"
 #include "cli/commands.hpp"
 #include "fitting/fitting.hpp"
+#include "fitting/model_assist.hpp"
 #include "common/interrupt.hpp"
+#include "io/binary_labels.hpp"
 #include "io/crowd_input.hpp"
 #include "io/label_file.hpp"
 #include "io/output.hpp"
@@ -45,6 +47,11 @@ std::string predict_help() {
                "      --format csv|tsv|json|jsonl|json-nested\n"
                "                          format of the items, as for `crowdspec fit` (default: by\n"
                "                          the extension of --output, else csv)\n"
+               "      --model-probs PROBS with --model: a classifier's class probabilities for items\n"
+               "                          of FILE (as for `crowdspec fit`), weighed by the\n"
+               "                          classifier's confusion matrix the saved fit estimated\n"
+               "                          (its --model-probs); rows of other items are ignored,\n"
+               "                          with a note. A model fitted without them is an error\n"
                "      --duplicates reject|first|last   a worker labelling an item twice\n"
                "      --threads N         threads; 0 = automatic\n"
                "      --param NAME=VALUE  another library parameter of the E-step, e.g.\n"
@@ -61,7 +68,7 @@ std::string predict_help() {
 int run_predict(const std::vector<std::string> &args, std::size_t first) {
     std::vector<OptionSpec> specs = {{"workers", true, 'w'},    {"model", true, 'm'},   {"output", true, 'o'},  {"format", true, '\0'},
                                      {"duplicates", true, '\0'}, {"threads", true, '\0'}, {"param", true, '\0'},
-                                     {"quiet", false, 'q'}};
+                                     {"quiet", false, 'q'},      {"model-probs", true, '\0'}};
     for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
     const std::optional<ParsedArgs> maybe_parsed = parse_command("predict", args, first, specs, predict_help);
     if (!maybe_parsed) return kExitOk;
@@ -70,6 +77,9 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
     const std::optional<std::string> workers_path = parsed.last("workers");
     const std::optional<std::string> model_path = parsed.last("model");
     if (workers_path && model_path) throw CliError(kExitUsage, "predict: give --workers or --model, not both");
+    const std::optional<std::string> probs_path = parsed.last("model-probs");
+    if (probs_path && !model_path)
+        throw CliError(kExitUsage, "predict: --model-probs needs --model (a workers file has no classifier matrix)");
     if (!workers_path && !model_path)
         throw CliError(kExitUsage, "predict: --workers FILE is required (the workers file of a fit), or --model MODEL");
     const std::string known_path = workers_path ? *workers_path : *model_path;
@@ -101,7 +111,7 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
     }
     OutputFile out(output_path);
     const std::size_t k = wf.class_names.size(), known = wf.worker_names.size();
-    const CrowdTable table = read_crowd_file(parsed.positionals[0], worker_file_classes(wf), input);
+    CrowdTable table = read_crowd_file(parsed.positionals[0], worker_file_classes(wf), input);
     if (!settings.quiet) {
         const std::string note = crowd_read_note(table);
         if (!note.empty()) std::fprintf(stderr, "crowdspec: note: %s\n", escape_controls(note).c_str());
@@ -136,8 +146,18 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
             check_status(model.get(), cs_set_initial_calibration(model.get(), wf.temperature, wf.mixing),
                          "the calibration of " + wf.source);
     }
+    ModelRowsRead rows;
+    if (probs_path) {
+        fill_item_names(table);  // a binary batch read without them
+        rows = read_model_rows(*probs_path, table.item_names, wf.class_names, table.source);
+        if (!settings.quiet)
+            std::fprintf(stderr, "crowdspec: note: %s\n",
+                         escape_controls(model_rows_note(rows, table.item_names.size(), table.source)).c_str());
+    }
     const cs_status status =
-        cs_predict(model.get(), table.item.data(), worker.data(), table.label.data(), table.item.size());
+        probs_path ? cs_predict_model_probs(model.get(), table.item.data(), worker.data(), table.label.data(),
+                                            table.item.size(), rows.item.data(), rows.probs.data(), rows.item.size())
+                   : cs_predict(model.get(), table.item.data(), worker.data(), table.label.data(), table.item.size());
     if (status != CS_OK) {
         if (status == CS_ERR_DUPLICATE) {
             const std::string located = duplicate_message(table);

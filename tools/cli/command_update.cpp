@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "common/interrupt.hpp"
 #include "fitting/fitting.hpp"
+#include "fitting/model_assist.hpp"
 #include "fitting/saved_model.hpp"
 #include "io/crowd_input.hpp"
 #include "io/label_file.hpp"
@@ -72,6 +73,11 @@ std::string update_help() {
                "      --format csv|tsv|json|jsonl|json-nested\n"
                "                          format of the items, as for `crowdspec fit`\n"
                "      --refit             refit in full (cs_refit) after adding the labels\n"
+               "      --model-probs FILE  a classifier's class probabilities for items of the model\n"
+               "                          or of FILE (as for `crowdspec fit`): an item whose row\n"
+               "                          is new or differs from the model's is refitted with it;\n"
+               "                          the model keeps the rows and the classifier's matrix.\n"
+               "                          Rows of other items are ignored, with a note\n"
                "      --duplicates reject|first|last   a worker labelling an item it (or the\n"
                "                          model) already has: fail, keep the first, or the last\n"
                "      --threads N         threads; 0 = automatic\n"
@@ -85,7 +91,7 @@ std::string update_help() {
 int run_update(const std::vector<std::string> &args, std::size_t first) {
     std::vector<OptionSpec> specs = {{"model", true, 'm'},   {"output", true, 'o'},     {"format", true, '\0'},
                                      {"refit", false, '\0'}, {"duplicates", true, '\0'}, {"threads", true, '\0'},
-                                     {"param", true, '\0'},  {"quiet", false, 'q'}};
+                                     {"param", true, '\0'},  {"quiet", false, 'q'},     {"model-probs", true, '\0'}};
     for (const OptionSpec &s : input_option_specs()) specs.push_back(s);
     const std::optional<ParsedArgs> maybe_parsed = parse_command("update", args, first, specs, update_help);
     if (!maybe_parsed) return kExitOk;
@@ -124,6 +130,16 @@ int run_update(const std::vector<std::string> &args, std::size_t first) {
     for (std::size_t t = 0; t < item.size(); ++t) {
         item[t] = item_id[static_cast<std::size_t>(table.item[t])];
         worker[t] = worker_id[static_cast<std::size_t>(table.worker[t])];
+    }
+    if (const std::optional<std::string> probs = parsed.last("model-probs")) {
+        // Rows in the model's item ids, the batch's new items included (docs/model-assist.md).
+        const ModelRowsRead rows = read_model_rows(*probs, names.items, names.classes, *model_path + " and " + table.source);
+        if (cs_set_model_probs(model.get(), rows.item.data(), rows.probs.data(), rows.item.size(),
+                               static_cast<int32_t>(names.classes.size())) != CS_OK)
+            throw CliError(kExitInput, rows.source + ": " + cs_last_error(model.get()));
+        if (!settings.quiet)
+            std::fprintf(stderr, "crowdspec: note: %s\n",
+                         escape_controls(model_rows_note(rows, names.items.size(), "the model or the batch")).c_str());
     }
     const cs_status status = cs_update(model.get(), item.data(), worker.data(), table.label.data(), item.size());
     if (status != CS_OK) {

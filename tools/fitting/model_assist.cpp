@@ -11,44 +11,55 @@
 
 namespace cli {
 
-std::string apply_model_probs(cs_model *model, CrowdTable &table, const std::string &path) {
+ModelRowsRead read_model_rows(const std::string &path, const std::vector<std::string> &item_names,
+                              const std::vector<std::string> &class_names, const std::string &labels_source) {
     const ModelProbsFile f = read_model_probs_file(path);
-    fill_item_names(table);  // a binary table read without them
-    const std::size_t k = table.class_names.size(), cols = f.classes.size();
-    const NameIndex classes(table.class_names, true);
+    const std::size_t k = class_names.size(), cols = f.classes.size();
+    const NameIndex classes(class_names, true);
     std::vector<std::size_t> column_of(k, cols);  // the file's column of each class
     for (std::size_t c = 0; c < cols; ++c) {
         const int32_t l = classes.find(f.classes[c]);
         if (l < 0)
             throw CliError(kExitInput, f.source + ":1: column " + quote_field(f.classes[c]) +
-                                           " is not one of the classes of " + table.source +
+                                           " is not one of the classes of " + labels_source +
                                            " (declare every class with --classes A,B,...)");
         column_of[static_cast<std::size_t>(l)] = c;
     }
     for (std::size_t l = 0; l < k; ++l)
         if (column_of[l] == cols)
-            throw CliError(kExitInput, f.source + ":1: no column for class " + quote_field(table.class_names[l]) +
-                                           " (expected p_" + table.class_names[l] + ")");
-    const NameIndex items(table.item_names, true);
-    std::vector<int32_t> item;
-    std::vector<double> probs;
-    std::size_t absent = 0;
+            throw CliError(kExitInput, f.source + ":1: no column for class " + quote_field(class_names[l]) +
+                                           " (expected p_" + class_names[l] + ")");
+    const NameIndex items(item_names, true);
+    ModelRowsRead out;
+    out.source = f.source;
     const std::size_t rows = f.items.size();
     for (std::size_t r = 0; r < rows; ++r) {
         const int32_t j = items.find(f.items[r]);
         if (j < 0) {
-            ++absent;
+            ++out.absent;
             continue;
         }
-        item.push_back(j);
-        for (std::size_t l = 0; l < k; ++l) probs.push_back(f.values[r * cols + column_of[l]]);
+        out.item.push_back(j);
+        for (std::size_t l = 0; l < k; ++l) out.probs.push_back(f.values[r * cols + column_of[l]]);
     }
-    const cs_status s = cs_set_model_probs(model, item.data(), probs.data(), item.size(), static_cast<int32_t>(k));
-    if (s != CS_OK) throw CliError(kExitInput, f.source + ": " + cs_last_error(model));
-    std::string note = "model probabilities for " + std::to_string(item.size()) + " of the " +
-                       std::to_string(table.item_names.size()) + " items from " + f.source;
-    if (absent > 0) note += "; " + std::to_string(absent) + " of its items are not in " + table.source + " (ignored)";
+    return out;
+}
+
+std::string model_rows_note(const ModelRowsRead &rows, std::size_t n_items, const std::string &where) {
+    std::string note = "model probabilities for " + std::to_string(rows.item.size()) + " of the " +
+                       std::to_string(n_items) + " items from " + rows.source;
+    if (rows.absent > 0) note += "; " + std::to_string(rows.absent) + " of its items are not in " + where + " (ignored)";
     return note;
+}
+
+std::string apply_model_probs(cs_model *model, CrowdTable &table, const std::string &path) {
+    fill_item_names(table);  // a binary table read without them
+    const ModelRowsRead rows = read_model_rows(path, table.item_names, table.class_names, table.source);
+    const std::size_t k = table.class_names.size();
+    const cs_status s =
+        cs_set_model_probs(model, rows.item.data(), rows.probs.data(), rows.item.size(), static_cast<int32_t>(k));
+    if (s != CS_OK) throw CliError(kExitInput, rows.source + ": " + cs_last_error(model));
+    return model_rows_note(rows, table.item_names.size(), table.source);
 }
 
 LabelList table_labels(const CrowdTable &table) {

@@ -21,6 +21,22 @@ namespace cli {
 /// or one of the table's classes without a column.
 std::string apply_model_probs(cs_model *model, CrowdTable &table, const std::string &path);
 
+/// The rows of a --model-probs FILE for items named `item_names` (ids their positions)
+/// and classes `class_names`, in the library's class order; rows of other items are
+/// counted in `absent` and left out (update, predict: the items of a saved model and a
+/// batch).
+struct ModelRowsRead {
+    std::vector<int32_t> item;
+    std::vector<double> probs;  ///< item.size() x k
+    std::size_t absent = 0;
+    std::string source;         ///< FILE as named in messages
+};
+ModelRowsRead read_model_rows(const std::string &path, const std::vector<std::string> &item_names,
+                              const std::vector<std::string> &class_names, const std::string &labels_source);
+
+/// The stderr note of rows read for `n_items` items of `where`.
+std::string model_rows_note(const ModelRowsRead &rows, std::size_t n_items, const std::string &where);
+
 /// The labels of a table (triples, grouped or binary), item by item where grouped.
 struct LabelList {
     std::vector<int32_t> item, worker, label;

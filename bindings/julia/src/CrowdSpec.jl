@@ -35,7 +35,7 @@ export Model, CrowdSpecError, fit!, fit_points!, fit_graph!, set_gold!, setparam
     centres, graph_densities, median_grades, mean_grades, encode, method_names, method_input,
     param_names, param_info, rank_comparisons,
     fit_numbers!, fit_tags!, number_estimates, number_workers, n_tags, tag_probabilities, tag_sets,
-    tag_workers, update!, refit!, set_model_probs!, model_confusion, label_next, label_wrong,
+    tag_workers, update!, refit!, set_model_probs!, predict_model_probs!, model_confusion, label_next, label_wrong,
     worker_diagnostics
 
 include("library.jl")   # loading libcrowdspec, the header's constants, CrowdSpecError

@@ -29,6 +29,32 @@ function set_model_probs!(model::Model, probs::AbstractMatrix{<:Real}; items=not
 end
 
 """
+    predict_model_probs!(model::Model, items, workers, labels, probs; rows=nothing) -> model
+
+[`predict!`](@ref) with a classifier's probabilities for items of the batch
+(`cs_predict_model_probs`): row r of `probs` (n_rows x k, k of the fit) is batch item
+`rows[r]` (1-based; `nothing`: row r is item r), weighed by the classifier's confusion
+matrix the last fit estimated ([`model_confusion`](@ref); a fit after
+[`set_model_probs!`](@ref) or a loaded model of one). For an update of a saved model,
+[`set_model_probs!`](@ref) (the model's item ids) before [`update!`](@ref).
+"""
+function predict_model_probs!(model::Model, items::AbstractVector{<:Integer}, workers::AbstractVector{<:Integer},
+                              labels::AbstractVector{<:Integer}, probs::AbstractMatrix{<:Real}; rows=nothing)
+    n, it, wk, lb = _crowd_labels("predict_model_probs!", items, workers, labels)
+    n_rows = size(probs, 1)
+    values = Vector{Float64}(vec(permutedims(Float64.(probs))))  # row-major
+    ids = C_NULL
+    if rows !== nothing
+        length(rows) == n_rows || throw(ArgumentError("rows must have one id per row of probs"))
+        ids = _zero_based(rows, "rows", CS_ERR_INVALID_ID)
+    end
+    _check(model, ccall(_fn(:cs_predict_model_probs), Int32,
+                        (Ptr{Cvoid}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Csize_t, Ptr{Int32}, Ptr{Cdouble}, Csize_t),
+                        model, it, wk, lb, n, ids, values, n_rows))
+    return model
+end
+
+"""
     model_confusion(model::Model) -> Matrix{Float64}
 
 The classifier's k x k confusion matrix (true class x model label) EM estimated in the

@@ -30,6 +30,7 @@ CS_OK = 0
 CS_ERR_INVALID_ARGUMENT = -3
 CS_ERR_UNKNOWN_PARAM = -4
 CS_ERR_INVALID_ID = -8
+CS_ERR_NOT_FITTED = -13
 CS_ERR_INVALID_LABEL = -9
 CS_ERR_CANCELLED = -14
 CS_ERR_OUT_OF_MEMORY = -15
@@ -188,6 +189,8 @@ _SIGNATURES_0_2 = {
     "cs_tag_workers": (_status, [ModelP, F64P, F64P, ctypes.c_size_t]),
     "cs_set_model_probs": (_status, [ModelP, I32P, F64P, ctypes.c_size_t, ctypes.c_int32]),
     "cs_model_confusion": (_status, [ModelP, F64P, ctypes.c_size_t]),
+    "cs_predict_model_probs": (_status, [ModelP, I32P, I32P, I32P, ctypes.c_size_t, I32P, F64P,
+                                         ctypes.c_size_t]),
     "cs_label_next": (_status, [ModelP, F64P, ctypes.c_size_t]),
     "cs_label_wrong": (_status, [ModelP, I32P, I32P, ctypes.c_size_t, F64P]),
     "cs_worker_diagnostics": (_status, [ModelP, F64P, I32P, F64P, F64P, F64P, ctypes.c_size_t]),

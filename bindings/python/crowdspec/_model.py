@@ -5,7 +5,9 @@
 family on (item, worker, label) triples of 0-based integers; ``update`` adds labels and
 refits incrementally (cs_update), ``refit`` refits in full (cs_refit); ``save``/``load``
 and ``to_bytes``/``from_bytes`` are cs_save/cs_load, and pickling goes through them,
-so a pickled model is the library's saved model (docs/saved-models.md).
+so a pickled model is the library's saved model (docs/saved-models.md). A classifier's
+probabilities (``model_probs=``) enter ``fit``, ``update`` (cs_set_model_probs before
+cs_update) and ``predict`` (cs_predict_model_probs); docs/model-assist.md.
 """
 
 import ctypes
@@ -13,8 +15,9 @@ import ctypes
 import numpy as np
 
 from . import _lib
-from ._fit import _i32p, _f64p, _prepare, _run, _triples
+from ._fit import _collect, _i32p, _f64p, _prepare, _run, _triples
 from ._lib import Handle, check, function, lib
+from ._model_assist import set_model_probs
 
 __all__ = ["Model"]
 
@@ -32,24 +35,62 @@ class Model:
 
     # -- fitting
 
-    def fit(self, item, worker, label, method="auto", *, progress=None, **params):
-        """cs_fit of the triples with ``method`` and library parameters by name."""
+    def fit(self, item, worker, label, method="auto", *, model_probs=None, model_items=None, progress=None,
+            **params):
+        """cs_fit of the triples with ``method`` and library parameters by name.
+        model_probs, model_items: a classifier's (n_rows, k) class probabilities, row r
+        for item model_items[r] (default: row j for item j); the saved model keeps them."""
         item, worker, label = _triples(item, worker, label)
         _prepare(self._m, method, params)
+        set_model_probs(self._m, np.zeros((0, 0)) if model_probs is None else model_probs,
+                        None if model_probs is None else model_items)
         check(_run(self._m, lambda: lib().cs_fit(self._m, _i32p(item), _i32p(worker), _i32p(label),
                                                   item.shape[0]), progress), self._m)
         return self
 
-    def update(self, item, worker, label, **params):
+    def update(self, item, worker, label, *, model_probs=None, model_items=None, **params):
         """cs_update: add labels (new or known items and workers) and refit
         incrementally; update settings (update_rounds, update_sweep, duplicates, ...)
-        may be given by name."""
+        may be given by name. model_probs, model_items: the classifier's rows for items
+        of the model or of this batch (the model's item ids): an item whose row is new
+        or differs from the model's is refitted with it (the library checks the rows;
+        a row of an item beyond the model and the batch is CS_ERR_INVALID_ID). Rows
+        given once stay on the handle, and rows equal to the model's change nothing."""
         item, worker, label = _triples(item, worker, label)
         for name, value in params.items():
             check(lib().cs_set_param_string(self._m, name.encode(), str(value).encode()), self._m)
+        if model_probs is not None:
+            set_model_probs(self._m, model_probs, model_items)
         check(function("cs_update")(self._m, _i32p(item), _i32p(worker), _i32p(label), item.shape[0]),
               self._m)
         return self
+
+    def predict(self, item, worker, label, *, model_probs=None, model_items=None):
+        """Label a new batch with the model's workers without refitting (cs_predict,
+        or cs_predict_model_probs with a classifier's rows for the batch's items, in the
+        batch's item ids, weighed by the classifier's matrix the model estimated).
+        Items are numbered for the batch (0 .. its largest id); the model is left as it
+        is (the prediction runs on a copy). Returns a Result."""
+        item, worker, label = _triples(item, worker, label)
+        copy = Model.from_bytes(self.to_bytes())
+        m = copy._m
+        if model_probs is None:
+            check(lib().cs_predict(m, _i32p(item), _i32p(worker), _i32p(label), item.shape[0]), m)
+        else:
+            probs = np.ascontiguousarray(model_probs, dtype=np.float64)
+            if probs.ndim != 2:
+                raise ValueError("model_probs must be a 2-D array (items x classes), got %d dimensions"
+                                 % probs.ndim)
+            rows = None
+            if model_items is not None:
+                rows = np.ascontiguousarray(model_items, dtype=np.int32)
+                if rows.shape != (probs.shape[0],):
+                    raise ValueError("model_items must have one id per row of model_probs (%d), got shape %r"
+                                     % (probs.shape[0], rows.shape))
+            check(function("cs_predict_model_probs")(m, _i32p(item), _i32p(worker), _i32p(label), item.shape[0],
+                                                     None if rows is None else _i32p(rows), _f64p(probs),
+                                                     probs.shape[0]), m)
+        return _collect(m, "predict", _lib.INPUT_CROWD)
 
     def refit(self):
         """cs_refit: the full fit of every label the model holds."""
@@ -89,6 +130,18 @@ class Model:
         k = self._size(lib().cs_n_classes)
         out = np.empty(k, dtype=np.float64)
         check(lib().cs_class_prior(self._m, _f64p(out), k), self._m)
+        return out
+
+    @property
+    def model_confusion(self):
+        """The classifier's (k, k) confusion matrix (true x its answer), or None when
+        the model has no classifier."""
+        k = self._size(lib().cs_n_classes)
+        out = np.empty((k, k), dtype=np.float64)
+        status = function("cs_model_confusion")(self._m, _f64p(out), out.size)
+        if status == _lib.CS_ERR_NOT_FITTED:
+            return None
+        check(status, self._m)
         return out
 
     @property

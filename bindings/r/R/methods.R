@@ -167,11 +167,14 @@ plot.crowdspec_fit <- function(x, which = c("accuracy", "confusion"), worker = N
 # Label a new batch with a fit's workers: one E-step (cs_predict) with the fit's
 # confusion matrices and prior, calibrated as the fit was (cs_set_initial_calibration
 # with its temperature and mixing). Workers the fit did not see get ids after its own;
-# the library weighs them by the mean matrix and notes unknown_workers.
+# the library weighs them by the mean matrix and notes unknown_workers. model_probs
+# (issue 34): a classifier's rows for items of newdata (the form crowdspec(model_probs =)
+# takes), weighed by the classifier's matrix the fit estimated: the E-step runs on the
+# fit's saved model (fit$model, cs_predict_model_probs), which must have a classifier.
 predict.crowdspec_fit <- function(object, newdata, type = c("labels", "probabilities"),
                                   item = object$columns$item,
                                   worker = object$columns$worker,
-                                  label = object$columns$label, ...) {
+                                  label = object$columns$label, ..., model_probs = NULL) {
   call <- match.call()
   type <- match.arg(type)
   if (!is.data.frame(newdata)) {
@@ -213,11 +216,23 @@ predict.crowdspec_fit <- function(object, newdata, type = c("labels", "probabili
   carried <- as.list(carried[setdiff(names(carried), names(user))])
   params <- .params(fixed = list(), user = c(carried, user),
                     owned = c("method", "items", "workers", "classes"))
-  confusion <- as.double(aperm(object$confusion, c(3L, 2L, 1L)))  # row-major
-  calibration <- if (is.null(object$temperature)) NULL else
-    as.double(c(object$temperature, object$mixing))
-  r <- .check(.Call(C_cs_r_predict, item_code, worker_code, label_code, confusion,
-                    as.double(object$prior), params, calibration), call)
+  if (!is.null(model_probs)) {
+    if (is.null(object$model) || is.null(object$model_confusion)) {
+      stop("predict with model_probs needs a fit with a classifier that carries its saved model ",
+           "(crowdspec(..., model_probs =) of the Dawid-Skene family with keep_labels = 1)",
+           call. = FALSE)
+    }
+    model <- .model_rows(model_probs, item, items, object$classes)
+    r <- tryCatch(.check(.Call(C_cs_r_predict_model, object$model, item_code, worker_code, label_code,
+                               model$item, model$probs, length(object$classes), params), call),
+                  crowdspec_error = function(e) stop(.name_model_row(e, model, items)))
+  } else {
+    confusion <- as.double(aperm(object$confusion, c(3L, 2L, 1L)))  # row-major
+    calibration <- if (is.null(object$temperature)) NULL else
+      as.double(c(object$temperature, object$mixing))
+    r <- .check(.Call(C_cs_r_predict, item_code, worker_code, label_code, confusion,
+                      as.double(object$prior), params, calibration), call)
+  }
   n <- length(items)
   classes <- object$classes
   posteriors <- matrix(r$posteriors, nrow = n, ncol = length(classes), byrow = TRUE,

@@ -82,7 +82,7 @@
 .name_model_row <- function(e, model, items) {
   text <- e$last_error
   if (is.null(text) || !length(model$item)) return(e)
-  row <- regmatches(text, regexec("^model probabilities: row ([0-9]+)", text))[[1L]]
+  row <- regmatches(text, regexec("^(?:batch )?model probabilities: row ([0-9]+)", text, perl = TRUE))[[1L]]
   twice <- regmatches(text, regexec("^model probabilities: item ([0-9]+) has two rows", text))[[1L]]
   where <- NULL
   if (length(row) == 2L) {

@@ -3,10 +3,13 @@
 # update(fit, newdata): new labels folded into a fit without refitting from scratch,
 # through the saved model that a fit of the Dawid-Skene family carries (fit$model, the
 # bytes of cs_save_buffer). The model is a raw vector, so saveRDS() / readRDS() of a
-# fit keep everything an update needs.
+# fit keep everything an update needs. model_probs (issue 34): a classifier's rows for
+# items of the fit or of newdata, in the form crowdspec(model_probs =) takes; an item
+# whose row is new or differs from the model's is refitted with it (cs_set_model_probs
+# before cs_update), and the model keeps the rows and the classifier's matrix.
 
 update.crowdspec_fit <- function(object, newdata = NULL, refit = FALSE, ...,
-                                 progress = NULL) {
+                                 model_probs = NULL, progress = NULL) {
   call <- match.call()
   if (is.null(object$model)) {
     stop("this fit carries no saved model: only fits of the Dawid-Skene family (ds, ",
@@ -48,9 +51,12 @@ update.crowdspec_fit <- function(object, newdata = NULL, refit = FALSE, ...,
   }
   params <- .params(fixed = list(), user = list(...),
                     owned = c("method", "items", "workers", "classes"))
-  r <- .run_fit(function(p) {
-    .Call(C_cs_r_update, object$model, item_code, worker_code, label_code, refit, params, p)
-  }, progress, call)
+  id_column <- if (is.null(columns$item)) "item" else columns$item
+  model <- .model_rows(model_probs, id_column, items, object$classes)
+  r <- tryCatch(.run_fit(function(p) {
+    .Call(C_cs_r_update, object$model, item_code, worker_code, label_code, refit, params,
+          model$item, model$probs, length(object$classes), p)
+  }, progress, call), crowdspec_error = function(e) stop(.name_model_row(e, model, items)))
   m <- length(workers)
   counts <- c(as.integer(object$worker_labels), integer(m - length(object$workers))) +
     tabulate(worker_code[worker_code >= 0L] + 1L, nbins = m)

@@ -57,7 +57,9 @@ SEXP cs_r_fit_crowd(SEXP item, SEXP worker, SEXP label, SEXP params, SEXP gold_i
                     SEXP gold_label, SEXP initial_confusion, SEXP initial_prior,
                     SEXP model_item, SEXP model_probs, SEXP model_k, SEXP progress);
 SEXP cs_r_update(SEXP bytes, SEXP item, SEXP worker, SEXP label, SEXP refit, SEXP params,
-                 SEXP progress);
+                 SEXP model_item, SEXP model_probs, SEXP model_k, SEXP progress);
+SEXP cs_r_predict_model(SEXP bytes, SEXP item, SEXP worker, SEXP label, SEXP model_item, SEXP model_probs,
+                        SEXP model_k, SEXP params);
 SEXP cs_r_predict(SEXP item, SEXP worker, SEXP label, SEXP confusion, SEXP prior,
                   SEXP params, SEXP calibration);
 SEXP cs_r_fit_points(SEXP x, SEXP params, SEXP progress);

@@ -12,7 +12,8 @@
 static const R_CallMethodDef call_entries[] = {
     ENTRY(cs_r_fit_crowd, 12),
     ENTRY(cs_r_predict, 7),
-    ENTRY(cs_r_update, 7),
+    ENTRY(cs_r_update, 10),
+    ENTRY(cs_r_predict_model, 8),
     ENTRY(cs_r_fit_points, 3),
     ENTRY(cs_r_fit_graph, 5),
     ENTRY(cs_r_fit_comparisons, 6),

@@ -228,7 +228,8 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
 // The E-step of the listed items (ds_steps.hpp): the reference kernel, one item at a time.
 void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const double *log_pi,
                   const double *log_prior, const double *prior, const uint8_t *allowed, double *q,
-                  double *item_ll, uint8_t *impossible, double *counts, double *class_mass) {
+                  double *item_ll, uint8_t *impossible, double *counts, double *class_mass,
+                  const double *item_terms) {
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         std::vector<double> mass(static_cast<std::size_t>(d.k));
@@ -237,7 +238,7 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
             double ll = 0.0;
             int64_t none = 0;
             e_step_range<K>(d, ItemRange{j, j + 1}, log_pi, log_prior, prior, allowed, q, counts,
-                            counts != nullptr ? mass.data() : nullptr, ll, none);
+                            counts != nullptr ? mass.data() : nullptr, ll, none, item_terms);
             item_ll[j] = none != 0 ? 0.0 : ll;
             impossible[j] = none != 0 ? 1 : 0;
             if (class_mass != nullptr)

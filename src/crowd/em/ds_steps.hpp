@@ -57,10 +57,12 @@ void m_step_from_totals(const double *counts, const double *class_mass, int32_t 
 // read it) and log_prior, its log-likelihood term in item_ll[j] (0 for an impossible
 // item) and impossible[j]; with `counts` (codes x k) and `class_mass`, q_j is added
 // into the rows of its labels and into the class mass. `allowed`: the answer sets of
-// every item (n_items x k), or null.
+// every item (n_items x k), or null. `item_terms` (n_items x k, or null): each item's
+// model term m_j(t) (crowd/em/model_worker.hpp), added to its sums as the full E-step does.
 void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const double *log_pi,
                   const double *log_prior, const double *prior, const uint8_t *allowed, double *q,
-                  double *item_ll, uint8_t *impossible, double *counts, double *class_mass);
+                  double *item_ll, uint8_t *impossible, double *counts, double *class_mass,
+                  const double *item_terms = nullptr);
 
 // One round of incremental EM over the items [0, n) of `d` (an update's gathered working
 // set, whose items hold nothing else), in one pass: each item's posterior q_j (Z-4) at

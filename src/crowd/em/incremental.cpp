@@ -19,6 +19,8 @@
 #include "crowd/calibration/calibration.hpp"
 #include "crowd/em/degenerate_fit.hpp"
 #include "crowd/em/ds_steps.hpp"
+#include "crowd/em/incremental_model.hpp"
+#include "crowd/em/model_worker.hpp"
 #include "util/error.hpp"
 
 namespace cs {
@@ -79,11 +81,12 @@ void remove_items(UpdateState &s, const ItemView &v, const std::vector<int32_t> 
     }
 }
 
-// E-step of the listed items at the state's parameters, their share added to the sums.
+// E-step of the listed items at the state's parameters, their share added to the sums;
+// `terms`: the view's model terms at pi_M (incremental_model.hpp), or null.
 void e_step(UpdateState &s, const ItemView &v, const std::vector<int32_t> &items, const std::vector<double> &log_pi,
-            const std::vector<double> &log_prior) {
+            const std::vector<double> &log_prior, const double *terms) {
     ds::e_step_items(v.data, items.data(), items.size(), log_pi.data(), log_prior.data(), s.params.prior.data(),
-                     v.allowed, v.q, v.item_ll, v.impossible, s.counts.data(), s.class_mass.data());
+                     v.allowed, v.q, v.item_ll, v.impossible, s.counts.data(), s.class_mass.data(), terms);
     for (int32_t j : items) s.log_likelihood += v.item_ll[j];
 }
 
@@ -94,7 +97,7 @@ void e_step(UpdateState &s, const ItemView &v, const std::vector<int32_t> &items
 // and round. The order of the items, hence of every sum, is the state's.
 struct Gathered {
     CrowdData data;
-    std::vector<double> q, item_ll;
+    std::vector<double> q, item_ll, model;
     std::vector<uint8_t> impossible, allowed;
 
     Gathered(const UpdateState &s, const std::vector<int32_t> &items) {
@@ -118,6 +121,7 @@ struct Gathered {
         impossible.resize(n);
         if (!d.gold.empty()) data.gold.resize(n);
         if (!s.allowed.empty()) allowed.resize(kn);
+        if (has_model(d)) model.resize(kn);
         for (std::size_t t = 0; t < n; ++t) {
             const int32_t j = items[t];
             std::copy(d.item_code.data() + d.item_start[j], d.item_code.data() + d.item_start[j + 1],
@@ -127,7 +131,9 @@ struct Gathered {
             impossible[t] = s.impossible[j];
             if (!d.gold.empty()) data.gold[t] = d.gold[j];
             if (!s.allowed.empty()) std::copy_n(s.allowed.data() + static_cast<int64_t>(j) * k, k, allowed.data() + t * k);
+            if (has_model(d)) std::copy_n(d.model_probs + static_cast<int64_t>(j) * k, k, model.data() + t * k);
         }
+        data.model_probs = has_model(d) ? model.data() : nullptr;
     }
 
     ItemView view() {
@@ -354,6 +360,8 @@ void refresh_allowed(UpdateState &s, const std::vector<int32_t> &items) {
         const bool none = d.item_start[j] == d.item_start[j + 1];
         std::fill(a, a + k, static_cast<uint8_t>(none ? 1 : 0));
         for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) a[d.label_of(p)] = 1;
+        if (!none && has_model(d))  // the model answers too (answer_sets)
+            for (int32_t t = 0; t < k; ++t) a[t] = a[t] || model_answers(d, j, t);
     }
 }
 
@@ -413,6 +421,7 @@ void shared_results(const UpdateState &s, FitResult &out) {
     out.k = d.k;
     out.confusion = s.params.confusion;
     out.prior = s.params.prior;
+    out.model_confusion = s.params.model_confusion;
     out.has_log_likelihood = true;
     out.temperature = s.temperature;
     out.mixing = s.mixing;
@@ -477,14 +486,18 @@ void UpdateState::prepare(const FitOptions &options) {
     if (q.size() == static_cast<std::size_t>(data.n_items) * k) mark_ties(*this, every_item(data.n_items));
 }
 
-UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit) {
+UpdateState state_from_fit(CrowdData data, std::vector<double> model_table, const FitOptions &options,
+                           const FitResult &fit) {
     UpdateState s;
     s.data = std::move(data);
     if (s.data.item_code.is_view()) s.data.item_code.resize(s.data.item_code.size());  // own the codes
     s.data.shard = nullptr;
     const int32_t k = s.data.k;
+    s.model_table = std::move(model_table);
+    s.attach_model();
     s.params.confusion = fit.confusion;
     s.params.prior = fit.prior;
+    if (has_model(s.data)) s.params.model_confusion = fit.model_confusion;
     s.prepare(options);
     s.q.assign(static_cast<std::size_t>(s.data.n_items) * k, 0.0);
     s.item_ll.assign(static_cast<std::size_t>(s.data.n_items), 0.0);
@@ -494,7 +507,8 @@ UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitR
     const std::vector<int32_t> all = every_item(s.data.n_items);
     std::vector<double> log_pi, log_prior;
     take_logs(s.params, k, log_pi, log_prior);
-    e_step(s, whole_items(s), all, log_pi, log_prior);
+    std::vector<double> terms;
+    e_step(s, whole_items(s), all, log_pi, log_prior, model_terms_for(s.data, s.params.model_confusion, terms));
     mark_ties(s, all);
     s.calibrated_labels = static_cast<int64_t>(s.data.n_labels());
     s.fitted_labels = s.calibrated_labels;
@@ -518,15 +532,26 @@ void results_from_state(const UpdateState &s, const FitOptions &options, FitResu
 }
 
 void update_state(UpdateState &s, const FitOptions &options, const int32_t *item, const int32_t *worker,
-                  const int32_t *label, std::size_t n_labels, FitResult &out, bool &changed) {
+                  const int32_t *label, std::size_t n_labels, const ModelRows &model_rows, FitResult &out, bool &changed) {
     changed = false;
     const FitOptions em = em_options(options);
     const int32_t k = s.data.k;
     const std::vector<NewLabel> batch = checked_labels(s, item, worker, label, n_labels);
     const int32_t old_items = s.data.n_items, old_workers = s.data.n_workers;
+    int32_t items_after = old_items;
+    for (const NewLabel &l : batch) items_after = std::max(items_after, l.item + 1);
 
-    // The touched items: their old share leaves the sums before their labels change.
+    // The touched items: their old share leaves the sums before their labels change;
+    // with them the items whose classifier row changes.
     std::vector<int32_t> touched = changed_items(s, batch, options.duplicates);
+    const std::vector<int32_t> model_changed = changed_model_rows(s, model_rows, items_after);
+    if (batch.empty() && model_changed.empty()) return;  // nothing to do: the model is as it was
+    if (!model_changed.empty()) {
+        std::vector<int32_t> both;
+        std::set_union(touched.begin(), touched.end(), model_changed.begin(), model_changed.end(),
+                       std::back_inserter(both));
+        touched = std::move(both);
+    }
     changed = true;  // from here on only an allocation can fail, and the state is then lost
     std::vector<int32_t> old_touched;
     for (int32_t j : touched)
@@ -537,6 +562,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     for (int32_t j = old_items; j < s.data.n_items; ++j)  // new items, with labels or not
         if (!std::binary_search(touched.begin(), touched.end(), j)) touched.push_back(j);
     std::sort(touched.begin(), touched.end());
+    if (has_model(s.data) || model_rows.n > 0) apply_model_rows(s, model_rows);  // grows the table with the items
     if (restricts_support(s.data, options)) refresh_allowed(s, touched);
     // New workers need parameters before their first E-step: those the M-step gives a
     // worker without counts (its prior's centre, or uniform); the others keep theirs.
@@ -573,16 +599,25 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     const double rest_log_likelihood = s.log_likelihood;
     const int64_t n_working = static_cast<int64_t>(working.size());
     std::vector<double> trace, top(working.size()), sum(working.size());
-    std::vector<double> log_pi, log_prior;
+    std::vector<double> log_pi, log_prior, terms;
+    // The classifier's counts of the items outside the working set, once (incremental_model.hpp).
+    std::vector<double> model_rest, model_counts;
+    if (has_model(s.data)) {
+        std::vector<uint8_t> in_working(static_cast<std::size_t>(s.data.n_items), 0);
+        for (int32_t j : working) in_working[static_cast<std::size_t>(j)] = 1;
+        model_counts_of_rest(s, in_working, model_rest);
+    }
     for (int32_t round = 0; round < options.update_rounds; ++round) {
         take_logs(s.params, k, log_pi, log_prior);
         double moved = 0.0;
-        const double working_ll = ds::e_step_settle(v.data, n_working, log_pi.data(), log_prior.data(),
-                                                    s.params.prior.data(), v.allowed, round > 0, v.q, top.data(),
-                                                    sum.data(), v.impossible, s.counts.data(), s.class_mass.data(),
-                                                    moved);
+        const double working_ll = ds::e_step_settle(
+            v.data, n_working, log_pi.data(), log_prior.data(), s.params.prior.data(), v.allowed, round > 0, v.q,
+            top.data(), sum.data(), v.impossible, s.counts.data(), s.class_mass.data(), moved,
+            model_terms_for(gathered.data, s.params.model_confusion, terms));
         s.log_likelihood = rest_log_likelihood + working_ll;
+        model_counts_with(s, model_rest, gathered.data, gathered.q.data(), model_counts);
         m_step(s, em);
+        if (!model_counts.empty()) model_m_step(model_counts, k, em, s.params.model_confusion);
         trace.push_back(s.log_likelihood);
         if (round > 0 && moved <= kSettled) break;
     }

@@ -42,6 +42,13 @@ struct UpdateState {
     int32_t calibration = CS_CALIBRATION_NONE;
     bool incremental = false;        // an update ran since the last full fit
     double log_likelihood = 0.0;     // sum of item_ll, kept up to date
+    // A classifier's probabilities (issue 34; crowd/em/model_worker.hpp): n_items x k, the
+    // uniform row for an item the model gave none, normalised as cs_set_model_probs
+    // stores them; empty when the model has none. Its confusion matrix pi_M is
+    // params.model_confusion (empty: uniform, no estimate yet). data.model_probs points
+    // here (attach_model), so the E-step, the answer sets, the ties and the calibration
+    // see the model as a full fit does.
+    std::vector<double> model_table;
 
     /// Per-item answer sets when the options restrict the support, else empty; derived
     /// (not saved), rebuilt by prepare().
@@ -58,15 +65,31 @@ struct UpdateState {
     /// refresh, fewer after one in place (for tests and benches; not saved).
     int64_t refreshed_rows = 0;
 
+    /// Point data.model_probs at model_table (null when it is empty); after any change
+    /// of model_table's size.
+    void attach_model() { data.model_probs = model_table.empty() ? nullptr : model_table.data(); }
+
     /// Rebuild the derived tables above from data (after a load or a merge).
     /// Also reserves room in the codes for a quarter more labels (updates insert in place).
     void prepare(const FitOptions &options);
 };
 
-/// The state of a finished fit: its labels (moved in), one E-step of every item at the
-/// fit's parameters (the posteriors EM ended with: its last E-step was at these
-/// parameters) and the statistics of those posteriors; the fit's calibration.
-UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitResult &fit);
+/// The state of a finished fit: its labels (moved in), the classifier's dense table the
+/// fit ran with (moved in; empty without one) and its pi_M (fit.model_confusion), one
+/// E-step of every item at the fit's parameters (the posteriors EM ended with: its last
+/// E-step was at these parameters) and the statistics of those posteriors; the fit's
+/// calibration.
+UpdateState state_from_fit(CrowdData data, std::vector<double> model_table, const FitOptions &options,
+                           const FitResult &fit);
+
+/// A classifier's rows for an update (the handle's cs_set_model_probs rows): item ids of
+/// the model (after the batch), rows of k values already checked and normalised.
+struct ModelRows {
+    const int32_t *item = nullptr;
+    const double *probs = nullptr;
+    std::size_t n = 0;
+    int32_t k = 0;
+};
 
 /// Add new labels (validated here) to the state and refit incrementally (the file
 /// comment; crowdspec.h cs_update for the contract). `out` holds the results of the
@@ -79,8 +102,18 @@ UpdateState state_from_fit(CrowdData data, const FitOptions &options, const FitR
 /// Every check comes before the first change: on invalid input it throws cs::Error
 /// with the state and `out` unchanged and `changed` false; a later failure (out of
 /// memory) leaves `changed` true and the state and `out` unusable.
+///
+/// `rows` (issue 34): the classifier's probabilities for items of the model or of the
+/// batch. An item whose row differs from the one the state has (or a new item with an
+/// informative row) counts as touched: its E-step is redone with the new row. A state
+/// without a model gains one (pi_M starts uniform, as EM's parameter starts do). The
+/// model's M-step counts are summed afresh each round over every item with a row, the
+/// untouched ones at their kept posteriors (a partial E-step of the model's hidden
+/// answer, which also raises the free energy). Throws CS_ERR_INVALID_ARGUMENT when
+/// rows.k is not the model's k, CS_ERR_INVALID_ID for a row of an item beyond the
+/// model's items after the batch. With no label and no changed row nothing changes.
 void update_state(UpdateState &state, const FitOptions &options, const int32_t *item, const int32_t *worker,
-                  const int32_t *label, std::size_t n_labels, FitResult &out, bool &changed);
+                  const int32_t *label, std::size_t n_labels, const ModelRows &rows, FitResult &out, bool &changed);
 
 /// The results of a state as a fit (after a load or an update): posteriors, labels,
 /// degenerate ties settled, calibration applied. Keeps out's trace and notes.

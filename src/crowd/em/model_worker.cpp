@@ -25,13 +25,15 @@ void item_likelihoods(const double *p, const double *pi, int32_t k, double *out)
     }
 }
 
-bool flat(const double *p, int32_t k) {
+bool flat(const double *p, int32_t k) { return flat_model_row(p, k); }
+
+}  // namespace
+
+bool flat_model_row(const double *p, int32_t k) {
     for (int32_t o = 1; o < k; ++o)
         if (p[o] != p[0]) return false;
     return true;
 }
-
-}  // namespace
 
 void add_model_vote(const CrowdData &data, std::vector<double> &q) {
     const int32_t k = data.k;
@@ -57,11 +59,17 @@ void model_log_terms(const CrowdData &data, const std::vector<double> &model_con
 
 void model_counts(const CrowdData &data, const double *q, const std::vector<double> &model_confusion,
                   std::vector<double> &counts) {
+    counts.assign(static_cast<std::size_t>(data.k) * data.k, 0.0);
+    add_model_counts(data, q, model_confusion, nullptr, counts);
+}
+
+void add_model_counts(const CrowdData &data, const double *q, const std::vector<double> &model_confusion,
+                      const uint8_t *skip, std::vector<double> &counts) {
     const int32_t k = data.k;
-    counts.assign(static_cast<std::size_t>(k) * k, 0.0);
     const double *pi = model_confusion.empty() ? nullptr : model_confusion.data();
     std::vector<double> like(static_cast<std::size_t>(k));
     for (int32_t j = 0; j < data.n_items; ++j) {
+        if (skip != nullptr && skip[j]) continue;
         const double *p = data.model_probs + static_cast<int64_t>(j) * k;
         if (flat(p, k)) continue;  // no model answer: missing, not counted (see the header)
         const double *qj = q + static_cast<int64_t>(j) * k;

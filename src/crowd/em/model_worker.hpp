@@ -58,6 +58,17 @@ void model_log_terms(const CrowdData &data, const std::vector<double> &model_con
 void model_counts(const CrowdData &data, const double *q, const std::vector<double> &model_confusion,
                   std::vector<double> &counts);
 
+/// model_counts of the items j of `data` with skip[j] == 0 (skip null: every item),
+/// added into `counts` (k x k, sized by the caller) in item order. An incremental
+/// update (incremental.cpp) sums the untouched items' share from the state and the
+/// working items' from its gathered copy.
+void add_model_counts(const CrowdData &data, const double *q, const std::vector<double> &model_confusion,
+                      const uint8_t *skip, std::vector<double> &counts);
+
+/// Whether a model row carries no information: every class equal (also the row an item
+/// without a model row gets in the dense table).
+bool flat_model_row(const double *p, int32_t k);
+
 /// The soft majority-vote start of EM with the model as one more, soft voter: q_j
 /// becomes (n_j q_j + p_j) / (n_j + 1), n_j the item's labels (p_j alone for an item
 /// without labels). Without it the first pi_M is measured against the crowd's vote

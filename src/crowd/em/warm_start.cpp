@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "crowd/em/model_worker.hpp"
 #include "crowd/voting/majority_vote.hpp"
 #include "util/error.hpp"
 
@@ -146,7 +147,10 @@ void predict_items(const CrowdData &data, const FitOptions &options, const DsPar
             unknown += labelled[i];
         }
     }
+    // The classifier (issue 34): its terms at the fit's pi_M when the batch has rows.
+    if (has_model(data)) params.model_confusion = known.model_confusion;
     const EStep e = e_step(data, params, options, out.posteriors);
+    out.model_confusion = known.model_confusion;  // kept for the next batch
     out.labels = argmax_labels(out.posteriors, data.n_items, k);
     out.confusion = std::move(params.confusion);
     out.prior = std::move(params.prior);

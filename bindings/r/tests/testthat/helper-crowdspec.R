@@ -139,3 +139,31 @@ expect_same_as_c <- function(fit, c) {
   expect_lte(abs(fit$log_likelihood - c$log_likelihood) / max(1, abs(c$log_likelihood)), TOL)
   expect_identical(fit$notes, crowdspec:::.note_names(c$notes))
 }
+
+# A crowd of 900 items (classes a, b, c in turn), `per_item` labels each (3) from 30
+# workers right `accuracy` of the time (0.65; errors uniform), and a classifier right
+# 90 % of the time on a and b that calls every item of class c "b", always with
+# confidence 0.9 (R's RNG; test-model-assist.R, test-model-update.R).
+simulated_with_model <- function(seed = 7L, per_item = 3L, accuracy = 0.65) {
+  set.seed(seed)
+  classes <- c("a", "b", "c")
+  n <- 900L
+  truth <- rep_len(1:3, n)
+  item <- worker <- label <- integer()
+  for (j in seq_len(n)) {
+    who <- sample.int(30L, per_item)
+    said <- ifelse(runif(per_item) > accuracy,
+                   (truth[j] + sample.int(2L, per_item, replace = TRUE) - 1L) %% 3L + 1L, truth[j])
+    item <- c(item, rep(j, per_item)); worker <- c(worker, who); label <- c(label, said)
+  }
+  model_said <- ifelse(truth == 3L, 2L,
+                       ifelse(runif(n) > 0.9, (truth + sample.int(2L, n, replace = TRUE) - 1L) %% 3L + 1L,
+                              truth))
+  probs <- matrix(0.05, n, 3L, dimnames = list(NULL, classes))
+  probs[cbind(seq_len(n), model_said)] <- 0.9
+  ids <- sprintf("img%04d", seq_len(n))
+  list(data = data.frame(item = ids[item], worker = sprintf("w%02d", worker),
+                         label = classes[label], stringsAsFactors = FALSE),
+       model = data.frame(item = ids, probs, stringsAsFactors = FALSE),
+       truth = stats::setNames(classes[truth], ids), model_said = classes[model_said])
+}

@@ -30,32 +30,7 @@ test_that("label next and worker diagnostics are the library's, by hand", {
 
 # --- A classifier's probabilities (model_probs), issue 34 (a) and crowdlab.
 
-# A crowd of 900 items (classes a, b, c in turn), 3 labels each from 30 workers right
-# 65 % of the time (errors uniform), and a classifier right 90 % of the time on a and
-# b that calls every item of class c "b", always with confidence 0.9 (R's RNG).
-simulated_with_model <- function(seed = 7L) {
-  set.seed(seed)
-  classes <- c("a", "b", "c")
-  n <- 900L
-  truth <- rep_len(1:3, n)
-  item <- worker <- label <- integer()
-  for (j in seq_len(n)) {
-    who <- sample.int(30L, 3L)
-    said <- ifelse(runif(3L) > 0.65, (truth[j] + sample.int(2L, 3L, replace = TRUE) - 1L) %% 3L + 1L,
-                   truth[j])
-    item <- c(item, rep(j, 3L)); worker <- c(worker, who); label <- c(label, said)
-  }
-  model_said <- ifelse(truth == 3L, 2L,
-                       ifelse(runif(n) > 0.9, (truth + sample.int(2L, n, replace = TRUE) - 1L) %% 3L + 1L,
-                              truth))
-  probs <- matrix(0.05, n, 3L, dimnames = list(NULL, classes))
-  probs[cbind(seq_len(n), model_said)] <- 0.9
-  ids <- sprintf("img%04d", seq_len(n))
-  list(data = data.frame(item = ids[item], worker = sprintf("w%02d", worker),
-                         label = classes[label], stringsAsFactors = FALSE),
-       model = data.frame(item = ids, probs, stringsAsFactors = FALSE),
-       truth = stats::setNames(classes[truth], ids), model_said = classes[model_said])
-}
+# simulated_with_model(): helper-crowdspec.R.
 
 test_that("a classifier wrong on one class is outvoted there, and its matrix shows it", {
   s <- simulated_with_model()

@@ -341,6 +341,18 @@ extern "C" {
     ) -> cs_status;
     /// The classifier's k x k confusion matrix EM estimated in the last fit.
     pub fn cs_model_confusion(model: *const cs_model, confusion: *mut f64, capacity: usize) -> cs_status;
+    /// [`cs_predict`] with a classifier's rows for items of the batch (batch item ids;
+    /// model_item NULL: row r is item r), weighed by the classifier's matrix of the fit.
+    pub fn cs_predict_model_probs(
+        model: *mut cs_model,
+        item: *const i32,
+        worker: *const i32,
+        label: *const i32,
+        n_labels: usize,
+        model_item: *const i32,
+        probs: *const f64,
+        n_rows: usize,
+    ) -> cs_status;
     /// Each item's "label next" score, n_items values.
     pub fn cs_label_next(model: *const cs_model, scores: *mut f64, capacity: usize) -> cs_status;
     /// The posterior probability that each of n given labels is wrong.

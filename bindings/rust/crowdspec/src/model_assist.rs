@@ -4,7 +4,8 @@
 //! `cs_label_next`, `cs_label_wrong`, `cs_worker_diagnostics`).
 
 use crate::error::{Error, Status};
-use crate::model::Model;
+use crate::model::{same_length, Model};
+use crate::results::Fit;
 use crowdspec_sys as sys;
 
 /// Per worker of the last crowd fit (`cs_worker_diagnostics`), each `n_workers` long.
@@ -22,6 +23,21 @@ pub struct WorkerDiagnostics {
     pub high: Vec<f64>,
 }
 
+/// The number of rows of k values in `probs`, one per id of `items` when given; an
+/// error naming `what` when they do not fit.
+fn probability_rows(what: &str, items: Option<&[i32]>, probs: &[f64], k: usize) -> Result<usize, Error> {
+    let rows = if k == 0 { 0 } else { probs.len() / k };
+    if k == 0 || probs.len() != rows * k || items.map_or(false, |i| i.len() != rows) {
+        return Err(Error::new(Status::InvalidArgument, format!(
+            "{what}: {} values are not rows of k = {} for {} items",
+            probs.len(),
+            k,
+            items.map_or(rows, |i| i.len())
+        )));
+    }
+    Ok(rows)
+}
+
 impl Model {
     /// A classifier's class probabilities for the next crowd fits (`cs_set_model_probs`):
     /// `probs` holds rows of `k` values, row r for item `items[r]` (`None`: row r is item
@@ -29,20 +45,53 @@ impl Model {
     /// confusion matrix; [`Method::Crowdlab`](crate::Method::Crowdlab) weighs it as
     /// CROWDLAB does. An empty `probs` clears them.
     pub fn set_model_probs(&mut self, items: Option<&[i32]>, probs: &[f64], k: usize) -> Result<&mut Model, Error> {
-        let rows = if k == 0 { 0 } else { probs.len() / k };
-        if k == 0 || probs.len() != rows * k || items.map_or(false, |i| i.len() != rows) {
-            return Err(Error::new(Status::InvalidArgument, format!(
-                "model probabilities: {} values are not rows of k = {} for {} items",
-                probs.len(),
-                k,
-                items.map_or(rows, |i| i.len())
-            )));
-        }
+        let rows = probability_rows("model probabilities", items, probs, k)?;
         let item_ptr = items.map_or(std::ptr::null(), |i| i.as_ptr());
         let k32 = i32::try_from(k).map_err(|_| Error::new(Status::InvalidArgument, format!("k = {k} is too large")))?;
         // SAFETY: live handle; item_ptr is null or holds rows ids, probs rows * k values; only read.
         self.check(unsafe { sys::cs_set_model_probs(self.ptr(), item_ptr, probs.as_ptr(), rows, k32) })?;
         Ok(self)
+    }
+
+    /// Labels a new batch with the fit's workers and a classifier's rows for the batch's
+    /// items (`cs_predict_model_probs`): as [`Model::predict`], each item with a row gets
+    /// the classifier's term, weighed by the classifier's matrix the fit estimated (a
+    /// fit with [`Model::set_model_probs`], or a loaded model of one). `probs` holds rows
+    /// of k values (k of the fit), row r for batch item `items_of_rows[r]` (`None`: item
+    /// r). For the fit's own labels and rows the posteriors are the fit's. An update of a
+    /// saved model takes a classifier's rows through [`Model::set_model_probs`] before
+    /// [`Model::update`] (the model's item ids).
+    pub fn predict_model_probs(
+        &mut self,
+        items: &[i32],
+        workers: &[i32],
+        labels: &[i32],
+        items_of_rows: Option<&[i32]>,
+        probs: &[f64],
+    ) -> Result<Fit, Error> {
+        let n = same_length(
+            "predict_model_probs",
+            &[("items", items.len()), ("workers", workers.len()), ("labels", labels.len())],
+        )?;
+        let k = self.count(sys::cs_n_classes)?;
+        let rows = probability_rows("batch model probabilities", items_of_rows, probs, k)?;
+        let item_ptr = items_of_rows.map_or(std::ptr::null(), |i| i.as_ptr());
+        // SAFETY: live handle; the batch slices hold n values, item_ptr is null or holds
+        // rows ids, probs rows * k values; all only read.
+        let code = unsafe {
+            sys::cs_predict_model_probs(
+                self.ptr(),
+                items.as_ptr(),
+                workers.as_ptr(),
+                labels.as_ptr(),
+                n,
+                item_ptr,
+                probs.as_ptr(),
+                rows,
+            )
+        };
+        self.check(code)?;
+        self.result()
     }
 
     /// The classifier's k x k confusion matrix (true x model label, row-major) that EM
