@@ -207,7 +207,10 @@ EStep run_e_step(const CrowdData &d, const DsParams &params, Workspace &ws, std:
     if (model) model_log_terms(d, params.model_confusion, ws.model_terms);
     else ws.model_terms.clear();
     e_step_parts(d, ws, params.prior.data(), q.data(), scatter);
-    if (model && scatter) model_counts(d, q.data(), params.model_confusion, ws.model_counts);
+    if (model && scatter) {
+        model_counts(d, q.data(), params.model_confusion, ws.model_counts);
+        ws.model_q = q.data();
+    }
     EStep result;
     if (d.k == 2 && ws.ratio_ready && !model) result.log_likelihood = ws.ratio_ll;  // e_step_range_ratio
     for (int64_t p = 0; p < ws.n_parts(); ++p) {  // in partition order: deterministic

@@ -166,7 +166,10 @@ void pull_from(const CrowdData &d, Workspace &ws, const double *q) {
 // Counts of the posteriors q in every partition (the M-step of a posterior start).
 void scatter_posteriors(const CrowdData &d, Workspace &ws, const double *q) {
     // The model's counts of a posterior start: no pi_M yet, so uniform (model_worker.hpp).
-    if (has_model(d)) model_counts(d, q, {}, ws.model_counts);
+    if (has_model(d)) {
+        model_counts(d, q, {}, ws.model_counts);
+        ws.model_q = q;
+    }
     if (ws.pull()) return pull_from(d, ws, q);
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
@@ -244,8 +247,15 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         if (logs && k == 2) fill_ratios(ws, first, last, b);
     });
     // The model's own confusion matrix, from the counts of the last pass (model_worker.hpp).
-    if (has_model(d) && !ws.model_counts.empty()) model_m_step(ws.model_counts, k, options, params.model_confusion);
-    else params.model_confusion.clear();
+    if (has_model(d) && !ws.model_counts.empty()) {
+        model_m_step(ws.model_counts, k, options, params.model_confusion);
+        // One process's items only in a distributed fit: its sums would need a
+        // collective per inner step, so it keeps EM's single step there.
+        if (ws.model_q != nullptr && d.shard == nullptr)
+            settle_model_confusion(d, ws.model_q, options, params.model_confusion);
+    } else {
+        params.model_confusion.clear();
+    }
     params.prior.assign(static_cast<std::size_t>(k), 1.0 / k);
     const int64_t n_items = total_items(d);
     if (options.prior == CS_PRIOR_ESTIMATED && n_items > 0)

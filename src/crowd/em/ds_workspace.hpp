@@ -110,6 +110,10 @@ struct Workspace {
     LabelsByCode own_by_code;
     const LabelsByCode *by_code = nullptr;
     const double *pull_q = nullptr;
+    // The posteriors the classifier's counts (model_counts) were taken from, for the
+    // M-step to solve the classifier's matrix for them (settle_model_confusion); null
+    // without a classifier.
+    const double *model_q = nullptr;
 
     // `scatter` = false for a lone E-step, which needs no count tables; `support` =
     // false for a lone M-step, which needs no answer sets. `shared` are the answer sets

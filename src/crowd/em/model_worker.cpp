@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "crowd/em/confusion_model.hpp"
+#include "crowdspec/crowdspec.h"
 
 namespace cs {
 
@@ -90,6 +91,151 @@ void model_m_step(const std::vector<double> &counts, int32_t k, const FitOptions
     for (std::size_t e = 0; e < model_confusion.size(); ++e)
         model_confusion[e] = counts[e] + options.smoothing + 1.0 / k;
     apply_confusion_model(model_confusion.data(), k, options.confusion);
+}
+
+namespace {
+
+// Classes up to which the classifier's rows are solved by Newton's method (k^3 per item
+// and step); above, by repeated EM passes (k^2 per item and pass).
+constexpr int32_t kNewtonClasses = 8;
+
+// The slope of row t's objective f(pi) = sum_j w_j log L_j + a sum_o log pi_o (L_j =
+// p_j . pi, over the items whose row is not flat) along d at pi: sum_j w_j (p_j . d) / L_j
+// + a sum_o d_o / pi_o. No logarithms: the line search below needs only the sign and
+// size of the slope, which is what made it cheap (f itself took a log per item).
+double row_slope(const CrowdData &data, const double *q, int32_t t, const double *pi, const double *d, double a) {
+    const int32_t k = data.k;
+    double slope = 0.0;
+    for (int32_t o = 0; o < k; ++o) slope += a * d[o] / pi[o];
+    for (int32_t j = 0; j < data.n_items; ++j) {
+        const double w = q[static_cast<int64_t>(j) * k + t];
+        const double *p = data.model_probs + static_cast<int64_t>(j) * k;
+        if (!(w > 0.0) || flat(p, k)) continue;
+        double like = 0.0, along = 0.0;
+        for (int32_t o = 0; o < k; ++o) like += p[o] * pi[o], along += p[o] * d[o];
+        slope += w * along / like;
+    }
+    return slope;
+}
+
+// Solves n x = b for a symmetric positive definite n (k x k, row-major) by Cholesky,
+// in place of b; false when n is not positive definite to working precision.
+bool spd_solve(const double *n, int32_t k, double *b) {
+    double c[kNewtonClasses * kNewtonClasses];
+    for (int32_t r = 0; r < k; ++r)
+        for (int32_t col = 0; col <= r; ++col) {
+            double v = n[r * k + col];
+            for (int32_t m = 0; m < col; ++m) v -= c[r * k + m] * c[col * k + m];
+            if (r == col) {
+                if (!(v > 0.0)) return false;
+                c[r * k + r] = std::sqrt(v);
+            } else {
+                c[r * k + col] = v / c[col * k + col];
+            }
+        }
+    for (int32_t r = 0; r < k; ++r) {  // c y = b
+        for (int32_t m = 0; m < r; ++m) b[r] -= c[r * k + m] * b[m];
+        b[r] /= c[r * k + r];
+    }
+    for (int32_t r = k - 1; r >= 0; --r) {  // c^T x = y
+        for (int32_t m = r + 1; m < k; ++m) b[r] -= c[m * k + r] * b[m];
+        b[r] /= c[r * k + r];
+    }
+    return true;
+}
+
+// Row t of pi_M at the maximum of f (row_slope), by Newton's method on the simplex:
+// gradient g_o = sum_j w_j p_jo / L_j + a / pi_o and curvature N = -Hessian,
+// N_oo' = sum_j w_j p_jo p_jo' / L_j^2 + [o = o'] a / pi_o^2 (positive definite); the
+// step d = N^-1 (g - lambda 1) with lambda making sum_o d_o = 0, shortened to stay inside
+// the simplex. f is concave, so along d its slope falls from g . d > 0: a step is taken
+// when the slope at its end has not fallen below minus half that (near the maximum the
+// full step lands on it, quadratic convergence); otherwise it is cut to where the
+// slope's secant crosses zero. False when N is singular.
+bool newton_row(const CrowdData &data, const double *q, int32_t t, double a, double *pi) {
+    const int32_t k = data.k;
+    double g[kNewtonClasses], n[kNewtonClasses * kNewtonClasses], x[kNewtonClasses], y[kNewtonClasses];
+    double trial[kNewtonClasses];
+    for (int step = 0; step < 50; ++step) {
+        for (int32_t o = 0; o < k; ++o) {
+            g[o] = a / pi[o];
+            for (int32_t m = 0; m < k; ++m) n[o * k + m] = o == m ? a / (pi[o] * pi[o]) : 0.0;
+        }
+        for (int32_t j = 0; j < data.n_items; ++j) {
+            const double w = q[static_cast<int64_t>(j) * k + t];
+            const double *p = data.model_probs + static_cast<int64_t>(j) * k;
+            if (!(w > 0.0) || flat(p, k)) continue;
+            double like = 0.0;
+            for (int32_t o = 0; o < k; ++o) like += p[o] * pi[o];
+            const double u = w / like, v = w / (like * like);
+            for (int32_t o = 0; o < k; ++o) {
+                g[o] += u * p[o];
+                for (int32_t m = 0; m <= o; ++m) n[o * k + m] += v * p[o] * p[m];
+            }
+        }
+        for (int32_t o = 0; o < k; ++o)
+            for (int32_t m = 0; m < o; ++m) n[m * k + o] = n[o * k + m];
+        for (int32_t o = 0; o < k; ++o) x[o] = g[o], y[o] = 1.0;
+        if (!spd_solve(n, k, x) || !spd_solve(n, k, y)) return false;
+        double sx = 0.0, sy = 0.0;
+        for (int32_t o = 0; o < k; ++o) sx += x[o], sy += y[o];
+        const double lambda = sx / sy;
+        double alpha = 1.0, largest = 0.0, rise = 0.0;
+        for (int32_t o = 0; o < k; ++o) {
+            x[o] -= lambda * y[o];  // the step d
+            if (x[o] < 0.0) alpha = std::min(alpha, 0.9 * pi[o] / -x[o]);
+            largest = std::max(largest, std::fabs(x[o]));
+            rise += g[o] * x[o];  // the slope at alpha = 0 (g . d, > 0 away from the maximum)
+        }
+        if (largest * alpha <= 1e-12 || !(rise > 0.0)) return true;
+        for (int cut = 0; cut < 40; ++cut) {
+            for (int32_t o = 0; o < k; ++o) trial[o] = pi[o] + alpha * x[o];
+            const double end = row_slope(data, q, t, trial, x, a);
+            if (end >= -0.5 * rise) break;
+            alpha *= rise / (rise - end);  // where the slope's secant crosses 0
+        }
+        std::copy(trial, trial + k, pi);
+        if (largest * alpha <= 1e-12) return true;
+    }
+    return true;
+}
+
+}  // namespace
+
+void settle_model_confusion(const CrowdData &data, const double *q, const FitOptions &options,
+                            std::vector<double> &model_confusion) {
+    const int32_t k = data.k;
+    if (options.confusion == CS_CONFUSION_FULL && k <= kNewtonClasses) {
+        // Each row is its own concave problem: pseudo-counts a = smoothing + 1/k an entry,
+        // as model_m_step adds them.
+        const double a = options.smoothing + 1.0 / k;
+        std::vector<double> solved = model_confusion;
+        bool ok = true;
+        for (int32_t t = 0; t < k && ok; ++t) ok = newton_row(data, q, t, a, solved.data() + static_cast<int64_t>(t) * k);
+        if (ok) {
+            for (int32_t t = 0; t < k; ++t) {  // exactly on the simplex
+                double *row = solved.data() + static_cast<int64_t>(t) * k;
+                double mass = 0.0;
+                for (int32_t o = 0; o < k; ++o) mass += row[o];
+                for (int32_t o = 0; o < k; ++o) row[o] /= mass;
+            }
+            model_confusion.swap(solved);
+            return;
+        }
+    }
+    // Other confusion models (one-coin, class-one-coin), many classes, or a singular
+    // curvature: EM's pass repeated.
+    constexpr int kPasses = 200;
+    constexpr double kSettled = 1e-9;
+    std::vector<double> counts, next;
+    for (int pass = 0; pass < kPasses; ++pass) {
+        model_counts(data, q, model_confusion, counts);  // n_M at the current pi_M
+        model_m_step(counts, k, options, next);
+        double moved = 0.0;
+        for (std::size_t e = 0; e < next.size(); ++e) moved = std::max(moved, std::fabs(next[e] - model_confusion[e]));
+        model_confusion.swap(next);
+        if (moved <= kSettled) break;
+    }
 }
 
 bool model_answers(const CrowdData &data, int32_t j, int32_t t) {
