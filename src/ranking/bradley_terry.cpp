@@ -42,7 +42,7 @@ class BtModel {
 public:
     BtModel(const ComparisonData &data, const PairWeights &w, double lambda, Team &team)
         : data_(data), w_(w), lambda_(lambda), team_(team), pi_(static_cast<std::size_t>(data.n_items), 1.0),
-          wins_(item_wins(data, w)), chunks_(data.n_pairs(), (w.total_ties > 0.0 ? 2 : 1) * int64_t{data.n_items}) {
+          wins_(item_wins(data, w)), scale_(score_scales(data, lambda)), chunks_(data.n_pairs(), (w.total_ties > 0.0 ? 2 : 1) * int64_t{data.n_items}) {
         // nu starts where equal items tie as often as the data do: nu / (2 + nu) = the
         // share of ties.
         if (w.total_ties > 0.0) {
@@ -72,13 +72,14 @@ public:
 
     const std::vector<double> &pi() const { return pi_; }
     double nu() const { return nu_; }
+    const std::vector<double> &score_scale() const { return scale_; }
 
 private:
     const ComparisonData &data_;
     const PairWeights &w_;
     double lambda_;
     Team &team_;
-    std::vector<double> pi_, next_, wins_, s_, root_, sums_;
+    std::vector<double> pi_, next_, wins_, scale_, s_, root_, sums_;
     PairChunks chunks_;
     double nu_ = 0.0;
 };

@@ -71,6 +71,17 @@ void mm_update(const double *wins, const double *first, const double *second, do
     }
 }
 
+std::vector<double> score_scales(const ComparisonData &data, double lambda) {
+    std::vector<double> n(static_cast<std::size_t>(data.n_items), 0.0);
+    for (std::size_t p = 0; p + 1 < data.pair_start.size(); ++p) {
+        const double count = static_cast<double>(data.pair_start[p + 1] - data.pair_start[p]);
+        n[static_cast<std::size_t>(data.pair_lo[p])] += count;
+        n[static_cast<std::size_t>(data.pair_hi[p])] += count;
+    }
+    for (double &v : n) v = std::sqrt(0.25 * v + 0.5 * lambda);
+    return n;
+}
+
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda) {
     if (lambda == 0.0 || pi.empty()) return;
     const std::size_t components = static_cast<std::size_t>(data.n_components);

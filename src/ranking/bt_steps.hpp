@@ -67,6 +67,12 @@ void mm_update(const double *wins, const double *first, const double *second, do
 /// nothing (mm_sweep's rescaling fixes the one component's gauge).
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda);
 
+/// Per item sqrt(n_i / 4 + lambda / 2), n_i its comparisons: the square root of the
+/// largest information about s_i that its comparisons and the prior can hold (one
+/// comparison's at most 1/4, at equal scores; the prior's at most lambda / 2), so 1 /
+/// scale_i is a lower bound of s_i's standard error (the score_tol rule, fit_loop.hpp).
+std::vector<double> score_scales(const ComparisonData &data, double lambda);
+
 /// Davidson's nu after an MM step (bt.md B6): T / sum_p n_p sqrt(pi_lo pi_hi) / D_p,
 /// at most kMaxNu; 0 when there are no ties.
 double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,

@@ -7,14 +7,24 @@
 // plain steps' is discarded, so the trace never decreases and the fixed points are the
 // plain map's. With ::CS_ACCEL_NONE an iteration is one plain step.
 //
+// Convergence: the log posterior's relative change at most `tol`, or (score_tol > 0) no
+// score moved by more than score_tol of its smallest possible standard error,
+// max_i |delta s_i| scale_i <= score_tol with scale_i = sqrt(n_i / 4 + lambda / 2)
+// (score_scales(), bt_steps.hpp): a change far below a score's uncertainty changes no
+// conclusion drawn from it, and this rule needs no knowledge of the log posterior's
+// size, which grows with the data (docs/defaults.md, "score_tol").
+//
 // A Model provides:
 //   std::vector<double> params() const;          the current parameters, unconstrained
 //   void set_params(const std::vector<double> &); the inverse
 //   double evaluate();   the log posterior at the current parameters; prepares advance()
 //                        (the worker models' E-step)
 //   void advance();      one plain step from the evaluated parameters (M-step / MM sweep)
+//   const std::vector<double> &score_scale() const;   scale_i of the first params()
+//                        (the scores s_i) for the score_tol rule
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -36,13 +46,17 @@ bool run_fit_loop(Model &model, const FitOptions &options, const Progress &progr
     if (progress.cancelled(0, objective)) return true;
     double step_bound = 1.0;  // SQUAREM's adaptive bound on -alpha
     const bool accelerate = options.accel == CS_ACCEL_SQUAREM;
+    const bool watch_scores = options.score_tol > 0.0;
+    std::vector<double> before;
     for (int32_t t = 1; t <= options.max_iter; ++t) {
         double next;
         if (!accelerate) {
+            if (watch_scores) before = model.params();
             model.advance();
             next = model.evaluate();
         } else {
             const std::vector<double> x0 = model.params();
+            if (watch_scores) before = x0;
             model.advance();
             const std::vector<double> x1 = model.params();
             model.evaluate();
@@ -89,7 +103,16 @@ bool run_fit_loop(Model &model, const FitOptions &options, const Progress &progr
         out.trace.push_back(objective);
         out.iterations = t;
         if (progress.cancelled(t, objective)) return true;
-        if (options.tol > 0.0 && std::fabs(objective - previous) <= options.tol * (1.0 + std::fabs(objective))) {
+        bool settled = false;
+        if (watch_scores) {
+            const std::vector<double> now = model.params();
+            const std::vector<double> &scale = model.score_scale();
+            double largest = 0.0;
+            for (std::size_t i = 0; i < scale.size(); ++i) largest = std::max(largest, std::fabs(now[i] - before[i]) * scale[i]);
+            settled = largest <= options.score_tol;
+        }
+        if (settled ||
+            (options.tol > 0.0 && std::fabs(objective - previous) <= options.tol * (1.0 + std::fabs(objective)))) {
             out.converged = true;
             break;
         }

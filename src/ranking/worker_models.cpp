@@ -49,6 +49,7 @@ public:
         const std::size_t workers = static_cast<std::size_t>(data.n_workers);
         reliability_.assign(workers, 0.8);  // better than chance: breaks crowd-bt's flip symmetry
         if (noisy_) bias_.assign(workers, 0.5);
+        scale_ = score_scales(data, lambda_);
         // Each worker's answers other than ties (fixed): the M-step's denominators.
         answers_.assign(workers, 0.0);
         for (std::size_t c = 0; c < data.worker.size(); ++c)
@@ -173,6 +174,7 @@ public:
     }
 
     const std::vector<double> &pi() const { return pi_; }
+    const std::vector<double> &score_scale() const { return scale_; }
     const std::vector<double> &reliability() const { return reliability_; }
     const std::vector<double> &bias() const { return bias_; }
 
@@ -288,7 +290,7 @@ private:
     bool noisy_;
     double lambda_;
     int32_t ties_ = CS_TIES_IGNORE;
-    std::vector<double> pi_, s_, reliability_, bias_, answers_, sums_;
+    std::vector<double> pi_, s_, reliability_, bias_, answers_, sums_, scale_;
     // E-step tables: per item wins and first, per worker bt_mass and (noisy-bt) coin_left.
     PairChunks chunks_{data_.n_pairs(), 2 * int64_t{data_.n_items} + (noisy_ ? 2 : 1) * int64_t{data_.n_workers}};
 };
