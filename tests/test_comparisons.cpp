@@ -447,7 +447,7 @@ void rank_agreement_by_hand(void **) {
 // log posterior's 1e-10 rule alone) on Crowd-BT's own process: fewer or as many
 // iterations, every score within 0.1 of its standard error of the fixed point's (the
 // slow direction of crowd-bt's EM, the scores' spread against every eta, is left part
-// way: 0.02 here, 63 iterations instead of 111; 0.06 at 10^6 comparisons), Spearman's
+// way: 0.025 here, 59 iterations instead of 113; 0.06 at 10^6 comparisons), Spearman's
 // rho unchanged to 1e-3; a score_tol outside [0, 1] is refused.
 void score_tol_stops_near_the_fixed_point(void **) {
     cs::sim::ComparisonSimOptions o;

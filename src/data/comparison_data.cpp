@@ -32,8 +32,7 @@ int32_t count_ids(const int32_t *ids, std::size_t n, int32_t declared, const cha
 }  // namespace
 
 ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left, const int32_t *right,
-                                     const int32_t *answer, std::size_t n, int32_t items, int32_t workers,
-                                     bool by_worker) {
+                                     const int32_t *answer, std::size_t n, int32_t items, int32_t workers) {
     if (n > 0) {
         require(left, "left item array");
         require(right, "right item array");
@@ -161,17 +160,6 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
         }
     }
 
-    if (by_worker) {
-        const std::size_t n_workers = static_cast<std::size_t>(d.n_workers);
-        d.worker_start.assign(n_workers + 1, 0);
-        for (int32_t w : d.worker) ++d.worker_start[static_cast<std::size_t>(w) + 1];
-        for (std::size_t w = 0; w < n_workers; ++w) d.worker_start[w + 1] += d.worker_start[w];
-        d.worker_comparison.resize(d.worker.size());
-        std::vector<int64_t> next(d.worker_start.begin(), d.worker_start.end() - 1);
-        for (std::size_t c = 0; c < d.worker.size(); ++c)
-            d.worker_comparison[static_cast<std::size_t>(next[static_cast<std::size_t>(d.worker[c])]++)] =
-                static_cast<uint32_t>(c);
-    }
     return d;
 }
 
