@@ -108,6 +108,18 @@ public:
             product_ = 1.0;
         }
     }
+    /// add(x) for 0 < x <= 1 (a probability): one test fewer.
+    void add_probability(double x) {
+        if (x < 1e-100) {
+            sum_ += std::log(x);
+            return;
+        }
+        product_ *= x;
+        if (product_ < 1e-200) {
+            sum_ += std::log(product_);
+            product_ = 1.0;
+        }
+    }
     double total() const { return sum_ + std::log(product_); }
 
 private:

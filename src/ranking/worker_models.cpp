@@ -232,7 +232,7 @@ private:
                 noise_branch = (1.0 - r) * coin[winner_left];
                 const double P = bt_branch + noise_branch;
                 rho = P > 0.0 ? bt_branch / P : 0.5;
-                log_p.add(std::max(P, kTinyProbability));
+                log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
                 // noisy-bt's coin branch says nothing about the items: rho of a win to
                 // the stated winner only; the coin's mass for the worker's bias.
                 side[low_won] += rho;
@@ -242,7 +242,7 @@ private:
                 noise_branch = (1.0 - r) * q_of[1 - low_won];
                 const double P = bt_branch + noise_branch;
                 rho = P > 0.0 ? bt_branch / P : 0.5;
-                log_p.add(std::max(P, kTinyProbability));
+                log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
                 // crowd-bt: the reversed branch is a win of the other item.
                 side[low_won] += rho;
                 side[1 - low_won] += 1.0 - rho;
