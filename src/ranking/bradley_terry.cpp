@@ -62,6 +62,8 @@ public:
         if (nu_ > 0.0) nu_ = std::min(kMaxNu, std::exp(x.back()));
     }
     double evaluate();
+    // The log posterior is a few percent of bt's pass: prepare() is the full evaluation.
+    bool prepare() { return std::isfinite(evaluate()); }
     void advance() {
         const double *second = nu_ > 0.0 ? sums_.data() + pi_.size() : nullptr;
         mm_update(wins_.data(), sums_.data(), second, lambda_, nu_, pi_, next_);

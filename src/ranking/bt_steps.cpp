@@ -16,6 +16,12 @@ double sigmoid(double x) {
     return e / (1.0 + e);
 }
 
+bool all_finite(const std::vector<double> &values) {
+    for (double v : values)
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
 double sum_in_order(const std::vector<double> &partial) {
     double total = 0.0;
     for (double v : partial) total += v;

@@ -87,6 +87,9 @@ double log_prior(const std::vector<double> &s, double lambda);
 /// maximum-likelihood scores exist (Hunter 2004, Assumption 1).
 void require_strongly_connected(const ComparisonData &data, const PairWeights &w);
 
+/// Whether every value is finite.
+bool all_finite(const std::vector<double> &values);
+
 /// log sigma(x) and sigma(x), stable for any x.
 double log_sigmoid(double x);
 double sigmoid(double x);

@@ -23,6 +23,11 @@
 //   void set_params(const std::vector<double> &); the inverse
 //   double evaluate();   the log posterior at the current parameters; prepares advance()
 //                        (the worker models' E-step)
+//   bool prepare();      what evaluate() prepares for advance(), without the log
+//                        posterior where that saves work (the worker models' logarithm
+//                        per answer); false when it is not finite. SQUAREM needs no log
+//                        posterior at x1 nor at the extrapolated point (two of a kept
+//                        cycle's three passes)
 //   void advance();      one plain step from the evaluated parameters (M-step / MM sweep)
 //   const std::vector<double> &score_scale() const;   scale_i of the first params()
 //                        (the scores s_i) for the score_tol rule
@@ -63,7 +68,7 @@ bool run_fit_loop(Model &model, const FitOptions &options, const Progress &progr
             if (watch_scores) before = x0;
             model.advance();
             const std::vector<double> x1 = model.params();
-            model.evaluate();
+            model.prepare();
             model.advance();
             const std::vector<double> x2 = model.params();  // not evaluated unless it is kept
             double r2 = 0.0, v2 = 0.0;
@@ -83,8 +88,7 @@ bool run_fit_loop(Model &model, const FitOptions &options, const Progress &progr
                 }
                 if (finite) {
                     model.set_params(x);
-                    const double at = model.evaluate();
-                    if (std::isfinite(at)) {
+                    if (model.prepare()) {
                         model.advance();  // one plain step from the extrapolated point
                         const double stabilised = model.evaluate();
                         if (std::isfinite(stabilised) && stabilised >= objective) {

@@ -105,14 +105,19 @@ public:
         for (double &v : reliability_) v = sigmoid(x[k++]);
         for (double &v : bias_) v = sigmoid(x[k++]);
     }
-    double evaluate() { return e_step(); }
+    double evaluate() { return e_step(true); }
+    bool prepare() {
+        e_step(false);
+        return all_finite(sums_);
+    }
     void advance() { m_step(); }
 
     // E-step at the current parameters: the log posterior (returned) and, in the same
     // pass over the pairs, the sums the M-step needs (sums_): per item the
     // responsibilities' wins and the MM sweep's sum_j n_ij / (pi_i + pi_j), per worker
     // the mass of its BT branch and (noisy-bt) of its coin saying "left".
-    double e_step() {
+    // With objective = false only the sums (fit_loop.hpp's prepare()): no logarithms.
+    double e_step(bool objective) {
         const std::size_t n = pi_.size();
         s_.resize(n);
         for (std::size_t i = 0; i < n; ++i) s_[i] = std::log(pi_[i]);
@@ -120,12 +125,19 @@ public:
             LogProduct log_p;
             LowItemSums low_item;  // wins and first of the pairs' lower item
             double sum = 0.0;
-            for (int64_t q = begin; q < end; ++q)
-                sum += noisy_ ? e_step_pair<true>(static_cast<std::size_t>(q), table, log_p, low_item)
-                              : e_step_pair<false>(static_cast<std::size_t>(q), table, log_p, low_item);
+            for (int64_t q = begin; q < end; ++q) {
+                const std::size_t p = static_cast<std::size_t>(q);
+                if (noisy_)
+                    sum += objective ? e_step_pair<true, true>(p, table, log_p, low_item)
+                                     : e_step_pair<true, false>(p, table, log_p, low_item);
+                else
+                    sum += objective ? e_step_pair<false, true>(p, table, log_p, low_item)
+                                     : e_step_pair<false, false>(p, table, log_p, low_item);
+            }
             low_item.flush(table, table + n);
             return sum + log_p.total();
         });
+        if (!objective) return 0.0;
         return log_likelihood + log_prior(s_, lambda_) + worker_log_prior();
     }
 
@@ -187,7 +199,7 @@ private:
     // One pair's answers (eq. of the file's header): adds each answer's probability to
     // log_p and its responsibility rho to the tables of the E-step (layout: wins,
     // first, bt_mass, coin_left); returns the ties' log-likelihood (ties = half).
-    template <bool Noisy>
+    template <bool Noisy, bool Objective>
     double e_step_pair(std::size_t p, double *table, LogProduct &log_p, LowItemSums &low_item) const {
         const std::size_t n = pi_.size(), workers = reliability_.size();
         double *wins = table, *first = table + n, *bt_mass = table + 2 * n, *coin_left = bt_mass + workers;
@@ -216,7 +228,8 @@ private:
                 if (ties_ == CS_TIES_HALF) {
                     side[0] += 0.5;
                     side[1] += 0.5;
-                    tie_log_likelihood += 0.5 * (log_sigmoid(s_[lo] - s_[hi]) + log_sigmoid(s_[hi] - s_[lo]));
+                    if (Objective)
+                        tie_log_likelihood += 0.5 * (log_sigmoid(s_[lo] - s_[hi]) + log_sigmoid(s_[hi] - s_[lo]));
                 }
                 continue;
             }
@@ -232,7 +245,7 @@ private:
                 noise_branch = (1.0 - r) * coin[winner_left];
                 const double P = bt_branch + noise_branch;
                 rho = P > 0.0 ? bt_branch / P : 0.5;
-                log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
+                if (Objective) log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
                 // noisy-bt's coin branch says nothing about the items: rho of a win to
                 // the stated winner only; the coin's mass for the worker's bias.
                 side[low_won] += rho;
@@ -242,7 +255,7 @@ private:
                 noise_branch = (1.0 - r) * q_of[1 - low_won];
                 const double P = bt_branch + noise_branch;
                 rho = P > 0.0 ? bt_branch / P : 0.5;
-                log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
+                if (Objective) log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
                 // crowd-bt: the reversed branch is a win of the other item.
                 side[low_won] += rho;
                 side[1 - low_won] += 1.0 - rho;
