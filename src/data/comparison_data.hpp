@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Pairwise comparisons after validation, laid out for the ranking methods
 // (src/ranking/): the distinct unordered pairs of items that were compared, each with
-// its comparisons contiguous (the fits' passes run along them, ranking/pair_chunks.hpp);
-// per item, the pairs it is in (the connectivity checks and components). Every pass of
-// a fit is O(comparisons) or O(pairs + items) over these arrays.
+// its comparisons contiguous (the fits' passes run along them, ranking/pair_chunks.hpp),
+// and the connected components of the items. Every pass of a fit is O(comparisons) or
+// O(pairs + items) over these arrays.
 #pragma once
 
 #include <cstddef>
@@ -37,12 +37,6 @@ struct ComparisonData {
     // The kept comparisons grouped by pair (input order within a pair).
     std::vector<int32_t> worker;    // worker of each comparison
     std::vector<uint8_t> outcome;   // kLowWon / kHighWon / kTie, | kLowOnLeft
-
-    // Per item, the pairs it is in: row_pair[row_start[i] .. row_start[i + 1]), and the
-    // other item of each (row_other): the graph the connectivity checks walk.
-    std::vector<int64_t> row_start;
-    std::vector<uint32_t> row_pair;
-    std::vector<int32_t> row_other;
 
     // Connected components of the comparison graph (ignoring who won): the component of
     // each item, numbered from 0 in order of their smallest item.

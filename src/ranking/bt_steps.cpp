@@ -148,6 +148,28 @@ double log_prior(const std::vector<double> &s, double lambda) {
 void require_strongly_connected(const ComparisonData &data, const PairWeights &w) {
     const std::size_t n = static_cast<std::size_t>(data.n_items);
     if (n <= 1) return;
+    // Per item, its pairs and the other item of each (only this check, with lambda = 0,
+    // walks the graph item by item).
+    const std::size_t pairs = data.pair_lo.size();
+    std::vector<int64_t> row_start(n + 1, 0);
+    for (std::size_t p = 0; p < pairs; ++p) {
+        ++row_start[static_cast<std::size_t>(data.pair_lo[p]) + 1];
+        ++row_start[static_cast<std::size_t>(data.pair_hi[p]) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) row_start[i + 1] += row_start[i];
+    std::vector<uint32_t> row_pair(2 * pairs);
+    std::vector<int32_t> row_other(2 * pairs);
+    {
+        std::vector<int64_t> next(row_start.begin(), row_start.end() - 1);
+        for (std::size_t p = 0; p < pairs; ++p) {
+            const int32_t lo = data.pair_lo[p], hi = data.pair_hi[p];
+            const std::size_t a = static_cast<std::size_t>(next[static_cast<std::size_t>(lo)]++);
+            const std::size_t b = static_cast<std::size_t>(next[static_cast<std::size_t>(hi)]++);
+            row_pair[a] = row_pair[b] = static_cast<uint32_t>(p);
+            row_other[a] = hi;
+            row_other[b] = lo;
+        }
+    }
     // Forward from item 0 along "i beat or tied j" (i -> j), then backward (j -> i): the
     // graph is strongly connected iff both reach every item.
     for (int direction = 0; direction < 2; ++direction) {
@@ -158,10 +180,9 @@ void require_strongly_connected(const ComparisonData &data, const PairWeights &w
         while (!stack.empty()) {
             const int32_t i = stack.back();
             stack.pop_back();
-            for (int64_t e = data.row_start[static_cast<std::size_t>(i)]; e < data.row_start[static_cast<std::size_t>(i) + 1];
-                 ++e) {
-                const std::size_t p = data.row_pair[static_cast<std::size_t>(e)];
-                const int32_t j = data.row_other[static_cast<std::size_t>(e)];
+            for (int64_t e = row_start[static_cast<std::size_t>(i)]; e < row_start[static_cast<std::size_t>(i) + 1]; ++e) {
+                const std::size_t p = row_pair[static_cast<std::size_t>(e)];
+                const int32_t j = row_other[static_cast<std::size_t>(e)];
                 const bool low = j > i;
                 // Forward: an edge i -> j when i beat j; backward: when j beat i.
                 const double beat = (low == (direction == 0)) ? w.pair[p].low : w.pair[p].high;

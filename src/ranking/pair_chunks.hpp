@@ -6,8 +6,8 @@
 // chunks depend on the data only (never on the thread count), so every sum is
 // bit-identical for any number of threads (DESIGN.md, Determinism).
 //
-// Why not the item rows (ComparisonData::row_*): a sweep along the rows reads each
-// pair's weights twice through row_pair, a random gather from an array of 24 bytes a
+// Why not along per-item rows (each item's pairs): a sweep along the rows reads each
+// pair's weights twice through an index, a random gather from an array of 24 bytes a
 // pair (24 MB at 10^6 pairs, beyond L2), and the worker models rebuilt the rows after
 // every E-step; measured at 10^6 comparisons that rebuild and the gather of each
 // worker's responsibilities were 30 % of crowd-bt's time (bench/README.md, issue 35).
