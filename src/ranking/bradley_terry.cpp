@@ -61,9 +61,11 @@ public:
         for (std::size_t i = 0; i < pi_.size(); ++i) pi_[i] = std::exp(x[i]);
         if (nu_ > 0.0) nu_ = std::min(kMaxNu, std::exp(x.back()));
     }
-    double evaluate();
-    // The log posterior is a few percent of bt's pass: prepare() is the full evaluation.
-    bool prepare() { return std::isfinite(evaluate()); }
+    double evaluate() { return pass<true>(); }
+    bool prepare() {
+        pass<false>();
+        return all_finite(sums_);
+    }
     void advance() {
         const double *second = nu_ > 0.0 ? sums_.data() + pi_.size() : nullptr;
         mm_update(wins_.data(), sums_.data(), second, lambda_, nu_, pi_, next_);
@@ -77,6 +79,9 @@ public:
     const std::vector<double> &score_scale() const { return scale_; }
 
 private:
+    template <bool Objective>
+    double pass();
+
     const ComparisonData &data_;
     const PairWeights &w_;
     double lambda_;
@@ -89,9 +94,11 @@ private:
 // The log posterior sum_p [low log(pi_lo / D) + high log(pi_hi / D) + tie log(nu
 // sqrt(pi_lo pi_hi) / D)] + lambda sum_i [log sigma(s_i) + log sigma(-s_i)], and per
 // item first_i = sum_j n_ij / D_ij (then, with ties, second_i = sum_j n_ij sqrt(pi_i
-// pi_j) / D_ij) into sums_ for advance(). The n log D terms go through LogProduct: one
-// logarithm per about 400 pairs instead of one per pair.
-double BtModel::evaluate() {
+// pi_j) / D_ij) into sums_ for advance(). The wins' terms are per item, sum_i (W_i + T_i
+// / 2) s_i + T log nu; the n log D terms go through LogProduct: one logarithm per about
+// 400 pairs instead of one per pair. Objective = false: the sums alone (prepare()).
+template <bool Objective>
+double BtModel::pass() {
     const std::size_t n = pi_.size();
     const double nu = nu_, log_nu = nu > 0.0 ? std::log(nu) : 0.0;
     s_.resize(n);
@@ -114,8 +121,9 @@ double BtModel::evaluate() {
             const double count = wp.low + wp.high + wp.tie;
             const double geometric = nu > 0.0 ? root_[lo] * root_[hi] : 0.0;
             const double d = pi_[lo] + pi_[hi] + nu * geometric;
-            sum += wp.low * s_[lo] + wp.high * s_[hi] + (wp.tie > 0.0 ? wp.tie * (log_nu + 0.5 * (s_[lo] + s_[hi])) : 0.0);
-            if (!(d > 0.0 && d <= 1e300)) {
+            if (!Objective) {
+                // no log posterior
+            } else if (!(d > 0.0 && d <= 1e300)) {
                 // Scores beyond exp's range: log D relative to the larger score.
                 const double top = std::max(s_[lo], s_[hi]);
                 sum -= count * (top + std::log(std::exp(s_[lo] - top) + std::exp(s_[hi] - top) +
@@ -135,9 +143,12 @@ double BtModel::evaluate() {
         }
         low_first.flush(first, nullptr);
         if (nu > 0.0) low_second.flush(second, nullptr);
-        return sum - log_d_total.total();
+        return Objective ? sum - log_d_total.total() : 0.0;
     });
-    return log_likelihood + log_prior(s_, lambda_);
+    if (!Objective) return 0.0;
+    double wins_terms = w_.total_ties > 0.0 && nu > 0.0 ? w_.total_ties * log_nu : 0.0;
+    for (std::size_t i = 0; i < n; ++i) wins_terms += wins_[i] * s_[i];
+    return log_likelihood + wins_terms + log_prior(s_, lambda_);
 }
 
 }  // namespace
