@@ -91,18 +91,24 @@ std::vector<double> score_scales(const ComparisonData &data, double lambda) {
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda) {
     if (lambda == 0.0 || pi.empty()) return;
     const std::size_t components = static_cast<std::size_t>(data.n_components);
-    std::vector<double> s(pi.size()), c(components, 0.0), gradient(components), curvature(components);
+    std::vector<double> c(components, 0.0), scale(components, 1.0), gradient(components), curvature(components);
     std::vector<char> done(components, 0);
-    for (std::size_t i = 0; i < pi.size(); ++i) s[i] = std::log(pi[i]);
     for (int step = 0; step < 100; ++step) {
         std::fill(gradient.begin(), gradient.end(), 0.0);
         std::fill(curvature.begin(), curvature.end(), 0.0);
-        for (std::size_t i = 0; i < s.size(); ++i) {
+        for (std::size_t i = 0; i < pi.size(); ++i) {
             const std::size_t k = static_cast<std::size_t>(data.component[i]);
             if (done[k]) continue;
-            const double p = sigmoid(s[i] + c[k]);
-            gradient[k] += 1.0 - 2.0 * p;  // d/dc [log sigma(x) + log sigma(-x)] = 1 - 2 sigma(x)
-            curvature[k] += 2.0 * p * (1.0 - p);
+            // sigma(s_i + c) = x / (1 + x) with x = pi_i e^c: one exp per component and
+            // step rather than one per item (this step runs after every sweep).
+            const double x = pi[i] * scale[k];
+            if (!(x <= 1e300)) {
+                gradient[k] -= 1.0;  // sigma = 1
+                continue;
+            }
+            const double inverse = 1.0 / (1.0 + x);
+            gradient[k] += (1.0 - x) * inverse;  // d/dc [log sigma + log sigma(-.)] = 1 - 2 sigma
+            curvature[k] += 2.0 * x * inverse * inverse;  // 2 sigma (1 - sigma)
         }
         bool moving = false;
         for (std::size_t k = 0; k < components; ++k) {
@@ -111,12 +117,13 @@ void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double l
             const double move =
                 curvature[k] > 0.0 ? std::max(-1.0, std::min(1.0, gradient[k] / curvature[k])) : 0.0;
             c[k] += move;
+            scale[k] = std::exp(c[k]);
             if (std::fabs(move) < 1e-13) done[k] = 1;
             moving = moving || !done[k];
         }
         if (!moving) break;
     }
-    for (std::size_t i = 0; i < pi.size(); ++i) pi[i] *= std::exp(c[static_cast<std::size_t>(data.component[i])]);
+    for (std::size_t i = 0; i < pi.size(); ++i) pi[i] *= scale[static_cast<std::size_t>(data.component[i])];
 }
 
 double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,
