@@ -27,13 +27,16 @@ namespace cs {
 class PairChunks {
 public:
     /// At most this many chunks (enough to keep two to eight threads busy).
-    static constexpr int64_t kMaxChunks = 16;
+    static constexpr int64_t kMaxChunks = 16, kMinChunks = 4;
 
     /// Chunks for `pairs` pairs adding into tables of `width` doubles: as many as keep
-    /// the tables' final addition (chunks x width) at a quarter of the pass or less,
-    /// between 1 and kMaxChunks.
+    /// the tables' final addition (chunks x width) at a quarter of the pass or less, but
+    /// at least kMinChunks once there are that many blocks of kPairBlock pairs (so that a
+    /// fit of many items, whose tables are wide, still runs on several threads), at most
+    /// kMaxChunks.
     PairChunks(int64_t pairs, int64_t width) : pairs_(pairs), width_(std::max<int64_t>(1, width)) {
-        count_ = std::max<int64_t>(1, std::min<int64_t>(kMaxChunks, pairs / (4 * width_)));
+        const int64_t by_width = pairs / (4 * width_), by_blocks = std::min(kMinChunks, pairs / kPairBlock);
+        count_ = std::max<int64_t>(1, std::min<int64_t>(kMaxChunks, std::max(by_width, by_blocks)));
         tables_.assign(static_cast<std::size_t>(count_ * width_), 0.0);
         partial_.assign(static_cast<std::size_t>(count_), 0.0);
     }
