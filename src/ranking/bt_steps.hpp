@@ -34,7 +34,7 @@ void for_blocks(Team &team, int64_t n, int64_t block, F &&f) {
 }
 
 /// Block sizes of the passes (fixed: results never depend on the thread count).
-inline constexpr int64_t kPairBlock = 8192, kItemBlock = 4096, kWorkerBlock = 1024;
+inline constexpr int64_t kPairBlock = 8192, kItemBlock = 4096;
 
 /// Sum of per-block partial sums, in block order.
 double sum_in_order(const std::vector<double> &partial);
