@@ -1017,6 +1017,14 @@ enum cs_param {
     CS_PARAM_CROWD_BT_ALPHA = 673,
     /** double, "crowd_bt_beta" (since 0.2): beta_0 of that prior, 1..10^6. Default 1. */
     CS_PARAM_CROWD_BT_BETA = 674,
+    /** double, "score_tol" (since 0.2): a comparison fit (bt, noisy-bt, crowd-bt) has
+     *  converged, besides ::CS_PARAM_TOL's rule, when no item's score moved by more than
+     *  score_tol of its smallest possible standard error in the last iteration: max_i
+     *  |delta s_i| sqrt(n_i / 4 + lambda / 2) <= score_tol, n_i the item's comparisons
+     *  (its standard error is at least 1 / sqrt(n_i / 4 + lambda / 2)). 0 turns the rule
+     *  off (the fit then runs to ::CS_PARAM_TOL's fixed point), 0..1. Default 1e-3
+     *  (docs/defaults.md). */
+    CS_PARAM_SCORE_TOL = 675,
     /** int, "worker_bias" (since 0.2): 1 ("on", default) gives every worker of the
      *  gaussian and student-t models an additive bias b_w; 0 ("off") is the model of
      *  Raykar et al. (noise only). */

@@ -101,6 +101,7 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_SE_ITEMS, "se_items", true, 0, 100000, 2000, {}},
         {CS_PARAM_CROWD_BT_ALPHA, "crowd_bt_alpha", false, 1, 1e6, 4.0, {}},
         {CS_PARAM_CROWD_BT_BETA, "crowd_bt_beta", false, 1, 1e6, 1.0, {}},
+        {CS_PARAM_SCORE_TOL, "score_tol", false, 0, 1, 1e-3, {}},
         {CS_PARAM_WORKER_BIAS, "worker_bias", true, 0, 1, 1, {{"off", 0}, {"on", 1}}},
         {CS_PARAM_T_DOF, "t_dof", false, 0.5, 1e6, 8.0, {}},
         {CS_PARAM_CATD_ALPHA, "catd_alpha", false, 1e-6, 0.5, 0.05, {}},
@@ -289,6 +290,7 @@ FitOptions Params::fit_options() const {
     o.se_items = static_cast<int32_t>(get_int(CS_PARAM_SE_ITEMS));
     o.crowd_bt_alpha = get_double(CS_PARAM_CROWD_BT_ALPHA);
     o.crowd_bt_beta = get_double(CS_PARAM_CROWD_BT_BETA);
+    o.score_tol = get_double(CS_PARAM_SCORE_TOL);
     o.worker_bias = static_cast<int32_t>(get_int(CS_PARAM_WORKER_BIAS));
     o.t_dof = get_double(CS_PARAM_T_DOF);
     o.catd_alpha = get_double(CS_PARAM_CATD_ALPHA);

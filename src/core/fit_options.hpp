@@ -65,6 +65,7 @@ struct FitOptions {
     int32_t se_items = 2000;                // exact standard errors up to this many items
     double crowd_bt_alpha = 4.0;            // crowd-bt: Beta(alpha, beta) prior of eta
     double crowd_bt_beta = 1.0;
+    double score_tol = 1e-3;                // stop when scores move < this many (least) SEs
     // Saved models and incremental updates (crowd/em/incremental.hpp).
     bool keep_labels = true;                // keep a crowd fit's labels on the handle
     int32_t update_rounds = 50;             // most incremental EM rounds per update

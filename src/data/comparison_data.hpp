@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Pairwise comparisons after validation, laid out for the ranking methods
 // (src/ranking/): the distinct unordered pairs of items that were compared, each with
-// its comparisons contiguous; per item, the pairs it is in (so an MM sweep gathers an
-// item's terms without scattering: parallel and deterministic); per worker, its
-// comparisons (for the worker models' closed-form M-steps). Every pass of a fit is
-// O(comparisons) or O(pairs + items) over these arrays.
+// its comparisons contiguous (the fits' passes run along them, ranking/pair_chunks.hpp),
+// and the connected components of the items. Every pass of a fit is O(comparisons) or
+// O(pairs + items) over these arrays.
 #pragma once
 
 #include <cstddef>
@@ -39,21 +38,10 @@ struct ComparisonData {
     std::vector<int32_t> worker;    // worker of each comparison
     std::vector<uint8_t> outcome;   // kLowWon / kHighWon / kTie, | kLowOnLeft
 
-    // Per item, the pairs it is in: row_pair[row_start[i] .. row_start[i + 1]), and the
-    // other item of each (row_other), so that a sweep over an item's row reads it in order.
-    std::vector<int64_t> row_start;
-    std::vector<uint32_t> row_pair;
-    std::vector<int32_t> row_other;
-
     // Connected components of the comparison graph (ignoring who won): the component of
     // each item, numbered from 0 in order of their smallest item.
     std::vector<int32_t> component;
     int32_t n_components = 0;
-
-    // Per worker, its comparisons: worker_comparison[worker_start[w] .. worker_start[w + 1]).
-    // Built only on request (the worker models).
-    std::vector<int64_t> worker_start;
-    std::vector<uint32_t> worker_comparison;
 
     int64_t n_pairs() const { return static_cast<int64_t>(pair_lo.size()); }
 
@@ -63,8 +51,7 @@ struct ComparisonData {
     /// CS_ERR_EMPTY_INPUT (n = 0), CS_ERR_INVALID_ID, CS_ERR_INVALID_ANSWER,
     /// CS_ERR_TOO_LARGE (n >= 2^32), naming the index.
     static ComparisonData build(const int32_t *worker, const int32_t *left, const int32_t *right,
-                                const int32_t *answer, std::size_t n, int32_t items, int32_t workers,
-                                bool by_worker);
+                                const int32_t *answer, std::size_t n, int32_t items, int32_t workers);
 };
 
 }  // namespace cs

@@ -6,6 +6,7 @@
 
 #include "ranking/bt_steps.hpp"
 #include "ranking/fit_loop.hpp"
+#include "ranking/pair_chunks.hpp"
 #include "ranking/run_comparisons.hpp"
 
 namespace cs {
@@ -33,12 +34,15 @@ std::vector<double> bt_curvature(const ComparisonData &data, const PairWeights &
 
 namespace {
 
-// bt as a fit_loop.hpp Model: one MM sweep, the optimal shift and Davidson's nu step.
+// bt as a fit_loop.hpp Model. evaluate() is one pass over the pairs at the current
+// scores that gives the log posterior and, in the same pass, the sums the MM sweep needs
+// (pair_chunks.hpp); advance() is then the sweep's O(items) update, the optimal shift
+// and Davidson's nu step.
 class BtModel {
 public:
     BtModel(const ComparisonData &data, const PairWeights &w, double lambda, Team &team)
-        : data_(data), w_(w), lambda_(lambda), team_(team), pi_(static_cast<std::size_t>(data.n_items), 1.0) {
-        row_weights(data, w, rows_, team);
+        : data_(data), w_(w), lambda_(lambda), team_(team), pi_(static_cast<std::size_t>(data.n_items), 1.0),
+          wins_(item_wins(data, w)), scale_(score_scales(data, lambda)), chunks_(data.n_pairs(), (w.total_ties > 0.0 ? 2 : 1) * int64_t{data.n_items}) {
         // nu starts where equal items tie as often as the data do: nu / (2 + nu) = the
         // share of ties.
         if (w.total_ties > 0.0) {
@@ -57,9 +61,14 @@ public:
         for (std::size_t i = 0; i < pi_.size(); ++i) pi_[i] = std::exp(x[i]);
         if (nu_ > 0.0) nu_ = std::min(kMaxNu, std::exp(x.back()));
     }
-    double evaluate() { return bt_log_posterior(data_, w_, lambda_, nu_, pi_, team_); }
+    double evaluate() { return pass<true>(); }
+    bool prepare() {
+        pass<false>();
+        return all_finite(sums_);
+    }
     void advance() {
-        mm_sweep(data_, rows_, lambda_, nu_, pi_, next_, team_);
+        const double *second = nu_ > 0.0 ? sums_.data() + pi_.size() : nullptr;
+        mm_update(wins_.data(), sums_.data(), second, lambda_, nu_, pi_, next_);
         pi_.swap(next_);
         optimal_shift(data_, pi_, lambda_);
         nu_ = nu_step(data_, w_, nu_, pi_, team_);
@@ -67,16 +76,80 @@ public:
 
     const std::vector<double> &pi() const { return pi_; }
     double nu() const { return nu_; }
+    const std::vector<double> &score_scale() const { return scale_; }
 
 private:
+    template <bool Objective>
+    double pass();
+
     const ComparisonData &data_;
     const PairWeights &w_;
     double lambda_;
     Team &team_;
-    RowWeights rows_;
-    std::vector<double> pi_, next_;
+    std::vector<double> pi_, next_, wins_, scale_, s_, root_, sums_;
+    PairChunks chunks_;
     double nu_ = 0.0;
 };
+
+// The log posterior sum_p [low log(pi_lo / D) + high log(pi_hi / D) + tie log(nu
+// sqrt(pi_lo pi_hi) / D)] + lambda sum_i [log sigma(s_i) + log sigma(-s_i)], and per
+// item first_i = sum_j n_ij / D_ij (then, with ties, second_i = sum_j n_ij sqrt(pi_i
+// pi_j) / D_ij) into sums_ for advance(). The wins' terms are per item, sum_i (W_i + T_i
+// / 2) s_i + T log nu; the n log D terms go through LogProduct: one logarithm per about
+// 400 pairs instead of one per pair. Objective = false: the sums alone (prepare()).
+template <bool Objective>
+double BtModel::pass() {
+    const std::size_t n = pi_.size();
+    const double nu = nu_, log_nu = nu > 0.0 ? std::log(nu) : 0.0;
+    s_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s_[i] = std::log(pi_[i]);
+    if (nu > 0.0) {
+        root_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) root_[i] = std::sqrt(pi_[i]);
+    }
+    const double log_likelihood = chunks_.run(team_, sums_, [&](int64_t begin, int64_t end, double *table) {
+        double *first = table, *second = table + n;
+        double sum = 0.0;
+        LogProduct log_d_total;
+        LowItemSums low_first, low_second;  // first and second of the pairs' lower item
+        for (int64_t q = begin; q < end; ++q) {
+            const std::size_t p = static_cast<std::size_t>(q);
+            const std::size_t lo = static_cast<std::size_t>(data_.pair_lo[p]), hi = static_cast<std::size_t>(data_.pair_hi[p]);
+            low_first.move_to(lo, first, nullptr);
+            if (nu > 0.0) low_second.move_to(lo, second, nullptr);
+            const PairWeights::Weight &wp = w_.pair[p];
+            const double count = wp.low + wp.high + wp.tie;
+            const double geometric = nu > 0.0 ? root_[lo] * root_[hi] : 0.0;
+            const double d = pi_[lo] + pi_[hi] + nu * geometric;
+            if (!Objective) {
+                // no log posterior
+            } else if (!(d > 0.0 && d <= 1e300)) {
+                // Scores beyond exp's range: log D relative to the larger score.
+                const double top = std::max(s_[lo], s_[hi]);
+                sum -= count * (top + std::log(std::exp(s_[lo] - top) + std::exp(s_[hi] - top) +
+                                               nu * std::exp(0.5 * (s_[lo] + s_[hi]) - top)));
+            } else if (count == 1.0) {
+                log_d_total.add(d);
+            } else {
+                sum -= count * std::log(d);
+            }
+            const double t = count / d;
+            low_first.a += t;
+            first[hi] += t;
+            if (nu > 0.0) {
+                low_second.a += t * geometric;
+                second[hi] += t * geometric;
+            }
+        }
+        low_first.flush(first, nullptr);
+        if (nu > 0.0) low_second.flush(second, nullptr);
+        return Objective ? sum - log_d_total.total() : 0.0;
+    });
+    if (!Objective) return 0.0;
+    double wins_terms = w_.total_ties > 0.0 && nu > 0.0 ? w_.total_ties * log_nu : 0.0;
+    for (std::size_t i = 0; i < n; ++i) wins_terms += wins_[i] * s_[i];
+    return log_likelihood + wins_terms + log_prior(s_, lambda_);
+}
 
 }  // namespace
 

@@ -16,6 +16,12 @@ double sigmoid(double x) {
     return e / (1.0 + e);
 }
 
+bool all_finite(const std::vector<double> &values) {
+    for (double v : values)
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
 double sum_in_order(const std::vector<double> &partial) {
     double total = 0.0;
     for (double v : partial) total += v;
@@ -39,52 +45,28 @@ PairWeights count_weights(const ComparisonData &data, int32_t ties) {
     return w;
 }
 
-void row_weights(const ComparisonData &data, const PairWeights &w, RowWeights &rows, Team &team) {
-    rows.n.resize(data.row_pair.size());
-    rows.wins.resize(static_cast<std::size_t>(data.n_items));
-    for_blocks(team, data.n_items, kItemBlock, [&](int64_t begin, int64_t end, int64_t) {
-        for (int64_t i = begin; i < end; ++i) {
-            double wins = 0.0;
-            for (int64_t e = data.row_start[static_cast<std::size_t>(i)]; e < data.row_start[static_cast<std::size_t>(i) + 1];
-                 ++e) {
-                const std::size_t p = data.row_pair[static_cast<std::size_t>(e)];
-                rows.n[static_cast<std::size_t>(e)] = w.pair[p].low + w.pair[p].high + w.pair[p].tie;
-                wins += (data.row_other[static_cast<std::size_t>(e)] > i ? w.pair[p].low : w.pair[p].high) + 0.5 * w.pair[p].tie;
-            }
-            rows.wins[static_cast<std::size_t>(i)] = wins;
-        }
-    });
+std::vector<double> item_wins(const ComparisonData &data, const PairWeights &w) {
+    std::vector<double> wins(static_cast<std::size_t>(data.n_items), 0.0);
+    for (std::size_t p = 0; p < w.pair.size(); ++p) {
+        wins[static_cast<std::size_t>(data.pair_lo[p])] += w.pair[p].low + 0.5 * w.pair[p].tie;
+        wins[static_cast<std::size_t>(data.pair_hi[p])] += w.pair[p].high + 0.5 * w.pair[p].tie;
+    }
+    return wins;
 }
 
-void mm_sweep(const ComparisonData &data, const RowWeights &w, double lambda, double nu,
-              const std::vector<double> &pi, std::vector<double> &out, Team &team) {
-    out.resize(pi.size());
-    const int64_t n = data.n_items;
-    const double *const n_ij = w.n.data();
-    const int32_t *const other = data.row_other.data();
-    for_blocks(team, n, kItemBlock, [&](int64_t begin, int64_t end, int64_t) {
-        for (int64_t i = begin; i < end; ++i) {
-            const double pi_i = pi[static_cast<std::size_t>(i)];
-            const int64_t first = data.row_start[static_cast<std::size_t>(i)], last = data.row_start[static_cast<std::size_t>(i) + 1];
-            // Numerator: own wins + half the ties + lambda virtual wins (bt.md B13/B15);
-            // denominator: the comparisons' terms + the virtual item's 2 lambda / (1 + pi_i).
-            double denominator = lambda > 0.0 ? 2.0 * lambda / (1.0 + pi_i) : 0.0;
-            if (nu > 0.0) {
-                // Davidson: the AM-GM bound of the tie term (bt.md B5).
-                for (int64_t e = first; e < last; ++e) {
-                    const double pi_j = pi[static_cast<std::size_t>(other[e])];
-                    const double root = std::sqrt(pi_j / pi_i);
-                    denominator += n_ij[e] * (1.0 + 0.5 * nu * root) / (pi_i + pi_j + nu * pi_i * root);
-                }
-            } else {
-                for (int64_t e = first; e < last; ++e) denominator += n_ij[e] / (pi_i + pi[static_cast<std::size_t>(other[e])]);
-            }
-            // No comparison and no prior: nothing moves the item (only with lambda = 0,
-            // where the existence check allows it for a single item alone).
-            out[static_cast<std::size_t>(i)] =
-                denominator > 0.0 ? (w.wins[static_cast<std::size_t>(i)] + lambda) / denominator : pi_i;
-        }
-    });
+void mm_update(const double *wins, const double *first, const double *second, double lambda, double nu,
+               const std::vector<double> &pi, std::vector<double> &out) {
+    const std::size_t n = pi.size();
+    out.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        // Numerator: own wins + half the ties + lambda virtual wins (bt.md B13/B15);
+        // denominator: the comparisons' terms + the virtual item's 2 lambda / (1 + pi_i).
+        double denominator = first[i] + (lambda > 0.0 ? 2.0 * lambda / (1.0 + pi[i]) : 0.0);
+        if (second != nullptr && nu > 0.0) denominator += 0.5 * nu * second[i] / pi[i];
+        // No comparison and no prior: nothing moves the item (only with lambda = 0,
+        // where the existence check allows it for a single item alone).
+        out[i] = denominator > 0.0 ? (wins[i] + lambda) / denominator : pi[i];
+    }
     if (lambda == 0.0 && n > 0) {
         // The likelihood is scale-free: fix the gauge at mean log-score 0.
         double mean_log = 0.0;
@@ -95,21 +77,38 @@ void mm_sweep(const ComparisonData &data, const RowWeights &w, double lambda, do
     }
 }
 
+std::vector<double> score_scales(const ComparisonData &data, double lambda) {
+    std::vector<double> n(static_cast<std::size_t>(data.n_items), 0.0);
+    for (std::size_t p = 0; p + 1 < data.pair_start.size(); ++p) {
+        const double count = static_cast<double>(data.pair_start[p + 1] - data.pair_start[p]);
+        n[static_cast<std::size_t>(data.pair_lo[p])] += count;
+        n[static_cast<std::size_t>(data.pair_hi[p])] += count;
+    }
+    for (double &v : n) v = std::sqrt(0.25 * v + 0.5 * lambda);
+    return n;
+}
+
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda) {
     if (lambda == 0.0 || pi.empty()) return;
     const std::size_t components = static_cast<std::size_t>(data.n_components);
-    std::vector<double> s(pi.size()), c(components, 0.0), gradient(components), curvature(components);
+    std::vector<double> c(components, 0.0), scale(components, 1.0), gradient(components), curvature(components);
     std::vector<char> done(components, 0);
-    for (std::size_t i = 0; i < pi.size(); ++i) s[i] = std::log(pi[i]);
     for (int step = 0; step < 100; ++step) {
         std::fill(gradient.begin(), gradient.end(), 0.0);
         std::fill(curvature.begin(), curvature.end(), 0.0);
-        for (std::size_t i = 0; i < s.size(); ++i) {
+        for (std::size_t i = 0; i < pi.size(); ++i) {
             const std::size_t k = static_cast<std::size_t>(data.component[i]);
             if (done[k]) continue;
-            const double p = sigmoid(s[i] + c[k]);
-            gradient[k] += 1.0 - 2.0 * p;  // d/dc [log sigma(x) + log sigma(-x)] = 1 - 2 sigma(x)
-            curvature[k] += 2.0 * p * (1.0 - p);
+            // sigma(s_i + c) = x / (1 + x) with x = pi_i e^c: one exp per component and
+            // step rather than one per item (this step runs after every sweep).
+            const double x = pi[i] * scale[k];
+            if (!(x <= 1e300)) {
+                gradient[k] -= 1.0;  // sigma = 1
+                continue;
+            }
+            const double inverse = 1.0 / (1.0 + x);
+            gradient[k] += (1.0 - x) * inverse;  // d/dc [log sigma + log sigma(-.)] = 1 - 2 sigma
+            curvature[k] += 2.0 * x * inverse * inverse;  // 2 sigma (1 - sigma)
         }
         bool moving = false;
         for (std::size_t k = 0; k < components; ++k) {
@@ -118,12 +117,13 @@ void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double l
             const double move =
                 curvature[k] > 0.0 ? std::max(-1.0, std::min(1.0, gradient[k] / curvature[k])) : 0.0;
             c[k] += move;
+            scale[k] = std::exp(c[k]);
             if (std::fabs(move) < 1e-13) done[k] = 1;
             moving = moving || !done[k];
         }
         if (!moving) break;
     }
-    for (std::size_t i = 0; i < pi.size(); ++i) pi[i] *= std::exp(c[static_cast<std::size_t>(data.component[i])]);
+    for (std::size_t i = 0; i < pi.size(); ++i) pi[i] *= scale[static_cast<std::size_t>(data.component[i])];
 }
 
 double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,
@@ -152,40 +152,31 @@ double log_prior(const std::vector<double> &s, double lambda) {
     return lambda * sum;
 }
 
-double bt_log_posterior(const ComparisonData &data, const PairWeights &w, double lambda, double nu,
-                        const std::vector<double> &pi, Team &team) {
-    const int64_t pairs = data.n_pairs();
-    const double log_nu = nu > 0.0 ? std::log(nu) : 0.0;
-    std::vector<double> s(pi.size());
-    for (std::size_t i = 0; i < pi.size(); ++i) s[i] = std::log(pi[i]);
-    // Per pair low s_lo + high s_hi + tie (log nu + (s_lo + s_hi) / 2) - n log D: one
-    // logarithm per pair (a large model's cost per iteration).
-    std::vector<double> partial(static_cast<std::size_t>((pairs + kPairBlock - 1) / kPairBlock), 0.0);
-    for_blocks(team, pairs, kPairBlock, [&](int64_t begin, int64_t end, int64_t b) {
-        double sum = 0.0;
-        for (int64_t q = begin; q < end; ++q) {
-            const std::size_t p = static_cast<std::size_t>(q);
-            const std::size_t lo = static_cast<std::size_t>(data.pair_lo[p]), hi = static_cast<std::size_t>(data.pair_hi[p]);
-            const double n = w.pair[p].low + w.pair[p].high + w.pair[p].tie;
-            double d = pi[lo] + pi[hi] + (nu > 0.0 ? nu * std::sqrt(pi[lo] * pi[hi]) : 0.0);
-            double log_d = std::log(d);
-            if (!(d > 0.0 && d <= 1e300)) {
-                // Scores beyond exp's range: log D relative to the larger score.
-                const double top = std::max(s[lo], s[hi]);
-                d = std::exp(s[lo] - top) + std::exp(s[hi] - top) + nu * std::exp(0.5 * (s[lo] + s[hi]) - top);
-                log_d = top + std::log(d);
-            }
-            sum += w.pair[p].low * s[lo] + w.pair[p].high * s[hi] + (w.pair[p].tie > 0.0 ? w.pair[p].tie * (log_nu + 0.5 * (s[lo] + s[hi])) : 0.0) -
-                   n * log_d;
-        }
-        partial[static_cast<std::size_t>(b)] = sum;
-    });
-    return sum_in_order(partial) + log_prior(s, lambda);
-}
-
 void require_strongly_connected(const ComparisonData &data, const PairWeights &w) {
     const std::size_t n = static_cast<std::size_t>(data.n_items);
     if (n <= 1) return;
+    // Per item, its pairs and the other item of each (only this check, with lambda = 0,
+    // walks the graph item by item).
+    const std::size_t pairs = data.pair_lo.size();
+    std::vector<int64_t> row_start(n + 1, 0);
+    for (std::size_t p = 0; p < pairs; ++p) {
+        ++row_start[static_cast<std::size_t>(data.pair_lo[p]) + 1];
+        ++row_start[static_cast<std::size_t>(data.pair_hi[p]) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) row_start[i + 1] += row_start[i];
+    std::vector<uint32_t> row_pair(2 * pairs);
+    std::vector<int32_t> row_other(2 * pairs);
+    {
+        std::vector<int64_t> next(row_start.begin(), row_start.end() - 1);
+        for (std::size_t p = 0; p < pairs; ++p) {
+            const int32_t lo = data.pair_lo[p], hi = data.pair_hi[p];
+            const std::size_t a = static_cast<std::size_t>(next[static_cast<std::size_t>(lo)]++);
+            const std::size_t b = static_cast<std::size_t>(next[static_cast<std::size_t>(hi)]++);
+            row_pair[a] = row_pair[b] = static_cast<uint32_t>(p);
+            row_other[a] = hi;
+            row_other[b] = lo;
+        }
+    }
     // Forward from item 0 along "i beat or tied j" (i -> j), then backward (j -> i): the
     // graph is strongly connected iff both reach every item.
     for (int direction = 0; direction < 2; ++direction) {
@@ -196,10 +187,9 @@ void require_strongly_connected(const ComparisonData &data, const PairWeights &w
         while (!stack.empty()) {
             const int32_t i = stack.back();
             stack.pop_back();
-            for (int64_t e = data.row_start[static_cast<std::size_t>(i)]; e < data.row_start[static_cast<std::size_t>(i) + 1];
-                 ++e) {
-                const std::size_t p = data.row_pair[static_cast<std::size_t>(e)];
-                const int32_t j = data.row_other[static_cast<std::size_t>(e)];
+            for (int64_t e = row_start[static_cast<std::size_t>(i)]; e < row_start[static_cast<std::size_t>(i) + 1]; ++e) {
+                const std::size_t p = row_pair[static_cast<std::size_t>(e)];
+                const int32_t j = row_other[static_cast<std::size_t>(e)];
                 const bool low = j > i;
                 // Forward: an edge i -> j when i beat j; backward: when j beat i.
                 const double beat = (low == (direction == 0)) ? w.pair[p].low : w.pair[p].high;

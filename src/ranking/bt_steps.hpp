@@ -26,15 +26,6 @@ struct PairWeights {
     double total_ties = 0.0;   // sum of tie
 };
 
-/// The same problem laid out along the items' rows for the MM sweep: per row entry (item
-/// i, pair p) the pair's comparisons n_p = low + high + tie, and per item its wins plus
-/// half its ties. Read in order by the sweep; rebuilt when the weights change (the
-/// worker models' E-steps).
-struct RowWeights {
-    std::vector<double> n;     // per row entry
-    std::vector<double> wins;  // per item
-};
-
 /// f(begin, end, block) over [0, n) in blocks of `block`, spread over the team.
 template <class F>
 void for_blocks(Team &team, int64_t n, int64_t block, F &&f) {
@@ -43,7 +34,7 @@ void for_blocks(Team &team, int64_t n, int64_t block, F &&f) {
 }
 
 /// Block sizes of the passes (fixed: results never depend on the thread count).
-inline constexpr int64_t kPairBlock = 8192, kItemBlock = 4096, kWorkerBlock = 1024;
+inline constexpr int64_t kPairBlock = 8192, kItemBlock = 4096;
 
 /// Sum of per-block partial sums, in block order.
 double sum_in_order(const std::vector<double> &partial);
@@ -53,15 +44,18 @@ double sum_in_order(const std::vector<double> &partial);
 /// side, CS_TIES_IGNORE drops them).
 PairWeights count_weights(const ComparisonData &data, int32_t ties);
 
-/// The row layout of `w`.
-void row_weights(const ComparisonData &data, const PairWeights &w, RowWeights &rows, Team &team);
+/// Per item, its wins plus half its ties under `w` (the MM update's numerator).
+std::vector<double> item_wins(const ComparisonData &data, const PairWeights &w);
 
-/// One MM sweep (Jacobi: every item from `pi`): out_i = (W_i + T_i / 2 + lambda) /
-/// (sum_j n_ij (1 + nu/2 sqrt(pi_j / pi_i)) / D_ij + 2 lambda / (1 + pi_i)), D_ij = pi_i +
-/// pi_j + nu sqrt(pi_i pi_j) (bt.md B13/B15). Items without comparisons keep pi = 1 when
-/// lambda > 0. With lambda = 0 the result is rescaled to geometric mean 1.
-void mm_sweep(const ComparisonData &data, const RowWeights &w, double lambda, double nu,
-              const std::vector<double> &pi, std::vector<double> &out, Team &team);
+/// The MM update of every item (Jacobi: all from `pi`), given the sums of one pass over
+/// the pairs at `pi` (bt.md B13/B15): out_i = (wins_i + lambda) / (first_i + (nu / 2)
+/// second_i / pi_i + 2 lambda / (1 + pi_i)), with first_i = sum_j n_ij / D_ij and second_i
+/// = sum_j n_ij sqrt(pi_i pi_j) / D_ij, D_ij = pi_i + pi_j + nu sqrt(pi_i pi_j) (the second
+/// sum is Davidson's AM-GM bound of the tie term, bt.md B5; null when nu = 0). Items
+/// without comparisons keep pi = 1 when lambda > 0. With lambda = 0 the result is
+/// rescaled to geometric mean 1 (the likelihood is scale-free).
+void mm_update(const double *wins, const double *first, const double *second, double lambda, double nu,
+               const std::vector<double> &pi, std::vector<double> &out);
 
 /// The likelihood of every comparison model depends on score differences only, so each
 /// connected component's common shift is pinned by the prior alone, whose curvature there
@@ -73,16 +67,17 @@ void mm_sweep(const ComparisonData &data, const RowWeights &w, double lambda, do
 /// nothing (mm_sweep's rescaling fixes the one component's gauge).
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda);
 
+/// Per item sqrt(n_i / 4 + lambda / 2), n_i its comparisons: the square root of the
+/// largest information about s_i that its comparisons and the prior can hold (one
+/// comparison's at most 1/4, at equal scores; the prior's at most lambda / 2), so 1 /
+/// scale_i is a lower bound of s_i's standard error (the score_tol rule, fit_loop.hpp).
+std::vector<double> score_scales(const ComparisonData &data, double lambda);
+
 /// Davidson's nu after an MM step (bt.md B6): T / sum_p n_p sqrt(pi_lo pi_hi) / D_p,
 /// at most kMaxNu; 0 when there are no ties.
 double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,
                Team &team);
 inline constexpr double kMaxNu = 1e6;
-
-/// The log posterior of the BT problem: sum_p [low log(pi_lo / D) + high log(pi_hi / D)
-/// + tie log(nu sqrt(pi_lo pi_hi) / D)] + lambda sum_i [log sigma(s_i) + log sigma(-s_i)].
-double bt_log_posterior(const ComparisonData &data, const PairWeights &w, double lambda, double nu,
-                        const std::vector<double> &pi, Team &team);
 
 /// The log prior alone: lambda sum_i [log sigma(s_i) + log sigma(-s_i)].
 double log_prior(const std::vector<double> &s, double lambda);
@@ -91,6 +86,9 @@ double log_prior(const std::vector<double> &s, double lambda);
 /// every other along "beat or tied" links of w: the condition under which the
 /// maximum-likelihood scores exist (Hunter 2004, Assumption 1).
 void require_strongly_connected(const ComparisonData &data, const PairWeights &w);
+
+/// Whether every value is finite.
+bool all_finite(const std::vector<double> &values);
 
 /// log sigma(x) and sigma(x), stable for any x.
 double log_sigmoid(double x);

@@ -38,7 +38,7 @@ void fit_noisy_bt(const ComparisonData &data, const FitOptions &options, const P
 void fit_crowd_bt(const ComparisonData &data, const FitOptions &options, const Progress &progress, Team &team,
                   RankingState &state, FitResult &out);
 
-/// Whether a method needs the comparisons grouped by worker (noisy-bt, crowd-bt).
+/// Whether a method has parameters per worker (noisy-bt, crowd-bt), which model no tie.
 bool uses_workers(int32_t method);
 
 /// Fit `method` to the comparisons into `out`. Returns true when the progress callback

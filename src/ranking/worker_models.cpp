@@ -20,6 +20,7 @@
 
 #include "ranking/bt_steps.hpp"
 #include "ranking/fit_loop.hpp"
+#include "ranking/pair_chunks.hpp"
 #include "ranking/run_comparisons.hpp"
 #include "util/error.hpp"
 
@@ -28,6 +29,7 @@ namespace cs {
 namespace {
 
 constexpr double kTinyProbability = 1e-300;
+constexpr int kStartSweeps = 5;
 
 // logit(p), p kept 1e-15 away from 0 and 1 (crowd-bt's eta of a worker without answers
 // is exactly 1), so that SQUAREM's extrapolation stays finite.
@@ -48,23 +50,41 @@ public:
         const std::size_t workers = static_cast<std::size_t>(data.n_workers);
         reliability_.assign(workers, 0.8);  // better than chance: breaks crowd-bt's flip symmetry
         if (noisy_) bias_.assign(workers, 0.5);
-        rho_.assign(static_cast<std::size_t>(data.n_comparisons), 0.0);
-        const std::size_t pairs = static_cast<std::size_t>(data.n_pairs());
-        weights_.pair.assign(pairs, PairWeights::Weight());
+        scale_ = score_scales(data, lambda_);
+        // Each worker's answers other than ties (fixed): the M-step's denominators.
+        answers_.assign(workers, 0.0);
+        for (std::size_t c = 0; c < data.worker.size(); ++c)
+            if ((data.outcome[c] & kOutcomeMask) != kTie) answers_[static_cast<std::size_t>(data.worker[c])] += 1.0;
     }
 
     void start_scores() {
-        // The bt scores (ties as configured, the same prior), from which EM starts.
+        // Towards the bt scores (ties as configured, the same prior), from which EM
+        // starts: kStartSweeps MM sweeps. EM's own M-step is the same sweep, so sweeps
+        // here only pay while they cost less than an EM round; measured at 10^6
+        // comparisons, 50 sweeps (the earlier cap) took 0.15 CPU s and left noisy-bt 24
+        // and crowd-bt 44 SQUAREM cycles, 5 sweeps 20 and 42 (docs/defaults.md).
         const PairWeights counts = count_weights(data_, ties_);
         if (lambda_ == 0.0) require_strongly_connected(data_, counts);
-        row_weights(data_, counts, rows_, team_);
-        pi_.assign(static_cast<std::size_t>(data_.n_items), 1.0);
-        std::vector<double> next;
-        for (int sweep = 0; sweep < 50; ++sweep) {
-            mm_sweep(data_, rows_, lambda_, 0.0, pi_, next, team_);
+        const std::vector<double> wins = item_wins(data_, counts);
+        const std::size_t n = static_cast<std::size_t>(data_.n_items);
+        pi_.assign(n, 1.0);
+        std::vector<double> next, first;
+        PairChunks chunks(data_.n_pairs(), data_.n_items);
+        for (int sweep = 0; sweep < kStartSweeps; ++sweep) {
+            chunks.run(team_, first, [&](int64_t begin, int64_t end, double *table) {
+                for (int64_t q = begin; q < end; ++q) {
+                    const std::size_t p = static_cast<std::size_t>(q);
+                    const std::size_t lo = static_cast<std::size_t>(data_.pair_lo[p]), hi = static_cast<std::size_t>(data_.pair_hi[p]);
+                    const double t = (counts.pair[p].low + counts.pair[p].high) / (pi_[lo] + pi_[hi]);
+                    table[lo] += t;
+                    table[hi] += t;
+                }
+                return 0.0;
+            });
+            mm_update(wins.data(), first.data(), nullptr, lambda_, 0.0, pi_, next);
             optimal_shift(data_, next, lambda_);
             double change = 0.0;
-            for (std::size_t i = 0; i < pi_.size(); ++i) change = std::max(change, std::fabs(std::log(next[i] / pi_[i])));
+            for (std::size_t i = 0; i < n; ++i) change = std::max(change, std::fabs(std::log(next[i] / pi_[i])));
             pi_.swap(next);
             if (change < 1e-6) break;
         }
@@ -85,33 +105,50 @@ public:
         for (double &v : reliability_) v = sigmoid(x[k++]);
         for (double &v : bias_) v = sigmoid(x[k++]);
     }
-    double evaluate() { return e_step(); }
+    double evaluate() { return e_step(true); }
+    bool prepare() {
+        e_step(false);
+        return all_finite(sums_);
+    }
     void advance() { m_step(); }
 
-    // E-step at the current parameters: responsibilities, the BT weights they give, and
-    // the log posterior of the current parameters (returned).
-    double e_step() {
-        s_.resize(pi_.size());
-        for (std::size_t i = 0; i < pi_.size(); ++i) s_[i] = std::log(pi_[i]);
-        const int64_t pairs = data_.n_pairs();
-        std::vector<double> partial(static_cast<std::size_t>((pairs + kPairBlock - 1) / kPairBlock), 0.0);
-        for_blocks(team_, pairs, kPairBlock, [&](int64_t begin, int64_t end, int64_t b) {
+    // E-step at the current parameters: the log posterior (returned) and, in the same
+    // pass over the pairs, the sums the M-step needs (sums_): per item the
+    // responsibilities' wins and the MM sweep's sum_j n_ij / (pi_i + pi_j), per worker
+    // the mass of its BT branch and (noisy-bt) of its coin saying "left".
+    // With objective = false only the sums (fit_loop.hpp's prepare()): no logarithms.
+    double e_step(bool objective) {
+        const std::size_t n = pi_.size();
+        s_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) s_[i] = std::log(pi_[i]);
+        const double log_likelihood = chunks_.run(team_, sums_, [&](int64_t begin, int64_t end, double *table) {
+            LogProduct log_p;
+            LowItemSums low_item;  // wins and first of the pairs' lower item
             double sum = 0.0;
-            for (int64_t q = begin; q < end; ++q) sum += e_step_pair(static_cast<std::size_t>(q));
-            partial[static_cast<std::size_t>(b)] = sum;
+            for (int64_t q = begin; q < end; ++q) {
+                const std::size_t p = static_cast<std::size_t>(q);
+                if (noisy_)
+                    sum += objective ? e_step_pair<true, true>(p, table, log_p, low_item)
+                                     : e_step_pair<true, false>(p, table, log_p, low_item);
+                else
+                    sum += objective ? e_step_pair<false, true>(p, table, log_p, low_item)
+                                     : e_step_pair<false, false>(p, table, log_p, low_item);
+            }
+            low_item.flush(table, table + n);
+            return sum + log_p.total();
         });
-        return sum_in_order(partial) + log_prior(s_, lambda_) + worker_log_prior();
+        if (!objective) return 0.0;
+        return log_likelihood + log_prior(s_, lambda_) + worker_log_prior();
     }
 
-    // M-step: worker parameters in closed form, then one MM sweep of the scores.
+    // M-step: worker parameters in closed form, then one MM sweep of the scores, both
+    // from the sums of the E-step.
     void m_step() {
-        const int64_t workers = data_.n_workers;
-        for_blocks(team_, workers, kWorkerBlock, [&](int64_t begin, int64_t end, int64_t) {
-            for (int64_t w = begin; w < end; ++w) update_worker(static_cast<std::size_t>(w));
-        });
+        const std::size_t n = pi_.size(), workers = reliability_.size();
+        const double *bt_mass = sums_.data() + 2 * n, *coin_left = bt_mass + workers;
+        for (std::size_t w = 0; w < workers; ++w) update_worker(w, bt_mass[w], noisy_ ? coin_left[w] : 0.0);
         std::vector<double> next;
-        row_weights(data_, weights_, rows_, team_);
-        mm_sweep(data_, rows_, lambda_, 0.0, pi_, next, team_);
+        mm_update(sums_.data(), sums_.data() + n, nullptr, lambda_, 0.0, pi_, next);
         optimal_shift(data_, next, lambda_);
         pi_.swap(next);
     }
@@ -154,71 +191,93 @@ public:
     }
 
     const std::vector<double> &pi() const { return pi_; }
+    const std::vector<double> &score_scale() const { return scale_; }
     const std::vector<double> &reliability() const { return reliability_; }
     const std::vector<double> &bias() const { return bias_; }
 
 private:
-    double e_step_pair(std::size_t p) {
-        const double d = s_[static_cast<std::size_t>(data_.pair_lo[p])] - s_[static_cast<std::size_t>(data_.pair_hi[p])];
-        const double q_low = sigmoid(d), q_high = sigmoid(-d);  // P(lo beats hi), P(hi beats lo) under BT
-        double low = 0.0, high = 0.0, log_likelihood = 0.0;
+    // One pair's answers (eq. of the file's header): adds each answer's probability to
+    // log_p and its responsibility rho to the tables of the E-step (layout: wins,
+    // first, bt_mass, coin_left); returns the ties' log-likelihood (ties = half).
+    template <bool Noisy, bool Objective>
+    double e_step_pair(std::size_t p, double *table, LogProduct &log_p, LowItemSums &low_item) const {
+        const std::size_t n = pi_.size(), workers = reliability_.size();
+        double *wins = table, *first = table + n, *bt_mass = table + 2 * n, *coin_left = bt_mass + workers;
+        const std::size_t lo = static_cast<std::size_t>(data_.pair_lo[p]), hi = static_cast<std::size_t>(data_.pair_hi[p]);
+        low_item.move_to(lo, wins, first);
+        // P(lo beats hi), P(hi beats lo) under BT from the strengths: no exp per pair.
+        const double total = pi_[lo] + pi_[hi], inverse = 1.0 / total;
+        double q_low, q_high;
+        if (total > 0.0 && total <= 1e300) {
+            q_low = pi_[lo] * inverse;
+            q_high = pi_[hi] * inverse;
+        } else {
+            q_low = sigmoid(s_[lo] - s_[hi]);
+            q_high = sigmoid(s_[hi] - s_[lo]);
+        }
+        // Selections by the outcome index small arrays rather than branch: who won is a
+        // coin flip to the branch predictor (a mispredicted branch per answer cost more
+        // than the rest of the answer's arithmetic).
+        const double q_of[2] = {q_high, q_low};  // [low won]: P(stated winner beats the other)
+        double side[2] = {0.0, 0.0};             // [0] hi's wins, [1] lo's wins
+        double tie_log_likelihood = 0.0;
         for (int64_t k = data_.pair_start[p]; k < data_.pair_start[p + 1]; ++k) {
             const std::size_t c = static_cast<std::size_t>(k);
             const uint8_t outcome = data_.outcome[c] & kOutcomeMask;
             if (outcome == kTie) {
                 if (ties_ == CS_TIES_HALF) {
-                    low += 0.5;
-                    high += 0.5;
-                    log_likelihood += 0.5 * (log_sigmoid(d) + log_sigmoid(-d));
+                    side[0] += 0.5;
+                    side[1] += 0.5;
+                    if (Objective)
+                        tie_log_likelihood += 0.5 * (log_sigmoid(s_[lo] - s_[hi]) + log_sigmoid(s_[hi] - s_[lo]));
                 }
                 continue;
             }
-            const bool low_won = outcome == kLowWon;
-            const double q = low_won ? q_low : q_high;  // P(stated winner beats the other) under BT
+            const int low_won = outcome == kLowWon;
+            const double q = q_of[low_won];
             const std::size_t w = static_cast<std::size_t>(data_.worker[c]);
             const double r = reliability_[w];
-            double bt_branch, noise_branch;
-            if (noisy_) {
-                const bool winner_left = low_won == ((data_.outcome[c] & kLowOnLeft) != 0);
-                bt_branch = r * q;
-                noise_branch = (1.0 - r) * (winner_left ? bias_[w] : 1.0 - bias_[w]);
+            const double bt_branch = r * q;
+            double noise_branch, rho;
+            if (Noisy) {
+                const int winner_left = low_won == ((data_.outcome[c] & kLowOnLeft) != 0);
+                const double coin[2] = {1.0 - bias_[w], bias_[w]};  // [winner is left]
+                noise_branch = (1.0 - r) * coin[winner_left];
+                const double P = bt_branch + noise_branch;
+                rho = P > 0.0 ? bt_branch / P : 0.5;
+                if (Objective) log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
+                // noisy-bt's coin branch says nothing about the items: rho of a win to
+                // the stated winner only; the coin's mass for the worker's bias.
+                side[low_won] += rho;
+                const double left_share[2] = {0.0, 1.0 - rho};
+                coin_left[w] += left_share[winner_left];
             } else {
-                bt_branch = r * q;
-                noise_branch = (1.0 - r) * (low_won ? q_high : q_low);
+                noise_branch = (1.0 - r) * q_of[1 - low_won];
+                const double P = bt_branch + noise_branch;
+                rho = P > 0.0 ? bt_branch / P : 0.5;
+                if (Objective) log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
+                // crowd-bt: the reversed branch is a win of the other item.
+                side[low_won] += rho;
+                side[1 - low_won] += 1.0 - rho;
             }
-            const double P = bt_branch + noise_branch;
-            const double rho = P > 0.0 ? bt_branch / P : 0.5;
-            rho_[c] = rho;
-            log_likelihood += std::log(std::max(P, kTinyProbability));
-            // crowd-bt: the reversed branch is a win of the other item; noisy-bt's coin
-            // branch says nothing about the items (it adds to neither side).
-            const double other = noisy_ ? 0.0 : 1.0 - rho;
-            (low_won ? low : high) += rho;
-            (low_won ? high : low) += other;
+            bt_mass[w] += rho;
         }
-        weights_.pair[p].low = low;
-        weights_.pair[p].high = high;
-        return log_likelihood;
+        const double t = (side[0] + side[1]) * inverse;
+        low_item.a += side[1];
+        low_item.b += t;
+        wins[hi] += side[0];
+        first[hi] += t;
+        return tie_log_likelihood;
     }
 
-    void update_worker(std::size_t w) {
-        double answers = 0.0, bt_mass = 0.0, coin_mass = 0.0, coin_left = 0.0;
-        for (int64_t k = data_.worker_start[w]; k < data_.worker_start[w + 1]; ++k) {
-            const std::size_t c = data_.worker_comparison[static_cast<std::size_t>(k)];
-            const uint8_t outcome = data_.outcome[c] & kOutcomeMask;
-            if (outcome == kTie) continue;
-            answers += 1.0;
-            bt_mass += rho_[c];
-            if (noisy_) {
-                const bool winner_left = (outcome == kLowWon) == ((data_.outcome[c] & kLowOnLeft) != 0);
-                coin_mass += 1.0 - rho_[c];
-                if (winner_left) coin_left += 1.0 - rho_[c];
-            }
-        }
+    // The closed-form MAPs of worker w from its BT-branch mass and (noisy-bt) the mass
+    // of its coin saying "left".
+    void update_worker(std::size_t w, double bt_mass, double coin_left) {
+        const double answers = answers_[w];
         if (noisy_) {
             // Beta(2, 2) MAPs (one pseudo-answer each way): never exactly 0 or 1.
             reliability_[w] = (1.0 + bt_mass) / (2.0 + answers);
-            bias_[w] = (1.0 + coin_left) / (2.0 + coin_mass);
+            bias_[w] = (1.0 + coin_left) / (2.0 + (answers - bt_mass));
         } else {
             // Beta(alpha_0, beta_0) MAP (crowd_bt.md C5).
             const double a = options_.crowd_bt_alpha - 1.0, b = options_.crowd_bt_beta - 1.0;
@@ -249,9 +308,9 @@ private:
     bool noisy_;
     double lambda_;
     int32_t ties_ = CS_TIES_IGNORE;
-    std::vector<double> pi_, s_, reliability_, bias_, rho_;
-    PairWeights weights_;
-    RowWeights rows_;
+    std::vector<double> pi_, s_, reliability_, bias_, answers_, sums_, scale_;
+    // E-step tables: per item wins and first, per worker bt_mass and (noisy-bt) coin_left.
+    PairChunks chunks_{data_.n_pairs(), 2 * int64_t{data_.n_items} + (noisy_ ? 2 : 1) * int64_t{data_.n_workers}};
 };
 
 void fit_worker_model(const ComparisonData &data, const FitOptions &options, const Progress &progress, Team &team,

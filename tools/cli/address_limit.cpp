@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/errors.hpp"
 
@@ -32,8 +33,15 @@ bool address_space_limited() {
 // dense BLAS call, which the library checks against the limit first (docs/reliability.md).
 // The environment variable is the one interface every OpenBLAS build reads; other
 // BLAS libraries ignore it. The fit's own threads (OpenMP, the EM team) are unaffected.
-void one_blas_thread_under_a_limit(int, char **, char **) {
-    if (!address_space_limited()) return;
+//
+// `crowdspec rank` gets one thread too: each pool thread spins (sched_yield) for a while
+// before it sleeps, whether or not BLAS is called, measured at 0.05 CPU seconds of a
+// 0.37 s `rank` at 10^6 comparisons (bench/README.md, issue 35), and rank's only dense
+// BLAS call is the exact standard errors' Cholesky inverse for at most se_items (2000)
+// items, 0.3 CPU seconds on one thread at that size.
+void one_blas_thread_under_a_limit(int argc, char **argv, char **) {
+    const bool rank = argc >= 2 && argv != nullptr && argv[1] != nullptr && std::strcmp(argv[1], "rank") == 0;
+    if (!rank && !address_space_limited()) return;
     if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr || std::getenv("GOTO_NUM_THREADS") != nullptr) return;
     (void)setenv("OPENBLAS_NUM_THREADS", "1", 0);
 }

@@ -30,7 +30,8 @@ namespace {
 const std::vector<std::pair<std::string, std::string>> kRankParams = {
     {"prior", "comparison_prior"}, {"ties", "ties"},           {"max-iter", "max_iter"},
     {"tol", "tol"},                {"threads", "threads"},     {"se-items", "se_items"},
-    {"crowd-bt-alpha", "crowd_bt_alpha"}, {"crowd-bt-beta", "crowd_bt_beta"}};
+    {"crowd-bt-alpha", "crowd_bt_alpha"}, {"crowd-bt-beta", "crowd_bt_beta"},
+    {"score-tol", "score_tol"}};
 
 std::vector<int32_t> rank_methods(const std::string &value) {
     if (value == "all") {
@@ -239,6 +240,8 @@ std::string rank_help() {
                "                         half (half a win each), ignore\n"
                "      --max-iter N       maximum iterations (default 1000)\n"
                "      --tol X            stop when the log posterior changes by less (default 1e-10)\n"
+               "      --score-tol X      or when no score moves by more than X of its least\n"
+               "                         possible standard error (default 1e-3; 0 = off)\n"
                "      --se-items N       exact standard errors up to N items (default 2000)\n"
                "      --crowd-bt-alpha A, --crowd-bt-beta B\n"
                "                         crowd-bt's Beta prior of eta (default 4, 1)\n"
@@ -259,7 +262,8 @@ int run_rank(const std::vector<std::string> &args, std::size_t first) {
         {"tol", true, '\0'},        {"threads", true, '\0'},      {"se-items", true, '\0'},
         {"crowd-bt-alpha", true, '\0'}, {"crowd-bt-beta", true, '\0'}, {"worker-col", true, '\0'},
         {"left-col", true, '\0'},   {"right-col", true, '\0'},    {"winner-col", true, '\0'},
-        {"input-format", true, '\0'}, {"header", true, '\0'},     {"keep-rejected", false, '\0'}};
+        {"input-format", true, '\0'}, {"header", true, '\0'},     {"keep-rejected", false, '\0'},
+        {"score-tol", true, '\0'}};
     std::optional<ParsedArgs> parsed_args = parse_command("rank", args, first, specs, rank_help);
     if (!parsed_args) return kExitOk;
     const ParsedArgs &parsed = *parsed_args;

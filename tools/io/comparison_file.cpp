@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
@@ -183,6 +184,17 @@ ComparisonTable read_comparison_text(std::string text, const std::string &path, 
                         (options.header == HeaderMode::Auto && names_a_column(fields, options));
     const Columns c = plan_columns(fields, header, options, reader);
     table.columns_note = c.toloka ? "Toloka side-by-side export" : header ? "columns by name" : "columns by position";
+
+    // At most one comparison a line: the four arrays allocated once rather than grown
+    // (each regrowth copies and faults in new pages: 8 % of a 10^6-line `rank`'s CPU).
+    std::size_t lines = 1;
+    for (const char *at = text.data(), *end = at + text.size();
+         (at = static_cast<const char *>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)))) != nullptr; ++at)
+        ++lines;
+    table.left.reserve(lines);
+    table.right.reserve(lines);
+    table.worker.reserve(lines);
+    table.answer.reserve(lines);
 
     Interner items(false), workers(false);
     bool have_record = !header;  // without a header the first record is data

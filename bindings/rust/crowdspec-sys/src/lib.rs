@@ -298,6 +298,9 @@ pub const CS_PARAM_SE_ITEMS: cs_param = 672;
 pub const CS_PARAM_CROWD_BT_ALPHA: cs_param = 673;
 /// double `"crowd_bt_beta"` (since 0.2): beta of crowd-bt's Beta prior of eta.
 pub const CS_PARAM_CROWD_BT_BETA: cs_param = 674;
+/// double `"score_tol"` (since 0.2): a comparison fit stops when no score moved by more
+/// than this many of its smallest possible standard errors in an iteration (0 = off).
+pub const CS_PARAM_SCORE_TOL: cs_param = 675;
 
 /// Values of [`CS_PARAM_TIES`] (since 0.2).
 pub type cs_ties = i32;
