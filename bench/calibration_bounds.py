@@ -15,10 +15,16 @@ posterior, items with truth) for
              new one;
   scaled     the held-out T times one constant chosen the same way.
 
+With --gold, instead: 15 % of each set's truth items given as gold (three seeded draws,
+as bench/accuracy_table.py), the ECE of auto's gold-calibrated posteriors on the other
+items, and its floor -- the mean ECE (100 draws) of a perfectly calibrated model with the
+same confidences on as many items, the truth drawn from the posteriors themselves: what
+sampling alone costs on a set of that size.
+
 A benchmark to run by hand (a minute or so), not a test.
 
 Usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so.0 PYTHONPATH=bindings/python \\
-         /usr/bin/python3 bench/calibration_bounds.py [DIR ...]
+         /usr/bin/python3 bench/calibration_bounds.py [--gold] [DIR ...]
 """
 
 import argparse
@@ -49,11 +55,42 @@ def leave_one_out(curves, names):
     return out
 
 
+def gold_floor(paths, share=0.15, draws=100):
+    """Per set: the non-gold ECE with `share` of the truth as gold, and its sampling floor."""
+    print("| set | non-gold items | ECE | floor |")
+    print("|---|---|---|---|")
+    rows = []
+    for path in paths:
+        name = os.path.basename(path)[:-len("_crowd.txt")]
+        item, worker, label, truth_items, truth_labels = load(path)
+        k = int(max(label.max(), truth_labels.max())) + 1
+        shape = dict(n_items=int(max(item.max(), truth_items.max())) + 1, n_workers=int(worker.max()) + 1,
+                     n_classes=k, warn=False)
+        real, floor = [], []
+        for seed in range(3):
+            rng = np.random.default_rng(seed)
+            gold = rng.random(truth_items.size) < share
+            fit = crowdspec.fit_labels(item, worker, label, "auto", gold_item=truth_items[gold],
+                                       gold_label=truth_labels[gold], **shape)
+            items, labels = truth_items[~gold], truth_labels[~gold]
+            real.append(ece(fit.posteriors, items, labels))
+            cumulative = fit.posteriors[items].cumsum(axis=1)
+            drawn = [np.minimum((rng.random(items.size)[:, None] > cumulative).sum(axis=1), k - 1)
+                     for _ in range(draws)]
+            floor.append(np.mean([ece(fit.posteriors, items, d) for d in drawn]))
+        rows.append((np.mean(real), np.mean(floor)))
+        print("| %s | %d | %.3f | %.3f |" % (name, int((~gold).sum()), rows[-1][0], rows[-1][1]))
+    print("| mean | | %.3f | %.3f |" % tuple(np.mean(rows, axis=0)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
+    parser.add_argument("--gold", action="store_true", help="the gold calibration's ECE and its sampling floor")
     args = parser.parse_args()
     paths = crowd_paths(args.dirs)
+    if args.gold:
+        return gold_floor(paths)
     sets = {}
     for path in paths:
         name = os.path.basename(path)[:-len("_crowd.txt")]
