@@ -99,22 +99,45 @@ namespace {
 // and step); above, by repeated EM passes (k^2 per item and pass).
 constexpr int32_t kNewtonClasses = 8;
 
+// The items the classifier answered (rows not flat), found once per M-step: each Newton
+// step and slope below passes over them alone.
+std::vector<int32_t> answered_items(const CrowdData &data) {
+    std::vector<int32_t> items;
+    for (int32_t j = 0; j < data.n_items; ++j)
+        if (!flat(data.model_probs + static_cast<int64_t>(j) * data.k, data.k)) items.push_back(j);
+    return items;
+}
+
+// f(w, p, L) for every answered item j with weight w = q_j(t) > 0: its row p = p_j and
+// L = p_j . pi, in item order (the sums of row t's objective and its derivatives).
+template <class F>
+void each_answer(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t,
+                 const double *pi, F &&f) {
+    const int32_t k = data.k;
+    for (int32_t j : answered) {
+        const double w = q[static_cast<int64_t>(j) * k + t];
+        if (!(w > 0.0)) continue;
+        const double *p = data.model_probs + static_cast<int64_t>(j) * k;
+        double like = 0.0;
+        for (int32_t o = 0; o < k; ++o) like += p[o] * pi[o];
+        f(w, p, like);
+    }
+}
+
 // The slope of row t's objective f(pi) = sum_j w_j log L_j + a sum_o log pi_o (L_j =
-// p_j . pi, over the items whose row is not flat) along d at pi: sum_j w_j (p_j . d) / L_j
+// p_j . pi, over the answered items) along d at pi: sum_j w_j (p_j . d) / L_j
 // + a sum_o d_o / pi_o. No logarithms: the line search below needs only the sign and
 // size of the slope, which is what made it cheap (f itself took a log per item).
-double row_slope(const CrowdData &data, const double *q, int32_t t, const double *pi, const double *d, double a) {
+double row_slope(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t,
+                 const double *pi, const double *d, double a) {
     const int32_t k = data.k;
     double slope = 0.0;
     for (int32_t o = 0; o < k; ++o) slope += a * d[o] / pi[o];
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        const double w = q[static_cast<int64_t>(j) * k + t];
-        const double *p = data.model_probs + static_cast<int64_t>(j) * k;
-        if (!(w > 0.0) || flat(p, k)) continue;
-        double like = 0.0, along = 0.0;
-        for (int32_t o = 0; o < k; ++o) like += p[o] * pi[o], along += p[o] * d[o];
+    each_answer(data, answered, q, t, pi, [&](double w, const double *p, double like) {
+        double along = 0.0;
+        for (int32_t o = 0; o < k; ++o) along += p[o] * d[o];
         slope += w * along / like;
-    }
+    });
     return slope;
 }
 
@@ -152,7 +175,8 @@ bool spd_solve(const double *n, int32_t k, double *b) {
 // when the slope at its end has not fallen below minus half that (near the maximum the
 // full step lands on it, quadratic convergence); otherwise it is cut to where the
 // slope's secant crosses zero. False when N is singular.
-bool newton_row(const CrowdData &data, const double *q, int32_t t, double a, double *pi) {
+bool newton_row(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t, double a,
+                double *pi) {
     const int32_t k = data.k;
     double g[kNewtonClasses], n[kNewtonClasses * kNewtonClasses], x[kNewtonClasses], y[kNewtonClasses];
     double trial[kNewtonClasses];
@@ -161,18 +185,13 @@ bool newton_row(const CrowdData &data, const double *q, int32_t t, double a, dou
             g[o] = a / pi[o];
             for (int32_t m = 0; m < k; ++m) n[o * k + m] = o == m ? a / (pi[o] * pi[o]) : 0.0;
         }
-        for (int32_t j = 0; j < data.n_items; ++j) {
-            const double w = q[static_cast<int64_t>(j) * k + t];
-            const double *p = data.model_probs + static_cast<int64_t>(j) * k;
-            if (!(w > 0.0) || flat(p, k)) continue;
-            double like = 0.0;
-            for (int32_t o = 0; o < k; ++o) like += p[o] * pi[o];
+        each_answer(data, answered, q, t, pi, [&](double w, const double *p, double like) {
             const double u = w / like, v = w / (like * like);
             for (int32_t o = 0; o < k; ++o) {
                 g[o] += u * p[o];
                 for (int32_t m = 0; m <= o; ++m) n[o * k + m] += v * p[o] * p[m];
             }
-        }
+        });
         for (int32_t o = 0; o < k; ++o)
             for (int32_t m = 0; m < o; ++m) n[m * k + o] = n[o * k + m];
         for (int32_t o = 0; o < k; ++o) x[o] = g[o], y[o] = 1.0;
@@ -190,7 +209,7 @@ bool newton_row(const CrowdData &data, const double *q, int32_t t, double a, dou
         if (largest * alpha <= 1e-12 || !(rise > 0.0)) return true;
         for (int cut = 0; cut < 40; ++cut) {
             for (int32_t o = 0; o < k; ++o) trial[o] = pi[o] + alpha * x[o];
-            const double end = row_slope(data, q, t, trial, x, a);
+            const double end = row_slope(data, answered, q, t, trial, x, a);
             if (end >= -0.5 * rise) break;
             alpha *= rise / (rise - end);  // where the slope's secant crosses 0
         }
@@ -210,8 +229,10 @@ void settle_model_confusion(const CrowdData &data, const double *q, const FitOpt
         // as model_m_step adds them.
         const double a = options.smoothing + 1.0 / k;
         std::vector<double> solved = model_confusion;
+        const std::vector<int32_t> answered = answered_items(data);
         bool ok = true;
-        for (int32_t t = 0; t < k && ok; ++t) ok = newton_row(data, q, t, a, solved.data() + static_cast<int64_t>(t) * k);
+        for (int32_t t = 0; t < k && ok; ++t)
+            ok = newton_row(data, answered, q, t, a, solved.data() + static_cast<int64_t>(t) * k);
         if (ok) {
             for (int32_t t = 0; t < k; ++t) {  // exactly on the simplex
                 double *row = solved.data() + static_cast<int64_t>(t) * k;
