@@ -14,6 +14,8 @@ run 0 "$CS" --version && check "version line" grep -Eq '^crowdspec [0-9]+\.[0-9]
 run 0 "$CS" --help && for c in fit evaluate simulate report demo; do contains out.txt "  $c "; done
 run 0 "$CS" help fit && cp out.txt help1.txt
 run 0 "$CS" fit --help && same out.txt help1.txt
+# The help names the library's default method (it said opt-ds after the default became auto).
+check "fit --help names the default method" grep -q "inference method (default auto)" help1.txt
 run 1 "$CS" help nope && stderr_is "^crowdspec: help: unknown command 'nope'"
 run 1 "$CS" nope && stderr_is "^crowdspec: unknown command 'nope' \\(commands: fit, predict, update, evaluate, simulate, report, demo"
 run 1 "$CS" --nope && stderr_is "^crowdspec: unknown option '--nope'"

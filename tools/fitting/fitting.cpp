@@ -49,6 +49,10 @@ std::string library_default(const char *name) {
         return "?";
     for (const EnumName &e : kEnumNames)
         if (std::string_view(e.param) == name && static_cast<double>(e.value) == value) return e.name;
+    if (std::string_view(name) == "method") {  // the registry's name, never a number
+        const char *method = cs_method_name(static_cast<int32_t>(value));
+        return method != nullptr ? method : "?";
+    }
     char buf[64];
     std::snprintf(buf, sizeof buf, is_integer ? "%.0f" : "%g", value);
     return buf;
@@ -58,8 +62,8 @@ std::string library_default(const char *name) {
 
 std::string fit_options_help() {
     return "Fitting options (defaults are the library's):\n"
-           "  -m, --method NAME       inference method (default opt-ds): one of the library's\n"
-           "                          methods, listed below\n"
+           "  -m, --method NAME       inference method (default " + library_default("method") + "): one of the\n"
+           "                          library's methods, listed below\n"
            "      --classes K|A,B,..  number of classes K, or the classes in order (see below)\n"
            "      --seed N            seed of every random choice (default " + library_default("seed") + ")\n"
            "      --max-iter N        maximum EM rounds / Lloyd iterations (default " + library_default("max_iter") + ")\n"
