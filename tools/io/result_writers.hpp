@@ -45,6 +45,13 @@ public:
     void text(std::string_view value);
     /// The next field: a number printed with `format` (one double conversion).
     void number(double value, const char *format = "%.10g");
+    /// The next field: a number printed as number()'s default "%.10g", its text kept for
+    /// repeat_kept_number().
+    void kept_number(double value);
+    /// The next field: the text of this row's kept_number() again (a value equal to it
+    /// bit for bit prints the same, so it is copied, not converted again). Only after a
+    /// kept_number() in the current row.
+    void repeat_kept_number();
     /// The next field: an integer.
     void integer(long long value);
     /// Ends the current row (it must have one field per column).
@@ -65,6 +72,7 @@ private:
     std::vector<std::string> columns_;
     std::string buf_;
     std::size_t field_ = 0, rows_ = 0;
+    std::size_t kept_begin_ = 0, kept_end_ = 0;  // kept_number()'s text in buf_
 };
 
 /// One row per item: item, label, confidence (the largest posterior), then p_<class>
