@@ -10,8 +10,8 @@
 // confusion matrices, prior and trace must be equal bit for bit. Also the grouping
 // itself against one written out here.
 //
-// Likewise the E-step at k = 4 and 5, which runs in AVX2 registers where the processor
-// has them (crowd/em/ds_kernel_wide.hpp, each code's rows padded to 8 doubles) and in
+// Likewise the E-step at k = 3, 4 and 5, which runs in AVX2 registers where the processor
+// has them (crowd/em/ds_kernel_wide.hpp, each code's rows padded to 4 or 8 doubles) and in
 // SSE2 pairs elsewhere (ds_kernel_lanes.hpp): FitOptions::wide_kernels = false forces
 // the pairs, and both must give the same bits on whole fits (ds and one-coin-ds, plain
 // EM and SQUAREM, gold items, answer sets and none, pooled smoothing, 1 and 2 threads,
@@ -186,6 +186,10 @@ static void test_wide_fits_equal_pair_fits(void **) {
     // Item counts that leave partial batches; 2,500 workers at k = 5 is the largest
     // count table the batched kernels take (ds_e_step.cpp).
     const FitCase cases[] = {
+        {3, 300, 24001, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, true},
+        {3, 1000, 24002, CS_METHOD_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_POOLED, CS_SUPPORT_ALL, 0.5, false},
+        {3, 3000, 24003, CS_METHOD_CLASS_ONE_COIN_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO,
+         0.0, true},
         {4, 300, 24001, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_AUTO, 0.0, true},
         {5, 1000, 24003, CS_METHOD_DS, CS_ACCEL_NONE, CS_SMOOTHING_CENTER_POOLED, CS_SUPPORT_AUTO, 0.5, false},
         {5, 200, 24000, CS_METHOD_DS, CS_ACCEL_SQUAREM, CS_SMOOTHING_CENTER_UNIFORM, CS_SUPPORT_ALL, 0.0, true},
@@ -202,7 +206,7 @@ static void test_wide_fits_equal_pair_fits(void **) {
 // answer sets, some items for every class (they get the prior and are counted).
 static void test_wide_e_step_with_impossible_classes(void **) {
     if (!wide_kernel_runs()) skip();
-    for (int32_t k : {4, 5}) {
+    for (int32_t k : {3, 4, 5}) {
         const auto crowd = crowd_of(k, 50, 20011, 31);
         cs::FitOptions options;
         options.support = CS_SUPPORT_ALL;

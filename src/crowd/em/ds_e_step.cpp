@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The E-step (Z-4) of a Dawid-Skene EM round over every partition of the items: which
 // kernel takes a partition (ds_kernel*.hpp: the k = 2 ratio kernel, the K = 2..5 kernels
-// in registers by item or in batches -- at K = 4, 5 in AVX2 registers where the processor
-// has them --, or the generic one), run on the fit's team, and
+// in registers by item or in batches -- at K = 3, 4, 5 in AVX2 registers where the
+// processor has them --, or the generic one), run on the fit's team, and
 // the partitions' log-likelihoods added in partition order (the same for any number of
 // threads).
 #include <algorithm>
@@ -22,14 +22,14 @@ namespace cs::ds {
 
 namespace {
 
-// ws.wide (k = 4, 5): ws.log_pi into wide_log_pi, each code's row padded to kWideRow
-// doubles (the padding is never read into a class's sum).
+// ws.wide (k = 3, 4, 5): ws.log_pi into wide_log_pi, each code's row padded to
+// wide_row(k) doubles (the padding stays 0 and is never read into a class's sum).
 void widen_logs(const CrowdData &d, Workspace &ws) {
-    const int64_t codes = static_cast<int64_t>(d.n_workers) * d.k;
+    const int64_t codes = static_cast<int64_t>(d.n_workers) * d.k, row = ws.count_row;
     const double *from = ws.log_pi.data();
     double *to = ws.wide_log_pi.data();
     for (int64_t c = 0; c < codes; ++c)
-        for (int32_t l = 0; l < d.k; ++l) to[c * kWideRow + l] = from[c * d.k + l];
+        for (int32_t l = 0; l < d.k; ++l) to[c * row + l] = from[c * d.k + l];
 }
 
 // The E-step of every partition, and with `scatter` the next M-step's counts.
@@ -62,8 +62,8 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
             }
             if constexpr (K > 0) {
 #if defined(CS_HAVE_QUAD)
-                if constexpr (K == 4 || K == 5) {
-                    if (ws.wide) {  // k = 4, 5 in AVX2 registers (ds_workspace.hpp)
+                if constexpr (K >= 3 && K <= 5) {
+                    if (ws.wide) {  // k = 3, 4, 5 in AVX2 registers (ds_workspace.hpp)
                         e_step_range_batched_wide<K>(d, ws.parts[p], ws.wide_log_pi.data(), ws.log_prior.data(), prior,
                                                      ws.allowed, q, counts, prior_sum, ws.part_ll[p],
                                                      ws.part_impossible[p]);

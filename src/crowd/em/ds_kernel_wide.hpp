@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The batched E-step kernel for K = 4 and 5 classes on processors with AVX2: an item's
-// first four values in one 256-bit register (util/simd_quad.hpp) and, at K = 5, the
-// fifth in a scalar, where the pair kernel (ds_kernel_lanes.hpp, e_step_range_batched)
-// holds them in two or three SSE2 pairs. Per label that is two loads and two additions
-// instead of three for the sums, and two loads, additions and stores instead of three
-// for the scatter of the counts; the exponentials of a batch take four values a call.
+// The batched E-step kernel for K = 3, 4 and 5 classes on processors with AVX2: an
+// item's first four values in one 256-bit register (util/simd_quad.hpp; at K = 3 the
+// fourth lane is padding, 0 in every table row) and, at K = 5, the fifth in a scalar,
+// where the pair kernel (ds_kernel_lanes.hpp, e_step_range_batched) holds them in two
+// or three SSE2 pairs (K = 3: a pair and a scalar). Per label that is one or two loads
+// and additions instead of two or three for the sums, and as many fewer loads,
+// additions and stores for the scatter of the counts; the exponentials of a batch take
+// four values a call.
 // The same operations on each value in the same order as e_step_range_batched, so the
 // same posteriors, counts and log-likelihood bit for bit (bench/check_em_change.sh).
 // Header-only for inlining; ds_e_step.cpp runs it where cpu_has_avx2().
@@ -21,16 +23,20 @@
 namespace cs::ds {
 namespace {  // internal linkage: see the top of ds_kernel.hpp
 
-// K = 4 or 5 doubles: classes 0-3 in `head`, class 4 (K = 5) in `last`.
+// K = 3, 4 or 5 doubles: classes 0-3 in `head` (K = 3: lane 3 is padding, never read
+// into a class's value), class 4 (K = 5) in `last`. load and store read and write K
+// doubles (a row of q or of the prior); add and add_to take a padded table row of
+// wide_row(K) doubles.
 template <int K>
 struct WideLanes {
-    static_assert(K == 4 || K == 5, "WideLanes holds 4 or 5 classes");
+    static_assert(K >= 3 && K <= 5, "WideLanes holds 3, 4 or 5 classes");
+    static constexpr int kHead = K == 3 ? 3 : 4;  // classes in `head`
     Quad head = {};
     double last = 0.0;
 
     CS_TARGET_AVX2 static WideLanes load(const double *p) {
         WideLanes x;
-        x.head = load_quad(p);
+        x.head = K == 3 ? Quad{p[0], p[1], p[2], 0.0} : load_quad(p);
         if (K == 5) x.last = p[4];
         return x;
     }
@@ -43,7 +49,11 @@ struct WideLanes {
         if (K == 5) last += o.last;
     }
     CS_TARGET_AVX2 void store(double *p) const {
-        store_quad(p, head);
+        if (K == 3) {
+            for (int l = 0; l < 3; ++l) p[l] = head[l];
+        } else {
+            store_quad(p, head);
+        }
         if (K == 5) p[4] = last;
     }
     // p[l] += this[l] for every class.
@@ -55,13 +65,13 @@ struct WideLanes {
     // looked up by the bytes, no branch).
     CS_TARGET_AVX2 void restrict_to(const uint8_t *allowed_j) {
         static constexpr double kAdd[2] = {kMinusInf, 0.0};
-        head += Quad{kAdd[allowed_j[0]], kAdd[allowed_j[1]], kAdd[allowed_j[2]], kAdd[allowed_j[3]]};
+        head += Quad{kAdd[allowed_j[0]], kAdd[allowed_j[1]], kAdd[allowed_j[2]], K == 3 ? 0.0 : kAdd[allowed_j[3]]};
         if (K == 5) last += kAdd[allowed_j[4]];
     }
     // The largest value, compared in Lanes::top's order (class 0 twice, then 1, 2, ...).
     CS_TARGET_AVX2 double top() const {
         double t = head[0];
-        for (int l = 0; l < 4; ++l) t = head[l] > t ? head[l] : t;
+        for (int l = 0; l < kHead; ++l) t = head[l] > t ? head[l] : t;
         if (K == 5) t = last > t ? last : t;
         return t;
     }
@@ -96,7 +106,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
         for (int64_t b = 0; b < n; ++b) {
             V acc = base;
-            add_label_rows<kWideRow>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
+            add_label_rows<wide_row(K)>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
             sums[b] = acc;
         }
         // The top class of each item and s_l - top (0 for a special item, whose
@@ -111,6 +121,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
                 tops[b] = top;
                 special[b] = (gold != nullptr && gold[j] >= 0) || top == kMinusInf;
                 heads[b] = special[b] ? Quad{0.0, 0.0, 0.0, 0.0} : xv.head - top;
+                if (K == 3) heads[b][3] = 0.0;  // the padding: exp's argument must be <= 0
                 fifth[b - b0] = special[b] ? 0.0 : xv.last - top;
             }
             if (K == 5) fifths[b0 / 4] = Quad{fifth[0], fifth[1], fifth[2], fifth[3]};
@@ -134,7 +145,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
             v.head = heads[b];
             if (K == 5) v.last = fifths[b / 4][b % 4];
             double sum = 0.0;  // in class order, as the kernel by item
-            for (int l = 0; l < 4; ++l) sum += v.head[l];
+            for (int l = 0; l < V::kHead; ++l) sum += v.head[l];
             if (K == 5) sum += v.last;
             v.head /= sum;
             if (K == 5) v.last /= sum;
@@ -143,7 +154,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
         }
         // The next M-step's counts, in a pass of their own as in the pair kernel (adding
         // each item's posterior while it is in registers was measured slower).
-        if (counts != nullptr) scatter_batch<K, kWideRow>(start, code, q, j0, n, counts, prior_local);
+        if (counts != nullptr) scatter_batch<K, wide_row(K)>(start, code, q, j0, n, counts, prior_local);
     }
     store_range_results(prior_local, prior_sum, ll, product, impossible, ll_out, impossible_out);
 }

@@ -211,7 +211,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         const double *tables = ws.counts.data();
         for (int64_t e = first; e < last; ++e) {
             // Entry e = (code c, class l) is at c * count_row + l (rows padded when ws.wide).
-            const int64_t at = ws.wide ? e / k * kWideRow + e % k : e;
+            const int64_t at = ws.wide ? e / k * ws.count_row + e % k : e;
             double sum = tables[at];
             for (int64_t p = 1; p < parts; ++p) sum += tables[p * ws.count_table + at];
             total[e] = sum;

@@ -54,13 +54,13 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
     allocate_table(log_pi, static_cast<std::size_t>(table));
 #if defined(CS_HAVE_QUAD)
     // The same bound as the pair kernels' choice between by item and batched (ds_e_step.cpp).
-    wide = options.wide_kernels && (data.k == 4 || data.k == 5) && table * 16 <= (int64_t{1} << 20) &&
+    wide = options.wide_kernels && data.k >= 3 && data.k <= 5 && table * 16 <= (int64_t{1} << 20) &&
            !has_model(data) && cpu_has_avx2();
 #endif
     const int64_t codes = static_cast<int64_t>(data.n_workers) * data.k;
-    count_row = wide ? kWideRow : data.k;
+    count_row = wide ? wide_row(data.k) : data.k;
     count_table = codes * count_row;
-    if (wide) allocate_table(wide_log_pi, static_cast<std::size_t>(codes * kWideRow));
+    if (wide) allocate_table(wide_log_pi, static_cast<std::size_t>(codes * count_row));
     if (scatter && options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) strata = worker_strata(data, n_strata);
     if (scatter && gathers_counts(data, options)) {
         if (shared_by_code == nullptr) {

@@ -38,11 +38,12 @@ void allocate_table(V &v, std::size_t n) {
     v.resize(n);
 }
 
-// The row of a code (k values) in the tables of the AVX2 kernel (wide, below): 8
-// doubles, one 64-byte line, where rows of 5 doubles straddle two lines in 5 of every 8
-// codes and a 4-double load or store of one in 3 of 8 (a split access costs about a
-// second one).
-constexpr int64_t kWideRow = 8;
+// The row of a code (k values) in the tables of the AVX2 kernel (wide, below): at k = 4
+// and 5, 8 doubles, one 64-byte line, where rows of 5 doubles straddle two lines in 5 of
+// every 8 codes and a 4-double load or store of one in 3 of 8 (a split access costs
+// about a second one); at k = 3, 4 doubles (one register, half a line: never split),
+// the fourth always 0.
+constexpr int64_t wide_row(int k) { return k == 3 ? 4 : 8; }
 
 // Tables an EM fit reuses every round. An EM round is one pass over the labels by
 // item: the E-step (Z-4) of item j needs only j's labels, and the M-step (Z-5)
@@ -76,13 +77,13 @@ struct Workspace {
     std::vector<double> model_counts;
     std::vector<uint8_t> own_allowed;   // the answer sets, when no caller shares theirs
     const uint8_t *allowed = nullptr;   // n x k answer-set support, null = every class
-    // k = 4, 5 on a processor with AVX2, count tables within the caches and no model
+    // k = 3, 4, 5 on a processor with AVX2, count tables within the caches and no model
     // terms: the E-step runs e_step_range_batched_wide (ds_kernel_wide.hpp), which reads
-    // wide_log_pi (ws.log_pi with each code's row padded to kWideRow doubles, copied by
-    // the E-step) and scatters into count tables with rows of kWideRow doubles.
+    // wide_log_pi (ws.log_pi with each code's row padded to wide_row(k) doubles, copied
+    // by the E-step) and scatters into count tables with rows of wide_row(k) doubles.
     bool wide = false;
     Table wide_log_pi;
-    int64_t count_row = 0;              // doubles per code in a count table: k, or kWideRow when wide
+    int64_t count_row = 0;              // doubles per code in a count table: k, or wide_row(k) when wide
     int64_t count_table = 0;            // doubles in one partition's count table
     int threads = 1;
     Team team;                          // the fit's threads (util/parallel.hpp)
