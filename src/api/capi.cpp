@@ -448,8 +448,9 @@ CS_API cs_status cs_fit_comparisons(cs_model *model, const int32_t *worker, cons
         model->message.clear();
         const cs::FitOptions options = model->params.fit_options();
         const cs::MethodInfo &method = method_for(options, cs::InputKind::Comparisons);
+        // bt reads only the pairs' counts: no per-comparison arrays.
         const cs::ComparisonData data = cs::ComparisonData::build(
-            worker, left, right, answer, n, options.items, options.workers);
+            worker, left, right, answer, n, options.items, options.workers, cs::uses_workers(options.method));
         auto fit = std::make_unique<cs::FitResult>();
         const bool cancelled = cs::run_comparisons_method(data, options, model->progress, method.comparisons, *fit);
         cs::keep_fit(model, std::move(fit), cancelled);

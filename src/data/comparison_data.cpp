@@ -2,7 +2,9 @@
 #include "data/comparison_data.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <string>
+#include <type_traits>
 
 #include "util/error.hpp"
 
@@ -14,51 +16,58 @@ void require(const void *p, const char *what) {
     if (p == nullptr) throw Error(CS_ERR_NULL_POINTER, std::string(what) + " is NULL");
 }
 
-// The largest id of `ids` (n entries), checking each against a declared count (0 = none).
-int32_t count_ids(const int32_t *ids, std::size_t n, int32_t declared, const char *what) {
-    int32_t largest = -1;
-    for (std::size_t t = 0; t < n; ++t) {
-        const int32_t id = ids[t];
-        if (id < 0 || (declared > 0 && id >= declared))
-            throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(id) + " at comparison " +
-                                               std::to_string(t) +
-                                               (id < 0 ? " is negative"
-                                                       : " is >= the declared count (" + std::to_string(declared) + ")"));
-        largest = std::max(largest, id);
-    }
-    return declared > 0 ? declared : largest + 1;
+[[noreturn]] void invalid_id(const char *what, int32_t id, std::size_t t, int32_t declared) {
+    throw Error(CS_ERR_INVALID_ID, std::string(what) + " id " + std::to_string(id) + " at comparison " +
+                                       std::to_string(t) +
+                                       (id < 0 ? " is negative"
+                                               : " is >= the declared count (" + std::to_string(declared) + ")"));
 }
 
-}  // namespace
+// The count of `ids`: the declared one, or 1 + the largest id (0 = none declared).
+int32_t id_count(int32_t largest, int32_t declared) { return declared > 0 ? declared : largest + 1; }
 
-ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left, const int32_t *right,
-                                     const int32_t *answer, std::size_t n, int32_t items, int32_t workers) {
-    if (n > 0) {
-        require(left, "left item array");
-        require(right, "right item array");
-        require(answer, "answer array");
+// A kept comparison for the sort: lo, hi, the worker and the outcome seen from lo
+// (with kLowOnLeft), for the methods that read each comparison (noisy-bt, crowd-bt).
+struct FullRecord {
+    int32_t lo_, hi_, worker_;
+    uint8_t outcome_;
+    static FullRecord make(int32_t lo, int32_t hi, int32_t worker, uint8_t outcome) { return {lo, hi, worker, outcome}; }
+    int32_t lo() const { return lo_; }
+    int32_t hi() const { return hi_; }
+    uint8_t outcome() const { return outcome_; }
+    void store(ComparisonData &d, std::size_t c) const {
+        d.outcome[c] = outcome_;
+        d.worker[c] = worker_;
     }
-    if (n == 0) throw Error(CS_ERR_EMPTY_INPUT, "no comparisons (n = 0)");
-    if (n >= (std::size_t{1} << 32))
-        throw Error(CS_ERR_TOO_LARGE, std::to_string(n) + " comparisons: at most 2^32 - 1 are supported");
-    for (std::size_t t = 0; t < n; ++t)
-        if (answer[t] < CS_ANSWER_LEFT || answer[t] > CS_ANSWER_TIE)
-            throw Error(CS_ERR_INVALID_ANSWER, "answer " + std::to_string(answer[t]) + " at comparison " +
-                                                   std::to_string(t) + " is not CS_ANSWER_LEFT (0), RIGHT (1) or TIE (2)");
+};
 
-    ComparisonData d;
-    d.n_items = std::max(count_ids(left, n, items, "left item"), count_ids(right, n, items, "right item"));
-    d.n_workers = worker != nullptr ? count_ids(worker, n, workers, "worker") : std::max<int32_t>(workers, 1);
+// The same for bt, which reads only each pair's counts: lo (31 bits), hi (31 bits) and
+// the outcome without kLowOnLeft (2 bits) in 8 bytes, so the sorts move half as much
+// memory, and no per-comparison arrays are kept.
+struct PackedRecord {
+    uint64_t key;
+    static PackedRecord make(int32_t lo, int32_t hi, int32_t, uint8_t outcome) {
+        return {(static_cast<uint64_t>(lo) << 33) | (static_cast<uint64_t>(hi) << 2) | (outcome & kOutcomeMask)};
+    }
+    int32_t lo() const { return static_cast<int32_t>(key >> 33); }
+    int32_t hi() const { return static_cast<int32_t>((key >> 2) & 0x7fffffffu); }
+    uint8_t outcome() const { return static_cast<uint8_t>(key & kOutcomeMask); }
+    void store(ComparisonData &, std::size_t) const {}
+};
 
-    // The comparisons of two distinct items as records (lo, hi, worker, outcome seen from
-    // lo), sorted by (lo, hi) with two stable counting sorts of the records themselves
-    // (by hi, then by lo): O(n + items), input order kept within a pair, and every pass
-    // reads its input in order (sorting indices instead would read the input arrays at
-    // random, a cache miss per field).
-    struct Record {
-        int32_t lo, hi, worker;
-        uint8_t outcome;
-    };
+// The comparisons of two distinct items as records, sorted by (lo, hi) with two stable
+// counting sorts of the records themselves (by hi, then by lo): O(n + items), input
+// order kept within a pair, and every pass reads its input in order (sorting indices
+// instead would read the input arrays at random, a cache miss per field). Then the
+// pairs with their counts, and (FullRecord) each comparison's worker and outcome.
+template <class Record>
+void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *right, const int32_t *answer,
+                   std::size_t n, ComparisonData &d) {
+    constexpr bool kPerComparison = std::is_same<Record, FullRecord>::value;
+    const std::size_t n_items = static_cast<std::size_t>(d.n_items);
+    // Bucket starts of both sorts, counted while the records are made (by_hi[i + 1] and
+    // by_lo[i + 1] hold the counts of item i).
+    std::vector<int64_t> by_hi(n_items + 1, 0), by_lo(n_items + 1, 0);
     std::vector<Record> records;
     records.reserve(n);
     for (std::size_t t = 0; t < n; ++t) {
@@ -70,30 +79,31 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
         const bool low_left = left[t] == lo;
         uint8_t outcome = kTie;
         if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
-        records.push_back({lo, hi, worker != nullptr ? worker[t] : 0,
-                           static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0))});
+        records.push_back(Record::make(lo, hi, worker != nullptr ? worker[t] : 0,
+                                       static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0))));
+        ++by_hi[static_cast<std::size_t>(hi) + 1];
+        ++by_lo[static_cast<std::size_t>(lo) + 1];
     }
-    const std::size_t n_items = static_cast<std::size_t>(d.n_items);
     {
         std::vector<Record> sorted(records.size());
-        const auto by = [&](auto key, const std::vector<Record> &in, std::vector<Record> &out) {
-            std::vector<int64_t> next(n_items + 1, 0);
-            for (const Record &r : in) ++next[static_cast<std::size_t>(key(r)) + 1];
+        const auto by = [&](auto key, std::vector<int64_t> &next, const std::vector<Record> &in, std::vector<Record> &out) {
             for (std::size_t b = 0; b < n_items; ++b) next[b + 1] += next[b];
             for (const Record &r : in) out[static_cast<std::size_t>(next[static_cast<std::size_t>(key(r))]++)] = r;
         };
-        by([](const Record &r) { return r.hi; }, records, sorted);
-        by([](const Record &r) { return r.lo; }, sorted, records);
+        by([](const Record &r) { return r.hi(); }, by_hi, records, sorted);
+        by([](const Record &r) { return r.lo(); }, by_lo, sorted, records);
     }
 
     d.n_comparisons = static_cast<int64_t>(records.size());
-    d.worker.resize(records.size());
-    d.outcome.resize(records.size());
+    if (kPerComparison) {
+        d.worker.resize(records.size());
+        d.outcome.resize(records.size());
+    }
     // The pairs counted first, so that their six arrays are allocated once (growing them
     // copied each about twice over: 0.01 CPU s at 10^6 pairs).
     std::size_t distinct_pairs = 0;
     for (std::size_t c = 0; c < records.size(); ++c)
-        distinct_pairs += c == 0 || records[c].lo != records[c - 1].lo || records[c].hi != records[c - 1].hi;
+        distinct_pairs += c == 0 || records[c].lo() != records[c - 1].lo() || records[c].hi() != records[c - 1].hi();
     d.pair_lo.reserve(distinct_pairs);
     d.pair_hi.reserve(distinct_pairs);
     d.low_wins.reserve(distinct_pairs);
@@ -103,15 +113,15 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
     d.pair_start.push_back(0);
     for (std::size_t c = 0; c < records.size(); ++c) {
         const Record &r = records[c];
-        if (d.pair_lo.empty() || d.pair_lo.back() != r.lo || d.pair_hi.back() != r.hi) {
+        if (d.pair_lo.empty() || d.pair_lo.back() != r.lo() || d.pair_hi.back() != r.hi()) {
             if (!d.pair_lo.empty()) d.pair_start.push_back(static_cast<int64_t>(c));
-            d.pair_lo.push_back(r.lo);
-            d.pair_hi.push_back(r.hi);
+            d.pair_lo.push_back(r.lo());
+            d.pair_hi.push_back(r.hi());
             d.low_wins.push_back(0.0);
             d.high_wins.push_back(0.0);
             d.pair_ties.push_back(0.0);
         }
-        switch (r.outcome & kOutcomeMask) {
+        switch (r.outcome() & kOutcomeMask) {
             case kTie:
                 d.pair_ties.back() += 1.0;
                 ++d.ties;
@@ -119,11 +129,55 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
             case kLowWon: d.low_wins.back() += 1.0; break;
             default: d.high_wins.back() += 1.0; break;
         }
-        d.outcome[c] = r.outcome;
-        d.worker[c] = r.worker;
+        r.store(d, c);
     }
     std::vector<Record>().swap(records);
     if (!d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
+}
+
+}  // namespace
+
+ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left, const int32_t *right,
+                                     const int32_t *answer, std::size_t n, int32_t items, int32_t workers,
+                                     bool per_comparison) {
+    if (n > 0) {
+        require(left, "left item array");
+        require(right, "right item array");
+        require(answer, "answer array");
+    }
+    if (n == 0) throw Error(CS_ERR_EMPTY_INPUT, "no comparisons (n = 0)");
+    if (n >= (std::size_t{1} << 32))
+        throw Error(CS_ERR_TOO_LARGE, std::to_string(n) + " comparisons: at most 2^32 - 1 are supported");
+    // Every answer and id checked, and the largest ids found, in one pass over the four
+    // arrays (a pass each cost a tenth of the layout at 10^6 comparisons); the first
+    // bad entry is reported, answers before ids at the same index.
+    int32_t largest_item = -1, largest_worker = -1;
+    const int32_t item_limit = items > 0 ? items : INT32_MAX, worker_limit = workers > 0 ? workers : INT32_MAX;
+    for (std::size_t t = 0; t < n; ++t) {
+        const int32_t a = answer[t], l = left[t], r = right[t], w = worker != nullptr ? worker[t] : 0;
+        const bool bad = a < CS_ANSWER_LEFT || a > CS_ANSWER_TIE || l < 0 || l >= item_limit || r < 0 ||
+                         r >= item_limit || w < 0 || w >= worker_limit;
+        if (bad) {
+            if (a < CS_ANSWER_LEFT || a > CS_ANSWER_TIE)
+                throw Error(CS_ERR_INVALID_ANSWER, "answer " + std::to_string(a) + " at comparison " +
+                                                       std::to_string(t) + " is not CS_ANSWER_LEFT (0), RIGHT (1) or TIE (2)");
+            if (l < 0 || l >= item_limit) invalid_id("left item", l, t, items);
+            if (r < 0 || r >= item_limit) invalid_id("right item", r, t, items);
+            invalid_id("worker", w, t, workers);
+        }
+        largest_item = std::max(largest_item, std::max(l, r));
+        largest_worker = std::max(largest_worker, w);
+    }
+
+    ComparisonData d;
+    d.n_items = id_count(largest_item, items);
+    d.n_workers = worker != nullptr ? id_count(largest_worker, workers) : std::max<int32_t>(workers, 1);
+
+    const std::size_t n_items = static_cast<std::size_t>(d.n_items);
+    if (per_comparison)
+        group_by_pair<FullRecord>(worker, left, right, answer, n, d);
+    else
+        group_by_pair<PackedRecord>(worker, left, right, answer, n, d);
 
     // Components by union-find over the pairs, each set's root its smallest item, so
     // that they are numbered in order of their smallest item; items in no pair are

@@ -66,6 +66,8 @@ public:
         pass<false>();
         return all_finite(sums_);
     }
+    // No expansion step (fit_loop.hpp): MM with SQUAREM converges in a few cycles.
+    double expand(double objective) { return objective; }
     void advance() {
         const double *second = nu_ > 0.0 ? sums_.data() + pi_.size() : nullptr;
         mm_update(wins_.data(), sums_.data(), second, lambda_, nu_, pi_, next_);

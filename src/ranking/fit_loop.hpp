@@ -29,6 +29,11 @@
 //                        posterior at x1 nor at the extrapolated point (two of a kept
 //                        cycle's three passes)
 //   void advance();      one plain step from the evaluated parameters (M-step / MM sweep)
+//   double expand(double objective);   after each iteration, from the evaluated
+//                        parameters whose log posterior is `objective`: a step of the
+//                        model's own (crowd-bt's Newton step, worker_models.cpp) that
+//                        leaves the model evaluated at a log posterior >= objective and
+//                        returns it; `return objective;` for none
 //   const std::vector<double> &score_scale() const;   scale_i of the first params()
 //                        (the scores s_i) for the score_tol rule
 #pragma once
@@ -105,6 +110,9 @@ bool run_fit_loop(Model &model, const FitOptions &options, const Progress &progr
                 next = model.evaluate();
             }
         }
+        // The model's own step along a direction EM is slow in (crowd-bt), kept only
+        // when it does not lower the log posterior; the others return `next`.
+        next = model.expand(next);
         const double previous = objective;
         objective = next;
         out.trace.push_back(objective);

@@ -30,6 +30,15 @@ namespace {
 
 constexpr double kTinyProbability = 1e-300;
 constexpr int kStartSweeps = 5;
+// crowd-bt's Newton step (expand()): the largest change of the scores' scale c it
+// makes, and the share of the distance to 0 or 1 an eta may cover in one step (the
+// quadratic model is trusted only near the current point; an eta whose MAP is the
+// boundary gets there geometrically, not by a step past it).
+constexpr double kMaxScaleStep = 0.5;
+constexpr double kBoundaryShare = 0.5;
+// crowd-bt's M-step: MM sweeps of the scores after the first (docs/defaults.md,
+// "crowd-bt's rounds").
+constexpr int kExtraSweeps = 3;
 
 // logit(p), p kept 1e-15 away from 0 and 1 (crowd-bt's eta of a worker without answers
 // is exactly 1), so that SQUAREM's extrapolation stays finite.
@@ -55,6 +64,14 @@ public:
         answers_.assign(workers, 0.0);
         for (std::size_t c = 0; c < data.worker.size(); ++c)
             if ((data.outcome[c] & kOutcomeMask) != kTie) answers_[static_cast<std::size_t>(data.worker[c])] += 1.0;
+        if (!noisy_) {
+            // crowd-bt's answers per pair, as the E-step counts them towards the MM
+            // sweep (ties: half a win each way with ties = half, else none).
+            const PairWeights counts = count_weights(data, ties_);
+            pair_count_.resize(counts.pair.size());
+            for (std::size_t p = 0; p < counts.pair.size(); ++p)
+                pair_count_[p] = counts.pair[p].low + counts.pair[p].high + counts.pair[p].tie;
+        }
     }
 
     void start_scores() {
@@ -112,6 +129,80 @@ public:
     }
     void advance() { m_step(); }
 
+    // crowd-bt's extra step (fit_loop.hpp): one Newton step of the log posterior itself
+    // in the scores' scale c (s -> c s) and every worker's eta. EM converges slowly
+    // along the scores' spread against the etas: a wider spread with etas nearer 1/2
+    // explains the answers almost as well, and with Beta(4, 1) a worker the scores
+    // explain well has the MAP eta = 1 (231 of the 1000 workers of the 10^5-comparison
+    // bench file), which EM approaches only by a constant factor of 1 - eta per round.
+    // The gradient and the Hessian (the etas' block diagonal, plus the scale's row)
+    // are sums the last E-step made (no extra pass); the arrow-shaped system is solved
+    // in O(workers). The step is cut to |dc| <= 0.5 and to half of each eta's distance
+    // to 0 or 1, and kept when the log posterior at the new point (one E-step, which the
+    // next cycle needs anyway) is not below `objective`; otherwise the model is put back
+    // as it was. An ECME-style step (Liu and Rubin 1994): it raises the observed log
+    // posterior, and fixed points of EM are stationary in these coordinates too, so it
+    // changes where the fit goes no more than SQUAREM does, only how fast. noisy-bt: no
+    // step. Returns the log posterior the model is left evaluated at.
+    double expand(double objective) {
+        if (noisy_) return objective;
+        const std::size_t n = pi_.size(), workers = reliability_.size();
+        const double *gradient = sums_.data() + 2 * n + workers;  // after wins, first, bt_mass
+        const double *curvature = gradient + workers, *cross = curvature + workers;
+        double g_c = cross[workers], h_cc = cross[workers + 1];
+        // The score prior lambda sum_i log sigma(c s_i) + log sigma(-c s_i).
+        for (std::size_t i = 0; i < n; ++i) {
+            const double si = s_[i], p = sigmoid(si);
+            g_c += lambda_ * si * (1.0 - 2.0 * p);
+            h_cc -= 2.0 * lambda_ * si * si * p * (1.0 - p);
+        }
+        // Each eta's Beta(alpha, beta) prior, then the Schur complement of the etas' block:
+        // (h_cc - sum_w u_w^2 / h_w) dc = -(g_c - sum_w u_w g_w / h_w), and d eta_w =
+        // -(g_w + u_w dc) / h_w.
+        const double a = options_.crowd_bt_alpha - 1.0, b = options_.crowd_bt_beta - 1.0;
+        std::vector<double> g(workers), h(workers);
+        std::vector<char> bound(workers, 0);
+        double schur = h_cc, rhs = -g_c;
+        for (std::size_t w = 0; w < workers; ++w) {
+            const double eta = reliability_[w];
+            g[w] = gradient[w];
+            h[w] = curvature[w];
+            if (a != 0.0) {
+                g[w] += a / eta;
+                h[w] -= a / (eta * eta);
+            }
+            if (b != 0.0) {
+                g[w] -= b / (1.0 - eta);
+                h[w] -= b / ((1.0 - eta) * (1.0 - eta));
+            }
+            if (!(h[w] < 0.0)) return objective;  // not concave here: no Newton step
+            // An eta whose own step already goes past its share of the way to 0 or 1
+            // (its MAP at or near the boundary) moves by that share alone, and is left
+            // out of the scale's system.
+            const double own = -g[w] / h[w];
+            bound[w] = own > kBoundaryShare * (1.0 - eta) || own < -kBoundaryShare * eta;
+            if (bound[w]) continue;
+            schur -= cross[w] * cross[w] / h[w];
+            rhs += cross[w] * g[w] / h[w];
+        }
+        if (!(schur < 0.0) || !std::isfinite(schur + rhs)) return objective;
+        const double step_c = std::max(-kMaxScaleStep, std::min(kMaxScaleStep, rhs / schur));
+        const std::vector<double> pi = pi_, reliability = reliability_, sums = sums_;
+        for (std::size_t w = 0; w < workers; ++w) {
+            const double eta = reliability_[w];
+            const double step = -(g[w] + (bound[w] ? 0.0 : cross[w] * step_c)) / h[w];
+            reliability_[w] = eta + std::max(-kBoundaryShare * eta, std::min(kBoundaryShare * (1.0 - eta), step));
+        }
+        for (std::size_t i = 0; i < n; ++i) pi_[i] = std::exp((1.0 + step_c) * s_[i]);
+        const double moved = e_step(true);
+        if (std::isfinite(moved) && moved >= objective) return moved;
+        pi_ = pi;
+        reliability_ = reliability;
+        sums_ = sums;
+        for (std::size_t i = 0; i < n; ++i) s_[i] = std::log(pi_[i]);
+        return objective;
+    }
+
     // E-step at the current parameters: the log posterior (returned) and, in the same
     // pass over the pairs, the sums the M-step needs (sums_): per item the
     // responsibilities' wins and the MM sweep's sum_j n_ij / (pi_i + pi_j), per worker
@@ -151,6 +242,33 @@ public:
         mm_update(sums_.data(), sums_.data() + n, nullptr, lambda_, 0.0, pi_, next);
         optimal_shift(data_, next, lambda_);
         pi_.swap(next);
+        if (noisy_) return;
+        // crowd-bt: kExtraSweeps more MM sweeps of the same Bradley-Terry problem (the
+        // responsibilities' wins fixed; every answer counts once towards its pair,
+        // rho to one item and 1 - rho to the other), each a pass over the pairs
+        // without the answers. Each raises the E-step's expected log posterior, so the
+        // round is still a generalised EM step with the same fixed points; nearer the
+        // M-step's own maximum, the rounds and expand()'s Newton step converge in
+        // fewer cycles (docs/defaults.md, "crowd-bt's rounds").
+        std::vector<double> first;
+        for (int sweep = 0; sweep < kExtraSweeps; ++sweep) {
+            sweep_chunks_.run(team_, first, [&](int64_t begin, int64_t end, double *table) {
+                LowItemSums low_first;
+                for (int64_t q = begin; q < end; ++q) {
+                    const std::size_t p = static_cast<std::size_t>(q);
+                    const std::size_t lo = static_cast<std::size_t>(data_.pair_lo[p]), hi = static_cast<std::size_t>(data_.pair_hi[p]);
+                    low_first.move_to(lo, table, nullptr);
+                    const double t = pair_count_[p] / (pi_[lo] + pi_[hi]);
+                    low_first.a += t;
+                    table[hi] += t;
+                }
+                low_first.flush(table, nullptr);
+                return 0.0;
+            });
+            mm_update(sums_.data(), first.data(), nullptr, lambda_, 0.0, pi_, next);
+            optimal_shift(data_, next, lambda_);
+            pi_.swap(next);
+        }
     }
 
     // Per pair, the observed information of d = s_lo - s_hi, -d2 log P / dd2 summed over
@@ -221,6 +339,13 @@ private:
         const double q_of[2] = {q_high, q_low};  // [low won]: P(stated winner beats the other)
         double side[2] = {0.0, 0.0};             // [0] hi's wins, [1] lo's wins
         double tie_log_likelihood = 0.0;
+        // crowd-bt's Newton sums (expand()): the stated winner's score lead delta =
+        // +-(s_lo - s_hi), and q (1 - q), the same for either outcome.
+        const double lead_of[2] = {Objective && !Noisy ? s_[hi] - s_[lo] : 0.0, Objective && !Noisy ? s_[lo] - s_[hi] : 0.0};
+        const double spread = q_low * q_high;
+        double scale_gradient = 0.0, scale_curvature = 0.0;
+        double *worker_gradient = bt_mass + workers, *worker_curvature = worker_gradient + workers,
+               *cross_curvature = worker_curvature + workers;
         for (int64_t k = data_.pair_start[p]; k < data_.pair_start[p + 1]; ++k) {
             const std::size_t c = static_cast<std::size_t>(k);
             const uint8_t outcome = data_.outcome[c] & kOutcomeMask;
@@ -228,8 +353,12 @@ private:
                 if (ties_ == CS_TIES_HALF) {
                     side[0] += 0.5;
                     side[1] += 0.5;
-                    if (Objective)
+                    if (Objective) {
                         tie_log_likelihood += 0.5 * (log_sigmoid(s_[lo] - s_[hi]) + log_sigmoid(s_[hi] - s_[lo]));
+                        // Its derivatives in c: d (q_hi - q_lo) / 2 and -d^2 q_lo q_hi, d = s_lo - s_hi.
+                        scale_gradient += 0.5 * lead_of[1] * (q_high - q_low);
+                        scale_curvature -= lead_of[1] * lead_of[1] * spread;
+                    }
                 }
                 continue;
             }
@@ -255,12 +384,29 @@ private:
                 noise_branch = (1.0 - r) * q_of[1 - low_won];
                 const double P = bt_branch + noise_branch;
                 rho = P > 0.0 ? bt_branch / P : 0.5;
-                if (Objective) log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
+                if (Objective) {
+                    log_p.add_probability(std::min(1.0, std::max(P, kTinyProbability)));
+                    // Derivatives of log P in c (s -> c s, at c = 1) and in eta_w: P = 1/2 +
+                    // a (q - 1/2), a = 2 eta - 1, so P_c = a q (1 - q) delta, P_cc = P_c
+                    // delta (1 - 2 q), P_eta = 2 q - 1, P_eta,eta = 0, P_c,eta = 2 q (1 - q) delta.
+                    const double inverse_p = 1.0 / std::max(P, kTinyProbability);
+                    const double delta = lead_of[low_won];
+                    const double p_c = (2.0 * r - 1.0) * spread * delta * inverse_p, p_eta = (2.0 * q - 1.0) * inverse_p;
+                    scale_gradient += p_c;
+                    scale_curvature += p_c * delta * (1.0 - 2.0 * q) - p_c * p_c;
+                    worker_gradient[w] += p_eta;
+                    worker_curvature[w] -= p_eta * p_eta;
+                    cross_curvature[w] += 2.0 * spread * delta * inverse_p - p_c * p_eta;
+                }
                 // crowd-bt: the reversed branch is a win of the other item.
                 side[low_won] += rho;
                 side[1 - low_won] += 1.0 - rho;
             }
             bt_mass[w] += rho;
+        }
+        if (Objective && !Noisy) {
+            cross_curvature[workers] += scale_gradient;
+            cross_curvature[workers + 1] += scale_curvature;
         }
         const double t = (side[0] + side[1]) * inverse;
         low_item.a += side[1];
@@ -310,7 +456,11 @@ private:
     int32_t ties_ = CS_TIES_IGNORE;
     std::vector<double> pi_, s_, reliability_, bias_, answers_, sums_, scale_;
     // E-step tables: per item wins and first, per worker bt_mass and (noisy-bt) coin_left.
-    PairChunks chunks_{data_.n_pairs(), 2 * int64_t{data_.n_items} + (noisy_ ? 2 : 1) * int64_t{data_.n_workers}};
+    PairChunks chunks_{data_.n_pairs(),
+                       2 * int64_t{data_.n_items} + (noisy_ ? 2 : 4) * int64_t{data_.n_workers} + (noisy_ ? 0 : 2)};
+    // crowd-bt's extra MM sweeps: the answers of each pair and the sweeps' tables.
+    std::vector<double> pair_count_;
+    PairChunks sweep_chunks_{noisy_ ? 0 : data_.n_pairs(), int64_t{data_.n_items}};
 };
 
 void fit_worker_model(const ComparisonData &data, const FitOptions &options, const Progress &progress, Team &team,

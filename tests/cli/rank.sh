@@ -47,6 +47,22 @@ contains page.html 'id="ranking-intervals"'
 contains page.html 'id="worker-table"'
 lacks page.html '<script'
 
+# rank starts without OpenBLAS's thread pool (each idle pool thread spins for about
+# 0.1 CPU s, a third of a 10^6-comparison bt): while rank waits to open its input (a
+# FIFO nobody writes yet), OpenBLAS has been initialised and the process must have one
+# thread. Linux only (/proc); the user's own OPENBLAS_NUM_THREADS is removed.
+if [ -d /proc/self/task ] && command -v mkfifo >/dev/null; then
+    rm -f wait.fifo && mkfifo wait.fifo
+    env -u OPENBLAS_NUM_THREADS -u GOTO_NUM_THREADS "$CS" rank $T1 -o fifo_out.csv wait.fifo 2>fifo_err.txt &
+    pid=$!
+    sleep 1
+    threads=$(ls "/proc/$pid/task" 2>/dev/null | wc -l)
+    cat two.csv >wait.fifo
+    wait "$pid"
+    check "rank waits for its input with one thread, found $threads" test "$threads" -eq 1
+    contains fifo_out.csv "item,score,se,rank"
+fi
+
 # Errors: usage (1), input (2), fit (3).
 run 1 "$CS" rank --method all two.csv && stderr_is 'needs --truth'
 run 1 "$CS" rank --method ds two.csv && stderr_is 'rank: method .ds. does not apply here'

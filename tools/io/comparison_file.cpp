@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 #include "io/export_presets.hpp"
 #include "io/id_interner.hpp"
 #include "io/id_mapping.hpp"
+#include "io/parallel_reader.hpp"
 
 namespace cli {
 
@@ -171,13 +173,34 @@ std::vector<int32_t> renumber(const Interner &ids, std::vector<std::string> &nam
 
 }  // namespace
 
-ComparisonTable read_comparison_text(std::string text, const std::string &path, const ComparisonColumns &options) {
-    ComparisonTable table;
-    table.source = display_name(path);
-    const TextFormat format = resolve_text_format(
-        options.format, path, text, options.header,
-        [&](const std::vector<std::string_view> &fields) { return names_a_column(fields, options); });
-    RecordReader reader(text, format, table.source);
+namespace {
+
+// One record's comparison (its fields as the header's columns) added to the table, or
+// counted as skipped (an empty winner).
+void add_comparison(const RecordReader &reader, const Columns &c, const std::string_view *fields, Interner &items,
+                    Interner &workers, ComparisonTable &table) {
+    const std::string_view left = fields[c.left], right = fields[c.right];
+    const int32_t answer = parse_winner(fields[c.winner], left, right);
+    if (answer == -1) {
+        ++table.skipped_no_answer;
+        return;
+    }
+    if (answer == -2)
+        reader.fail("the winner '" + std::string(fields[c.winner].substr(0, 80)) + "' is neither item ('" +
+                    std::string(left.substr(0, 80)) + "', '" + std::string(right.substr(0, 80)) +
+                    "') nor left, right or tie");
+    if (left.empty() || right.empty()) reader.fail("an empty item id");
+    table.left.push_back(items.intern(left, reader.line()));
+    table.right.push_back(items.intern(right, reader.line()));
+    table.worker.push_back(c.worker == kNoColumn ? workers.intern("all", reader.line())
+                                                 : workers.intern(fields[c.worker], reader.line()));
+    table.answer.push_back(answer);
+}
+
+// The records of `reader` after the format is known: the columns from the first
+// record, then every comparison, the ids numbered.
+void read_records(RecordReader &reader, std::string_view text, const ComparisonColumns &options,
+                  ComparisonTable &table) {
     std::vector<std::string_view> fields;
     if (!reader.next(fields)) throw CliError(kExitInput, table.source + ": no comparisons (the file is empty)");
     const bool header = options.header == HeaderMode::Yes ||
@@ -197,9 +220,24 @@ ComparisonTable read_comparison_text(std::string text, const std::string &path, 
     table.answer.reserve(lines);
 
     Interner items(false), workers(false);
+    // Plain lines (no quotes, the header's field count) take the reader's fast path
+    // (RecordReader::next_plain, as the crowd readers do) unless a status column is read.
+    std::vector<std::string_view> plain(c.fields);
+    const bool plain_ok = c.status == kNoColumn && c.fields >= 2;
     bool have_record = !header;  // without a header the first record is data
-    do {
-        if (!have_record) continue;
+    for (;;) {
+        if (!have_record) {
+            if (plain_ok) {
+                const RecordReader::Plain got = reader.next_plain(plain.data(), c.fields);
+                if (got == RecordReader::Plain::End) break;
+                if (got == RecordReader::Plain::Record) {
+                    add_comparison(reader, c, plain.data(), items, workers, table);
+                    continue;
+                }
+            }
+            if (!reader.next(fields)) break;
+        }
+        have_record = false;
         if (fields.size() != c.fields)
             reader.fail("expected " + std::to_string(c.fields) + " fields (as the " +
                         (header ? "header" : "first line") + "), found " + std::to_string(fields.size()));
@@ -210,23 +248,8 @@ ComparisonTable read_comparison_text(std::string text, const std::string &path, 
                 continue;
             }
         }
-        const std::string_view left = fields[c.left], right = fields[c.right];
-        const int32_t answer = parse_winner(fields[c.winner], left, right);
-        if (answer == -1) {
-            ++table.skipped_no_answer;
-            continue;
-        }
-        if (answer == -2)
-            reader.fail("the winner '" + std::string(fields[c.winner].substr(0, 80)) + "' is neither item ('" +
-                        std::string(left.substr(0, 80)) + "', '" + std::string(right.substr(0, 80)) +
-                        "') nor left, right or tie");
-        if (left.empty() || right.empty()) reader.fail("an empty item id");
-        table.left.push_back(items.intern(left, reader.line()));
-        table.right.push_back(items.intern(right, reader.line()));
-        table.worker.push_back(c.worker == kNoColumn ? workers.intern("all", reader.line())
-                                                     : workers.intern(fields[c.worker], reader.line()));
-        table.answer.push_back(answer);
-    } while ((have_record = reader.next(fields)));
+        add_comparison(reader, c, fields.data(), items, workers, table);
+    }
     if (table.left.empty())
         throw CliError(kExitInput, table.source + ": no comparisons with an answer (" +
                                        std::to_string(table.skipped_no_answer + table.skipped_rejected) +
@@ -236,11 +259,44 @@ ComparisonTable read_comparison_text(std::string text, const std::string &path, 
     for (int32_t &i : table.left) i = item_rank[static_cast<std::size_t>(i)];
     for (int32_t &i : table.right) i = item_rank[static_cast<std::size_t>(i)];
     for (int32_t &w : table.worker) w = worker_rank[static_cast<std::size_t>(w)];
+}
+
+// The comparisons of `in` (the whole input: a stream's window grows to its end). The
+// bytes are read where they are, a regular file's mapping included (a copy of a
+// 10^6-line file into a string, and its page faults, are saved); the
+// reader's chunk mode never writes them and reports a problem as a RecordError, which
+// is given the file's name here.
+ComparisonTable read_comparisons(InputBytes &in, const std::string &path, const ComparisonColumns &options) {
+    while (!in.at_eof()) in.advance(0);
+    const char *const data = in.data();
+    const std::size_t size = in.size();
+    const std::string_view text(data, size);
+    ComparisonTable table;
+    table.source = display_name(path);
+    const TextFormat format = resolve_text_format(
+        options.format, path, text, options.header,
+        [&](const std::vector<std::string_view> &fields) { return names_a_column(fields, options); });
+    const std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
+    std::deque<std::string> escapes;
+    RecordReader reader(data, size, start, size, true, 1, format, table.source, &escapes);
+    try {
+        read_records(reader, text, options, table);
+    } catch (const RecordError &e) {
+        throw CliError(kExitInput, table.source + ":" + std::to_string(e.line) + ": " + e.what);
+    }
     return table;
 }
 
+}  // namespace
+
+ComparisonTable read_comparison_text(std::string text, const std::string &path, const ComparisonColumns &options) {
+    InputBytes in(std::move(text));
+    return read_comparisons(in, path, options);
+}
+
 ComparisonTable read_comparison_file(const std::string &path, const ComparisonColumns &columns) {
-    return read_comparison_text(read_whole_file(path), path, columns);
+    InputBytes in(path, std::size_t{1} << 20);
+    return read_comparisons(in, path, columns);
 }
 
 RankTruth read_rank_truth(const std::string &path, const std::vector<std::string> &items, bool ranks) {
