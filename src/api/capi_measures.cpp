@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The exported measures of a crowd's labels (cs_agreement, cs_uncertainty,
 // cs_consistency, cs_accuracy_on_aggregates; metrics/crowd_measures.hpp computes them)
-// and cs_intern_strings (data/string_ids.hpp). Each body runs inside cs::guard.
+// and cs_intern_strings, cs_intern_integers (data/string_ids.hpp, data/integer_ids.hpp).
+// Each body runs inside cs::guard.
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "api/arguments.hpp"
 #include "api/guard.hpp"
+#include "data/integer_ids.hpp"
 #include "data/string_ids.hpp"
 #include "metrics/crowd_measures.hpp"
 
@@ -118,6 +120,20 @@ CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t tex
         std::memcpy(codes, c.codes.data(), n * sizeof(int32_t));
         std::memcpy(first, c.first.data(), c.first.size() * sizeof(int64_t));
         *n_distinct = c.first.size();
+    });
+}
+
+CS_API cs_status cs_intern_integers(cs_model *model, const int64_t *keys, size_t n, int32_t sorted, int32_t *codes,
+                                    int64_t *first, size_t *n_distinct) {
+    return cs::guard(model, [&] {
+        require(keys, "keys");
+        require(codes, "codes");
+        require(first, "first");
+        require(n_distinct, "n_distinct");
+        if (n == 0) throw Error(CS_ERR_EMPTY_INPUT, "no keys (n = 0)");
+        if (n >= static_cast<size_t>(INT32_MAX))
+            throw Error(CS_ERR_TOO_LARGE, std::to_string(n) + " keys: at most 2^31 - 2 (the codes are int32)");
+        *n_distinct = cs::intern_integers(keys, n, sorted != 0, codes, first);
     });
 }
 

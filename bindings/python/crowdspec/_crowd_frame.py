@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ._frame import _factorize, _factorize_dense_integers, _int32, _numpy_integers, _pd
+from ._frame import _factorize, _factorize_integers, _int32, _numpy_integers, _pd
 from ._lib import CrowdspecError
 
 
@@ -123,7 +123,7 @@ class _Encoded:
         if gold_values is None and _numpy_integers(dtype) and len(labels):
             # Integer labels: the classes are the distinct values, sorted numerically,
             # exactly what the table coding of ids gives (one pass instead of two).
-            dense = _factorize_dense_integers(labels.to_numpy())
+            dense = _factorize_integers(labels.to_numpy())
         if dense is not None:
             label_codes, uniques = dense
             classes = list(uniques)
