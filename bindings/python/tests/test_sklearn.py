@@ -142,6 +142,35 @@ def test_pipeline_and_joblib_and_pickle():
     pd.testing.assert_frame_equal(again.probas_, reference.probas_)
 
 
+def test_result_frames_built_on_first_access():
+    """errors_, skills_ and the diagnostics are built when first read (not by fit), from
+    this fit: a frame read after one fit is replaced by the next fit's, and a pickle of
+    a fit whose frames were never read holds them all."""
+    df = crowd_frame()
+    ds = crowdspec.DawidSkene(n_iter=20).fit(df)
+    lazy = ("errors_", "skills_", "label_next_", "label_wrong_", "spammer_", "worst_class_",
+            "accuracy_interval_")
+    assert not set(lazy) & set(vars(ds))  # not built by fit
+    r = ds.result_
+    k = len(ds.classes_)
+    np.testing.assert_array_equal(ds.errors_.to_numpy(), r.confusion.transpose(0, 2, 1).reshape(-1, k))
+    np.testing.assert_array_equal(ds.skills_.to_numpy(),
+                                  np.diagonal(r.confusion, axis1=1, axis2=2) @ r.prior)
+    np.testing.assert_array_equal(ds.label_wrong_.to_numpy(), r.diagnostics.label_wrong)
+    assert "errors_" in vars(ds)  # built once, then kept
+    unread = pickle.loads(pickle.dumps(crowdspec.DawidSkene(n_iter=20).fit(df)))
+    assert "_pending" not in vars(unread)
+    for name in lazy:
+        got, want = getattr(unread, name), getattr(ds, name)
+        (pd.testing.assert_frame_equal if isinstance(want, pd.DataFrame)
+         else pd.testing.assert_series_equal)(got, want)
+    fewer = df[df["worker"] != df["worker"].iloc[0]]
+    ds.fit(fewer)  # errors_ of the first fit was read: the second fit's replaces it
+    assert len(ds.errors_) == k * fewer["worker"].nunique() < len(unread.errors_)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_'"):
+        ds.nothing_
+
+
 def test_model_specific_attributes():
     df = crowd_frame(n_items=120)
     glad = crowdspec.GLAD().fit(df)
