@@ -97,11 +97,12 @@ class _Encoded:
     def __init__(self, data, true_labels=None):
         pd = _pd()
         _check_columns(data)
+        # each column checked as soon as it is coded, while its codes are in cache
         task_codes, tasks = _factorize(data["task"])
-        worker_codes, workers = _factorize(data["worker"])
-        labels = data["label"]
         _check_coded(data, "task", task_codes)
+        worker_codes, workers = _factorize(data["worker"])
         _check_coded(data, "worker", worker_codes)
+        labels = data["label"]
         dtype = labels.dtype
 
         gold_tasks = gold_values = None
