@@ -76,15 +76,19 @@ def _factorize_dense_integers(x):
 def _factorize_integers(x):
     """Codes (in sorted id order) and sorted distinct values of a numpy integer column,
     or None when its range is too sparse for a table and the library cannot code it.
-    int64 columns (pandas' default) are coded by the library (_intern_keys: one pass in
-    C, where the table indexed by value makes five numpy passes); the others, and int64
-    with a library before 0.2, by the table (int32 ids 0 .. n - 1 then need no copy)."""
-    if x.dtype == np.int64 and x.size < _INT32_MAX:
-        coded = _intern_keys(x, sort=True)
-        if coded is not None:
-            codes, first = coded
-            return codes, _pd().Index(x.take(first))
-    return _factorize_dense_integers(x)
+    Through the table indexed by value when the range allows (its numpy passes stream
+    through memory faster than the library's hash table after a fit has flushed the
+    caches: 2.7 against 3.5 ms for 10^6 labels 0/1; int32 ids 0 .. n - 1 need no copy),
+    else int64 columns by the library (_intern_keys: one pass in C, where
+    pandas.factorize hashes and then sorts)."""
+    dense = _factorize_dense_integers(x)
+    if dense is not None or x.dtype != np.int64 or x.size >= _INT32_MAX:
+        return dense
+    coded = _intern_keys(x, sort=True)
+    if coded is None:
+        return None
+    codes, first = coded
+    return codes, _pd().Index(x.take(first))
 
 
 def _factorize_categorical(values):
