@@ -102,19 +102,6 @@ constexpr std::size_t kAhead = 16;  // rows between a home slot's prefetch and i
 constexpr std::size_t kRunPrefix = 4096;  // rows looked at to tell whether keys come in runs
 constexpr std::size_t kRunLength = 8;     // the mean run length coded run by run in any case
 
-// The keys of the rows kStreamAhead ahead of row t, fetched once per cache line of 8
-// keys: a binding hands over a column the fit before it flushed from the caches, and
-// the hardware prefetcher alone kept this loop waiting for memory (labels and workers,
-// 10^6 rows each, after 768 MB of other data: 4.4 and 3.5 ms, with this 1.9 and 2.0).
-constexpr std::size_t kStreamAhead = 512;
-inline void prefetch_keys(const int64_t *keys, std::size_t t, std::size_t n) {
-#if defined(__GNUC__) || defined(__clang__)
-    if ((t & 7) == 0 && t + kStreamAhead < n) __builtin_prefetch(keys + t + kStreamAhead);
-#else
-    (void)keys, (void)t, (void)n;
-#endif
-}
-
 // Keys of a span this many per distinct key (plus a constant) are ranked through a
 // table indexed by value, O(span); wider ones by sorting the distinct keys.
 constexpr uint64_t kDenseSpanPerKey = 4;
@@ -155,7 +142,6 @@ std::size_t intern_integers(const int64_t *keys, std::size_t n, bool sorted, int
     // fetched meanwhile once the table outgrows the first-level cache.
     const auto each_row = [&](std::size_t from, std::size_t to) {
         for (std::size_t t = from; t < to; ++t) {
-            prefetch_keys(keys, t, n);
             if (table.large() && t + kAhead < n) table.prefetch(keys[t + kAhead]);
             codes[t] = table.find_or_add(keys[t], static_cast<int64_t>(t), first, &d);
         }
@@ -182,7 +168,6 @@ std::size_t intern_integers(const int64_t *keys, std::size_t n, bool sorted, int
         int64_t previous = keys[prefix - 1];
         int32_t code = codes[prefix - 1];
         for (std::size_t t = prefix; t < n; ++t) {
-            prefetch_keys(keys, t, n);
             if (keys[t] != previous) {
                 if (table.large() && t + kAhead < n) table.prefetch(keys[t + kAhead]);
                 previous = keys[t];
