@@ -129,8 +129,12 @@ class Aggregator(_Params):
                                  name="agg_label")
         self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=classes)
         self.priors_ = pd.Series(result.prior, index=classes, name="prior")
-        self._pending = {}  # the frames built on first access (__getattr__)
-        self._defer("errors_", lambda: _errors_frame(result.confusion, workers, classes, enc.classes))
+        # The frames built on first access (__getattr__). Their builders hold the
+        # result and the small indexes only, never enc: its three 10^6-row code
+        # arrays would live as long as the estimator.
+        self._pending = {}
+        class_values = enc.classes
+        self._defer("errors_", lambda: _errors_frame(result.confusion, workers, classes, class_values))
         self._defer("skills_", lambda: pd.Series(
             np.diagonal(result.confusion, axis1=1, axis2=2) @ result.prior, index=workers, name="skill"))
         self.log_likelihood_ = result.log_likelihood
@@ -167,8 +171,9 @@ class Aggregator(_Params):
         self._defer("accuracy_interval_", lambda: pd.DataFrame(
             {"accuracy": d.accuracy, "low": d.accuracy_low, "high": d.accuracy_high}, index=workers))
         if d.model_confusion is not None:
-            self._defer("model_errors_", lambda: pd.DataFrame(
-                d.model_confusion, index=classes, columns=pd.Index(enc.classes, name="model label")))
+            model_labels = pd.Index(enc.classes, name="model label")
+            self._defer("model_errors_", lambda: pd.DataFrame(d.model_confusion, index=classes,
+                                                              columns=model_labels))
 
     def _defer(self, name, build):
         """Set attribute ``name`` to build() on its first access: the frames a fit has but

@@ -15,6 +15,7 @@ fit n_clusters=1 (check_methods_subset_invariance, check_dict_unchanged,
 check_dont_overwrite_parameters, check_fit2d_predict1d) meet the library's rule of at
 least 2 clusters (CS_ERR_TOO_FEW_CLASSES)."""
 
+import gc
 import os
 import pickle
 import warnings
@@ -151,6 +152,10 @@ def test_result_frames_built_on_first_access():
     lazy = ("errors_", "skills_", "label_next_", "label_wrong_", "spammer_", "worst_class_",
             "accuracy_interval_")
     assert not set(lazy) & set(vars(ds))  # not built by fit
+    # the builders keep no coded frame (three arrays of the data's length) alive
+    from crowdspec._crowd_frame import _Encoded
+    gc.collect()
+    assert not [o for o in gc.get_objects() if isinstance(o, _Encoded)]
     r = ds.result_
     k = len(ds.classes_)
     np.testing.assert_array_equal(ds.errors_.to_numpy(), r.confusion.transpose(0, 2, 1).reshape(-1, k))
