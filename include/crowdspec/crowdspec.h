@@ -2214,10 +2214,11 @@ CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t tex
  *        binding codes a column of a million ids, or of the addresses of the objects a
  *        column of strings holds, without a pass of its own per step.
  *
- * Equal keys get the same code; a key equal to the one before it takes its code without
- * a lookup (ids grouped by task). With sorted != 0 the codes follow the ascending order
- * of the distinct keys as signed integers; with sorted == 0 they follow the order of
- * first appearance (for keys whose order means nothing, such as addresses). Cost O(n),
+ * Equal keys get the same code; when the keys come in runs (ids grouped by task), a key
+ * equal to the one before it takes its code without a lookup. With sorted != 0 the codes
+ * follow the ascending order of the distinct keys as signed integers; with sorted == 0
+ * they follow the order of first appearance (for keys whose order means nothing, such
+ * as addresses). Cost O(n),
  * plus, when sorted and the distinct keys did not first appear in ascending order,
  * O(d log d) for d distinct keys (O(span) when they span at most 4 d + 65,536 values).
  *
