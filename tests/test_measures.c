@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The functions added in 0.2 on cases worked out by hand: the crowd measures
  * (cs_agreement, cs_uncertainty, cs_consistency, cs_accuracy_on_aggregates, with
- * crowd-kit's documented examples among them), cs_intern_strings, and the
+ * crowd-kit's documented examples among them), cs_intern_strings, cs_intern_integers, and the
  * method-specific estimates of glad and mace (cs_estimate) against the model
  * equations that tie them to cs_confusion(). */
 #include <stdlib.h>
@@ -268,6 +268,122 @@ static void intern_many(void **state) {
     free(text);
 }
 
+/* cs_intern_integers by hand: keys 5 -3 5 9 -3 2^40 INT64_MIN INT64_MAX. In order of
+ * appearance: 0 1 0 2 1 3 4 5 (first 0 1 3 5 6 7); sorted (INT64_MIN < -3 < 5 < 9 < 2^40 <
+ * INT64_MAX): 2 1 2 3 1 4 0 5 (first 6 1 0 3 5 7). The span of these keys overflows int64:
+ * they are ranked by sorting. */
+static void intern_integers_small(void **state) {
+    cs_model *m = (cs_model *)*state;
+    const int64_t keys[8] = {5, -3, 5, 9, -3, (int64_t)1 << 40, INT64_MIN, INT64_MAX};
+    int32_t codes[8];
+    int64_t first[8];
+    size_t d = 0;
+    CS_ASSERT_OK(cs_intern_integers(m, keys, 8, 0, codes, first, &d));
+    assert_int_equal(d, 6);
+    const int32_t seen[8] = {0, 1, 0, 2, 1, 3, 4, 5}, ranked[8] = {2, 1, 2, 3, 1, 4, 0, 5};
+    const int64_t seen_first[6] = {0, 1, 3, 5, 6, 7}, ranked_first[6] = {6, 1, 0, 3, 5, 7};
+    for (int t = 0; t < 8; ++t) assert_int_equal(codes[t], seen[t]);
+    for (int c = 0; c < 6; ++c) assert_int_equal(first[c], seen_first[c]);
+    CS_ASSERT_OK(cs_intern_integers(m, keys, 8, 1, codes, first, &d));
+    assert_int_equal(d, 6);
+    for (int t = 0; t < 8; ++t) assert_int_equal(codes[t], ranked[t]);
+    for (int c = 0; c < 6; ++c) assert_int_equal(first[c], ranked_first[c]);
+    /* Keys of a small span (ranked through a table by value): 7 4 7 6 -> 2 0 2 1. */
+    const int64_t near[4] = {7, 4, 7, 6};
+    CS_ASSERT_OK(cs_intern_integers(m, near, 4, 1, codes, first, &d));
+    assert_true(d == 3 && codes[0] == 2 && codes[1] == 0 && codes[2] == 2 && codes[3] == 1);
+    assert_true(first[0] == 1 && first[1] == 3 && first[2] == 0);
+    CS_ASSERT_FAIL(m, cs_intern_integers(m, keys, 0, 1, codes, first, &d), CS_ERR_EMPTY_INPUT, "no keys");
+    CS_ASSERT_FAIL(m, cs_intern_integers(m, NULL, 8, 1, codes, first, &d), CS_ERR_NULL_POINTER, "keys");
+    CS_ASSERT_FAIL(m, cs_intern_integers(m, keys, 8, 1, codes, NULL, &d), CS_ERR_NULL_POINTER, "first");
+}
+
+static int compare_int64(const void *a, const void *b) {
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The codes of n keys against a reference computed here: the sorted distinct keys (qsort)
+ * and a binary search per row give each row's rank (sorted codes); walking the rows and
+ * numbering ranks as they first appear gives the codes in order of appearance. first[c]
+ * must be the first row of code c. */
+static void check_interned_integers(cs_model *m, const int64_t *keys, size_t n) {
+    int64_t *distinct = malloc(sizeof(int64_t) * n);
+    int32_t *rank = malloc(sizeof(int32_t) * n), *seen = malloc(sizeof(int32_t) * n);
+    int32_t *codes = malloc(sizeof(int32_t) * n);
+    int64_t *first = malloc(sizeof(int64_t) * n);
+    assert_true(distinct && rank && seen && codes && first);
+    memcpy(distinct, keys, sizeof(int64_t) * n);
+    qsort(distinct, n, sizeof(int64_t), compare_int64);
+    size_t d = 0;
+    for (size_t t = 0; t < n; ++t)
+        if (t == 0 || distinct[t] != distinct[d - 1]) distinct[d++] = distinct[t];
+    for (size_t t = 0; t < n; ++t) {
+        const int64_t *at = bsearch(&keys[t], distinct, d, sizeof(int64_t), compare_int64);
+        rank[t] = (int32_t)(at - distinct);
+    }
+    int32_t *order = malloc(sizeof(int32_t) * d), next = 0;
+    assert_non_null(order);
+    for (size_t r = 0; r < d; ++r) order[r] = -1;
+    for (size_t t = 0; t < n; ++t) {
+        if (order[rank[t]] < 0) order[rank[t]] = next++;
+        seen[t] = order[rank[t]];
+    }
+    for (int sorted = 0; sorted <= 1; ++sorted) {
+        size_t got = 0;
+        CS_ASSERT_OK(cs_intern_integers(m, keys, n, sorted, codes, first, &got));
+        assert_int_equal(got, d);
+        const int32_t *want = sorted ? rank : seen;
+        for (size_t t = 0; t < n; ++t)
+            if (codes[t] != want[t]) fail_msg("sorted %d: row %zu has code %d, not %d", sorted, t, codes[t], want[t]);
+        for (size_t c = 0; c < d; ++c) {
+            const int64_t f = first[c];
+            assert_true(f >= 0 && (size_t)f < n && codes[f] == (int32_t)c);
+            assert_true(f == 0 || codes[f - 1] != (int32_t)c || keys[f - 1] != keys[f]);
+        }
+        /* each first row is the earliest: the codes' first rows, ordered by code in
+         * order of appearance, rise */
+        if (!sorted)
+            for (size_t c = 1; c < d; ++c) assert_true(first[c] > first[c - 1]);
+    }
+    free(order);
+    free(first);
+    free(codes);
+    free(seen);
+    free(rank);
+    free(distinct);
+}
+
+/* Many keys, in the shapes a binding hands over: object addresses (multiples of 64)
+ * grouped in runs of 1-19 rows with a run now and then out of address order (coded run
+ * by run, the table reserved at once); 400,000 draws over 60,000 addresses (row by row,
+ * the table growing beyond the cache, ranked by sorting); 0/1 labels in short runs and
+ * ids 0-999 drawn at random (row by row in a small table, ranked through a table by
+ * value). */
+static void intern_integers_many(void **state) {
+    cs_model *m = (cs_model *)*state;
+    enum { N = 400000 };
+    int64_t *keys = malloc(sizeof(int64_t) * N);
+    assert_non_null(keys);
+    unsigned x = 2024u;
+#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+    const int64_t base = (int64_t)0x7f3a00000000;
+    size_t t = 0;
+    for (int64_t run = 0; t < N; ++run) {
+        const int64_t object = NEXT() % 50 == 0 ? run - (int64_t)(NEXT() % 100) : run; /* some behind */
+        for (unsigned len = 1 + NEXT() % 19; len > 0 && t < N; --len) keys[t++] = base + 64 * (object < 0 ? 0 : object);
+    }
+    check_interned_integers(m, keys, N);
+    for (t = 0; t < N; ++t) keys[t] = base + 64 * (int64_t)(NEXT() % 60000);
+    check_interned_integers(m, keys, N);
+    for (t = 0; t < N; ++t) keys[t] = (t / 3 + (NEXT() & 1)) & 1;
+    check_interned_integers(m, keys, N);
+    for (t = 0; t < N; ++t) keys[t] = (int64_t)(NEXT() % 1000) - 500;
+    check_interned_integers(m, keys, N);
+#undef NEXT
+    free(keys);
+}
+
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 /* glad: cs_confusion's diagonal is each worker's mean of sigma(alpha_i beta_j) over its
@@ -341,6 +457,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(intern_small, cs_setup_model, cs_teardown_model),
         cmocka_unit_test_setup_teardown(intern_many, cs_setup_model, cs_teardown_model),
         cmocka_unit_test_setup_teardown(intern_long_prefixes, cs_setup_model, cs_teardown_model),
+        cmocka_unit_test_setup_teardown(intern_integers_small, cs_setup_model, cs_teardown_model),
+        cmocka_unit_test_setup_teardown(intern_integers_many, cs_setup_model, cs_teardown_model),
         cmocka_unit_test(glad_estimates),
         cmocka_unit_test(mace_estimates),
     };

@@ -2210,6 +2210,34 @@ CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t tex
                                    size_t n, int32_t sorted, int32_t *codes, int64_t *first, size_t *n_distinct);
 
 /**
+ * @brief Numbers 64-bit integer keys in the library (a hash table, one pass), so that a
+ *        binding codes a column of a million ids, or of the addresses of the objects a
+ *        column of strings holds, without a pass of its own per step.
+ *
+ * Equal keys get the same code; when the keys come in runs (ids grouped by task), a key
+ * equal to the one before it takes its code without a lookup. With sorted != 0 the codes
+ * follow the ascending order of the distinct keys as signed integers; with sorted == 0
+ * they follow the order of first appearance (for keys whose order means nothing, such
+ * as addresses). Cost O(n),
+ * plus, when sorted and the distinct keys did not first appear in ascending order,
+ * O(d log d) for d distinct keys (O(span) when they span at most 4 d + 65,536 values).
+ *
+ * @param model The handle (receives the message of a failure).
+ * @param keys The n keys (any values).
+ * @param n Number of keys (> 0, < 2^31).
+ * @param sorted Non-zero: codes in ascending order of the keys; 0: in order of first
+ *        appearance.
+ * @param[out] codes Buffer for n codes (0 .. n_distinct - 1).
+ * @param[out] first Buffer for n indices: first[c] receives the index of the first key
+ *        with code c (only the first n_distinct entries are written).
+ * @param[out] n_distinct Receives the number of distinct keys.
+ * @return ::CS_OK, ::CS_ERR_NULL_HANDLE, ::CS_ERR_NULL_POINTER, ::CS_ERR_EMPTY_INPUT (n =
+ *         0) or ::CS_ERR_TOO_LARGE (n >= 2^31).
+ */
+CS_API cs_status cs_intern_integers(cs_model *model, const int64_t *keys, size_t n, int32_t sorted, int32_t *codes,
+                                    int64_t *first, size_t *n_distinct);
+
+/**
  * @brief Each item's posterior median grade, for ordered classes: the lowest class g
  *        whose cumulative posterior q_0 + ... + q_g reaches 1/2 (within 1e-12 for
  *        rounding). It minimises the expected absolute error in grades, as the argmax

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The exported measures of a crowd's labels (cs_agreement, cs_uncertainty,
 // cs_consistency, cs_accuracy_on_aggregates; metrics/crowd_measures.hpp computes them)
-// and cs_intern_strings (data/string_ids.hpp). Each body runs inside cs::guard.
+// and cs_intern_strings, cs_intern_integers (data/string_ids.hpp, data/integer_ids.hpp).
+// Each body runs inside cs::guard.
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "api/arguments.hpp"
 #include "api/guard.hpp"
+#include "data/integer_ids.hpp"
 #include "data/string_ids.hpp"
 #include "metrics/crowd_measures.hpp"
 
@@ -56,6 +58,19 @@ const int32_t *aggregates_of(const cs::MeasureLabels &l, const int32_t *aggregat
     return aggregate;
 }
 
+
+// The checks of both interning functions' outputs and count: n values of `what` in
+// 1 .. 2^31 - 2 (their codes are int32).
+void require_codes_out(const int32_t *codes, const int64_t *first, const size_t *n_distinct, size_t n,
+                       const char *what) {
+    require(codes, "codes");
+    require(first, "first");
+    require(n_distinct, "n_distinct");
+    if (n == 0) throw Error(CS_ERR_EMPTY_INPUT, std::string("no ") + what + " (n = 0)");
+    if (n >= static_cast<size_t>(INT32_MAX))
+        throw Error(CS_ERR_TOO_LARGE,
+                    std::to_string(n) + " " + what + ": at most 2^31 - 2 (the codes are int32)");
+}
 
 }  // namespace
 
@@ -108,16 +123,20 @@ CS_API cs_status cs_intern_strings(cs_model *model, const char *text, size_t tex
                                    size_t n, int32_t sorted, int32_t *codes, int64_t *first, size_t *n_distinct) {
     return cs::guard(model, [&] {
         if (text_size > 0) require(text, "text");
-        require(codes, "codes");
-        require(first, "first");
-        require(n_distinct, "n_distinct");
-        if (n == 0) throw Error(CS_ERR_EMPTY_INPUT, "no strings (n = 0)");
-        if (n >= static_cast<size_t>(INT32_MAX))
-            throw Error(CS_ERR_TOO_LARGE, std::to_string(n) + " strings: at most 2^31 - 2 (the codes are int32)");
+        require_codes_out(codes, first, n_distinct, n, "strings");
         const cs::StringCodes c = cs::intern_strings(cs::split_strings(text, text_size, offsets, n), sorted != 0);
         std::memcpy(codes, c.codes.data(), n * sizeof(int32_t));
         std::memcpy(first, c.first.data(), c.first.size() * sizeof(int64_t));
         *n_distinct = c.first.size();
+    });
+}
+
+CS_API cs_status cs_intern_integers(cs_model *model, const int64_t *keys, size_t n, int32_t sorted, int32_t *codes,
+                                    int64_t *first, size_t *n_distinct) {
+    return cs::guard(model, [&] {
+        require(keys, "keys");
+        require_codes_out(codes, first, n_distinct, n, "keys");
+        *n_distinct = cs::intern_integers(keys, n, sorted != 0, codes, first);
     });
 }
 

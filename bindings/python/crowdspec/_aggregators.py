@@ -121,7 +121,6 @@ class Aggregator(_Params):
             raise _in_frame_terms(err, data) from None
         tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()
         warn_notes(result, stacklevel=3, rename=lambda text: _name_items(text, tasks))
-        k = enc.n_classes
         self._keep_result(result)
         self.classes_ = classes
         self._workers = workers
@@ -130,15 +129,14 @@ class Aggregator(_Params):
                                  name="agg_label")
         self.probas_ = pd.DataFrame(result.posteriors, index=tasks, columns=classes)
         self.priors_ = pd.Series(result.prior, index=classes, name="prior")
-        # crowd-kit's layout: rows (worker, observed label), columns true label.
-        errors = result.confusion.transpose(0, 2, 1).reshape(-1, k)
-        rows = pd.MultiIndex.from_arrays(
-            [np.repeat(np.asarray(workers, dtype=object), k),
-             np.tile(np.asarray(enc.classes, dtype=object), len(workers))],
-            names=["worker", "label"])
-        self.errors_ = pd.DataFrame(errors, index=rows, columns=classes)
-        diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
-        self.skills_ = pd.Series(diagonal @ result.prior, index=workers, name="skill")
+        # The frames built on first access (__getattr__). Their builders hold the
+        # result and the small indexes only, never enc: its three 10^6-row code
+        # arrays would live as long as the estimator.
+        self._pending = {}
+        class_values = enc.classes
+        self._defer("errors_", lambda: _errors_frame(result.confusion, workers, classes, class_values))
+        self._defer("skills_", lambda: pd.Series(
+            np.diagonal(result.confusion, axis1=1, axis2=2) @ result.prior, index=workers, name="skill"))
         self.log_likelihood_ = result.log_likelihood
         self.temperature_ = result.temperature
         self.mixing_ = result.mixing
@@ -163,17 +161,44 @@ class Aggregator(_Params):
         d = result.diagnostics
         if d is None:
             return
-        self.label_next_ = pd.Series(d.label_next, index=tasks, name="label_next")
-        self.label_wrong_ = pd.Series(d.label_wrong, index=rows, name="p_wrong")
-        self.spammer_ = pd.Series(d.spammer, index=workers, name="spammer")
         values = np.asarray(enc.classes, dtype=object)
-        self.worst_class_ = pd.Series([values[c] if c >= 0 else None for c in d.worst_class], index=workers,
-                                      name="worst_class", dtype=object)
-        self.accuracy_interval_ = pd.DataFrame(
-            {"accuracy": d.accuracy, "low": d.accuracy_low, "high": d.accuracy_high}, index=workers)
+        self._defer("label_next_", lambda: pd.Series(d.label_next, index=tasks, name="label_next"))
+        self._defer("label_wrong_", lambda: pd.Series(d.label_wrong, index=rows, name="p_wrong"))
+        self._defer("spammer_", lambda: pd.Series(d.spammer, index=workers, name="spammer"))
+        self._defer("worst_class_", lambda: pd.Series(
+            [values[c] if c >= 0 else None for c in d.worst_class], index=workers,
+            name="worst_class", dtype=object))
+        self._defer("accuracy_interval_", lambda: pd.DataFrame(
+            {"accuracy": d.accuracy, "low": d.accuracy_low, "high": d.accuracy_high}, index=workers))
         if d.model_confusion is not None:
-            self.model_errors_ = pd.DataFrame(d.model_confusion, index=classes,
-                                              columns=pd.Index(enc.classes, name="model label"))
+            model_labels = pd.Index(enc.classes, name="model label")
+            self._defer("model_errors_", lambda: pd.DataFrame(d.model_confusion, index=classes,
+                                                              columns=model_labels))
+
+    def _defer(self, name, build):
+        """Set attribute ``name`` to build() on its first access: the frames a fit has but
+        most callers never read (errors_, skills_, the diagnostics) cost several passes
+        of pandas each, a tenth of a 10^6-label fit's time outside the library. A value
+        left from an earlier fit is dropped, so that the access finds this fit's."""
+        vars(self).pop(name, None)
+        self._pending[name] = build
+
+    def __getattr__(self, name):
+        # Called only when ``name`` is not set: a deferred frame is built and kept.
+        pending = vars(self).get("_pending")
+        if pending is not None and name in pending:
+            value = pending.pop(name)()
+            setattr(self, name, value)
+            return value
+        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+
+    def __getstate__(self):
+        """The attributes with every deferred frame built (the builders are closures,
+        which do not pickle)."""
+        state = dict(vars(self))
+        for name, build in state.pop("_pending", {}).items():
+            state.setdefault(name, build())
+        return state
 
     def _keep_estimates(self, result, tasks, workers, classes, enc):
         """crowd-kit's model-specific attributes, where the method has them."""
@@ -191,6 +216,7 @@ class Aggregator(_Params):
             # agree with the majority vote (accuracy on aggregates).
             from . import metrics
             share = metrics._accuracy_by_worker(enc, result.labels[:enc.n_items])
+            self._pending.pop("skills_", None)
             self.skills_ = pd.Series(share, index=workers, name="skill")
 
     def score(self, data, y=None):
@@ -282,6 +308,18 @@ class Aggregator(_Params):
     def fit_predict_proba(self, data, true_labels=None):
         """fit(), then probas_."""
         return self.fit(data, true_labels).probas_
+
+
+def _errors_frame(confusion, workers, classes, class_values):
+    """errors_: the (m, k, k) worker x true x observed matrices in crowd-kit's layout,
+    rows (worker, observed label), columns true label."""
+    pd = _pd()
+    k = len(classes)
+    rows = pd.MultiIndex.from_arrays(
+        [np.repeat(np.asarray(workers, dtype=object), k),
+         np.tile(np.asarray(class_values, dtype=object), len(workers))],
+        names=["worker", "label"])
+    return pd.DataFrame(confusion.transpose(0, 2, 1).reshape(-1, k), index=rows, columns=classes)
 
 
 def _name_items(text, tasks):

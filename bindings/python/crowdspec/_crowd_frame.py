@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ._frame import _factorize, _factorize_dense_integers, _int32, _numpy_integers, _pd
+from ._frame import _factorize, _factorize_integers, _int32, _numpy_integers, _pd
 from ._lib import CrowdspecError
 
 
@@ -97,11 +97,12 @@ class _Encoded:
     def __init__(self, data, true_labels=None):
         pd = _pd()
         _check_columns(data)
+        # each column checked as soon as it is coded, while its codes are in cache
         task_codes, tasks = _factorize(data["task"])
-        worker_codes, workers = _factorize(data["worker"])
-        labels = data["label"]
         _check_coded(data, "task", task_codes)
+        worker_codes, workers = _factorize(data["worker"])
         _check_coded(data, "worker", worker_codes)
+        labels = data["label"]
         dtype = labels.dtype
 
         gold_tasks = gold_values = None
@@ -123,7 +124,7 @@ class _Encoded:
         if gold_values is None and _numpy_integers(dtype) and len(labels):
             # Integer labels: the classes are the distinct values, sorted numerically,
             # exactly what the table coding of ids gives (one pass instead of two).
-            dense = _factorize_dense_integers(labels.to_numpy())
+            dense = _factorize_integers(labels.to_numpy())
         if dense is not None:
             label_codes, uniques = dense
             classes = list(uniques)

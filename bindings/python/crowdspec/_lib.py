@@ -156,6 +156,8 @@ _SIGNATURES_0_2 = {
                                             ctypes.c_size_t, F64P, ctypes.c_size_t, F64P]),
     "cs_intern_strings": (_status, [ModelP, ctypes.c_char_p, ctypes.c_size_t, I64P,
                                     ctypes.c_size_t, ctypes.c_int32, I32P, I64P, SizeP]),
+    "cs_intern_integers": (_status, [ModelP, I64P, ctypes.c_size_t, ctypes.c_int32, I32P, I64P,
+                                     SizeP]),
     "cs_calibration": (_status, [ModelP, F64P, F64P, I32P]),
     "cs_set_initial_calibration": (_status, [ModelP, ctypes.c_double, ctypes.c_double]),
     "cs_fit_comparisons": (_status, [ModelP, I32P, I32P, I32P, I32P, ctypes.c_size_t]),

@@ -141,11 +141,16 @@ def _mapping(codes, uniques, values):
     pd.Series(pd.Categorical(["b", None, "a"], categories=["a", "b", "z"])),
     pd.Series(["w2", "w10", "w2"], dtype=object),
 ])
-def test_id_coding_equals_pandas_factorize(column):
+@pytest.mark.parametrize("library", [True, False], ids=["library", "before 0.2"])
+def test_id_coding_equals_pandas_factorize(column, library, monkeypatch):
     """The fast codings of integer and categorical id columns give exactly what
-    pd.factorize(sort=True) gives: the same codes, the same ids in the same order."""
-    from crowdspec._frame import _factorize
-    codes, uniques = _factorize(column)
+    pd.factorize(sort=True) gives: the same codes, the same ids in the same order; with
+    the library's coding of int64 columns and objects (cs_intern_integers) and without
+    it (a library before 0.2)."""
+    from crowdspec import _frame
+    if not library:
+        monkeypatch.setattr(_frame, "_intern_keys", lambda keys, sort: None)
+    codes, uniques = _frame._factorize(column)
     want_codes, want_uniques = pd.factorize(column, sort=True)
     np.testing.assert_array_equal(codes, want_codes)
     assert list(uniques) == list(want_uniques)
@@ -194,12 +199,17 @@ def _object_columns():
     }
 
 
+@pytest.mark.parametrize("library", [True, False], ids=["library", "before 0.2"])
 @pytest.mark.parametrize("name", list(_object_columns()))
-def test_object_id_coding_equals_pandas_factorize(name):
-    """Object columns are coded object by object, run by run: still exactly
-    pd.factorize(sort=True)'s codes and ids (and its first-appearance order for
+def test_object_id_coding_equals_pandas_factorize(name, library, monkeypatch):
+    """Object columns are coded object by object (by the library, cs_intern_integers on
+    the objects' addresses; or, with a library before 0.2, run by run in numpy): still
+    exactly pd.factorize(sort=True)'s codes and ids (and its first-appearance order for
     values that do not sort)."""
-    from crowdspec._frame import _factorize
+    from crowdspec import _frame
+    if not library:
+        monkeypatch.setattr(_frame, "_intern_keys", lambda keys, sort: None)
+    _factorize = _frame._factorize
     column = pd.Series(_object_columns()[name])
     codes, uniques = _factorize(column)
     values = column.to_numpy()

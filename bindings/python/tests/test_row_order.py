@@ -47,6 +47,13 @@ def _spy(monkeypatch, name):
     return calls
 
 
+def _without_library_coding(monkeypatch):
+    """The coding of a library before 0.2: neither the objects (cs_intern_integers) nor
+    their strings (cs_intern_strings) coded by the library."""
+    monkeypatch.setattr(_frame, "_intern_keys", lambda keys, sort: None)
+    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
+
+
 def _row_orders(df):
     """The same rows in several orders and object layouts."""
     rng = np.random.default_rng(7)
@@ -136,8 +143,9 @@ def test_address_table_equals_python_coding(name, monkeypatch):
     distinct strings): the codes and ids of Python's sorted order, which are also
     pd.factorize(sort=True)'s when no string holds a NUL."""
     column = _string_columns()[name]
-    # the path of str columns the library cannot take (a NUL byte, a library before 0.2)
-    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
+    # the path of str columns with a library before 0.2 (no cs_intern_integers to code
+    # the objects, no cs_intern_strings to code their strings)
+    _without_library_coding(monkeypatch)
     by_address = _spy(monkeypatch, "_factorize_strings_by_address")
     codes, uniques = _frame._factorize(pd.Series(column))
     # The address table is tried once; whether it takes the column depends on where the
@@ -160,7 +168,7 @@ def test_declined_address_table_codes_like_python(name, monkeypatch):
     as late in a long test run: CI's package build met it), the object-by-object
     fallback gives the same codes, ids and int32 type."""
     column = _string_columns()[name]
-    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
+    _without_library_coding(monkeypatch)
     monkeypatch.setattr(_frame, "_factorize_strings_by_address", lambda a, k, h: None)
     codes, uniques = _frame._factorize(pd.Series(column))
     want_codes, want_uniques = _python_coding(column)
@@ -199,9 +207,11 @@ def test_library_interning_equals_python_coding(name, monkeypatch):
     column with a NUL byte in a string goes the Python way, to the same result."""
     column = _string_columns()[name]
     interned = _spy(monkeypatch, "_intern_in_library")
+    by_object = _spy(monkeypatch, "_intern_keys")
     codes, uniques = _frame._factorize(pd.Series(column))
     has_nul = any("\0" in s for s in column.tolist())
     assert any(interned) == (not has_nul)
+    assert by_object == [True]  # the rows coded by object in the library
     want_codes, want_uniques = _python_coding(column)
     np.testing.assert_array_equal(codes, want_codes)
     assert list(uniques) == want_uniques
@@ -225,7 +235,7 @@ def test_address_table_with_objects_outside_the_window(monkeypatch):
     window = _frame._address_window(keys)
     assert window is not None and window[2] is not None
     assert 0.05 < window[2].size / keys.size < 0.95
-    monkeypatch.setattr(_frame, "_intern_in_library", lambda a, sort=True: None)
+    _without_library_coding(monkeypatch)
     by_address = _spy(monkeypatch, "_factorize_strings_by_address")
     codes, uniques = _frame._factorize(pd.Series(column))
     # The address table is tried once; whether it takes the column depends on where the

@@ -15,6 +15,7 @@ fit n_clusters=1 (check_methods_subset_invariance, check_dict_unchanged,
 check_dont_overwrite_parameters, check_fit2d_predict1d) meet the library's rule of at
 least 2 clusters (CS_ERR_TOO_FEW_CLASSES)."""
 
+import gc
 import os
 import pickle
 import warnings
@@ -140,6 +141,39 @@ def test_pipeline_and_joblib_and_pickle():
     pd.testing.assert_series_equal(fitted[1].labels_, reference.labels_)
     again = pickle.loads(pickle.dumps(reference))
     pd.testing.assert_frame_equal(again.probas_, reference.probas_)
+
+
+def test_result_frames_built_on_first_access():
+    """errors_, skills_ and the diagnostics are built when first read (not by fit), from
+    this fit: a frame read after one fit is replaced by the next fit's, and a pickle of
+    a fit whose frames were never read holds them all."""
+    df = crowd_frame()
+    ds = crowdspec.DawidSkene(n_iter=20).fit(df)
+    lazy = ("errors_", "skills_", "label_next_", "label_wrong_", "spammer_", "worst_class_",
+            "accuracy_interval_")
+    assert not set(lazy) & set(vars(ds))  # not built by fit
+    # the builders keep no coded frame (three arrays of the data's length) alive
+    from crowdspec._crowd_frame import _Encoded
+    gc.collect()
+    assert not [o for o in gc.get_objects() if isinstance(o, _Encoded)]
+    r = ds.result_
+    k = len(ds.classes_)
+    np.testing.assert_array_equal(ds.errors_.to_numpy(), r.confusion.transpose(0, 2, 1).reshape(-1, k))
+    np.testing.assert_array_equal(ds.skills_.to_numpy(),
+                                  np.diagonal(r.confusion, axis1=1, axis2=2) @ r.prior)
+    np.testing.assert_array_equal(ds.label_wrong_.to_numpy(), r.diagnostics.label_wrong)
+    assert "errors_" in vars(ds)  # built once, then kept
+    unread = pickle.loads(pickle.dumps(crowdspec.DawidSkene(n_iter=20).fit(df)))
+    assert "_pending" not in vars(unread)
+    for name in lazy:
+        got, want = getattr(unread, name), getattr(ds, name)
+        (pd.testing.assert_frame_equal if isinstance(want, pd.DataFrame)
+         else pd.testing.assert_series_equal)(got, want)
+    fewer = df[df["worker"] != df["worker"].iloc[0]]
+    ds.fit(fewer)  # errors_ of the first fit was read: the second fit's replaces it
+    assert len(ds.errors_) == k * fewer["worker"].nunique() < len(unread.errors_)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_'"):
+        ds.nothing_
 
 
 def test_model_specific_attributes():

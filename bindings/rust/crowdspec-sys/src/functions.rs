@@ -261,6 +261,17 @@ extern "C" {
         first: *mut i64,
         n_distinct: *mut usize,
     ) -> cs_status;
+    /// Numbers n 64-bit integer keys by a hash table (since 0.2): codes (in ascending key
+    /// order when `sorted`), the first occurrence of each distinct key, their number.
+    pub fn cs_intern_integers(
+        model: *mut cs_model,
+        keys: *const i64,
+        n: usize,
+        sorted: i32,
+        codes: *mut i32,
+        first: *mut i64,
+        n_distinct: *mut usize,
+    ) -> cs_status;
     /// Posterior median grade of each item (ordered classes only), n_items values.
     pub fn cs_median_grades(model: *const cs_model, grades: *mut i32, capacity: usize) -> cs_status;
     /// Posterior mean grade of each item (ordered classes only), n_items values.
