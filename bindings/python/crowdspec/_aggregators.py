@@ -116,7 +116,7 @@ class Aggregator(_Params):
                                 n_classes=enc.n_classes, gold_item=enc.gold_item,
                                 gold_label=enc.gold_label, initial_confusion=initial,
                                 model_probs=probs, model_items=prob_items,
-                                warn=False, **self._params)
+                                warn=False, _private_codes=True, **self._params)
         except CrowdspecError as err:
             raise _in_frame_terms(err, data) from None
         tasks, workers, classes = enc.task_index(), enc.worker_index(), enc.class_index()

@@ -477,7 +477,7 @@ def _prepare(model, method, params):
 def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None,
                n_classes=None, gold_item=None, gold_label=None, initial_confusion=None,
                initial_prior=None, model_probs=None, model_items=None, progress=None, warn=True,
-               **params):
+               _private_codes=False, **params):
     """Fit a crowd method to (item, worker, label) triples of 0-based integers.
 
     Args:
@@ -524,7 +524,9 @@ def fit_labels(item, worker, label, method=None, *, n_items=None, n_workers=None
                                                   _i32p(label), item.shape[0]), progress)
         check(status, model)
         result = _collect(model, method, _lib.INPUT_CROWD)
-        read_model_assist(model, result, item, label)
+        # _private_codes (the estimators' own coded frame, which nothing changes after
+        # the fit): the label-wrong scores are computed when first read.
+        read_model_assist(model, result, item, label, defer_label_wrong=_private_codes)
     if warn:
         warn_notes(result)
     return result

@@ -83,3 +83,38 @@ def test_numpy_layer():
     assert r.diagnostics.label_wrong.shape == (4,) and r.diagnostics.label_next.shape == (2,)
     with pytest.raises(ValueError):
         crowdspec.fit_labels(item, worker, label, "ds", model_probs=[0.5, 0.5])
+
+
+def test_estimator_label_wrong_is_the_librarys():
+    """An estimator computes label_wrong_ when first read, from its own coded labels and
+    the fit's posteriors (no pass over every label in every fit): the same doubles as
+    cs_label_wrong gives fit_labels on the same codes, in the frame's row order, also
+    after a pickle and with gold labels pinned."""
+    import pickle
+    rng = np.random.default_rng(11)
+    n, k = 400, 3
+    truth = rng.integers(0, k, n)
+    rows = [("t%03d" % j, "w%02d" % w, "abc"[truth[j] if rng.random() < 0.7 else rng.integers(0, k)])
+            for j in range(n) for w in rng.choice(25, 4, replace=False)]
+    df = pd.DataFrame(rows, columns=["task", "worker", "label"]).sample(frac=1, random_state=3)
+    gold = pd.Series(["abc"[c] for c in truth[:20]], index=["t%03d" % j for j in range(20)])
+    for true_labels in (None, gold):
+        ds = crowdspec.DawidSkene(n_iter=30).fit(df, true_labels=true_labels)
+        d = ds.result_.diagnostics
+        assert d._wrong is None  # not computed by the fit
+        tasks, workers = list(ds.probas_.index), list(ds.skills_.index)
+        item = np.array([tasks.index(t) for t in df["task"]], dtype=np.int32)
+        worker = np.array([workers.index(w) for w in df["worker"]], dtype=np.int32)
+        label = np.array([list(ds.classes_).index(c) for c in df["label"]], dtype=np.int32)
+        kw = {}
+        if true_labels is not None:
+            kw = dict(gold_item=np.array([tasks.index(t) for t in gold.index], dtype=np.int32),
+                      gold_label=np.array([list(ds.classes_).index(c) for c in gold], dtype=np.int32))
+        r = crowdspec.fit_labels(item, worker, label, "ds", n_items=len(tasks), n_workers=len(workers),
+                                 n_classes=k, max_iter=30, warn=False, **kw)
+        np.testing.assert_array_equal(r.posteriors, ds.probas_.to_numpy())
+        want = r.diagnostics.label_wrong  # computed by cs_label_wrong
+        unread = pickle.loads(pickle.dumps(ds))
+        np.testing.assert_array_equal(ds.label_wrong_.to_numpy(), want)
+        assert list(ds.label_wrong_.index) == list(df.index)
+        np.testing.assert_array_equal(unread.label_wrong_.to_numpy(), want)
