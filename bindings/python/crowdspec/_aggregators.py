@@ -227,7 +227,6 @@ class Aggregator(_Params):
         (the mean matrix for workers it did not see). Higher is better, so that
         GridSearchCV(estimator, grid).fit(data) picks parameters by the likelihood of
         held-out labels. Labels the fit has no class for raise ValueError."""
-        pd = _pd()
         if not hasattr(self, "result_"):
             raise ValueError("score needs a fit first: call fit()")
         _check_columns(data)
