@@ -214,18 +214,21 @@ void RecordWriter::text(std::string_view value) {
         append_json_string(buf_, value);
 }
 
-void RecordWriter::number(double value, const char *format) {
-    begin_field();
+void RecordWriter::append_value(double value, const char *format) {
     const bool delimited = format_ == ResultFormat::Csv || format_ == ResultFormat::Tsv;
     if (delimited && !std::isfinite(value)) return;  // an empty field
     append_number(buf_, format, value);
 }
 
+void RecordWriter::number(double value, const char *format) {
+    begin_field();
+    append_value(value, format);
+}
+
 void RecordWriter::kept_number(double value) {
     begin_field();
-    kept_begin_ = kept_end_ = buf_.size();
-    const bool delimited = format_ == ResultFormat::Csv || format_ == ResultFormat::Tsv;
-    if (!delimited || std::isfinite(value)) append_number(buf_, "%.10g", value);
+    kept_begin_ = buf_.size();
+    append_value(value, "%.10g");
     kept_end_ = buf_.size();
 }
 

@@ -66,6 +66,9 @@ public:
 
 private:
     void begin_field();
+    // A number's text after begin_field(): an empty field for a non-finite value in
+    // CSV/TSV, "null" in JSON.
+    void append_value(double value, const char *format);
 
     OutputFile *out_;
     ResultFormat format_;
