@@ -21,39 +21,55 @@ import numpy as np
 
 from ._estimator import _Params
 from ._fit import ANSWER_LEFT, ANSWER_RIGHT, ANSWER_TIE, fit_comparisons, warn_notes
-from ._frame import _factorize, _pd
+from ._frame import _factorize, _factorize_columns, _pd
 
 __all__ = ["BradleyTerry", "NoisyBradleyTerry", "CrowdBT"]
 
 
-def _encode(data):
+def _index(values):
+    """A pandas Index of distinct ids, an object array kept as objects (no inference)."""
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        return _pd().Index(values, dtype=object)
+    return _pd().Index(values)
+
+
+def _encode(data, workers=True):
     """(worker codes, worker ids, left codes, right codes, answers, item ids) of a
-    pairwise DataFrame."""
-    pd = _pd()
+    pairwise DataFrame; worker codes and ids are None without a worker column or when
+    `workers` is false (bt ignores them). Every column is coded once (_factorize: -1 for
+    a missing value) and the checks run on the int32 codes: at 10^6 string rows, pandas'
+    isna and object comparisons of the columns had cost more than the fit itself."""
     for column in ("left", "right", "label"):
         if column not in data.columns:
             raise ValueError("the DataFrame has no %r column (it needs worker, left, right, label)" % column)
     left, right, label = data["left"], data["right"], data["label"]
-    if left.isna().any() or right.isna().any():
-        raise ValueError("a left or right item id is missing")
-    items = pd.concat([left, right], ignore_index=True)
-    codes, item_ids = _factorize(items)
     n = len(data)
-    is_left = (label.to_numpy() == left.to_numpy())
-    is_right = (label.to_numpy() == right.to_numpy())
-    tie = label.isna().to_numpy()
+    codes, item_ids = _factorize_columns(left, right)
+    codes = np.asarray(codes)
+    if (codes < 0).any():
+        raise ValueError("a left or right item id is missing")
+    # The label coded on its own (a tie column of floats must not turn the ids into
+    # floats), then its distinct values looked up among the items by pandas' equality.
+    label_codes, label_values = _factorize(label, sort=False)
+    label_codes = np.asarray(label_codes)
+    # item code of each distinct label (-1: not an item), then -1 appended so that a
+    # missing label's code -1 picks it
+    as_item = np.append(_index(item_ids).get_indexer(_index(label_values)), -1)
+    chosen = as_item.take(label_codes)
+    is_left, is_right, tie = chosen == codes[:n], chosen == codes[n:], label_codes < 0
     bad = ~(is_left | is_right | tie)
     if bad.any():
         row = int(np.argmax(bad))
         raise ValueError("label %r at row %d is neither its left item %r nor its right item %r"
                          % (label.iloc[row], row, left.iloc[row], right.iloc[row]))
-    answer = np.where(is_left, ANSWER_LEFT, np.where(is_right, ANSWER_RIGHT, ANSWER_TIE)).astype(np.int32)
-    if "worker" in data.columns:
-        if data["worker"].isna().any():
-            raise ValueError("a worker id is missing")
+    answer = np.full(n, ANSWER_TIE, dtype=np.int32)
+    answer[is_right] = ANSWER_RIGHT
+    answer[is_left] = ANSWER_LEFT
+    worker, worker_ids = None, None
+    if workers and "worker" in data.columns:
         worker, worker_ids = _factorize(data["worker"])
-    else:
-        worker, worker_ids = None, None
+        if (np.asarray(worker) < 0).any():
+            raise ValueError("a worker id is missing")
     return worker, worker_ids, codes[:n], codes[n:], answer, item_ids
 
 
@@ -63,7 +79,7 @@ class _Pairwise(_Params):
 
     def fit(self, data):
         pd = _pd()
-        worker, worker_ids, left, right, answer, item_ids = _encode(data)
+        worker, worker_ids, left, right, answer, item_ids = _encode(data, self._method != "bt")
         result = fit_comparisons(worker, left, right, answer, method=self._method, warn=False,
                                  **self._params)
         warn_notes(result, stacklevel=3)

@@ -70,3 +70,44 @@ def test_bad_labels():
         crowdspec.BradleyTerry().fit(frame)
     with pytest.raises(crowdspec.CrowdspecError):
         crowdspec.fit_comparisons(None, [0], [1], [7])
+
+
+def test_ids_coded_by_value_whatever_their_type():
+    # The same comparisons with ids as str objects (left, right and label each holding
+    # its own, equal but distinct, objects), as integers with float labels (NaN: a tie),
+    # and as pandas strings: the same scores item by item, ties counted alike.
+    frame, _, _ = simulated_frame(seed=5, items=30, comparisons=3000, adversaries=0)
+    frame.loc[::40, "label"] = None
+    fresh = lambda column: column.map(lambda v: None if v is None else "".join(list(v)))
+    by_value = frame.assign(left=fresh(frame["left"]), right=fresh(frame["right"]), label=fresh(frame["label"]))
+    assert by_value["left"].iloc[0] is not frame["left"].iloc[0]
+    number = {name: i for i, name in enumerate(sorted(set(frame["left"]) | set(frame["right"])))}
+    numeric = pd.DataFrame({"worker": frame["worker"], "left": frame["left"].map(number),
+                            "right": frame["right"].map(number), "label": frame["label"].map(number).astype(float)})
+    assert numeric["label"].isna().sum() == 75
+    strings = frame.astype({"left": "string", "right": "string", "label": "string"})
+    reference = crowdspec.BradleyTerry(ties="davidson").fit(frame)
+    assert reference.result_.estimates["tie"][0] > 0
+    for other in (by_value, strings):
+        fit = crowdspec.BradleyTerry(ties="davidson").fit(other)
+        assert list(fit.scores_.index) == list(reference.scores_.index)
+        assert np.array_equal(fit.scores_.to_numpy(), reference.scores_.to_numpy())
+    fit = crowdspec.BradleyTerry(ties="davidson").fit(numeric)
+    assert list(fit.scores_.index) == list(range(30))
+    assert np.array_equal(fit.scores_.to_numpy(), reference.scores_.to_numpy())
+    assert fit.result_.estimates["tie"][0] == reference.result_.estimates["tie"][0]
+
+
+def test_missing_ids_refused():
+    frame, _, _ = simulated_frame(seed=6, items=10, comparisons=200, adversaries=0)
+    for column in ("left", "right"):
+        broken = frame.copy()
+        broken.loc[7, column] = None
+        with pytest.raises(ValueError, match="left or right item id is missing"):
+            crowdspec.BradleyTerry().fit(broken)
+    broken = frame.copy()
+    broken.loc[3, "worker"] = None
+    with pytest.raises(ValueError, match="worker id is missing"):
+        crowdspec.CrowdBT().fit(broken)
+    # bt ignores workers (Hunter's model has none), so their column is not read
+    assert crowdspec.BradleyTerry().fit(broken).scores_.size == 10
