@@ -527,26 +527,29 @@ def _factorize_objects(a, sort=True):
     return codes, uniques
 
 
-def _factorize_columns(first, second, sort=True):
-    """_factorize of two id columns as one (codes of first's rows, then second's) without
-    building their concatenation: for object columns (pairwise left and right items) the
-    two columns' object addresses are concatenated instead of the objects themselves
-    (no reference counting of 2n objects), coded in one library pass, and the distinct
-    objects coded by value as _factorize_objects does. Other columns, or a library
-    without cs_intern_integers, go through _factorize of the concatenation."""
+def _factorize_columns(columns, sort=True):
+    """_factorize of id columns as one (codes of the first column's rows, then the next
+    one's, ...) without building their concatenation: for object columns (pairwise left,
+    right and label) the columns' object addresses are concatenated instead of the
+    objects themselves (no reference counting of every row's object), coded in one
+    library pass, and the distinct objects coded by value as _factorize_objects does.
+    Other columns, or a library without cs_intern_integers, go through _factorize of the
+    concatenation."""
     pd = _pd()
-    n = len(first) + len(second)
-    if first.dtype == np.dtype(object) and second.dtype == np.dtype(object) and 2 <= n <= _INT32_MAX:
-        a, b = np.ascontiguousarray(first.to_numpy()), np.ascontiguousarray(second.to_numpy())
-        by_object = _intern_keys(np.concatenate([_object_addresses(a), _object_addresses(b)]), sort=False)
+    n = sum(len(c) for c in columns)
+    if all(c.dtype == np.dtype(object) for c in columns) and 2 <= n <= _INT32_MAX:
+        arrays = [np.ascontiguousarray(c.to_numpy()) for c in columns]
+        by_object = _intern_keys(np.concatenate([_object_addresses(a) for a in arrays]), sort=False)
         if by_object is not None:
             object_codes, rows = by_object
-            in_first = rows < a.size
             objects = np.empty(rows.size, dtype=object)
-            objects[in_first] = a.take(rows[in_first])
-            objects[~in_first] = b.take(rows[~in_first] - a.size)
+            offset = 0
+            for a in arrays:  # each distinct object from the column that holds its first row
+                mine = (rows >= offset) & (rows < offset + a.size)
+                objects[mine] = a.take(rows[mine] - offset)
+                offset += a.size
             return _code_by_value(objects, object_codes, sort)
-    return _factorize(pd.concat([first, second], ignore_index=True), sort)
+    return _factorize(pd.concat(list(columns), ignore_index=True), sort)
 
 
 def _factorize(values, sort=True):

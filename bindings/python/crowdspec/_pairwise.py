@@ -44,19 +44,25 @@ def _encode(data, workers=True):
             raise ValueError("the DataFrame has no %r column (it needs worker, left, right, label)" % column)
     left, right, label = data["left"], data["right"], data["label"]
     n = len(data)
-    codes, item_ids = _factorize_columns(left, right)
-    codes = np.asarray(codes)
-    if (codes < 0).any():
+    if all(c.dtype == np.dtype(object) for c in (left, right, label)):
+        # Ids as objects (strings, mostly): the three columns coded together, a label
+        # then being its item's code (-1: missing, a tie). A label that is no item
+        # adds an id, and is refused below.
+        codes, item_ids = _factorize_columns((left, right, label))
+        codes = np.asarray(codes)
+        chosen = codes[2 * n:]
+    else:
+        codes, item_ids = _factorize_columns((left, right))
+        codes = np.asarray(codes)
+        # The label coded on its own (a tie column of floats must not turn the ids
+        # into floats), then its distinct values looked up among the items by pandas'
+        # equality; -1 appended so that a missing label's code -1 picks it.
+        label_codes, label_values = _factorize(label, sort=False)
+        as_item = np.append(_index(item_ids).get_indexer(_index(label_values)), -1)
+        chosen = as_item.take(np.asarray(label_codes))
+    if (codes[:2 * n] < 0).any():
         raise ValueError("a left or right item id is missing")
-    # The label coded on its own (a tie column of floats must not turn the ids into
-    # floats), then its distinct values looked up among the items by pandas' equality.
-    label_codes, label_values = _factorize(label, sort=False)
-    label_codes = np.asarray(label_codes)
-    # item code of each distinct label (-1: not an item), then -1 appended so that a
-    # missing label's code -1 picks it
-    as_item = np.append(_index(item_ids).get_indexer(_index(label_values)), -1)
-    chosen = as_item.take(label_codes)
-    is_left, is_right, tie = chosen == codes[:n], chosen == codes[n:], label_codes < 0
+    is_left, is_right, tie = chosen == codes[:n], chosen == codes[n:2 * n], chosen < 0
     bad = ~(is_left | is_right | tie)
     if bad.any():
         row = int(np.argmax(bad))
@@ -70,7 +76,7 @@ def _encode(data, workers=True):
         worker, worker_ids = _factorize(data["worker"])
         if (np.asarray(worker) < 0).any():
             raise ValueError("a worker id is missing")
-    return worker, worker_ids, codes[:n], codes[n:], answer, item_ids
+    return worker, worker_ids, codes[:n], codes[n:2 * n], answer, item_ids
 
 
 class _Pairwise(_Params):
