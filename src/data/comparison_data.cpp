@@ -99,40 +99,43 @@ void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *ri
         d.worker.resize(records.size());
         d.outcome.resize(records.size());
     }
-    // The pairs counted first, so that their six arrays are allocated once (growing them
+    // The pairs counted first, so that their arrays are allocated once (growing them
     // copied each about twice over: 0.01 CPU s at 10^6 pairs).
     std::size_t distinct_pairs = 0;
     for (std::size_t c = 0; c < records.size(); ++c)
         distinct_pairs += c == 0 || records[c].lo() != records[c - 1].lo() || records[c].hi() != records[c - 1].hi();
     d.pair_lo.reserve(distinct_pairs);
     d.pair_hi.reserve(distinct_pairs);
+    d.pair_count.reserve(distinct_pairs);
     d.low_wins.reserve(distinct_pairs);
-    d.high_wins.reserve(distinct_pairs);
     d.pair_ties.reserve(distinct_pairs);
-    d.pair_start.reserve(distinct_pairs + 1);
-    d.pair_start.push_back(0);
+    if (kPerComparison) {
+        d.pair_start.reserve(distinct_pairs + 1);
+        d.pair_start.push_back(0);
+    }
     for (std::size_t c = 0; c < records.size(); ++c) {
         const Record &r = records[c];
         if (d.pair_lo.empty() || d.pair_lo.back() != r.lo() || d.pair_hi.back() != r.hi()) {
-            if (!d.pair_lo.empty()) d.pair_start.push_back(static_cast<int64_t>(c));
+            if (kPerComparison && !d.pair_lo.empty()) d.pair_start.push_back(static_cast<int64_t>(c));
             d.pair_lo.push_back(r.lo());
             d.pair_hi.push_back(r.hi());
-            d.low_wins.push_back(0.0);
-            d.high_wins.push_back(0.0);
-            d.pair_ties.push_back(0.0);
+            d.pair_count.push_back(0);
+            d.low_wins.push_back(0);
+            d.pair_ties.push_back(0);
         }
+        ++d.pair_count.back();
         switch (r.outcome() & kOutcomeMask) {
             case kTie:
-                d.pair_ties.back() += 1.0;
+                ++d.pair_ties.back();
                 ++d.ties;
                 break;
-            case kLowWon: d.low_wins.back() += 1.0; break;
-            default: d.high_wins.back() += 1.0; break;
+            case kLowWon: ++d.low_wins.back(); break;
+            default: break;
         }
         r.store(d, c);
     }
     std::vector<Record>().swap(records);
-    if (!d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
+    if (kPerComparison && !d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
 }
 
 }  // namespace
