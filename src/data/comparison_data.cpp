@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "util/default_init.hpp"
 #include "util/error.hpp"
 
 namespace cs {
@@ -56,42 +57,49 @@ struct PackedRecord {
 };
 
 // The comparisons of two distinct items as records, sorted by (lo, hi) with two stable
-// counting sorts of the records themselves (by hi, then by lo): O(n + items), input
-// order kept within a pair, and every pass reads its input in order (sorting indices
-// instead would read the input arrays at random, a cache miss per field). Then the
-// pairs with their counts, and (FullRecord) each comparison's worker and outcome.
+// counting sorts (by hi, then by lo): O(n + items), input order kept within a pair. A
+// first pass counts both sorts' buckets; the records are then made straight into their
+// places by hi (no array of them in input order to write and read again), and placed by
+// lo into a second array. Every pass reads its input in order (sorting indices instead
+// would read the input arrays at random, a cache miss per field). Then the pairs with
+// their counts, and (FullRecord) each comparison's worker and outcome.
 template <class Record>
 void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *right, const int32_t *answer,
                    std::size_t n, ComparisonData &d) {
     constexpr bool kPerComparison = std::is_same<Record, FullRecord>::value;
+    using Records = std::vector<Record, DefaultInitAllocator<Record>>;  // placed, never zero-filled
     const std::size_t n_items = static_cast<std::size_t>(d.n_items);
-    // Bucket starts of both sorts, counted while the records are made (by_hi[i + 1] and
-    // by_lo[i + 1] hold the counts of item i).
+    // Bucket starts of both sorts (by_hi[i + 1] and by_lo[i + 1] count item i first).
     std::vector<int64_t> by_hi(n_items + 1, 0), by_lo(n_items + 1, 0);
-    std::vector<Record> records;
-    records.reserve(n);
     for (std::size_t t = 0; t < n; ++t) {
-        if (left[t] == right[t]) {
+        const int32_t l = left[t], r = right[t];
+        if (l == r) {
             ++d.self_comparisons;
             continue;
         }
-        const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
-        const bool low_left = left[t] == lo;
-        uint8_t outcome = kTie;
-        if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
-        records.push_back(Record::make(lo, hi, worker != nullptr ? worker[t] : 0,
-                                       static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0))));
-        ++by_hi[static_cast<std::size_t>(hi) + 1];
-        ++by_lo[static_cast<std::size_t>(lo) + 1];
+        ++by_hi[static_cast<std::size_t>(std::max(l, r)) + 1];
+        ++by_lo[static_cast<std::size_t>(std::min(l, r)) + 1];
     }
+    for (std::size_t b = 0; b < n_items; ++b) {
+        by_hi[b + 1] += by_hi[b];
+        by_lo[b + 1] += by_lo[b];
+    }
+    const std::size_t kept = n - static_cast<std::size_t>(d.self_comparisons);
+    Records records;
     {
-        std::vector<Record> sorted(records.size());
-        const auto by = [&](auto key, std::vector<int64_t> &next, const std::vector<Record> &in, std::vector<Record> &out) {
-            for (std::size_t b = 0; b < n_items; ++b) next[b + 1] += next[b];
-            for (const Record &r : in) out[static_cast<std::size_t>(next[static_cast<std::size_t>(key(r))]++)] = r;
-        };
-        by([](const Record &r) { return r.hi(); }, by_hi, records, sorted);
-        by([](const Record &r) { return r.lo(); }, by_lo, sorted, records);
+        Records by_high(kept);
+        for (std::size_t t = 0; t < n; ++t) {
+            if (left[t] == right[t]) continue;
+            const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
+            const bool low_left = left[t] == lo;
+            uint8_t outcome = kTie;
+            if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
+            by_high[static_cast<std::size_t>(by_hi[static_cast<std::size_t>(hi)]++)] =
+                Record::make(lo, hi, worker != nullptr ? worker[t] : 0,
+                             static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0)));
+        }
+        records.resize(kept);
+        for (const Record &r : by_high) records[static_cast<std::size_t>(by_lo[static_cast<std::size_t>(r.lo())]++)] = r;
     }
 
     d.n_comparisons = static_cast<int64_t>(records.size());
@@ -134,7 +142,7 @@ void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *ri
         }
         r.store(d, c);
     }
-    std::vector<Record>().swap(records);
+    Records().swap(records);
     if (kPerComparison && !d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
 }
 
