@@ -80,7 +80,11 @@ void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *ri
         ++by_hi[static_cast<std::size_t>(std::max(l, r)) + 1];
         ++by_lo[static_cast<std::size_t>(std::min(l, r)) + 1];
     }
+    d.item_comparisons.resize(n_items);
+    d.item_won.assign(n_items, 0);
+    d.item_tied.assign(n_items, 0);
     for (std::size_t b = 0; b < n_items; ++b) {
+        d.item_comparisons[b] = static_cast<uint32_t>(by_hi[b + 1] + by_lo[b + 1]);
         by_hi[b + 1] += by_hi[b];
         by_lo[b + 1] += by_lo[b];
     }
@@ -93,7 +97,13 @@ void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *ri
             const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
             const bool low_left = left[t] == lo;
             uint8_t outcome = kTie;
-            if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
+            if (answer[t] != CS_ANSWER_TIE) {
+                outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
+                ++d.item_won[static_cast<std::size_t>(outcome == kLowWon ? lo : hi)];
+            } else {
+                ++d.item_tied[static_cast<std::size_t>(lo)];
+                ++d.item_tied[static_cast<std::size_t>(hi)];
+            }
             by_high[static_cast<std::size_t>(by_hi[static_cast<std::size_t>(hi)]++)] =
                 Record::make(lo, hi, worker != nullptr ? worker[t] : 0,
                              static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0)));

@@ -38,6 +38,10 @@ struct ComparisonData {
     uint32_t high_wins(std::size_t p) const { return pair_count[p] - low_wins[p] - pair_ties[p]; }
     // pairs + 1 offsets into the comparison arrays; empty without per_comparison.
     std::vector<int64_t> pair_start;
+    // Per item, of its kept comparisons: how many, how many it won, how many were ties
+    // (counted while the layout is made, so that the MM update's numerators and the
+    // score scales need no pass over the pairs).
+    std::vector<uint32_t> item_comparisons, item_won, item_tied;
 
     // The kept comparisons grouped by pair (input order within a pair); empty when built
     // without per_comparison (bt reads only the pairs' counts).

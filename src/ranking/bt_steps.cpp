@@ -55,14 +55,9 @@ PairTotals::PairTotals(const ComparisonData &data, int32_t ties) : count_(data.p
 }
 
 std::vector<double> item_wins(const ComparisonData &data, int32_t ties) {
-    // Whole and half counts: exact in any order.
     const double tie_share = ties == CS_TIES_IGNORE ? 0.0 : 0.5;
-    std::vector<double> wins(static_cast<std::size_t>(data.n_items), 0.0);
-    for (std::size_t p = 0; p < data.pair_count.size(); ++p) {
-        const double half_ties = tie_share * data.pair_ties[p];
-        wins[static_cast<std::size_t>(data.pair_lo[p])] += data.low_wins[p] + half_ties;
-        wins[static_cast<std::size_t>(data.pair_hi[p])] += data.high_wins(p) + half_ties;
-    }
+    std::vector<double> wins(static_cast<std::size_t>(data.n_items));
+    for (std::size_t i = 0; i < wins.size(); ++i) wins[i] = data.item_won[i] + tie_share * data.item_tied[i];
     return wins;
 }
 
@@ -90,14 +85,9 @@ void mm_update(const double *wins, const double *first, const double *second, do
 }
 
 std::vector<double> score_scales(const ComparisonData &data, double lambda) {
-    std::vector<double> n(static_cast<std::size_t>(data.n_items), 0.0);
-    for (std::size_t p = 0; p < data.pair_count.size(); ++p) {
-        const double count = data.pair_count[p];
-        n[static_cast<std::size_t>(data.pair_lo[p])] += count;
-        n[static_cast<std::size_t>(data.pair_hi[p])] += count;
-    }
-    for (double &v : n) v = std::sqrt(0.25 * v + 0.5 * lambda);
-    return n;
+    std::vector<double> scale(static_cast<std::size_t>(data.n_items));
+    for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = std::sqrt(0.25 * data.item_comparisons[i] + 0.5 * lambda);
+    return scale;
 }
 
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda) {
