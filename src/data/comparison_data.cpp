@@ -201,12 +201,13 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
         group_by_pair<PackedRecord>(worker, left, right, answer, n, d);
 
     // Components by union-find over the pairs, each set's root its smallest item, so
-    // that they are numbered in order of their smallest item; items in no pair are
+    // that they are numbered in order of their smallest item; items in no comparison are
     // isolated. (A search along per-item rows needed the rows built first: 2 x 8 bytes a
-    // pair written at random, a third of this function's time at 10^6 pairs.)
+    // pair written at random, a third of this function's time at 10^6 pairs.) The pairs
+    // come by lower item: its root is found once per item and followed through the
+    // unions, each of which involves its set.
     const int64_t pairs = d.n_pairs();
     std::vector<int32_t> root(n_items);
-    std::vector<char> compared(n_items, 0);
     for (std::size_t i = 0; i < n_items; ++i) root[i] = static_cast<int32_t>(i);
     const auto find = [&](int32_t i) {
         while (root[static_cast<std::size_t>(i)] != i) {
@@ -215,15 +216,22 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
         }
         return i;
     };
+    int32_t low = -1, low_root = -1;  // the current lower item and its set's root
     for (int64_t p = 0; p < pairs; ++p) {
         const int32_t lo = d.pair_lo[static_cast<std::size_t>(p)], hi = d.pair_hi[static_cast<std::size_t>(p)];
-        compared[static_cast<std::size_t>(lo)] = compared[static_cast<std::size_t>(hi)] = 1;
-        const int32_t a = find(lo), b = find(hi);
-        if (a != b) root[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+        if (lo != low) {
+            low = lo;
+            low_root = find(lo);
+        }
+        const int32_t b = find(hi);
+        if (b != low_root) {
+            root[static_cast<std::size_t>(std::max(low_root, b))] = std::min(low_root, b);
+            low_root = std::min(low_root, b);
+        }
     }
     d.component.assign(n_items, -1);
     for (std::size_t i = 0; i < n_items; ++i) {
-        if (!compared[i]) ++d.isolated_items;
+        if (d.item_comparisons[i] == 0) ++d.isolated_items;
         const std::size_t r = static_cast<std::size_t>(find(static_cast<int32_t>(i)));
         d.component[i] = r == i ? d.n_components++ : d.component[r];  // r <= i: numbered already
     }
