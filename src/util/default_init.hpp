@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // An allocator whose vectors default-initialise their elements: `std::vector<T,
 // DefaultInitAllocator<T>> v(n)` of a trivial T leaves the values unset instead of
-// zero-filling them, for arrays that a scatter (a counting sort's placement) overwrites
-// entirely: the zero fill was a pass over memory for nothing (8 MB at 10^6
-// comparisons, data/comparison_data.cpp).
+// zero-filling them, for arrays that are overwritten entirely: a counting sort's
+// placement (data/comparison_data.cpp: the zero fill was a pass over 8 MB for nothing at
+// 10^6 comparisons), or parallel passes whose threads should each first touch the
+// pages they fill (data/crowd_data.hpp).
 #pragma once
 
 #include <memory>
