@@ -24,15 +24,15 @@ std::vector<double> bt_curvature(const ComparisonData &data, const PairTotals &n
     std::vector<double> c(static_cast<std::size_t>(data.n_pairs()));
     for (std::size_t p = 0; p < c.size(); ++p) {
         const double a = pi[static_cast<std::size_t>(data.pair_lo[p])], b = pi[static_cast<std::size_t>(data.pair_hi[p])];
+#if defined(CS_HAVE_PAIR)
         if (nu == 0.0) {
             // Without ties p_tie = 0: n p_lo p_hi, p_lo and p_hi divided at once.
-#if defined(CS_HAVE_PAIR)
             const double d = a + b;
             const Pair p_lo_hi = Pair{a, b} / Pair{d, d};
             c[p] = count[p] * std::max(0.0, p_lo_hi[0] * p_lo_hi[1]);
             continue;
-#endif
         }
+#endif
         const double root = nu * std::sqrt(a * b), d = a + b + root;
         const double p_lo = a / d, p_hi = b / d, p_tie = root / d;
         const double m_lo = p_lo + 0.5 * p_tie, m_hi = p_hi + 0.5 * p_tie;
