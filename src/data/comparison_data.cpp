@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "util/default_init.hpp"
 #include "util/error.hpp"
 
 namespace cs {
@@ -56,42 +57,59 @@ struct PackedRecord {
 };
 
 // The comparisons of two distinct items as records, sorted by (lo, hi) with two stable
-// counting sorts of the records themselves (by hi, then by lo): O(n + items), input
-// order kept within a pair, and every pass reads its input in order (sorting indices
-// instead would read the input arrays at random, a cache miss per field). Then the
-// pairs with their counts, and (FullRecord) each comparison's worker and outcome.
+// counting sorts (by hi, then by lo): O(n + items), input order kept within a pair. A
+// first pass counts both sorts' buckets; the records are then made straight into their
+// places by hi (no array of them in input order to write and read again), and placed by
+// lo into a second array. Every pass reads its input in order (sorting indices instead
+// would read the input arrays at random, a cache miss per field). Then the pairs with
+// their counts, and (FullRecord) each comparison's worker and outcome.
 template <class Record>
 void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *right, const int32_t *answer,
                    std::size_t n, ComparisonData &d) {
     constexpr bool kPerComparison = std::is_same<Record, FullRecord>::value;
+    using Records = std::vector<Record, DefaultInitAllocator<Record>>;  // placed, never zero-filled
     const std::size_t n_items = static_cast<std::size_t>(d.n_items);
-    // Bucket starts of both sorts, counted while the records are made (by_hi[i + 1] and
-    // by_lo[i + 1] hold the counts of item i).
+    // Bucket starts of both sorts (by_hi[i + 1] and by_lo[i + 1] count item i first).
     std::vector<int64_t> by_hi(n_items + 1, 0), by_lo(n_items + 1, 0);
-    std::vector<Record> records;
-    records.reserve(n);
     for (std::size_t t = 0; t < n; ++t) {
-        if (left[t] == right[t]) {
+        const int32_t l = left[t], r = right[t];
+        if (l == r) {
             ++d.self_comparisons;
             continue;
         }
-        const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
-        const bool low_left = left[t] == lo;
-        uint8_t outcome = kTie;
-        if (answer[t] != CS_ANSWER_TIE) outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
-        records.push_back(Record::make(lo, hi, worker != nullptr ? worker[t] : 0,
-                                       static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0))));
-        ++by_hi[static_cast<std::size_t>(hi) + 1];
-        ++by_lo[static_cast<std::size_t>(lo) + 1];
+        ++by_hi[static_cast<std::size_t>(std::max(l, r)) + 1];
+        ++by_lo[static_cast<std::size_t>(std::min(l, r)) + 1];
     }
+    d.item_comparisons.resize(n_items);
+    d.item_won.assign(n_items, 0);
+    d.item_tied.assign(n_items, 0);
+    for (std::size_t b = 0; b < n_items; ++b) {
+        d.item_comparisons[b] = static_cast<uint32_t>(by_hi[b + 1] + by_lo[b + 1]);
+        by_hi[b + 1] += by_hi[b];
+        by_lo[b + 1] += by_lo[b];
+    }
+    const std::size_t kept = n - static_cast<std::size_t>(d.self_comparisons);
+    Records records;
     {
-        std::vector<Record> sorted(records.size());
-        const auto by = [&](auto key, std::vector<int64_t> &next, const std::vector<Record> &in, std::vector<Record> &out) {
-            for (std::size_t b = 0; b < n_items; ++b) next[b + 1] += next[b];
-            for (const Record &r : in) out[static_cast<std::size_t>(next[static_cast<std::size_t>(key(r))]++)] = r;
-        };
-        by([](const Record &r) { return r.hi(); }, by_hi, records, sorted);
-        by([](const Record &r) { return r.lo(); }, by_lo, sorted, records);
+        Records by_high(kept);
+        for (std::size_t t = 0; t < n; ++t) {
+            if (left[t] == right[t]) continue;
+            const int32_t lo = std::min(left[t], right[t]), hi = std::max(left[t], right[t]);
+            const bool low_left = left[t] == lo;
+            uint8_t outcome = kTie;
+            if (answer[t] != CS_ANSWER_TIE) {
+                outcome = (answer[t] == CS_ANSWER_LEFT) == low_left ? kLowWon : kHighWon;
+                ++d.item_won[static_cast<std::size_t>(outcome == kLowWon ? lo : hi)];
+            } else {
+                ++d.item_tied[static_cast<std::size_t>(lo)];
+                ++d.item_tied[static_cast<std::size_t>(hi)];
+            }
+            by_high[static_cast<std::size_t>(by_hi[static_cast<std::size_t>(hi)]++)] =
+                Record::make(lo, hi, worker != nullptr ? worker[t] : 0,
+                             static_cast<uint8_t>(outcome | (low_left ? kLowOnLeft : 0)));
+        }
+        records.resize(kept);
+        for (const Record &r : by_high) records[static_cast<std::size_t>(by_lo[static_cast<std::size_t>(r.lo())]++)] = r;
     }
 
     d.n_comparisons = static_cast<int64_t>(records.size());
@@ -99,40 +117,43 @@ void group_by_pair(const int32_t *worker, const int32_t *left, const int32_t *ri
         d.worker.resize(records.size());
         d.outcome.resize(records.size());
     }
-    // The pairs counted first, so that their six arrays are allocated once (growing them
+    // The pairs counted first, so that their arrays are allocated once (growing them
     // copied each about twice over: 0.01 CPU s at 10^6 pairs).
     std::size_t distinct_pairs = 0;
     for (std::size_t c = 0; c < records.size(); ++c)
         distinct_pairs += c == 0 || records[c].lo() != records[c - 1].lo() || records[c].hi() != records[c - 1].hi();
-    d.pair_lo.reserve(distinct_pairs);
-    d.pair_hi.reserve(distinct_pairs);
-    d.low_wins.reserve(distinct_pairs);
-    d.high_wins.reserve(distinct_pairs);
-    d.pair_ties.reserve(distinct_pairs);
-    d.pair_start.reserve(distinct_pairs + 1);
-    d.pair_start.push_back(0);
+    // Written through indices into arrays sized once: push_back's checks and the
+    // vectors' ends reloaded after every store cost more than the stores.
+    d.pair_lo.resize(distinct_pairs);
+    d.pair_hi.resize(distinct_pairs);
+    d.pair_count.resize(distinct_pairs);
+    d.low_wins.resize(distinct_pairs);
+    d.pair_ties.resize(distinct_pairs);
+    if (kPerComparison) d.pair_start.resize(distinct_pairs + 1);
+    int32_t *pair_lo = d.pair_lo.data(), *pair_hi = d.pair_hi.data();
+    uint32_t *pair_count = d.pair_count.data(), *low_wins = d.low_wins.data(), *pair_ties = d.pair_ties.data();
+    std::size_t next = 0;  // the pair after the current one
+    int64_t ties = 0;
     for (std::size_t c = 0; c < records.size(); ++c) {
         const Record &r = records[c];
-        if (d.pair_lo.empty() || d.pair_lo.back() != r.lo() || d.pair_hi.back() != r.hi()) {
-            if (!d.pair_lo.empty()) d.pair_start.push_back(static_cast<int64_t>(c));
-            d.pair_lo.push_back(r.lo());
-            d.pair_hi.push_back(r.hi());
-            d.low_wins.push_back(0.0);
-            d.high_wins.push_back(0.0);
-            d.pair_ties.push_back(0.0);
+        if (next == 0 || pair_lo[next - 1] != r.lo() || pair_hi[next - 1] != r.hi()) {
+            if (kPerComparison) d.pair_start[next] = static_cast<int64_t>(c);
+            pair_lo[next] = r.lo();
+            pair_hi[next] = r.hi();
+            ++next;
         }
-        switch (r.outcome() & kOutcomeMask) {
-            case kTie:
-                d.pair_ties.back() += 1.0;
-                ++d.ties;
-                break;
-            case kLowWon: d.low_wins.back() += 1.0; break;
-            default: d.high_wins.back() += 1.0; break;
-        }
+        // Without branches: the outcomes come at random (a mispredicted branch each
+        // second comparison cost 0.002 s at 10^6).
+        const uint8_t outcome = r.outcome() & kOutcomeMask;
+        ++pair_count[next - 1];
+        low_wins[next - 1] += outcome == kLowWon;
+        pair_ties[next - 1] += outcome == kTie;
+        ties += outcome == kTie;
         r.store(d, c);
     }
-    std::vector<Record>().swap(records);
-    if (!d.pair_lo.empty()) d.pair_start.push_back(d.n_comparisons);
+    d.ties = ties;
+    if (kPerComparison) d.pair_start[distinct_pairs] = d.n_comparisons;
+    Records().swap(records);
 }
 
 }  // namespace
@@ -180,12 +201,13 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
         group_by_pair<PackedRecord>(worker, left, right, answer, n, d);
 
     // Components by union-find over the pairs, each set's root its smallest item, so
-    // that they are numbered in order of their smallest item; items in no pair are
+    // that they are numbered in order of their smallest item; items in no comparison are
     // isolated. (A search along per-item rows needed the rows built first: 2 x 8 bytes a
-    // pair written at random, a third of this function's time at 10^6 pairs.)
+    // pair written at random, a third of this function's time at 10^6 pairs.) The pairs
+    // come by lower item: its root is found once per item and followed through the
+    // unions, each of which involves its set.
     const int64_t pairs = d.n_pairs();
     std::vector<int32_t> root(n_items);
-    std::vector<char> compared(n_items, 0);
     for (std::size_t i = 0; i < n_items; ++i) root[i] = static_cast<int32_t>(i);
     const auto find = [&](int32_t i) {
         while (root[static_cast<std::size_t>(i)] != i) {
@@ -194,15 +216,22 @@ ComparisonData ComparisonData::build(const int32_t *worker, const int32_t *left,
         }
         return i;
     };
+    int32_t low = -1, low_root = -1;  // the current lower item and its set's root
     for (int64_t p = 0; p < pairs; ++p) {
         const int32_t lo = d.pair_lo[static_cast<std::size_t>(p)], hi = d.pair_hi[static_cast<std::size_t>(p)];
-        compared[static_cast<std::size_t>(lo)] = compared[static_cast<std::size_t>(hi)] = 1;
-        const int32_t a = find(lo), b = find(hi);
-        if (a != b) root[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+        if (lo != low) {
+            low = lo;
+            low_root = find(lo);
+        }
+        const int32_t b = find(hi);
+        if (b != low_root) {
+            root[static_cast<std::size_t>(std::max(low_root, b))] = std::min(low_root, b);
+            low_root = std::min(low_root, b);
+        }
     }
     d.component.assign(n_items, -1);
     for (std::size_t i = 0; i < n_items; ++i) {
-        if (!compared[i]) ++d.isolated_items;
+        if (d.item_comparisons[i] == 0) ++d.isolated_items;
         const std::size_t r = static_cast<std::size_t>(find(static_cast<int32_t>(i)));
         d.component[i] = r == i ? d.n_components++ : d.component[r];  // r <= i: numbered already
     }

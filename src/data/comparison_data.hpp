@@ -29,10 +29,19 @@ struct ComparisonData {
     int64_t ties = 0;              // kept comparisons answered "tie"
     int32_t isolated_items = 0;    // items in no kept comparison
 
-    // Distinct pairs lo < hi, in increasing (lo, hi) order.
+    // Distinct pairs lo < hi, in increasing (lo, hi) order, and their counts: whole
+    // numbers below 2^32 (n is), 4 bytes each, so that bt's passes, which need a pair's
+    // total alone, read 12 bytes a pair (lo, hi, count) instead of 32.
     std::vector<int32_t> pair_lo, pair_hi;
-    std::vector<int64_t> pair_start;  // pairs + 1 offsets into the comparison arrays
-    std::vector<double> low_wins, high_wins, pair_ties;  // per pair, counts
+    std::vector<uint32_t> pair_count;           // the pair's kept comparisons, every outcome
+    std::vector<uint32_t> low_wins, pair_ties;  // of them: won by lo, and ties
+    uint32_t high_wins(std::size_t p) const { return pair_count[p] - low_wins[p] - pair_ties[p]; }
+    // pairs + 1 offsets into the comparison arrays; empty without per_comparison.
+    std::vector<int64_t> pair_start;
+    // Per item, of its kept comparisons: how many, how many it won, how many were ties
+    // (counted while the layout is made, so that the MM update's numerators and the
+    // score scales need no pass over the pairs).
+    std::vector<uint32_t> item_comparisons, item_won, item_tied;
 
     // The kept comparisons grouped by pair (input order within a pair); empty when built
     // without per_comparison (bt reads only the pairs' counts).
@@ -50,9 +59,9 @@ struct ComparisonData {
     /// layout. `items` / `workers` are the declared counts (0 = 1 + the largest id);
     /// worker may be null (one worker, id 0). Throws cs::Error: CS_ERR_NULL_POINTER,
     /// CS_ERR_EMPTY_INPUT (n = 0), CS_ERR_INVALID_ID, CS_ERR_INVALID_ANSWER,
-    /// CS_ERR_TOO_LARGE (n >= 2^32), naming the index. per_comparison false: worker and
-    /// outcome stay empty (the ids are still checked), and the sort moves 8 bytes a
-    /// comparison instead of 16.
+    /// CS_ERR_TOO_LARGE (n >= 2^32), naming the index. per_comparison false: worker,
+    /// outcome and pair_start stay empty (the ids are still checked), and the sort moves
+    /// 8 bytes a comparison instead of 16.
     static ComparisonData build(const int32_t *worker, const int32_t *left, const int32_t *right,
                                 const int32_t *answer, std::size_t n, int32_t items, int32_t workers,
                                 bool per_comparison = true);

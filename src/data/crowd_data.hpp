@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/fit_options.hpp"
+#include "util/default_init.hpp"
 
 namespace cs {
 
@@ -97,25 +98,7 @@ public:
 private:
     // Owned codes are written by the build's parallel passes right after resize():
     // not zero-filled first, so each page is first touched by the thread that fills it.
-    template <class T>
-    struct NoFill : std::allocator<T> {
-        template <class U>
-        struct rebind {
-            using other = NoFill<U>;
-        };
-        NoFill() noexcept = default;
-        template <class U>
-        NoFill(const NoFill<U> &) noexcept {}
-        template <class U>
-        void construct(U *p) noexcept {
-            ::new (static_cast<void *>(p)) U;  // default-initialised: no write
-        }
-        template <class U, class... A>
-        void construct(U *p, A &&...args) {
-            ::new (static_cast<void *>(p)) U(std::forward<A>(args)...);
-        }
-    };
-    std::vector<uint32_t, NoFill<uint32_t>> own_;
+    std::vector<uint32_t, DefaultInitAllocator<uint32_t>> own_;
     const uint32_t *ptr_ = nullptr;
     std::size_t size_ = 0;
 };

@@ -30,9 +30,9 @@ double sum_in_order(const std::vector<double> &partial) {
 
 PairWeights count_weights(const ComparisonData &data, int32_t ties) {
     PairWeights w;
-    w.pair.resize(data.pair_ties.size());
-    for (std::size_t p = 0; p < data.pair_ties.size(); ++p) {
-        w.pair[p] = {data.low_wins[p], data.high_wins[p], 0.0};
+    w.pair.resize(data.pair_count.size());
+    for (std::size_t p = 0; p < data.pair_count.size(); ++p) {
+        w.pair[p] = {static_cast<double>(data.low_wins[p]), static_cast<double>(data.high_wins(p)), 0.0};
         const double t = data.pair_ties[p];
         if (ties == CS_TIES_DAVIDSON) {
             w.pair[p].tie = t;
@@ -45,12 +45,19 @@ PairWeights count_weights(const ComparisonData &data, int32_t ties) {
     return w;
 }
 
-std::vector<double> item_wins(const ComparisonData &data, const PairWeights &w) {
-    std::vector<double> wins(static_cast<std::size_t>(data.n_items), 0.0);
-    for (std::size_t p = 0; p < w.pair.size(); ++p) {
-        wins[static_cast<std::size_t>(data.pair_lo[p])] += w.pair[p].low + 0.5 * w.pair[p].tie;
-        wins[static_cast<std::size_t>(data.pair_hi[p])] += w.pair[p].high + 0.5 * w.pair[p].tie;
+PairTotals::PairTotals(const ComparisonData &data, int32_t ties) : count_(data.pair_count.data()) {
+    if (ties == CS_TIES_DAVIDSON) total_ties_ = static_cast<double>(data.ties);
+    if (ties == CS_TIES_IGNORE && data.ties > 0) {
+        without_ties_.resize(data.pair_count.size());
+        for (std::size_t p = 0; p < without_ties_.size(); ++p) without_ties_[p] = data.pair_count[p] - data.pair_ties[p];
+        count_ = without_ties_.data();
     }
+}
+
+std::vector<double> item_wins(const ComparisonData &data, int32_t ties) {
+    const double tie_share = ties == CS_TIES_IGNORE ? 0.0 : 0.5;
+    std::vector<double> wins(static_cast<std::size_t>(data.n_items));
+    for (std::size_t i = 0; i < wins.size(); ++i) wins[i] = data.item_won[i] + tie_share * data.item_tied[i];
     return wins;
 }
 
@@ -78,14 +85,9 @@ void mm_update(const double *wins, const double *first, const double *second, do
 }
 
 std::vector<double> score_scales(const ComparisonData &data, double lambda) {
-    std::vector<double> n(static_cast<std::size_t>(data.n_items), 0.0);
-    for (std::size_t p = 0; p + 1 < data.pair_start.size(); ++p) {
-        const double count = static_cast<double>(data.pair_start[p + 1] - data.pair_start[p]);
-        n[static_cast<std::size_t>(data.pair_lo[p])] += count;
-        n[static_cast<std::size_t>(data.pair_hi[p])] += count;
-    }
-    for (double &v : n) v = std::sqrt(0.25 * v + 0.5 * lambda);
-    return n;
+    std::vector<double> scale(static_cast<std::size_t>(data.n_items));
+    for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = std::sqrt(0.25 * data.item_comparisons[i] + 0.5 * lambda);
+    return scale;
 }
 
 void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double lambda) {
@@ -126,9 +128,10 @@ void optimal_shift(const ComparisonData &data, std::vector<double> &pi, double l
     for (std::size_t i = 0; i < pi.size(); ++i) pi[i] *= scale[static_cast<std::size_t>(data.component[i])];
 }
 
-double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,
+double nu_step(const ComparisonData &data, const PairTotals &n, double nu, const std::vector<double> &pi,
                Team &team) {
-    if (w.total_ties <= 0.0) return 0.0;
+    if (n.total_ties() <= 0.0) return 0.0;
+    const uint32_t *count = n.count();
     const int64_t pairs = data.n_pairs();
     std::vector<double> partial(static_cast<std::size_t>((pairs + kPairBlock - 1) / kPairBlock), 0.0);
     for_blocks(team, pairs, kPairBlock, [&](int64_t begin, int64_t end, int64_t b) {
@@ -137,12 +140,12 @@ double nu_step(const ComparisonData &data, const PairWeights &w, double nu, cons
             const std::size_t p = static_cast<std::size_t>(q);
             const double a = pi[static_cast<std::size_t>(data.pair_lo[p])], c = pi[static_cast<std::size_t>(data.pair_hi[p])];
             const double root = std::sqrt(a * c);
-            sum += (w.pair[p].low + w.pair[p].high + w.pair[p].tie) * root / (a + c + nu * root);
+            sum += count[p] * root / (a + c + nu * root);
         }
         partial[static_cast<std::size_t>(b)] = sum;
     });
     const double denominator = sum_in_order(partial);
-    return denominator > 0.0 ? std::min(kMaxNu, w.total_ties / denominator) : kMaxNu;
+    return denominator > 0.0 ? std::min(kMaxNu, n.total_ties() / denominator) : kMaxNu;
 }
 
 double log_prior(const std::vector<double> &s, double lambda) {

@@ -44,8 +44,28 @@ double sum_in_order(const std::vector<double> &partial);
 /// side, CS_TIES_IGNORE drops them).
 PairWeights count_weights(const ComparisonData &data, int32_t ties);
 
-/// Per item, its wins plus half its ties under `w` (the MM update's numerator).
-std::vector<double> item_wins(const ComparisonData &data, const PairWeights &w);
+/// bt's weight of each pair, n_p = low + high + tie under the tie rule `ties` (as
+/// count_weights()): a whole number, since a tie counts once under Davidson's rule, as
+/// two halves under CS_TIES_HALF and not at all under CS_TIES_IGNORE -- 4 bytes a pair
+/// where PairWeights takes 24, so that bt's passes read 12 bytes a pair. The data's own
+/// pair_count unless ties are ignored.
+class PairTotals {
+public:
+    PairTotals(const ComparisonData &data, int32_t ties);
+    PairTotals(const PairTotals &) = delete;
+    PairTotals &operator=(const PairTotals &) = delete;
+    const uint32_t *count() const { return count_; }
+    double total_ties() const { return total_ties_; }  // Davidson's T; 0 under the other rules
+
+private:
+    std::vector<uint32_t> without_ties_;  // low + high per pair (ties ignored)
+    const uint32_t *count_;
+    double total_ties_ = 0.0;
+};
+
+/// Per item, its wins plus half its ties under the tie rule `ties` (the MM update's
+/// numerator; ties ignored count nothing).
+std::vector<double> item_wins(const ComparisonData &data, int32_t ties);
 
 /// The MM update of every item (Jacobi: all from `pi`), given the sums of one pass over
 /// the pairs at `pi` (bt.md B13/B15): out_i = (wins_i + lambda) / (first_i + (nu / 2)
@@ -75,7 +95,7 @@ std::vector<double> score_scales(const ComparisonData &data, double lambda);
 
 /// Davidson's nu after an MM step (bt.md B6): T / sum_p n_p sqrt(pi_lo pi_hi) / D_p,
 /// at most kMaxNu; 0 when there are no ties.
-double nu_step(const ComparisonData &data, const PairWeights &w, double nu, const std::vector<double> &pi,
+double nu_step(const ComparisonData &data, const PairTotals &n, double nu, const std::vector<double> &pi,
                Team &team);
 inline constexpr double kMaxNu = 1e6;
 

@@ -82,7 +82,7 @@ public:
         // and crowd-bt 44 SQUAREM cycles, 5 sweeps 20 and 42 (docs/defaults.md).
         const PairWeights counts = count_weights(data_, ties_);
         if (lambda_ == 0.0) require_strongly_connected(data_, counts);
-        const std::vector<double> wins = item_wins(data_, counts);
+        const std::vector<double> wins = item_wins(data_, ties_);
         const std::size_t n = static_cast<std::size_t>(data_.n_items);
         pi_.assign(n, 1.0);
         std::vector<double> next, first;
