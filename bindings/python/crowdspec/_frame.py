@@ -467,11 +467,10 @@ def _factorize_objects(a, sort=True):
         return _factorize_values(a, sort)
     if not a.flags.c_contiguous:
         a = np.ascontiguousarray(a)
+    coded = _code_by_address([a], sort)
+    if coded is not None:  # the rows coded by object in the library, in one pass
+        return coded
     address = _object_addresses(a)
-    by_object = _intern_keys(address, sort=False)
-    if by_object is not None:  # the rows coded by object in the library, in one pass
-        object_codes, first = by_object
-        return _code_by_value(a.take(first), object_codes, sort)
     pd = _pd()
     # Runs of one object (rows grouped by task): keep the first row of each, when
     # runs are long enough (4 rows on average) to repay expanding the codes back. The
@@ -527,28 +526,42 @@ def _factorize_objects(a, sort=True):
     return codes, uniques
 
 
+def _code_by_address(arrays, sort):
+    """Codes by value (int32, -1 for a missing value) and distinct values of the rows of
+    C-contiguous object arrays taken as one column: the rows coded by object address in
+    one library pass (cs_intern_integers), then each distinct object coded by value
+    (_code_by_value). None with a library that lacks cs_intern_integers."""
+    keys = _object_addresses(arrays[0]) if len(arrays) == 1 else \
+        np.concatenate([_object_addresses(a) for a in arrays])
+    by_object = _intern_keys(keys, sort=False)
+    if by_object is None:
+        return None
+    object_codes, rows = by_object
+    if len(arrays) == 1:
+        objects = arrays[0].take(rows)
+    else:
+        objects = np.empty(rows.size, dtype=object)
+        offset = 0
+        for a in arrays:  # each distinct object from the array that holds its first row
+            mine = (rows >= offset) & (rows < offset + a.size)
+            objects[mine] = a.take(rows[mine] - offset)
+            offset += a.size
+    return _code_by_value(objects, object_codes, sort)
+
+
 def _factorize_columns(columns, sort=True):
     """_factorize of id columns as one (codes of the first column's rows, then the next
     one's, ...) without building their concatenation: for object columns (pairwise left,
     right and label) the columns' object addresses are concatenated instead of the
-    objects themselves (no reference counting of every row's object), coded in one
-    library pass, and the distinct objects coded by value as _factorize_objects does.
+    objects themselves (no reference counting of every row's object; _code_by_address).
     Other columns, or a library without cs_intern_integers, go through _factorize of the
     concatenation."""
     pd = _pd()
     n = sum(len(c) for c in columns)
     if all(c.dtype == np.dtype(object) for c in columns) and 2 <= n <= _INT32_MAX:
-        arrays = [np.ascontiguousarray(c.to_numpy()) for c in columns]
-        by_object = _intern_keys(np.concatenate([_object_addresses(a) for a in arrays]), sort=False)
-        if by_object is not None:
-            object_codes, rows = by_object
-            objects = np.empty(rows.size, dtype=object)
-            offset = 0
-            for a in arrays:  # each distinct object from the column that holds its first row
-                mine = (rows >= offset) & (rows < offset + a.size)
-                objects[mine] = a.take(rows[mine] - offset)
-                offset += a.size
-            return _code_by_value(objects, object_codes, sort)
+        coded = _code_by_address([np.ascontiguousarray(c.to_numpy()) for c in columns], sort)
+        if coded is not None:
+            return coded
     return _factorize(pd.concat(list(columns), ignore_index=True), sort)
 
 
