@@ -90,6 +90,16 @@ def cli_fixtures(d, cli, block):
           "".join("%s\t%s\t%s\n" % tuple(r) for r in rows))
     write(os.path.join(d, "assignments.tsv"), "INPUT:image\tOUTPUT:result\tASSIGNMENT:worker_id\tASSIGNMENT:status\n" +
           "".join("%s.jpg\t%s\tw%s\tAPPROVED\n" % (r[0], r[2], r[1]) for r in rows))
+    # the other answer kinds: comparisons of 8 items by 4 workers (the lower id wins 3 times
+    # in 4), tag sets and numbers of 6 items by 3 workers
+    write(os.path.join(d, "sbs.csv"), "worker,left,right,winner\n" + "".join(
+        "w%d,i%d,i%d,i%d\n" % (w, a, b, a if (a + b + w) % 4 else b)
+        for w in range(4) for a in range(8) for b in range(a + 1, 8)))
+    write(os.path.join(d, "tags_export.csv"), "item,worker,tags\n" + "".join(
+        "%d,w%d,%s\n" % (i, w, ["cat", "cat|outdoor", "dog", ""][(i + w * (i % 2)) % 4])
+        for i in range(6) for w in range(3)))
+    write(os.path.join(d, "numbers.csv"), "item,worker,value\n" + "".join(
+        "%d,w%d,%g\n" % (i, w, 10 * i + (w - 1) * 0.5) for i in range(6) for w in range(3)))
     # points: 10 well separated blobs of 20 rows in 2-D; edges: 5 cliques of 6 in a ring.
     points, labels = [], []
     for c in range(10):
