@@ -34,7 +34,8 @@ set(CS_DOXYGEN_PAGES
   bindings/rust/README.md
   bindings/julia/README.md
   bindings/r/README.md)
-set(CS_DOXYGEN_EXAMPLES docs/examples/basic.c docs/examples/points.c docs/examples/graph.c docs/examples/mpi.c)
+set(CS_DOXYGEN_EXAMPLES docs/examples/basic.c docs/examples/points.c docs/examples/graph.c docs/examples/rank.c
+    docs/examples/mpi.c)
 
 # The Markdown pages go through docs/doxygen_filter.cmake (FILTER_PATTERNS; Doxygen runs the
 # command through the shell, so the build and source paths must not contain spaces).

@@ -40,7 +40,7 @@ ctest --build-and-test tests/consumers/find_package "$work/find_package" \
 
 echo "== installed examples, program, manual page, reference"
 examples=$prefix/share/doc/crowdspec/examples
-for e in basic points graph; do
+for e in basic points graph rank; do
   # shellcheck disable=SC2046 # pkg-config prints several words on purpose
   "$cc" -std=c99 -Wall -Wextra -Wpedantic -Werror "$examples/$e.c" \
         $(PKG_CONFIG_LIBDIR="$prefix/$libdir/pkgconfig" pkg-config --cflags --libs crowdspec) \
@@ -50,6 +50,7 @@ for e in basic points graph; do
 done
 grep -q "^ *4 *1 " "$work/basic.out"
 grep -q "within-community density 1.0000, between-community density 0.0400" "$work/graph.out"
+grep -q "^ *2 *0\.[0-4][0-9]  (answers the reverse)" "$work/rank.out"
 # The program loads the installed library (the same file, whatever /lib -> /usr/lib says).
 loaded=$(ldd "$work/basic" | sed -n "s|^[[:space:]]*libcrowdspec.so.$major => \([^ ]*\) .*|\1|p")
 [ "$(readlink -f "$loaded")" = "$(readlink -f "$prefix/$libdir/libcrowdspec.so.$major")" ]
