@@ -17,13 +17,16 @@
 // a second time through the internal API, stage by stage, and one more JSON line
 // ("phases") gives the wall and CPU seconds of each: the data layout, the soft
 // majority-vote start, every EM round (the progress callback's times), the degenerate
-// ties, the calibration; and "labels_differ_after_round": [r, labels after r rounds
+// ties, the calibration, the worker diagnostics (from EM's counts or by a pass over the
+// labels: "diagnostics_from_em_counts"); and "labels_differ_after_round": [r, labels after r rounds
 // that differ from the final ones] (EM rerun with max_iter = r).
 //
 // With --scores 1 (issue 34), one more JSON line per method ("scores") gives the CPU
 // seconds (median of 3 calls) of what a fit's scores and diagnostics cost: the pass
-// inside every crowd fit that computes the typical worker and the worker diagnostics
-// (compute_worker_diagnostics, run again on the fit's posteriors and matrices), the
+// over the labels that computes the typical worker and the worker diagnostics when the
+// fit cannot take them from EM's counts (compute_worker_diagnostics, run again on the
+// fit's posteriors and matrices, without the counts; --phases 1 times what the fit
+// itself spends on them), the
 // C calls cs_label_next (every item), cs_label_wrong (every label) and
 // cs_worker_diagnostics, and their sum as a share of the fit's CPU time and in EM
 // rounds (one round: the CPU seconds between the progress reports of iteration 0 and
@@ -148,7 +151,7 @@ void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int 
     }
     const cs::FitOptions options = values.fit_options();
     const cs::FitOptions em = cs::em_options(options);
-    double w_build, c_build, w_start, c_start, w_em, c_em, w_ties, c_ties, w_cal, c_cal;
+    double w_build, c_build, w_start, c_start, w_em, c_em, w_ties, c_ties, w_cal, c_cal, w_diag, c_diag;
     Stopwatch sw;
     const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
                                                     crowd.item.size(), options);
@@ -163,11 +166,17 @@ void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int 
     out.k = data.k;
     cs::run_em(data, em, cs::Progress(on_round, &rounds), std::move(start), out);
     sw.lap(w_em, c_em);
-    cs::resolve_degenerate_ties(data, out, threads);
+    if (cs::resolve_degenerate_ties(data, out, threads) > 0) out.drop_posterior_counts();
     sw.lap(w_ties, c_ties);
     const std::vector<int32_t> uncalibrated = out.labels;
     cs::calibrate_crowd_posteriors(data, em, out);
     sw.lap(w_cal, c_cal);
+    // The worker diagnostics as the fit computes them (run_crowd.cpp): from EM's counts
+    // when neither the ties nor the calibration changed the posteriors, else a pass.
+    const bool from_em_counts = !out.posterior_counts.empty();
+    cs::compute_worker_diagnostics(data, out);
+    sw.lap(w_diag, c_diag);
+    out.drop_posterior_counts();
     int64_t calibration_changed = 0;
     for (std::size_t j = 0; j < uncalibrated.size(); ++j) calibration_changed += uncalibrated[j] != out.labels[j];
     // How many labels after r rounds differ from the final ones (before calibration),
@@ -193,11 +202,13 @@ void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int 
                 "\"wall_build\":%.4f,\"cpu_build\":%.4f,\"wall_start\":%.4f,\"cpu_start\":%.4f,"
                 "\"wall_em\":%.4f,\"cpu_em\":%.4f,\"wall_first_round\":%.4f,\"cpu_first_round\":%.4f,"
                 "\"wall_ties\":%.4f,\"cpu_ties\":%.4f,\"wall_calibration\":%.4f,\"cpu_calibration\":%.4f,"
+                "\"wall_diagnostics\":%.4f,\"cpu_diagnostics\":%.4f,\"diagnostics_from_em_counts\":%s,"
                 "\"temperature\":%.4f,\"calibration_changed_labels\":%lld,\"labels_differ_after_round\":[%s],"
                 "\"cpu_at_round\":[%s]}\n",
                 method, crowd.item.size(), data.k, threads, out.iterations, out.converged ? "true" : "false",
                 w_build, c_build, w_start, c_start, w_em, c_em, rounds.wall.empty() ? 0.0 : rounds.wall[0],
-                rounds.cpu.empty() ? 0.0 : rounds.cpu[0], w_ties, c_ties, w_cal, c_cal, out.temperature,
+                rounds.cpu.empty() ? 0.0 : rounds.cpu[0], w_ties, c_ties, w_cal, c_cal, w_diag, c_diag,
+                from_em_counts ? "true" : "false", out.temperature,
                 static_cast<long long>(calibration_changed), differ.c_str(), cpu_rounds.c_str());
     std::fflush(stdout);
 }

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "crowd/calibration/calibration.hpp"
 #include "crowd/diagnostics/worker_diagnostics.hpp"
+#include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/model_worker.hpp"
 #include "data/crowd_data.hpp"
 #include "support/cmocka_cpp.hpp"
@@ -481,6 +483,126 @@ void diagnostics_pass_layouts_agree(void **) {
     }
 }
 
+// A crowd of `workers` workers of accuracy 0.6-0.9, 5 labels an item; with `shared`,
+// 35 % of the items are hard ones where each worker names the same wrong class with
+// probability 0.6 (shared mistakes, which make Dawid-Skene's posteriors too sure: the
+// held-out temperature then exceeds 1).
+test::Triples crowd_for_counts(int32_t items, int32_t workers, int32_t k, bool shared, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<double> accuracy(static_cast<std::size_t>(workers));
+    for (double &a : accuracy) a = 0.6 + 0.3 * u(rng);
+    const auto below = [&](int32_t n) { return static_cast<int32_t>(rng() % static_cast<uint64_t>(n)); };
+    test::Triples t;
+    for (int32_t j = 0; j < items; ++j) {
+        const int32_t truth = below(k), trap = (truth + 1 + below(k - 1)) % k, first = below(workers);
+        const bool hard = shared && u(rng) < 0.35;
+        for (int32_t r = 0; r < 5; ++r) {
+            const int32_t i = (first + r * 7) % workers;
+            int32_t c = truth;
+            if (hard && u(rng) < 0.6)
+                c = trap;  // a hard item: one wrong answer tempts everyone
+            else if (u(rng) > accuracy[static_cast<std::size_t>(i)])
+                c = (truth + 1 + below(k - 1)) % k;
+            t.add(j, i, c);
+        }
+    }
+    return t;
+}
+
+void expect_same_diagnostics(const cs::FitResult &a, const cs::FitResult &b) {
+    assert_int_equal(a.typical_confusion.size(), b.typical_confusion.size());
+    assert_true(!a.typical_confusion.empty());
+    for (std::size_t e = 0; e < a.typical_confusion.size(); ++e)
+        assert_near(a.typical_confusion[e], b.typical_confusion[e], 1e-12);
+    assert_int_equal(a.worker_accuracy.size(), b.worker_accuracy.size());
+    for (std::size_t i = 0; i < a.worker_accuracy.size(); ++i) {
+        assert_near(a.worker_accuracy[i], b.worker_accuracy[i], 1e-12);
+        assert_near(a.worker_accuracy_low[i], b.worker_accuracy_low[i], 1e-11);
+        assert_near(a.worker_accuracy_high[i], b.worker_accuracy_high[i], 1e-11);
+        assert_int_equal(a.worker_worst_class[i], b.worker_worst_class[i]);
+        assert_near(a.worker_spammer[i], b.worker_spammer[i], 1e-12);
+    }
+}
+
+// EM's counts of its final posteriors (FitResult::posterior_counts) stand in for the
+// passes over the labels of the calibration and the worker diagnostics: both must give
+// what the passes give (to rounding: the counts are summed by partition), at k = 2 (the
+// ratio kernel), 3 (padded AVX2 rows) and 5. And the public fit must report the
+// diagnostics of its final posteriors, as a pass over them computes them: from the
+// counts when it is not calibrated (T = 1), after tempering with shared mistakes (T > 1:
+// the counts are stale and must not be used; a fit that used them fails here).
+void diagnostics_from_em_counts_match_the_pass(void **) {
+    struct Case {
+        int32_t k;
+        bool shared;
+        int32_t calibration;
+    };
+    const Case cases[] = {{2, false, CS_CALIBRATION_NONE}, {5, false, CS_CALIBRATION_NONE},
+                          {2, true, CS_CALIBRATION_AUTO},  {3, true, CS_CALIBRATION_AUTO},
+                          {5, true, CS_CALIBRATION_AUTO}};
+    for (const auto &[k, shared, calibration] : cases) {
+        const test::Triples t = crowd_for_counts(3000, 60, k, shared, 11 + k);
+        cs::FitOptions options;
+        options.method = CS_METHOD_AUTO;
+        options.calibration = calibration;
+        const cs::CrowdData data = cs::CrowdData::build(t.item.data(), t.worker.data(), t.label.data(), t.size(), options);
+        cs::FitResult em;
+        em.n_items = data.n_items;
+        em.n_workers = data.n_workers;
+        em.k = k;
+        assert_false(cs::fit_auto(data, options, cs::Progress(), em));
+        assert_int_equal(em.posterior_counts.size(), static_cast<std::size_t>(data.n_workers) * k * k);
+        assert_int_equal(em.posterior_class_mass.size(), static_cast<std::size_t>(k));
+
+        cs::FitResult from_counts = em, by_pass = em;
+        by_pass.drop_posterior_counts();
+        cs::compute_worker_diagnostics(data, from_counts);
+        cs::compute_worker_diagnostics(data, by_pass);
+        expect_same_diagnostics(from_counts, by_pass);
+
+        cs::FitResult calibrated = em, calibrated_by_pass = em;
+        calibrated_by_pass.drop_posterior_counts();
+        cs::calibrate_crowd_posteriors(data, cs::em_options(options), calibrated);
+        cs::calibrate_crowd_posteriors(data, cs::em_options(options), calibrated_by_pass);
+        // Uncalibrated, T = 1 (the public fit below then takes EM's counts); with shared
+        // mistakes T > 1 (1.01, 1.42 and 1.93 at k = 2, 3, 5: the counts are dropped).
+        if (calibration == CS_CALIBRATION_NONE) assert_true(calibrated.temperature == 1.0);
+        else assert_true(calibrated.temperature > 1.0);
+        assert_near(calibrated.temperature, calibrated_by_pass.temperature, 1e-10 * calibrated.temperature);
+        for (std::size_t e = 0; e < calibrated.posteriors.size(); ++e)
+            assert_near(calibrated.posteriors[e], calibrated_by_pass.posteriors[e], 1e-10);
+        if (calibrated.temperature != 1.0) assert_true(calibrated.posterior_counts.empty());  // rows changed
+
+        test::Model m = test::make_model("auto");
+        if (calibration == CS_CALIBRATION_NONE) set(m.get(), "calibration", "none");
+        assert_int_equal(fit_with(m.get(), t), CS_OK);
+        double temperature = 0.0, mixing = 0.0;
+        int32_t source = 0;
+        assert_int_equal(cs_calibration(m.get(), &temperature, &mixing, &source), CS_OK);
+        assert_near(temperature, calibrated.temperature, 1e-10 * temperature);
+        cs::FitResult pass_on_final;
+        pass_on_final.n_items = data.n_items;
+        pass_on_final.n_workers = data.n_workers;
+        pass_on_final.k = k;
+        pass_on_final.posteriors = test::posteriors(m.get());
+        pass_on_final.confusion = test::confusion(m.get());
+        cs::compute_worker_diagnostics(data, pass_on_final);
+        const std::size_t w = static_cast<std::size_t>(data.n_workers);
+        std::vector<double> spammer(w), accuracy(w), low(w), high(w);
+        std::vector<int32_t> worst(w);
+        assert_int_equal(cs_worker_diagnostics(m.get(), spammer.data(), worst.data(), accuracy.data(), low.data(),
+                                               high.data(), w),
+                         CS_OK);
+        for (std::size_t i = 0; i < w; ++i) {
+            assert_near(accuracy[i], pass_on_final.worker_accuracy[i], 1e-12);
+            assert_near(low[i], pass_on_final.worker_accuracy_low[i], 1e-11);
+            assert_near(high[i], pass_on_final.worker_accuracy_high[i], 1e-11);
+            assert_int_equal(worst[i], pass_on_final.worker_worst_class[i]);
+        }
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -495,6 +617,7 @@ int main(void) {
         cmocka_unit_test(diagnostics_by_hand),
         cmocka_unit_test(beta_quantile_closed_forms),
         cmocka_unit_test(diagnostics_pass_layouts_agree),
+        cmocka_unit_test(diagnostics_from_em_counts_match_the_pass),
         cmocka_unit_test(spammers_and_adversaries),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

@@ -28,6 +28,16 @@ struct FitResult {
     std::vector<double> worker_spammer;
     std::vector<int32_t> worker_worst_class;
     std::vector<double> worker_accuracy, worker_accuracy_low, worker_accuracy_high;
+    // Dawid-Skene EM fits, handed from EM to the steps that end the same fit and cleared
+    // there (run_crowd.cpp), never kept with a model: the soft counts of `posteriors` by
+    // label code, posterior_counts[code * k + t] = sum over the labels of that code
+    // (worker * k + label) of their item's q(t), and posterior_class_mass[t] = sum_j
+    // q_j(t), as EM's last E-step scattered them (ds::counted_posteriors). The
+    // calibration and the worker diagnostics read them instead of a pass over the labels
+    // of their own. Empty when EM did not keep them, and emptied by whatever changes the
+    // posteriors after EM (drop_posterior_counts).
+    std::vector<double> posterior_counts;
+    std::vector<double> posterior_class_mass;
     std::vector<double> trace;        // objective after each completed iteration
     bool has_log_likelihood = false;  // trace holds log-likelihoods (EM methods)
     int32_t iterations = 0;
@@ -85,6 +95,13 @@ struct FitResult {
     std::vector<double> score_se;
     std::vector<int32_t> ranks;
     std::vector<double> reliability;
+
+    /// Forget EM's counts of the posteriors (posterior_counts): called by whatever
+    /// changes `posteriors` after EM, and when the fit ends (the memory goes with them).
+    void drop_posterior_counts() {
+        std::vector<double>().swap(posterior_counts);
+        std::vector<double>().swap(posterior_class_mass);
+    }
 };
 
 }  // namespace cs

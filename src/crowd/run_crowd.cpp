@@ -30,13 +30,16 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
     const bool em = is_ds_family(options.method);
     const bool degenerate_rule = em || options.method == CS_METHOD_MINIMAX_ENTROPY ||
                                  options.method == CS_METHOD_ORDINAL_MINIMAX;
-    if (degenerate_rule && !cancelled) resolve_degenerate_ties(data, out, options.threads);
+    if (degenerate_rule && !cancelled && resolve_degenerate_ties(data, out, options.threads) > 0)
+        out.drop_posterior_counts();  // some items' rows changed since EM counted them
     // Calibrated posteriors (crowd/calibration/): after the ties are settled, so that
     // tempering keeps every hard label the fit chose.
     if (em && !cancelled) calibrate_crowd_posteriors(data, em_options(options), out);
-    // Scores and worker diagnostics from the final posteriors (issue 34): one pass over
-    // the labels, less than an E-step.
+    // Scores and worker diagnostics from the final posteriors (issue 34): from EM's
+    // counts when the posteriors are still those EM counted, else one pass over the
+    // labels, less than an E-step.
     compute_worker_diagnostics(data, out);
+    out.drop_posterior_counts();  // a hand-off within this fit, not kept with the model
     const int64_t unlabeled = total_unlabeled(data);
     if (unlabeled > 0) {
         out.notes |= CS_NOTE_UNLABELED_ITEMS;

@@ -74,12 +74,20 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
     const int64_t kk = static_cast<int64_t>(k) * k;
     rc.total.assign(static_cast<std::size_t>(data.n_workers * kk + k), 0.0);
     double *class_mass = rc.total.data() + data.n_workers * kk;  // summed with the counts
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
-        for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
-        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-            double *row = rc.total.data() + static_cast<int64_t>(data.item_code[p]) * k;  // [w][o][.]
-            for (int32_t t = 0; t < k; ++t) row[t] += q[t];
+    if (fit.posterior_counts.size() == static_cast<std::size_t>(data.n_workers * kk) &&
+        fit.posterior_class_mass.size() == static_cast<std::size_t>(k)) {
+        // EM's last E-step counted these posteriors already (FitResult::posterior_counts):
+        // the same sums, added in partition order, with no pass over the labels.
+        std::copy(fit.posterior_counts.begin(), fit.posterior_counts.end(), rc.total.begin());
+        std::copy(fit.posterior_class_mass.begin(), fit.posterior_class_mass.end(), class_mass);
+    } else {
+        for (int32_t j = 0; j < data.n_items; ++j) {
+            const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
+            for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
+            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
+                double *row = rc.total.data() + static_cast<int64_t>(data.item_code[p]) * k;  // [w][o][.]
+                for (int32_t t = 0; t < k; ++t) row[t] += q[t];
+            }
         }
     }
     sum_over_shards(data, rc.total.data(), rc.total.size());
@@ -474,6 +482,7 @@ int64_t gold_items_with_labels(const CrowdData &data) {
 void apply(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
            bool check_impossible, FitResult &out) {
     const int32_t k = data.k;
+    out.drop_posterior_counts();  // the rows change: EM's counts no longer describe them
     std::vector<double> scratch(2 * static_cast<std::size_t>(k));
     ItemEvidence ev;
     for (int32_t j = 0; j < data.n_items; ++j) {

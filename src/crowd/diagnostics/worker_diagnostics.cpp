@@ -35,6 +35,19 @@ struct SoftCounts {
     std::vector<int64_t> labels;
 };
 
+// The hits, masses and typical worker from the counts, O(m k^2).
+void sum_from_counts(int32_t n_workers, int32_t k, SoftCounts &s) {
+    const int64_t kk = static_cast<int64_t>(k) * k;
+    for (int64_t i = 0; i < n_workers; ++i)
+        for (int32_t c = 0; c < k; ++c)
+            for (int32_t t = 0; t < k; ++t) {
+                const double n = s.counts[i * kk + c * k + t];
+                s.mass[i * k + t] += n;
+                s.typical[static_cast<int64_t>(t) * k + c] += n;
+                if (t == c) s.hits[i * k + t] = n;
+            }
+}
+
 // The pass keeping every soft count, by item (q_j read once), for a k fixed at compile
 // time (K > 0: the loops over classes unroll) or at run time (K = 0): each label adds
 // q_j to the k adjacent entries its code points at, with no division by k and no sum
@@ -52,15 +65,21 @@ void sum_all_soft_counts(const CrowdData &data, const std::vector<double> &poste
             ++s.labels[code[p]];
         }
     }
-    const int64_t kk = static_cast<int64_t>(k) * k;
-    for (int64_t i = 0; i < data.n_workers; ++i)
-        for (int32_t c = 0; c < k; ++c)
-            for (int32_t t = 0; t < k; ++t) {
-                const double n = s.counts[i * kk + c * k + t];
-                s.mass[i * k + t] += n;
-                s.typical[static_cast<int64_t>(t) * k + c] += n;
-                if (t == c) s.hits[i * k + t] = n;
-            }
+    sum_from_counts(data.n_workers, k, s);
+}
+
+// The counts EM's last E-step made of these very posteriors (FitResult::posterior_counts,
+// the same layout): no pass over the labels. A code's label count is its row's sum (each
+// label adds a posterior row that sums to 1), rounded.
+void take_em_counts(const FitResult &out, int32_t n_workers, int32_t k, SoftCounts &s) {
+    s.counts = out.posterior_counts;
+    const int64_t codes = static_cast<int64_t>(n_workers) * k;
+    for (int64_t c = 0; c < codes; ++c) {
+        double n = 0.0;
+        for (int32_t t = 0; t < k; ++t) n += s.counts[c * k + t];
+        s.labels[c] = std::llround(n);
+    }
+    sum_from_counts(n_workers, k, s);
 }
 
 // The pass without the counts (fitted matrices over more than 2^22 worker x class x
@@ -123,15 +142,17 @@ void compute_worker_diagnostics(const CrowdData &data, FitResult &out) {
     // allocation.
     const bool fitted_matrices = out.confusion.size() == static_cast<std::size_t>(m) * kk;
     if (!fitted_matrices && static_cast<int64_t>(m) * kk > (int64_t{1} << 26)) return;
-    const bool keep_counts = !fitted_matrices || static_cast<int64_t>(m) * kk <= (int64_t{1} << 22);
+    const bool em_counts = out.posterior_counts.size() == static_cast<std::size_t>(m) * kk;
+    const bool keep_counts = em_counts || !fitted_matrices || static_cast<int64_t>(m) * kk <= (int64_t{1} << 22);
     const std::size_t mk = static_cast<std::size_t>(m) * k;
     SoftCounts s;
     s.hits.assign(mk, 0.0);
     s.mass.assign(mk, 0.0);
     s.labels.assign(mk, 0);
-    s.counts.assign(keep_counts ? mk * k : 0, 0.0);
+    s.counts.assign(keep_counts && !em_counts ? mk * k : 0, 0.0);
     s.typical.assign(static_cast<std::size_t>(kk), 0.0);
-    if (!keep_counts) sum_hits_and_mass(data, out.posteriors, s);
+    if (em_counts) take_em_counts(out, m, k, s);
+    else if (!keep_counts) sum_hits_and_mass(data, out.posteriors, s);
     else if (k == 2) sum_all_soft_counts<2>(data, out.posteriors, s);
     else if (k == 3) sum_all_soft_counts<3>(data, out.posteriors, s);
     else if (k == 4) sum_all_soft_counts<4>(data, out.posteriors, s);

@@ -25,6 +25,7 @@ namespace cs {
 namespace {
 
 using ds::allocate_table;
+using ds::counted_posteriors;
 using ds::finish_m_step;
 using ds::kMinusInf;
 using ds::ratios_from_logs;
@@ -376,6 +377,12 @@ bool run_em(const CrowdData &data, const FitOptions &options, const Progress &pr
     // of the last E-step, which scattered whenever a round ran).
     if (next != nullptr && log.rounds > 0) finish_m_step(data, ws, options, *next, false);
 
+    // The counts of the final posteriors, which the last E-step scattered: the
+    // calibration and the worker diagnostics then need no pass over the labels to make
+    // them (FitResult::posterior_counts). Not after a cancel (the caller keeps the last
+    // completed round's posteriors but ends the fit without them).
+    out.drop_posterior_counts();
+    if (log.rounds > 0 && !log.cancelled) counted_posteriors(data, ws, out.posterior_counts, out.posterior_class_mass);
     out.iterations = log.rounds;
     out.converged = log.converged;
     out.posteriors = std::move(q);

@@ -155,7 +155,43 @@ void pull_codes(const LabelsByCode &by_code, const std::vector<ItemRange> &parts
     }
 }
 
+// Entries [first, last) of the count tables (entry e = code e / k, class e % k) summed
+// over the partitions in partition order, into total[e]: the scatter mode's sum.
+void sum_partition_tables(const Workspace &ws, int32_t k, int64_t first, int64_t last, double *total) {
+    const double *tables = ws.counts.data();
+    const int64_t parts = ws.n_parts();
+    for (int64_t e = first; e < last; ++e) {
+        // Entry e = (code c, class l) is at c * count_row + l (rows padded when ws.wide).
+        const int64_t at = ws.wide ? e / k * ws.count_row + e % k : e;
+        double sum = tables[at];
+        for (int64_t p = 1; p < parts; ++p) sum += tables[p * ws.count_table + at];
+        total[e] = sum;
+    }
+}
+
+// The class mass sum_j q_j(l): the partitions' prior sums in partition order.
+void sum_class_mass(const Workspace &ws, int32_t k, double *class_mass) {
+    for (int32_t l = 0; l < k; ++l) {
+        double sum = 0.0;
+        for (int64_t p = 0; p < ws.n_parts(); ++p) sum += ws.prior_sums[p * k + l];
+        class_mass[l] = sum;
+    }
+}
+
 }  // namespace
+
+bool counted_posteriors(const CrowdData &d, const Workspace &ws, std::vector<double> &counts,
+                        std::vector<double> &class_mass) {
+    counts.clear();
+    class_mass.clear();
+    if (ws.pull() || ws.counts.empty() || (d.shard != nullptr && d.shard->remote != nullptr)) return false;
+    const int64_t entries = static_cast<int64_t>(d.n_workers) * d.k * d.k;
+    counts.resize(static_cast<std::size_t>(entries));
+    class_mass.resize(static_cast<std::size_t>(d.k));
+    sum_partition_tables(ws, d.k, 0, entries, counts.data());
+    sum_class_mass(ws, d.k, class_mass.data());
+    return true;
+}
 
 // Pull mode: the prior sums of every partition, and q for the M-step's gather.
 void pull_from(const CrowdData &d, Workspace &ws, const double *q) {
@@ -198,7 +234,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
     params.confusion.resize(static_cast<std::size_t>(ws.table));
     const bool pooled = options.smoothing_center == CS_SMOOTHING_CENTER_POOLED;
     const bool strata = options.smoothing_center == CS_SMOOTHING_CENTER_STRATA;
-    const int64_t parts = ws.n_parts(), blocks = ws.n_worker_blocks(d.n_workers);
+    const int64_t blocks = ws.n_worker_blocks(d.n_workers);
     const auto sum_block = [&](int64_t b) {
         const int64_t first = b * ws.worker_block * kk;
         const int64_t last = std::min<int64_t>(d.n_workers, (b + 1) * ws.worker_block) * kk;
@@ -208,21 +244,10 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
             });
             return;
         }
-        const double *tables = ws.counts.data();
-        for (int64_t e = first; e < last; ++e) {
-            // Entry e = (code c, class l) is at c * count_row + l (rows padded when ws.wide).
-            const int64_t at = ws.wide ? e / k * ws.count_row + e % k : e;
-            double sum = tables[at];
-            for (int64_t p = 1; p < parts; ++p) sum += tables[p * ws.count_table + at];
-            total[e] = sum;
-        }
+        sum_partition_tables(ws, k, first, last, total.data());
     };
     double *class_mass = total.data() + ws.table;  // sum of q_jl over the items, per class l
-    for (int32_t l = 0; l < k; ++l) {
-        double sum = 0.0;
-        for (int64_t p = 0; p < ws.n_parts(); ++p) sum += ws.prior_sums[p * k + l];
-        class_mass[l] = sum;
-    }
+    sum_class_mass(ws, k, class_mass);
     // The sums are a pass of their own when something needs all of them before the
     // confusion matrices: a distributed fit (the counts and class mass of all processes'
     // items, sum_over_shards) or smoothing_center = pooled (every row also gets s P[l][o],

@@ -37,6 +37,16 @@ void pull_from(const CrowdData &d, Workspace &ws, const double *q);
 void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options, DsParams &params,
                    bool logs = true);
 
+// The counts the last E-step scattered, summed over the partitions as finish_m_step sums
+// them: counts[code * k + l] = sum over the labels of that code (worker * k + label) of
+// their item's q(l), and class_mass[l] = sum_j q_j(l), over this process's items (in a
+// distributed fit, the caller sums them over the shards as it would its own). Returns
+// false, with both empty, when no table holds them: pull mode (gathered by code), no
+// table, or an engine's items (cs_fit_stats). Callers read them only while q is the
+// posteriors of that E-step.
+bool counted_posteriors(const CrowdData &d, const Workspace &ws, std::vector<double> &counts,
+                        std::vector<double> &class_mass);
+
 // log pi and log w of given parameters, for an E-step at parameters that did not come
 // from finish_m_step (a start, an extrapolated SQUAREM point).
 void prepare_logs(const CrowdData &d, const DsParams &params, Workspace &ws);

@@ -142,6 +142,7 @@ void identify_final_classes(const CrowdData &data, const FitOptions &options, Fi
     fit.confusion = std::move(params.confusion);
     fit.prior = std::move(params.prior);
     rename_posteriors(fit.posteriors, sigma, data.k);
+    fit.drop_posterior_counts();  // EM counted the classes under their old names
     fit.labels = argmax_labels(fit.posteriors, data.n_items, data.k);
 }
 
