@@ -6,6 +6,7 @@
 
 #include "crowd/em/confusion_model.hpp"
 #include "crowdspec/crowdspec.h"
+#include "util/per_class.hpp"
 
 namespace cs {
 
@@ -109,11 +110,12 @@ std::vector<int32_t> answered_items(const CrowdData &data) {
 }
 
 // f(w, p, L) for every answered item j with weight w = q_j(t) > 0: its row p = p_j and
-// L = p_j . pi, in item order (the sums of row t's objective and its derivatives).
-template <class F>
+// L = p_j . pi, in item order (the sums of row t's objective and its derivatives); K > 0
+// fixes k at compile time (the loops over classes unroll), K = 0 reads it.
+template <int K, class F>
 void each_answer(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t,
                  const double *pi, F &&f) {
-    const int32_t k = data.k;
+    const int32_t k = K > 0 ? K : data.k;
     for (int32_t j : answered) {
         const double w = q[static_cast<int64_t>(j) * k + t];
         if (!(w > 0.0)) continue;
@@ -122,23 +124,6 @@ void each_answer(const CrowdData &data, const std::vector<int32_t> &answered, co
         for (int32_t o = 0; o < k; ++o) like += p[o] * pi[o];
         f(w, p, like);
     }
-}
-
-// The slope of row t's objective f(pi) = sum_j w_j log L_j + a sum_o log pi_o (L_j =
-// p_j . pi, over the answered items) along d at pi: sum_j w_j (p_j . d) / L_j
-// + a sum_o d_o / pi_o. No logarithms: the line search below needs only the sign and
-// size of the slope, which is what made it cheap (f itself took a log per item).
-double row_slope(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t,
-                 const double *pi, const double *d, double a) {
-    const int32_t k = data.k;
-    double slope = 0.0;
-    for (int32_t o = 0; o < k; ++o) slope += a * d[o] / pi[o];
-    each_answer(data, answered, q, t, pi, [&](double w, const double *p, double like) {
-        double along = 0.0;
-        for (int32_t o = 0; o < k; ++o) along += p[o] * d[o];
-        slope += w * along / like;
-    });
-    return slope;
 }
 
 // Solves n x = b for a symmetric positive definite n (k x k, row-major) by Cholesky,
@@ -167,33 +152,46 @@ bool spd_solve(const double *n, int32_t k, double *b) {
     return true;
 }
 
-// Row t of pi_M at the maximum of f (row_slope), by Newton's method on the simplex:
+// The gradient g and curvature N of row t's objective at pi (see newton_row), in one
+// pass over the answered items.
+template <int K>
+void row_derivatives(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t,
+                     double a, const double *pi, double *g, double *n) {
+    const int32_t k = K > 0 ? K : data.k;
+    for (int32_t o = 0; o < k; ++o) {
+        g[o] = a / pi[o];
+        for (int32_t m = 0; m < k; ++m) n[o * k + m] = o == m ? a / (pi[o] * pi[o]) : 0.0;
+    }
+    each_answer<K>(data, answered, q, t, pi, [&](double w, const double *p, double like) {
+        const double u = w / like, v = w / (like * like);
+        for (int32_t o = 0; o < k; ++o) {
+            g[o] += u * p[o];
+            for (int32_t m = 0; m <= o; ++m) n[o * k + m] += v * p[o] * p[m];
+        }
+    });
+    for (int32_t o = 0; o < k; ++o)
+        for (int32_t m = 0; m < o; ++m) n[m * k + o] = n[o * k + m];
+}
+
+// Row t of pi_M at the maximum of f(pi) = sum_j w_j log L_j + a sum_o log pi_o (L_j =
+// p_j . pi over the answered items, w_j = q_j(t)), by Newton's method on the simplex:
 // gradient g_o = sum_j w_j p_jo / L_j + a / pi_o and curvature N = -Hessian,
 // N_oo' = sum_j w_j p_jo p_jo' / L_j^2 + [o = o'] a / pi_o^2 (positive definite); the
 // step d = N^-1 (g - lambda 1) with lambda making sum_o d_o = 0, shortened to stay inside
 // the simplex. f is concave, so along d its slope falls from g . d > 0: a step is taken
-// when the slope at its end has not fallen below minus half that (near the maximum the
-// full step lands on it, quadratic convergence); otherwise it is cut to where the
-// slope's secant crosses zero. False when N is singular.
+// when the slope at its end, g(end) . d, has not fallen below minus half that (near the
+// maximum the full step lands on it, quadratic convergence); otherwise it is cut to
+// where the slope's secant crosses zero. The derivatives at the end of a step are the
+// next step's, so a taken step costs one pass over the items, not a slope pass and a
+// derivatives pass. False when N is singular.
+template <int K>
 bool newton_row(const CrowdData &data, const std::vector<int32_t> &answered, const double *q, int32_t t, double a,
                 double *pi) {
-    const int32_t k = data.k;
+    const int32_t k = K > 0 ? K : data.k;
     double g[kNewtonClasses], n[kNewtonClasses * kNewtonClasses], x[kNewtonClasses], y[kNewtonClasses];
-    double trial[kNewtonClasses];
+    double trial[kNewtonClasses], g_end[kNewtonClasses], n_end[kNewtonClasses * kNewtonClasses];
+    row_derivatives<K>(data, answered, q, t, a, pi, g, n);
     for (int step = 0; step < 50; ++step) {
-        for (int32_t o = 0; o < k; ++o) {
-            g[o] = a / pi[o];
-            for (int32_t m = 0; m < k; ++m) n[o * k + m] = o == m ? a / (pi[o] * pi[o]) : 0.0;
-        }
-        each_answer(data, answered, q, t, pi, [&](double w, const double *p, double like) {
-            const double u = w / like, v = w / (like * like);
-            for (int32_t o = 0; o < k; ++o) {
-                g[o] += u * p[o];
-                for (int32_t m = 0; m <= o; ++m) n[o * k + m] += v * p[o] * p[m];
-            }
-        });
-        for (int32_t o = 0; o < k; ++o)
-            for (int32_t m = 0; m < o; ++m) n[m * k + o] = n[o * k + m];
         for (int32_t o = 0; o < k; ++o) x[o] = g[o], y[o] = 1.0;
         if (!spd_solve(n, k, x) || !spd_solve(n, k, y)) return false;
         double sx = 0.0, sy = 0.0;
@@ -209,11 +207,15 @@ bool newton_row(const CrowdData &data, const std::vector<int32_t> &answered, con
         if (largest * alpha <= 1e-12 || !(rise > 0.0)) return true;
         for (int cut = 0; cut < 40; ++cut) {
             for (int32_t o = 0; o < k; ++o) trial[o] = pi[o] + alpha * x[o];
-            const double end = row_slope(data, answered, q, t, trial, x, a);
+            row_derivatives<K>(data, answered, q, t, a, trial, g_end, n_end);
+            double end = 0.0;  // the slope along d at the trial point
+            for (int32_t o = 0; o < k; ++o) end += g_end[o] * x[o];
             if (end >= -0.5 * rise) break;
             alpha *= rise / (rise - end);  // where the slope's secant crosses 0
         }
         std::copy(trial, trial + k, pi);
+        std::copy(g_end, g_end + k, g);
+        std::copy(n_end, n_end + static_cast<int64_t>(k) * k, n);
         if (largest * alpha <= 1e-12) return true;
     }
     return true;
@@ -231,8 +233,11 @@ void settle_model_confusion(const CrowdData &data, const double *q, const FitOpt
         std::vector<double> solved = model_confusion;
         const std::vector<int32_t> answered = answered_items(data);
         bool ok = true;
-        for (int32_t t = 0; t < k && ok; ++t)
-            ok = newton_row(data, answered, q, t, a, solved.data() + static_cast<int64_t>(t) * k);
+        with_classes(k, [&](auto kc) {
+            constexpr int K = decltype(kc)::value;
+            for (int32_t t = 0; t < k && ok; ++t)
+                ok = newton_row<K>(data, answered, q, t, a, solved.data() + static_cast<int64_t>(t) * k);
+        });
         if (ok) {
             for (int32_t t = 0; t < k; ++t) {  // exactly on the simplex
                 double *row = solved.data() + static_cast<int64_t>(t) * k;
