@@ -500,10 +500,19 @@ void apply(const CrowdData &data, const std::vector<double> &log_pi, double temp
 }  // namespace
 
 int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch) {
-    double *logit = scratch, *p = scratch + k;
-    for (int32_t t = 0; t < k; ++t) logit[t] = q[t] > 0.0 ? std::log(q[t]) : kNegInf;
-    if (!tempered(logit, k, 1.0 / temperature, p)) return -1;
-    for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * p[t] + mixing * prior[t];
+    // q(t)^(1/T) / Z as (q(t) / q(top))^(1/T) / Z': the top class's term is exactly 1, so
+    // a row takes k - 1 logarithms and exponentials instead of k of each (at 10^7 labels,
+    // k = 5, this loop over 10^6 rows was most of the calibration's time).
+    double *p = scratch;
+    const int32_t top = static_cast<int32_t>(std::max_element(q, q + k) - q);
+    if (!(q[top] > 0.0)) return -1;
+    const double inv_t = 1.0 / temperature;
+    double z = 0.0;
+    for (int32_t t = 0; t < k; ++t) {
+        p[t] = t == top ? 1.0 : q[t] > 0.0 ? std::exp(std::log(q[t] / q[top]) * inv_t) : 0.0;
+        z += p[t];
+    }
+    for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * (p[t] / z) + mixing * prior[t];
     return static_cast<int32_t>(std::max_element(q, q + k) - q);
 }
 
