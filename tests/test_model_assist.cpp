@@ -525,6 +525,35 @@ void expect_same_diagnostics(const cs::FitResult &a, const cs::FitResult &b) {
     }
 }
 
+// The public fit's worker diagnostics and label-next scores against a pass over its
+// final posteriors and matrices (compute_worker_diagnostics without EM's counts).
+void expect_diagnostics_of_final_posteriors(const cs::CrowdData &data, const cs_model *m) {
+    const int32_t k = data.k;
+    cs::FitResult pass_on_final;
+    pass_on_final.n_items = data.n_items;
+    pass_on_final.n_workers = data.n_workers;
+    pass_on_final.k = k;
+    pass_on_final.posteriors = test::posteriors(m);
+    pass_on_final.confusion = test::confusion(m);
+    cs::compute_worker_diagnostics(data, pass_on_final);
+    const std::size_t w = static_cast<std::size_t>(data.n_workers);
+    std::vector<double> spammer(w), accuracy(w), low(w), high(w);
+    std::vector<int32_t> worst(w);
+    assert_int_equal(cs_worker_diagnostics(m, spammer.data(), worst.data(), accuracy.data(), low.data(), high.data(), w),
+                     CS_OK);
+    for (std::size_t i = 0; i < w; ++i) {
+        assert_near(accuracy[i], pass_on_final.worker_accuracy[i], 1e-12);
+        assert_near(low[i], pass_on_final.worker_accuracy_low[i], 1e-11);
+        assert_near(high[i], pass_on_final.worker_accuracy_high[i], 1e-11);
+        assert_int_equal(worst[i], pass_on_final.worker_worst_class[i]);
+    }
+    const std::size_t n = static_cast<std::size_t>(data.n_items);
+    std::vector<double> next(n), expected(n);
+    assert_int_equal(cs_label_next(m, next.data(), n), CS_OK);
+    cs::label_next_scores(pass_on_final, expected.data());
+    for (std::size_t j = 0; j < n; ++j) assert_near(next[j], expected[j], 1e-12);
+}
+
 // EM's counts of its final posteriors (FitResult::posterior_counts) stand in for the
 // passes over the labels of the calibration and the worker diagnostics: both must give
 // what the passes give (to rounding: the counts are summed by partition), at k = 2 (the
@@ -581,24 +610,14 @@ void diagnostics_from_em_counts_match_the_pass(void **) {
         int32_t source = 0;
         assert_int_equal(cs_calibration(m.get(), &temperature, &mixing, &source), CS_OK);
         assert_near(temperature, calibrated.temperature, 1e-10 * temperature);
-        cs::FitResult pass_on_final;
-        pass_on_final.n_items = data.n_items;
-        pass_on_final.n_workers = data.n_workers;
-        pass_on_final.k = k;
-        pass_on_final.posteriors = test::posteriors(m.get());
-        pass_on_final.confusion = test::confusion(m.get());
-        cs::compute_worker_diagnostics(data, pass_on_final);
-        const std::size_t w = static_cast<std::size_t>(data.n_workers);
-        std::vector<double> spammer(w), accuracy(w), low(w), high(w);
-        std::vector<int32_t> worst(w);
-        assert_int_equal(cs_worker_diagnostics(m.get(), spammer.data(), worst.data(), accuracy.data(), low.data(),
-                                               high.data(), w),
-                         CS_OK);
-        for (std::size_t i = 0; i < w; ++i) {
-            assert_near(accuracy[i], pass_on_final.worker_accuracy[i], 1e-12);
-            assert_near(low[i], pass_on_final.worker_accuracy_low[i], 1e-11);
-            assert_near(high[i], pass_on_final.worker_accuracy_high[i], 1e-11);
-            assert_int_equal(worst[i], pass_on_final.worker_worst_class[i]);
+        expect_diagnostics_of_final_posteriors(data, m.get());
+        // The other Dawid-Skene methods on the same crowd, calibrated: opt-ds may rename
+        // its classes after EM (identify_final_classes), which must drop the counts too.
+        for (const char *method : {"ds", "opt-ds", "one-coin-ds", "class-one-coin-ds"}) {
+            test::Model other = test::make_model(method);
+            if (calibration == CS_CALIBRATION_NONE) set(other.get(), "calibration", "none");
+            assert_int_equal(fit_with(other.get(), t), CS_OK);
+            expect_diagnostics_of_final_posteriors(data, other.get());
         }
     }
 }
