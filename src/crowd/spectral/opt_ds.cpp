@@ -151,6 +151,7 @@ void release_tables(FitResult &fit, DsParams &next) {
     std::vector<double>().swap(fit.posteriors);
     std::vector<int32_t>().swap(fit.labels);
     std::vector<double>().swap(fit.confusion);
+    fit.drop_posterior_counts();
     next = DsParams{};
 }
 
