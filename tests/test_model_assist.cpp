@@ -295,6 +295,54 @@ void label_next_by_hand(void **) {
     assert_near(s[1], 0.0, 1e-15);
 }
 
+// The label-next score of every item equals, bit for bit, the formula's k^2 loop
+// (sum_c max(stay, max_t q(t) T[t][c]) - stay, stay = q(top) T[top][c]), whether the
+// item is settled by the cheap test or not: random posteriors from confident to tied
+// (and rows with zeros) under random typical workers, k = 2..7 (7 takes the run-time-k
+// kernel). Many items score exactly 0 and many do not, so both branches are checked.
+void label_next_equals_the_formula(void **) {
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (int32_t k = 2; k <= 7; ++k) {
+        cs::FitResult fit;
+        fit.k = k;
+        fit.n_items = 4000;
+        fit.typical_confusion.resize(static_cast<std::size_t>(k) * k);
+        for (int32_t t = 0; t < k; ++t) {
+            double sum = 0.0;
+            for (int32_t c = 0; c < k; ++c) sum += fit.typical_confusion[t * k + c] = (t == c ? 3.0 : 0.0) + u(rng);
+            for (int32_t c = 0; c < k; ++c) fit.typical_confusion[t * k + c] /= sum;
+        }
+        fit.posteriors.resize(static_cast<std::size_t>(fit.n_items) * k);
+        for (int32_t j = 0; j < fit.n_items; ++j) {
+            double *q = fit.posteriors.data() + static_cast<std::size_t>(j) * k;
+            const double sharp = std::pow(10.0, 4.0 * u(rng));  // 1 (flat) .. 10^4 (sure)
+            double sum = 0.0;
+            for (int32_t t = 0; t < k; ++t) sum += q[t] = j % 50 == 0 && t > 0 ? 0.0 : std::pow(u(rng), sharp);
+            if (!(sum > 0.0)) q[0] = sum = 1.0;
+            for (int32_t t = 0; t < k; ++t) q[t] /= sum;
+        }
+        const std::vector<double> scores = cs::label_next_scores(fit);
+        int zero = 0;
+        for (int32_t j = 0; j < fit.n_items; ++j) {
+            const double *q = fit.posteriors.data() + static_cast<std::size_t>(j) * k;
+            const double *tm = fit.typical_confusion.data();
+            int32_t top = 0;
+            for (int32_t t = 1; t < k; ++t) top = q[t] > q[top] ? t : top;
+            double gain = 0.0;
+            for (int32_t c = 0; c < k; ++c) {
+                const double stay = q[top] * tm[top * k + c];
+                double best = stay;
+                for (int32_t t = 0; t < k; ++t) best = std::max(best, q[t] * tm[t * k + c]);
+                gain += best - stay;
+            }
+            assert_true(scores[static_cast<std::size_t>(j)] == gain);
+            zero += gain == 0.0;
+        }
+        assert_true(zero > 200 && zero < fit.n_items - 200);
+    }
+}
+
 // Diagnostics by hand through mv, whose posteriors are the vote shares. Beta
 // quantiles by scipy.stats.beta.ppf: Beta(8, 4) 0.39025744, 0.89073656; Beta(9, 3)
 // 0.48224415, 0.93978227.
@@ -633,6 +681,7 @@ int main(void) {
         cmocka_unit_test(model_probs_checks),
         cmocka_unit_test(crowdlab_by_hand),
         cmocka_unit_test(label_next_by_hand),
+        cmocka_unit_test(label_next_equals_the_formula),
         cmocka_unit_test(diagnostics_by_hand),
         cmocka_unit_test(beta_quantile_closed_forms),
         cmocka_unit_test(diagnostics_pass_layouts_agree),

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/per_class.hpp"
+
 namespace cs {
 
 namespace {
@@ -106,12 +108,35 @@ template <int K>
 void label_next_of_items(const FitResult &fit, double *score) {
     const int32_t k = K > 0 ? K : fit.k;
     const double *tm = fit.typical_confusion.data();
+    // Each row's largest and smallest entry, for the test that settles most items
+    // without the k^2 products.
+    ClassScratch<K> high_scratch(k), low_scratch(k);
+    double *high = high_scratch.data(), *low = low_scratch.data();
+    for (int32_t t = 0; t < k; ++t) {
+        const double *row = tm + static_cast<int64_t>(t) * k;
+        high[t] = *std::max_element(row, row + k);
+        low[t] = *std::min_element(row, row + k);
+    }
     for (int32_t j = 0; j < fit.n_items; ++j) {
         const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
         // The first largest q(t), as std::max_element finds it, by a select a class
         // rather than a branch its outcome cannot predict.
         int32_t top = 0;
         for (int32_t t = 1; t < k; ++t) top = q[t] > q[top] ? t : top;
+        // No label can change the item when every other class's best product, q(t) times
+        // its row's largest entry, is at most the top class's worst, q(top) times its
+        // row's smallest: rounding is monotone, so then q(t) T[t][c] <= q(top) T[top][c]
+        // for every c as the loop below computes them, each of its terms is exactly 0,
+        // and so is the score (the same value, k multiplications instead of k^2; most
+        // items of a large crowd are settled so). A NaN fails the test and takes the loop.
+        // (At k = 2 the loop is four products: the test would only add to them.)
+        const double floor = q[top] * low[top];
+        bool settled = k > 2;
+        for (int32_t t = 0; t < k; ++t) settled &= t == top || q[t] * high[t] <= floor;
+        if (settled) {
+            score[j] = 0.0;
+            continue;
+        }
         // sum_c max_t q(t) T[t][c] - q(top), written as sum_c (max_t q(t) T[t][c] -
         // q(top) T[top][c]) (the rows of T sum to 1): each term >= 0, and exactly 0
         // where the current label stays the argmax after label c, so that an item no
