@@ -323,6 +323,12 @@ struct Objective {
 Objective held_out_objective(const CrowdData &data, const HeldOut &h, double u) {
     const double b = std::exp(-u);
     double totals[4] = {0.0, 0.0, 0.0, 0.0};  // sum f, sum d/db, sum d2/db2, labels
+    // sum f = log of the product of the labels' A / B (each in (0, 1], floored at
+    // 1e-300), multiplied up and logged only when the product falls below 1e-7 (so that
+    // the next factor cannot underflow it): a logarithm per dozens of labels instead of
+    // one per label. T depends on the derivatives alone; f only decides, at T = 1 and at
+    // the end, whether T is kept (held_out_temperature's caller, a relative 1e-6 test).
+    double product = 1.0;
     std::size_t e = 0;
     for (std::size_t l = 0; l < h.size(); ++l) {
         double a0 = h.top[l], a1 = 0.0, a2 = 0.0, b0 = 1.0, b1 = 0.0, b2 = 0.0;
@@ -331,7 +337,11 @@ Objective held_out_objective(const CrowdData &data, const HeldOut &h, double u) 
             a0 += cx, a1 += cx * s, a2 += cx * s * s;
             b0 += x, b1 += x * s, b2 += x * s * s;
         }
-        totals[0] += std::log(std::max(a0 / b0, 1e-300));
+        product *= std::max(a0 / b0, 1e-300);
+        if (product < 1e-7) {
+            totals[0] += std::log(product);
+            product = 1.0;
+        }
         if (a0 > 0.0) {
             const double ra = a1 / a0, rb = b1 / b0;
             totals[1] += ra - rb;
@@ -339,6 +349,7 @@ Objective held_out_objective(const CrowdData &data, const HeldOut &h, double u) 
         }
         totals[3] += 1.0;
     }
+    totals[0] += std::log(product);
     sum_over_shards(data, totals, 4);
     Objective o;
     if (totals[3] == 0.0) return o;
