@@ -494,7 +494,7 @@ void apply(const CrowdData &data, const std::vector<double> &log_pi, double temp
            bool check_impossible, FitResult &out) {
     const int32_t k = data.k;
     out.drop_posterior_counts();  // the rows change: EM's counts no longer describe them
-    std::vector<double> scratch(2 * static_cast<std::size_t>(k));
+    std::vector<double> scratch(static_cast<std::size_t>(k));  // calibrate_row's
     ItemEvidence ev;
     for (int32_t j = 0; j < data.n_items; ++j) {
         if (data.gold_of(j) >= 0 || data.item_start[j + 1] == data.item_start[j]) continue;

@@ -58,7 +58,7 @@ void apply_calibration(const CrowdData &data, double temperature, double mixing,
 /// The transformation above on one posterior row in place, q <- (1 - eps) softmax(log q
 /// / T) + eps w, for a caller that knows which items to leave alone (gold, unlabeled and
 /// impossible items keep theirs). Returns the new argmax (ties to the lowest class), or
-/// -1 when the row has no positive entry (left unchanged). scratch: 2 k doubles.
+/// -1 when the row has no positive entry (left unchanged). scratch: k doubles.
 int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch);
 
 }  // namespace cs

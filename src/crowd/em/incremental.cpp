@@ -525,7 +525,7 @@ void results_from_state(const UpdateState &s, const FitOptions &options, FitResu
     out.labels = argmax_labels(out.posteriors, d.n_items, d.k);
     resolve_degenerate_ties(d, out, options.threads);
     if (s.temperature != 1.0 || s.mixing != 0.0) {
-        std::vector<double> scratch(2 * static_cast<std::size_t>(d.k));
+        std::vector<double> scratch(static_cast<std::size_t>(d.k));  // calibrate_row's
         for (int32_t j = 0; j < d.n_items; ++j) calibrate_item(s, j, out, scratch.data());
     }
     add_notes(s, out);
@@ -671,7 +671,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         }
         resolve_ties_of_items(s.data, out, rows);
         if (s.temperature != 1.0 || s.mixing != 0.0) {
-            std::vector<double> scratch(2 * static_cast<std::size_t>(k));
+            std::vector<double> scratch(static_cast<std::size_t>(k));  // calibrate_row's
             for (int32_t j : rows) calibrate_item(s, j, out, scratch.data());
         }
         add_notes(s, out);
