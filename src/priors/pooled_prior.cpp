@@ -53,21 +53,19 @@ void pooled_pseudo_counts(const double *total, int32_t n_workers, int32_t k, con
 }
 
 std::vector<int32_t> worker_strata(const CrowdData &data, int32_t &n_strata) {
-    // Counted by code (worker x k + label), then summed per worker: the same counts
-    // without an integer division per label (worker_of), which was most of this pass;
-    // by worker when the codes outnumber the labels (a table that large would cost more
-    // than it saves).
-    const std::size_t k = static_cast<std::size_t>(data.k), codes = static_cast<std::size_t>(data.n_workers) * k;
     std::vector<uint64_t> labels(static_cast<std::size_t>(data.n_workers), 0);
-    if (codes <= data.n_labels()) {
-        std::vector<uint64_t> by_code(codes, 0);
-        for (std::size_t p = 0; p < data.n_labels(); ++p) ++by_code[data.item_code[p]];
-        for (std::size_t w = 0; w < labels.size(); ++w)
-            for (std::size_t c = 0; c < k; ++c) labels[w] += by_code[w * k + c];
-    } else {
-        for (std::size_t p = 0; p < data.n_labels(); ++p)
-            ++labels[static_cast<std::size_t>(data.worker_of(static_cast<int64_t>(p)))];
-    }
+    for (std::size_t p = 0; p < data.n_labels(); ++p)
+        ++labels[static_cast<std::size_t>(data.worker_of(static_cast<int64_t>(p)))];
+    sum_over_shards(data, labels.data(), labels.size());
+    return strata_of_counts(labels, n_strata);
+}
+
+std::vector<int32_t> worker_strata_of_codes(const CrowdData &data, const std::vector<double> &code_labels,
+                                            int32_t &n_strata) {
+    const std::size_t k = static_cast<std::size_t>(data.k);
+    std::vector<uint64_t> labels(static_cast<std::size_t>(data.n_workers), 0);
+    for (std::size_t w = 0; w < labels.size(); ++w)
+        for (std::size_t c = 0; c < k; ++c) labels[w] += static_cast<uint64_t>(code_labels[w * k + c]);
     sum_over_shards(data, labels.data(), labels.size());
     return strata_of_counts(labels, n_strata);
 }

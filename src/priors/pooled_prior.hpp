@@ -39,7 +39,14 @@ void pooled_pseudo_counts(const double *total, int32_t n_workers, int32_t k, con
 /// The activity stratum of every worker, floor(log2 n_w) with n_w its labels over the
 /// whole problem (a worker without labels is in stratum 0). `n_strata` receives 1 + the
 /// largest stratum.
+/// Counts each worker's labels in a pass over them; worker_strata_of_codes is the
+/// cheaper way for a caller that has the labels per code counted already.
 std::vector<int32_t> worker_strata(const CrowdData &data, int32_t &n_strata);
+
+/// The same strata from code_labels[c], the process's labels with code c = worker * k +
+/// label (n_workers x k exact integer counts; summed over the problem here).
+std::vector<int32_t> worker_strata_of_codes(const CrowdData &data, const std::vector<double> &code_labels,
+                                            int32_t &n_strata);
 
 /// The same strata from each worker's label count, already summed over the problem
 /// (for a caller that has the counts: calibration reads them from its count table).

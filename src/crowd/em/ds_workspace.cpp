@@ -61,7 +61,15 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
     count_row = wide ? wide_row(data.k) : data.k;
     count_table = codes * count_row;
     if (wide) allocate_table(wide_log_pi, static_cast<std::size_t>(codes * count_row));
-    if (scatter && options.smoothing_center == CS_SMOOTHING_CENTER_STRATA) strata = worker_strata(data, n_strata);
+    // The labels per code, counted once on the team: the k = 2 ratio kernel's
+    // code_labels, and the strata's labels per worker when the codes do not outnumber
+    // the labels (then a table by code is cheaper than a pass by worker).
+    const bool want_strata = scatter && options.smoothing_center == CS_SMOOTHING_CENTER_STRATA;
+    std::vector<double> code_counts;
+    if (data.k == 2 || (want_strata && static_cast<uint64_t>(codes) <= data.n_labels()))
+        code_counts = count_codes(data, static_cast<std::size_t>(codes), team);
+    if (want_strata)
+        strata = code_counts.empty() ? worker_strata(data, n_strata) : worker_strata_of_codes(data, code_counts, n_strata);
     if (scatter && gathers_counts(data, options)) {
         if (shared_by_code == nullptr) {
             own_by_code = labels_by_code(data, team);
@@ -73,7 +81,7 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
     }
     if (data.k == 2) {
         allocate_table(ratio, static_cast<std::size_t>(codes));
-        code_labels = count_codes(data, static_cast<std::size_t>(codes), team);
+        code_labels = std::move(code_counts);
         block_ll.assign(static_cast<std::size_t>(n_worker_blocks(data.n_workers)), 0.0);
         block_special.assign(block_ll.size(), 0.0);
     }
