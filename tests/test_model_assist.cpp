@@ -606,9 +606,11 @@ void expect_diagnostics_of_final_posteriors(const cs::CrowdData &data, const cs_
 // passes over the labels of the calibration and the worker diagnostics: both must give
 // what the passes give (to rounding: the counts are summed by partition), at k = 2 (the
 // ratio kernel), 3 (padded AVX2 rows) and 5. And the public fit must report the
-// diagnostics of its final posteriors, as a pass over them computes them: from the
-// counts when it is not calibrated (T = 1), after tempering with shared mistakes (T > 1:
-// the counts are stale and must not be used; a fit that used them fails here).
+// diagnostics of its final posteriors, as a pass over them computes them: from EM's
+// counts when it is not calibrated (T = 1); after tempering with shared mistakes (T > 1)
+// EM's counts are stale, and the calibration counts the tempered rows in their place
+// (a fit that kept EM's counts fails here, and so does a recount of the rows before
+// tempering).
 void diagnostics_from_em_counts_match_the_pass(void **) {
     struct Case {
         int32_t k;
@@ -649,7 +651,23 @@ void diagnostics_from_em_counts_match_the_pass(void **) {
         assert_near(calibrated.temperature, calibrated_by_pass.temperature, 1e-10 * calibrated.temperature);
         for (std::size_t e = 0; e < calibrated.posteriors.size(); ++e)
             assert_near(calibrated.posteriors[e], calibrated_by_pass.posteriors[e], 1e-10);
-        if (calibrated.temperature != 1.0) assert_true(calibrated.posterior_counts.empty());  // rows changed
+        // Without EM's counts the calibration makes none; with them, when it tempers, it
+        // counts the tempered rows: the diagnostics from those counts are a pass's.
+        assert_true(calibrated_by_pass.posterior_counts.empty());
+        assert_int_equal(calibrated.posterior_counts.size(), static_cast<std::size_t>(data.n_workers) * k * k);
+        assert_int_equal(calibrated.posterior_class_mass.size(), static_cast<std::size_t>(k));
+        if (calibrated.temperature != 1.0) {
+            cs::FitResult recounted = calibrated, tempered_by_pass = calibrated;
+            tempered_by_pass.drop_posterior_counts();
+            cs::compute_worker_diagnostics(data, recounted);
+            cs::compute_worker_diagnostics(data, tempered_by_pass);
+            expect_same_diagnostics(recounted, tempered_by_pass);
+            for (int32_t t = 0; t < k; ++t) {
+                double mass = 0.0;
+                for (int32_t j = 0; j < data.n_items; ++j) mass += calibrated.posteriors[static_cast<std::size_t>(j) * k + t];
+                assert_near(calibrated.posterior_class_mass[t], mass, 1e-9);
+            }
+        }
 
         test::Model m = test::make_model("auto");
         if (calibration == CS_CALIBRATION_NONE) set(m.get(), "calibration", "none");

@@ -35,7 +35,8 @@ struct FitResult {
     // q_j(t), as EM's last E-step scattered them (ds::counted_posteriors). The
     // calibration and the worker diagnostics read them instead of a pass over the labels
     // of their own. Empty when EM did not keep them, and emptied by whatever changes the
-    // posteriors after EM (drop_posterior_counts).
+    // posteriors after EM (drop_posterior_counts), except the calibration, which counts
+    // the rows it tempers in their place (crowd/calibration/calibration.hpp).
     std::vector<double> posterior_counts;
     std::vector<double> posterior_class_mass;
     std::vector<double> trace;        // objective after each completed iteration

@@ -35,9 +35,10 @@ void finish_crowd_fit(const CrowdData &data, const FitOptions &options, bool can
     // Calibrated posteriors (crowd/calibration/): after the ties are settled, so that
     // tempering keeps every hard label the fit chose.
     if (em && !cancelled) calibrate_crowd_posteriors(data, em_options(options), out);
-    // Scores and worker diagnostics from the final posteriors (issue 34): from EM's
-    // counts when the posteriors are still those EM counted, else one pass over the
-    // labels, less than an E-step.
+    // Scores and worker diagnostics from the final posteriors (issue 34): from the
+    // counts EM made of them, or the calibration of the rows it tempered; else (a tie
+    // settled, classes renamed, another method) one pass over the labels, less than an
+    // E-step.
     compute_worker_diagnostics(data, out);
     out.drop_posterior_counts();  // a hand-off within this fit, not kept with the model
     const int64_t unlabeled = total_unlabeled(data);

@@ -44,7 +44,11 @@ constexpr int64_t kMinGoldItems = 10;
 /// posteriors and labels of `out` (a finished, not cancelled, crowd fit of the
 /// Dawid-Skene family; `options` as its EM ran, crowd/em/dawid_skene.hpp em_options); records them in out.temperature, out.mixing and
 /// out.calibration (a cs_calibration value: the source actually used). Gold items keep
-/// their pinned posteriors. Nothing changes with options.calibration = none. Costs
+/// their pinned posteriors. Nothing changes with options.calibration = none. When
+/// `out` holds EM's counts of its rows (FitResult::posterior_counts) and the rows
+/// change, the counts are replaced by those of the calibrated rows, summed while the
+/// rows are tempered (for the worker diagnostics); otherwise they are left as they
+/// are (T = 1) or dropped. The items are tempered by options.threads threads. Costs
 /// O(labels x k) for the counts and the subsample's evidence, then O(sample x k) per
 /// Newton step (a handful) on at most kCalibrationLabels labels. Deterministic; in a
 /// distributed fit every process takes the same decisions (sums over shards).

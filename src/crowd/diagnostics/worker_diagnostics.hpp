@@ -2,9 +2,10 @@
 // What a crowd fit tells about its workers and what to label next (issue 34;
 // docs/algorithms.md, "Scores and worker diagnostics"). Computed once after the fit
 // from its posteriors q (whatever the method) in one pass over the labels -- cheaper
-// than one E-step -- or, when Dawid-Skene EM's last E-step already counted these very
-// posteriors (FitResult::posterior_counts: no calibration or tie changed them), from
-// those counts with no pass at all:
+// than one E-step -- or, when these very posteriors were counted already
+// (FitResult::posterior_counts: by Dawid-Skene EM's last E-step when nothing changed
+// them since, or by the calibration as it tempered them), from those counts with no
+// pass at all:
 //
 // * soft counts per worker, n_i[t][c] = sum over i's labels c of items j of q_j(t);
 // * the typical worker, T[t][c] = sum_i n_i[t][c] / sum_{i,c} n_i[t][c]: the confusion
