@@ -17,9 +17,12 @@
 // a second time through the internal API, stage by stage, and one more JSON line
 // ("phases") gives the wall and CPU seconds of each: the data layout, the soft
 // majority-vote start, every EM round (the progress callback's times), the degenerate
-// ties, the calibration, the worker diagnostics (from EM's counts or by a pass over the
-// labels: "diagnostics_from_em_counts"); and "labels_differ_after_round": [r, labels after r rounds
-// that differ from the final ones] (EM rerun with max_iter = r).
+// ties, the calibration, the worker diagnostics (from counts -- EM's, or those the
+// calibration made of the rows it tempered: "diagnostics_counted_by_calibration" -- or
+// by a pass over the labels: "diagnostics_from_em_counts" false); the calibration once
+// more without EM's counts, so that it counts nothing ("cpu_calibration_without_counting":
+// the difference is the diagnostics' counting); and "labels_differ_after_round": [r,
+// labels after r rounds that differ from the final ones] (EM rerun with max_iter = r).
 //
 // With --scores 1 (issue 34), one more JSON line per method ("scores") gives the CPU
 // seconds (median of 3 calls) of what a fit's scores and diagnostics cost: the pass
@@ -169,13 +172,23 @@ void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int 
     if (cs::resolve_degenerate_ties(data, out, threads) > 0) out.drop_posterior_counts();
     sw.lap(w_ties, c_ties);
     const std::vector<int32_t> uncalibrated = out.labels;
+    cs::FitResult bare = out;  // for the calibration's cost without its counting, below
+    bare.drop_posterior_counts();
     cs::calibrate_crowd_posteriors(data, em, out);
     sw.lap(w_cal, c_cal);
-    // The worker diagnostics as the fit computes them (run_crowd.cpp): from EM's counts
-    // when neither the ties nor the calibration changed the posteriors, else a pass.
+    // The worker diagnostics as the fit computes them (run_crowd.cpp): from counts when
+    // neither the ties nor the calibration changed the posteriors since EM counted them,
+    // or when the calibration counted the rows it tempered; else a pass.
     const bool from_em_counts = !out.posterior_counts.empty();
+    const bool counted_by_calibration = from_em_counts && out.temperature != 1.0;
     cs::compute_worker_diagnostics(data, out);
     sw.lap(w_diag, c_diag);
+    // What the calibration's counting of the tempered rows costs (part of the
+    // diagnostics' cost, not of the calibration): the same calibration again without
+    // EM's counts, so that it counts nothing.
+    double w_bare = 0.0, c_bare = 0.0;
+    cs::calibrate_crowd_posteriors(data, em, bare);
+    sw.lap(w_bare, c_bare);
     out.drop_posterior_counts();
     int64_t calibration_changed = 0;
     for (std::size_t j = 0; j < uncalibrated.size(); ++j) calibration_changed += uncalibrated[j] != out.labels[j];
@@ -203,12 +216,13 @@ void print_phases(const cs::sim::Crowd &crowd, int32_t method, int threads, int 
                 "\"wall_em\":%.4f,\"cpu_em\":%.4f,\"wall_first_round\":%.4f,\"cpu_first_round\":%.4f,"
                 "\"wall_ties\":%.4f,\"cpu_ties\":%.4f,\"wall_calibration\":%.4f,\"cpu_calibration\":%.4f,"
                 "\"wall_diagnostics\":%.4f,\"cpu_diagnostics\":%.4f,\"diagnostics_from_em_counts\":%s,"
+                "\"diagnostics_counted_by_calibration\":%s,\"cpu_calibration_without_counting\":%.4f,"
                 "\"temperature\":%.4f,\"calibration_changed_labels\":%lld,\"labels_differ_after_round\":[%s],"
                 "\"cpu_at_round\":[%s]}\n",
                 method, crowd.item.size(), data.k, threads, out.iterations, out.converged ? "true" : "false",
                 w_build, c_build, w_start, c_start, w_em, c_em, rounds.wall.empty() ? 0.0 : rounds.wall[0],
                 rounds.cpu.empty() ? 0.0 : rounds.cpu[0], w_ties, c_ties, w_cal, c_cal, w_diag, c_diag,
-                from_em_counts ? "true" : "false", out.temperature,
+                from_em_counts ? "true" : "false", counted_by_calibration ? "true" : "false", c_bare, out.temperature,
                 static_cast<long long>(calibration_changed), differ.c_str(), cpu_rounds.c_str());
     std::fflush(stdout);
 }
