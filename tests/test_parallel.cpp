@@ -9,6 +9,7 @@
 #include <ctime>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -131,6 +132,60 @@ static void test_ds_identical_for_any_thread_count(void **) {
     }
 }
 
+// The calibration tempers a fit's items on its threads and counts the tempered rows for
+// the worker diagnostics in fixed partitions: a default fit whose items share mistakes
+// (T > 1, so both run), 2 x 10^5 labels, is the same bit for bit on 1, 2 and 3 threads and
+// on the automatic count -- posteriors, labels, temperature and every worker figure.
+static void test_calibrated_fit_identical_for_any_thread_count(void **) {
+    const int32_t k = 3, n_items = 20000, per_item = 10, n_workers = 700;
+    std::vector<int32_t> item, worker, label;
+    uint64_t state = 777;
+    const auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<uint32_t>(state >> 33);
+    };
+    for (int32_t j = 0; j < n_items; ++j) {
+        const int32_t truth = static_cast<int32_t>(next() % k), trap = (truth + 1 + static_cast<int32_t>(next() % 2)) % k;
+        const bool hard = next() % 100 < 35;  // a hard item: one wrong answer tempts everyone
+        for (int32_t r = 0; r < per_item; ++r) {
+            item.push_back(j);
+            worker.push_back((j * 37 + r * 101) % n_workers);
+            int32_t c = next() % 100 < 75 ? truth : static_cast<int32_t>(next() % k);
+            if (hard && next() % 100 < 60) c = trap;
+            label.push_back(c);
+        }
+    }
+    const std::size_t nq = static_cast<std::size_t>(n_items) * k, nw = static_cast<std::size_t>(n_workers);
+    std::vector<double> reference;
+    std::vector<int32_t> reference_labels;
+    for (int threads : {1, 2, 3, 0}) {
+        cs_model *m = cs_create();
+        assert_int_equal(cs_set_int(m, CS_PARAM_THREADS, threads), CS_OK);
+        assert_int_equal(cs_fit(m, item.data(), worker.data(), label.data(), item.size()), CS_OK);
+        double temperature = 0.0;
+        assert_int_equal(cs_calibration(m, &temperature, nullptr, nullptr), CS_OK);
+        assert_true(temperature > 1.1);  // tempered: the parallel tempering and counting ran
+        // posteriors, four figures a worker, the label-next scores (from the typical
+        // worker of the counts), the temperature; labels and each worker's worst class
+        std::vector<double> out(nq + 4 * nw + static_cast<std::size_t>(n_items) + 1);
+        std::vector<int32_t> labels(static_cast<std::size_t>(n_items) + nw);
+        assert_int_equal(cs_posteriors(m, out.data(), nq), CS_OK);
+        double *d = out.data() + nq;
+        assert_int_equal(cs_worker_diagnostics(m, d, labels.data() + n_items, d + nw, d + 2 * nw, d + 3 * nw, nw), CS_OK);
+        assert_int_equal(cs_label_next(m, d + 4 * nw, static_cast<std::size_t>(n_items)), CS_OK);
+        out.back() = temperature;
+        assert_int_equal(cs_labels(m, labels.data(), static_cast<std::size_t>(n_items)), CS_OK);
+        cs_destroy(m);
+        if (reference.empty()) {
+            reference = out;
+            reference_labels = labels;
+        } else if (std::memcmp(reference.data(), out.data(), out.size() * sizeof(double)) != 0 ||
+                   reference_labels != labels) {
+            fail_msg("a calibrated fit with threads = %d differs from one thread", threads);
+        }
+    }
+}
+
 // a mod d by multiplication against the division instruction: small divisors (class
 // counts), the largest, powers of two and primes, with the ends of the 32-bit range and
 // a fixed pseudo-random spread of numerators (a 64-bit LCG, Knuth's MMIX constants).
@@ -163,6 +218,7 @@ int main(void) {
         cmocka_unit_test(test_exp_ends_of_range),
 #endif
         cmocka_unit_test(test_ds_identical_for_any_thread_count),
+        cmocka_unit_test(test_calibrated_fit_identical_for_any_thread_count),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
