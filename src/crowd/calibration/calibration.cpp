@@ -8,6 +8,7 @@
 
 #include "crowd/em/confusion_model.hpp"
 #include "crowd/em/model_worker.hpp"
+#include "crowd/soft_counts.hpp"
 #include "priors/pooled_prior.hpp"
 #include "data/crowd_shard.hpp"
 #include "data/item_partitions.hpp"
@@ -542,17 +543,13 @@ void temper_range(const CrowdData &data, const std::vector<double> &log_pi, doub
     // logarithms and exponentials.)
     constexpr int32_t kCountBlock = 256;
     double *class_mass = counts + static_cast<int64_t>(data.n_workers) * k * k;
-    const uint32_t *code = data.item_code.data();
     for (int32_t first = r.first; first < r.last; first += kCountBlock) {
         const int32_t last = std::min(r.last, first + kCountBlock);
         for (int32_t j = first; j < last; ++j) temper(j);
         for (int32_t j = first; j < last; ++j) {
             const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
             for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
-            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-                double *n = counts + static_cast<int64_t>(code[p]) * k;  // [w][o][.]
-                for (int32_t t = 0; t < k; ++t) n[t] += q[t];
-            }
+            add_soft_counts<K>(data, j, k, q, counts);
         }
     }
 }

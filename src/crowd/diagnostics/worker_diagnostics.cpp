@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "crowd/soft_counts.hpp"
 #include "util/per_class.hpp"
 
 namespace cs {
@@ -60,12 +61,8 @@ void sum_all_soft_counts(const CrowdData &data, const std::vector<double> &poste
     const int32_t k = K > 0 ? K : data.k;
     const uint32_t *code = data.item_code.data();
     for (int32_t j = 0; j < data.n_items; ++j) {
-        const double *q = posteriors.data() + static_cast<int64_t>(j) * k;
-        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-            double *n = s.counts.data() + static_cast<int64_t>(code[p]) * k;
-            for (int32_t t = 0; t < k; ++t) n[t] += q[t];
-            ++s.labels[code[p]];
-        }
+        add_soft_counts<K>(data, j, k, posteriors.data() + static_cast<int64_t>(j) * k, s.counts.data());
+        for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) ++s.labels[code[p]];
     }
     sum_from_counts(data.n_workers, k, s);
 }
