@@ -91,10 +91,7 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
         for (int32_t j = 0; j < data.n_items; ++j) {
             const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
             for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
-            for (int64_t p = data.item_start[j]; p < data.item_start[j + 1]; ++p) {
-                double *row = rc.total.data() + static_cast<int64_t>(data.item_code[p]) * k;  // [w][o][.]
-                for (int32_t t = 0; t < k; ++t) row[t] += q[t];
-            }
+            add_soft_counts<0>(data, j, k, q, rc.total.data());  // [w][o][.]
         }
     }
     sum_over_shards(data, rc.total.data(), rc.total.size());
