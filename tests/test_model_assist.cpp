@@ -18,6 +18,8 @@
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
 #include "support/model_sim.hpp"
+#include "util/parallel.hpp"
+#include "util/simd_quad.hpp"
 
 namespace {
 
@@ -141,6 +143,57 @@ void classifier_matrix_is_solved_not_stepped(void **) {
         print_message("%s with a classifier: %d rounds, error %.3f\n", method, rounds,
                       error_rate(test::labels(both.get()), s.truth));
         assert_true(rounds <= 80);  // 106 (ds) and 116 (auto) with EM's single step; 68 and 34 solved
+    }
+}
+
+// The classifier's matrix as a converged fit solves it: posteriors that are sure of most
+// items (the other classes at 1e-30 .. 1e-13, which the solve leaves out of a row: at
+// most 1e-12 of its weight) and unsure of a tenth (weights 0.05 .. 0.5, which it must
+// keep). Whatever it leaves out, the result is the fixed point of EM's pass over every
+// item to 1e-8 (a screen that left out every weight below 0.5 misses it by 4e-6 at k = 2);
+// it is the same bits on one thread and on a team of two, and with the AVX2 sums at
+// k = 4 and 5 as with the scalar ones.
+void classifier_matrix_of_sure_posteriors(void **) {
+    for (int32_t k : {2, 4, 5}) {
+        const Sim s = simulate(3000, k, 4, 0.7, 0.85, k - 1, 21 + static_cast<uint32_t>(k));
+        cs::FitOptions options;
+        cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(), s.crowd.label.data(),
+                                               s.crowd.size(), options);
+        d.model_probs = s.probs.data();
+        std::mt19937 rng(9);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        std::vector<double> q(static_cast<std::size_t>(d.n_items) * k);
+        for (int32_t j = 0; j < d.n_items; ++j) {
+            const bool unsure = j % 10 == 0;
+            double mass = 0.0;
+            for (int32_t t = 0; t < k; ++t) {
+                const double tiny = std::pow(10.0, -13.0 - 17.0 * u(rng));
+                mass += q[j * k + t] = t == s.truth[j] ? 1.0 : unsure ? 0.05 + 0.45 * u(rng) : tiny;
+            }
+            for (int32_t t = 0; t < k; ++t) q[j * k + t] /= mass;
+        }
+        std::vector<double> counts, start, serial, on_team, scalar, again;
+        cs::model_counts(d, q.data(), {}, counts);
+        cs::model_m_step(counts, k, options, start);
+        serial = on_team = scalar = start;
+        cs::settle_model_confusion(d, q.data(), options, serial);
+        cs::Team team(2);
+        cs::settle_model_confusion(d, q.data(), options, on_team, &team);
+        cs::FitOptions narrow = options;
+        narrow.wide_kernels = false;
+        cs::settle_model_confusion(d, q.data(), narrow, scalar);
+        cs::model_counts(d, q.data(), serial, counts);
+        cs::model_m_step(counts, k, options, again);
+        double moved = 0.0;
+        for (std::size_t e = 0; e < again.size(); ++e) moved = std::max(moved, std::fabs(again[e] - serial[e]));
+        print_message("k %d: one more pass over every item moves %.3g\n", k, moved);
+        assert_true(moved <= 1e-8);
+        assert_memory_equal(serial.data(), on_team.data(), serial.size() * sizeof(double));
+        assert_memory_equal(serial.data(), scalar.data(), serial.size() * sizeof(double));
+#if defined(CS_HAVE_QUAD)
+        if ((k == 4 || k == 5) && !cs::cpu_has_avx2())
+            print_message("k %d: no AVX2 on this processor: the scalar sums against themselves\n", k);
+#endif
     }
 }
 
@@ -694,6 +747,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(model_wrong_on_one_class_is_outvoted),
         cmocka_unit_test(classifier_matrix_is_solved_not_stepped),
+        cmocka_unit_test(classifier_matrix_of_sure_posteriors),
         cmocka_unit_test(uniform_model_changes_nothing),
         cmocka_unit_test(model_breaks_a_tie),
         cmocka_unit_test(model_probs_checks),

@@ -86,8 +86,9 @@ struct FitOptions {
     // ways on one crowd.
     int64_t pull_table_bytes = int64_t{8} << 20;
     // Internal as well (results do not depend on it): whether Dawid-Skene EM at k = 4, 5
-    // may run its AVX2 E-step kernel where the processor has it (crowd/em/ds_kernel_wide.hpp).
-    // Tests set false to compare it with the SSE2 kernels bit for bit.
+    // may run its AVX2 E-step kernel where the processor has it (crowd/em/ds_kernel_wide.hpp),
+    // and the classifier's M-step its AVX2 sums (crowd/em/model_worker.cpp). Tests set
+    // false to compare them with the SSE2 and scalar code bit for bit.
     bool wide_kernels = true;
 };
 

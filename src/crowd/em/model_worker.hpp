@@ -45,6 +45,8 @@
 
 namespace cs {
 
+class Team;
+
 /// Whether the data carry model probabilities.
 inline bool has_model(const CrowdData &data) { return data.model_probs != nullptr; }
 
@@ -73,9 +75,13 @@ void add_model_counts(const CrowdData &data, const double *q, const std::vector<
 /// the counts n_M[t][o] weigh p_j(o) by the pi_M that made them, so a classifier whose
 /// matrix belongs near the identity approached it by a few per cent a round and a fit
 /// took 60-90 rounds instead of 10. Each pass is O(items x k^2); the maximum is the
-/// same fixed point, so a converged fit keeps its result.
+/// same fixed point, so a converged fit keeps its result. For the full matrix (k <= 8)
+/// each row is solved by Newton's method over the items whose q_j(t) is not negligible
+/// (the left-out ones weigh at most 1e-12 of the row), the rows spread over `team`
+/// (null: the caller's thread); each row on one thread, so the result does not depend
+/// on the number of threads.
 void settle_model_confusion(const CrowdData &data, const double *q, const FitOptions &options,
-                            std::vector<double> &model_confusion);
+                            std::vector<double> &model_confusion, Team *team = nullptr);
 
 /// Whether a model row carries no information: every class equal (also the row an item
 /// without a model row gets in the dense table).
