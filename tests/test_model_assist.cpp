@@ -6,6 +6,7 @@
 // quantiles from scipy.stats.beta.ppf) and simulated crowds with known truth.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -193,6 +194,50 @@ void classifier_matrix_of_sure_posteriors(void **) {
 #if defined(CS_HAVE_QUAD)
         if ((k == 4 || k == 5) && !cs::cpu_has_avx2())
             print_message("k %d: no AVX2 on this processor: the scalar sums against themselves\n", k);
+#endif
+    }
+}
+
+// A classifier's terms go through the same E-step kernels as the labels: at k = 3, 4 and
+// 5 the AVX2 kernel gives the SSE2 kernel's fit bit for bit with them (posteriors, both
+// confusion matrices, the log-likelihood of every round), on one thread and on two.
+// The terms matter (the fits with and without the classifier differ), so a kernel that
+// dropped them would fail the tests above; this one fails if the two kernels add them
+// differently.
+void classifier_terms_same_in_every_kernel(void **) {
+    for (int32_t k : {3, 4, 5}) {
+        const Sim s = simulate(2000, k, 5, 0.65, 0.8, k - 1, 41 + static_cast<uint32_t>(k));
+        cs::FitOptions base;
+        base.max_iter = 12;
+        base.tol = 0.0;
+        cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(), s.crowd.label.data(),
+                                               s.crowd.size(), base);
+        d.model_probs = s.probs.data();
+        std::vector<cs::FitResult> fits;
+        for (bool wide : {true, false})
+            for (int threads : {1, 2}) {
+                cs::FitOptions options = base;
+                options.wide_kernels = wide;
+                options.threads = threads;
+                cs::FitResult out;
+                assert_false(cs::fit_ds(d, options, cs::Progress(), out));
+                assert_int_equal(out.iterations, base.max_iter);
+                fits.push_back(std::move(out));
+            }
+        const auto same = [](const std::vector<double> &a, const std::vector<double> &b) {
+            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) {
+                       return std::memcmp(&x, &y, sizeof x) == 0;
+                   });
+        };
+        for (std::size_t f = 1; f < fits.size(); ++f) {
+            assert_true(same(fits[0].posteriors, fits[f].posteriors));
+            assert_true(same(fits[0].confusion, fits[f].confusion));
+            assert_true(same(fits[0].model_confusion, fits[f].model_confusion));
+            assert_true(same(fits[0].trace, fits[f].trace));
+        }
+        assert_int_equal(fits[0].model_confusion.size(), static_cast<std::size_t>(k) * k);
+#if defined(CS_HAVE_QUAD)
+        if (!cs::cpu_has_avx2()) print_message("k %d: no AVX2 on this processor: the SSE2 kernel twice\n", k);
 #endif
     }
 }
@@ -748,6 +793,7 @@ int main(void) {
         cmocka_unit_test(model_wrong_on_one_class_is_outvoted),
         cmocka_unit_test(classifier_matrix_is_solved_not_stepped),
         cmocka_unit_test(classifier_matrix_of_sure_posteriors),
+        cmocka_unit_test(classifier_terms_same_in_every_kernel),
         cmocka_unit_test(uniform_model_changes_nothing),
         cmocka_unit_test(model_breaks_a_tie),
         cmocka_unit_test(model_probs_checks),

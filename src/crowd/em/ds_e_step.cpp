@@ -36,7 +36,8 @@ void widen_logs(const CrowdData &d, Workspace &ws) {
 void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double *q, bool scatter) {
     const bool pull = scatter && ws.pull();
     if (pull) scatter = false;  // the kernels only write q; the counts are gathered later
-    // Model probabilities: their per-item terms go through the generic kernel alone.
+    // Model probabilities: their per-item terms, which every kernel but the ratio kernel
+    // of k = 2 adds after the labels' rows.
     const double *item_terms = ws.model_terms.empty() ? nullptr : ws.model_terms.data();
     if (ws.wide) widen_logs(d, ws);
     with_classes(d.k, [&](auto kc) {
@@ -45,14 +46,9 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
             double *counts = scatter ? ws.counts.data() + p * ws.count_table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + ws.count_table, 0.0);
             double *prior_sum = scatter ? ws.prior_sums.data() + p * d.k : nullptr;
-            if (item_terms != nullptr) {
-                e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q,
-                                counts, prior_sum, ws.part_ll[p], ws.part_impossible[p], item_terms);
-                return;
-            }
 #if defined(CS_HAVE_PAIR)
             if constexpr (K == 2) {
-                if (ws.ratio_ready) {
+                if (ws.ratio_ready && item_terms == nullptr) {
                     const auto kernel = ws.table * 12 > (int64_t{1} << 20) ? e_step_range_ratio<true>
                                                                            : e_step_range_ratio<false>;
                     kernel(d, ws.parts[p], ws.ratio.data(), ws.log_pi.data(), ws.log_prior.data(), prior, q,
@@ -66,7 +62,7 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                     if (ws.wide) {  // k = 3, 4, 5 in AVX2 registers (ds_workspace.hpp)
                         e_step_range_batched_wide<K>(d, ws.parts[p], ws.wide_log_pi.data(), ws.log_prior.data(), prior,
                                                      ws.allowed, q, counts, prior_sum, ws.part_ll[p],
-                                                     ws.part_impossible[p]);
+                                                     ws.part_impossible[p], item_terms);
                         return;
                     }
                 }
@@ -75,12 +71,12 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                 const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
                                                                        : e_step_range_batched<K>;
                 kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
-                       prior_sum, ws.part_ll[p], ws.part_impossible[p]);
+                       prior_sum, ws.part_ll[p], ws.part_impossible[p], item_terms);
                 return;
             }
 #endif
             e_step_range<K>(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
-                            prior_sum, ws.part_ll[p], ws.part_impossible[p]);
+                            prior_sum, ws.part_ll[p], ws.part_impossible[p], item_terms);
         });
     });
     if (pull) pull_from(d, ws, q);

@@ -205,7 +205,8 @@ void scatter_range(const CrowdData &d, ItemRange r, const double *q, double *cou
 // posteriors into the partition's count table. K > 0 fixes k at compile time (the
 // common small cases, unrolled); K = 0 reads it from the data. `item_terms` (n_items x
 // k, or null) adds a log-likelihood term per item and class to its sums: the model
-// probabilities' m_j(t) (crowd/em/model_worker.hpp); only this kernel takes it.
+// probabilities' m_j(t) (crowd/em/model_worker.hpp), after the labels' rows; the pair
+// and AVX2 kernels take it the same way (the ratio kernel of k = 2 does not).
 template <int K>
 void e_step_range(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                   const double *prior, const uint8_t *allowed, double *q, double *counts,

@@ -3,7 +3,9 @@
 // values in SSE2 registers (Lanes, util/simd_pair.hpp): one item at a time with its
 // rows prefetched when the tables are beyond the caches (e_step_range_items), in
 // batches of items otherwise (e_step_range_batched). Both give the posteriors of the
-// generic kernel (ds_kernel.hpp, e_step_range) bit for bit. Header-only for inlining;
+// generic kernel (ds_kernel.hpp, e_step_range) but for the exponentials' rounding (their
+// inlined exp is within 2 ulp, libm's within 1: util/simd_pair.hpp), with a classifier's
+// item terms (`item_terms`, n_items x K or null) added after the labels as it adds them. Header-only for inlining;
 // ds_e_step.cpp picks the kernel per partition.
 #pragma once
 
@@ -98,7 +100,8 @@ constexpr int64_t kPrefetchItems = 4;
 template <int K>
 void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                         const double *prior, const uint8_t *allowed, double *q, double *counts,
-                        double *prior_sum, double &ll_out, int64_t &impossible_out) {
+                        double *prior_sum, double &ll_out, int64_t &impossible_out,
+                        const double *item_terms = nullptr) {
     const int64_t *start = d.item_start.data();
     const uint32_t *code = d.item_code.data();
     const int32_t *gold = d.gold.empty() ? nullptr : d.gold.data();
@@ -122,6 +125,7 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
         }
         Lanes<K> acc = base;
         for (int64_t p = p0; p < p1; ++p) acc.add(log_pi + static_cast<int64_t>(code[p]) * K);
+        if (item_terms != nullptr) acc.add(item_terms + j * K);  // after the labels, as e_step_range
         const uint8_t *allowed_j = allowed != nullptr ? allowed + j * K : nullptr;
         if (allowed_j != nullptr) acc.restrict_to(allowed_j);
         double s[K];
@@ -208,7 +212,8 @@ inline Lanes<K> load_flat(const double *x, int64_t b, double &carry) {
 template <int K>
 void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                           const double *prior, const uint8_t *allowed, double *q, double *counts,
-                          double *prior_sum, double &ll_out, int64_t &impossible_out) {
+                          double *prior_sum, double &ll_out, int64_t &impossible_out,
+                          const double *item_terms = nullptr) {
     const int64_t *start = d.item_start.data();
     const uint32_t *code = d.item_code.data();
     const int32_t *gold = d.gold.empty() ? nullptr : d.gold.data();
@@ -224,6 +229,7 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
         for (int64_t b = 0; b < n; ++b) {
             Lanes<K> acc = base;
             add_label_rows<K>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
+            if (item_terms != nullptr) acc.add(item_terms + (j0 + b) * K);  // as e_step_range
             acc.store(sums + b * K);
         }
         // The top class of each item and s_l - top.

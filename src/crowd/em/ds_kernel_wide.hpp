@@ -8,7 +8,8 @@
 // additions and stores for the scatter of the counts; the exponentials of a batch take
 // four values a call.
 // The same operations on each value in the same order as e_step_range_batched, so the
-// same posteriors, counts and log-likelihood bit for bit (bench/check_em_change.sh).
+// same posteriors, counts and log-likelihood bit for bit (bench/check_em_change.sh),
+// with a classifier's item terms as well (`item_terms`, n_items x K unpadded, or null).
 // Header-only for inlining; ds_e_step.cpp runs it where cpu_has_avx2().
 #pragma once
 
@@ -87,7 +88,7 @@ template <int K>
 CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, const double *log_pi,
                                               const double *log_prior, const double *prior, const uint8_t *allowed,
                                               double *q, double *counts, double *prior_sum, double &ll_out,
-                                              int64_t &impossible_out) {
+                                              int64_t &impossible_out, const double *item_terms = nullptr) {
     using V = WideLanes<K>;
     const int64_t *start = d.item_start.data();
     const uint32_t *code = d.item_code.data();
@@ -107,6 +108,9 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
         for (int64_t b = 0; b < n; ++b) {
             V acc = base;
             add_label_rows<wide_row(K)>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
+            // A classifier's terms after the labels, as e_step_range adds them (loaded as
+            // K values: unpadded rows).
+            if (item_terms != nullptr) acc.add(V::load(item_terms + (j0 + b) * K));
             sums[b] = acc;
         }
         // The top class of each item and s_l - top (0 for a special item, whose

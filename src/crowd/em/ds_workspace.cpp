@@ -6,7 +6,6 @@
 #include "priors/pooled_prior.hpp"
 
 #include "crowd/em/dawid_skene.hpp"
-#include "crowd/em/model_worker.hpp"
 #include "util/simd_quad.hpp"
 
 namespace cs::ds {
@@ -55,7 +54,7 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
 #if defined(CS_HAVE_QUAD)
     // The same bound as the pair kernels' choice between by item and batched (ds_e_step.cpp).
     wide = options.wide_kernels && data.k >= 3 && data.k <= 5 && table * 16 <= (int64_t{1} << 20) &&
-           !has_model(data) && cpu_has_avx2();
+           cpu_has_avx2();
 #endif
     const int64_t codes = static_cast<int64_t>(data.n_workers) * data.k;
     count_row = wide ? wide_row(data.k) : data.k;
