@@ -277,7 +277,7 @@ void finish_m_step(const CrowdData &d, Workspace &ws, const FitOptions &options,
         // One process's items only in a distributed fit: its sums would need a
         // collective per inner step, so it keeps EM's single step there.
         if (ws.model_q != nullptr && d.shard == nullptr)
-            settle_model_confusion(d, ws.model_q, options, params.model_confusion, &ws.team);
+            settle_model_confusion(d, ws.model_q, options, params.model_confusion, &ws.team, &ws.classifier_rows);
     } else {
         params.model_confusion.clear();
     }

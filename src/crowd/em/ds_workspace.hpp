@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/fit_options.hpp"
+#include "crowd/em/model_worker.hpp"
 #include "data/crowd_data.hpp"
 #include "data/item_partitions.hpp"
 #include "data/labels_by_code.hpp"
@@ -115,6 +116,8 @@ struct Workspace {
     // M-step to solve the classifier's matrix for them (settle_model_confusion); null
     // without a classifier.
     const double *model_q = nullptr;
+    // The classifier's answered items and row lists, kept from one M-step to the next.
+    ClassifierRowScratch classifier_rows;
 
     // `scatter` = false for a lone E-step, which needs no count tables; `support` =
     // false for a lone M-step, which needs no answer sets. `shared` are the answer sets

@@ -136,15 +136,18 @@ constexpr int32_t kNewtonClasses = 8;
 // pi_o): they change the gradient by at most 1e-12 of the size of the kept terms', far
 // below EM's own tolerance (test_model_assist checks it against EM's pass over every item). A
 // confident fit's row keeps little more than the items of its class (about 1/k of them).
-std::vector<std::vector<int32_t>> row_items(const CrowdData &data, const double *q) {
+void row_items(const CrowdData &data, const double *q, ClassifierRowScratch &scratch) {
     const int32_t k = data.k;
-    std::vector<int32_t> answered;
-    std::vector<double> total(static_cast<std::size_t>(k), 0.0);
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        if (flat(data.model_probs + static_cast<int64_t>(j) * k, k)) continue;
-        answered.push_back(j);
-        for (int32_t t = 0; t < k; ++t) total[t] += q[static_cast<int64_t>(j) * k + t];
+    std::vector<int32_t> &answered = scratch.answered;
+    if (!scratch.answered_ready) {
+        answered.clear();
+        for (int32_t j = 0; j < data.n_items; ++j)
+            if (!flat(data.model_probs + static_cast<int64_t>(j) * k, k)) answered.push_back(j);
+        scratch.answered_ready = true;
     }
+    std::vector<double> total(static_cast<std::size_t>(k), 0.0);
+    for (int32_t j : answered)
+        for (int32_t t = 0; t < k; ++t) total[t] += q[static_cast<int64_t>(j) * k + t];
     std::vector<double> least(static_cast<std::size_t>(k));
     for (int32_t t = 0; t < k; ++t)
         least[t] = answered.empty() ? 0.0 : 1e-12 * total[t] / static_cast<double>(answered.size());
@@ -158,7 +161,8 @@ std::vector<std::vector<int32_t>> row_items(const CrowdData &data, const double 
     std::vector<std::size_t> end(static_cast<std::size_t>(k), 0);
     for (int32_t j : answered)
         for (int32_t t = 0; t < k; ++t) end[t] += keep(j, t);
-    std::vector<std::vector<int32_t>> items(static_cast<std::size_t>(k));
+    std::vector<std::vector<int32_t>> &items = scratch.items;
+    items.resize(static_cast<std::size_t>(k));
     for (int32_t t = 0; t < k; ++t) items[t].resize(end[t] + 1), end[t] = 0;
     for (int32_t j : answered)
         for (int32_t t = 0; t < k; ++t) {
@@ -166,7 +170,6 @@ std::vector<std::vector<int32_t>> row_items(const CrowdData &data, const double 
             end[t] += keep(j, t);
         }
     for (int32_t t = 0; t < k; ++t) items[t].pop_back();
-    return items;
 }
 
 // Solves n x = b for a symmetric positive definite n (k x k, row-major) by Cholesky,
@@ -328,7 +331,7 @@ bool newton_row(const CrowdData &data, const std::vector<int32_t> &items, const 
 }  // namespace
 
 void settle_model_confusion(const CrowdData &data, const double *q, const FitOptions &options,
-                            std::vector<double> &model_confusion, Team *team) {
+                            std::vector<double> &model_confusion, Team *team, ClassifierRowScratch *scratch) {
     const int32_t k = data.k;
     if (options.confusion == CS_CONFUSION_FULL && k <= kNewtonClasses) {
         // Each row is its own concave problem (pseudo-counts a = smoothing + 1/k an entry,
@@ -336,7 +339,10 @@ void settle_model_confusion(const CrowdData &data, const double *q, const FitOpt
         // bits on any number of threads.
         const double a = options.smoothing + 1.0 / k;
         std::vector<double> solved = model_confusion;
-        const std::vector<std::vector<int32_t>> items = row_items(data, q);
+        ClassifierRowScratch local;
+        ClassifierRowScratch &rows = scratch != nullptr ? *scratch : local;
+        row_items(data, q, rows);
+        const std::vector<std::vector<int32_t>> &items = rows.items;
         std::vector<char> row_ok(static_cast<std::size_t>(k), 1);
         with_classes(k, [&](auto kc) {
             constexpr int K = decltype(kc)::value;

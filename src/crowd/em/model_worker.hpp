@@ -67,6 +67,16 @@ void model_counts(const CrowdData &data, const double *q, const std::vector<doub
 void add_model_counts(const CrowdData &data, const double *q, const std::vector<double> &model_confusion,
                       const uint8_t *skip, std::vector<double> &counts);
 
+/// What settle_model_confusion keeps between the M-steps of one fit (the model's rows do
+/// not change during it): the answered items (rows not flat) and each confusion row's
+/// item list, whose memory is reused (allocated afresh every round, its pages were a
+/// tenth of a classifier fit's time). Empty at first; tied to one CrowdData.
+struct ClassifierRowScratch {
+    bool answered_ready = false;
+    std::vector<int32_t> answered;
+    std::vector<std::vector<int32_t>> items;
+};
+
 /// The classifier's M-step solved for the posteriors q instead of stepped once:
 /// `model_confusion` (k x k, from model_m_step of the E-step's counts) is moved to the
 /// maximum over pi_M of sum_j sum_t q_j(t) log L_j(t) plus the M-step's pseudo-counts,
@@ -79,9 +89,11 @@ void add_model_counts(const CrowdData &data, const double *q, const std::vector<
 /// each row is solved by Newton's method over the items whose q_j(t) is not negligible
 /// (the left-out ones weigh at most 1e-12 of the row), the rows spread over `team`
 /// (null: the caller's thread); each row on one thread, so the result does not depend
-/// on the number of threads.
+/// on the number of threads. `scratch` (null: a local one) carries memory from one call
+/// to the next of the same fit.
 void settle_model_confusion(const CrowdData &data, const double *q, const FitOptions &options,
-                            std::vector<double> &model_confusion, Team *team = nullptr);
+                            std::vector<double> &model_confusion, Team *team = nullptr,
+                            ClassifierRowScratch *scratch = nullptr);
 
 /// Whether a model row carries no information: every class equal (also the row an item
 /// without a model row gets in the dense table).
