@@ -15,6 +15,7 @@
 #include "crowd/diagnostics/worker_diagnostics.hpp"
 #include "crowd/em/dawid_skene.hpp"
 #include "crowd/em/model_worker.hpp"
+#include "crowd/soft_counts.hpp"
 #include "data/crowd_data.hpp"
 #include "support/cmocka_cpp.hpp"
 #include "support/fit_helpers.hpp"
@@ -238,6 +239,50 @@ void classifier_terms_same_in_every_kernel(void **) {
         assert_int_equal(fits[0].model_confusion.size(), static_cast<std::size_t>(k) * k);
 #if defined(CS_HAVE_QUAD)
         if (!cs::cpu_has_avx2()) print_message("k %d: no AVX2 on this processor: the SSE2 kernel twice\n", k);
+#endif
+    }
+}
+
+// The soft counts by label code that the calibration adds while it tempers (and the
+// diagnostics take): in AVX2 registers at k = 4 and 5 the same bits as the scalar sums
+// and as a plain sum over the labels in the same order.
+void soft_counts_same_in_registers(void **) {
+    for (int32_t k : {4, 5}) {
+        const Sim s = simulate(3000, k, 6, 0.7, 0.85, k - 1, 61 + static_cast<uint32_t>(k));
+        cs::FitOptions options;
+        const cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(),
+                                                     s.crowd.label.data(), s.crowd.size(), options);
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        std::vector<double> q(static_cast<std::size_t>(d.n_items) * k);
+        for (double &x : q) x = u(rng);
+        const std::size_t table = static_cast<std::size_t>(d.n_workers) * k * k;
+        std::vector<double> wide(table + k, 0.0), narrow(table + k, 0.0), plain(table + k, 0.0);
+        const auto add = [&](std::vector<double> &t, bool in_registers) {
+            // in two blocks, as the calibration adds them
+            const int32_t half = d.n_items / 2;
+            if (k == 4) {
+                cs::add_soft_counts_of_items<4>(d, 0, half, k, q.data(), t.data(), t.data() + table, in_registers);
+                cs::add_soft_counts_of_items<4>(d, half, d.n_items, k, q.data(), t.data(), t.data() + table,
+                                                in_registers);
+            } else {
+                cs::add_soft_counts_of_items<5>(d, 0, half, k, q.data(), t.data(), t.data() + table, in_registers);
+                cs::add_soft_counts_of_items<5>(d, half, d.n_items, k, q.data(), t.data(), t.data() + table,
+                                                in_registers);
+            }
+        };
+        add(wide, true);
+        add(narrow, false);
+        assert_memory_equal(wide.data(), narrow.data(), wide.size() * sizeof(double));
+        // The plain sum, in the same order (items, then their labels): the same bits too.
+        for (int32_t j = 0; j < d.n_items; ++j) {
+            for (int32_t t = 0; t < k; ++t) plain[table + t] += q[j * k + t];
+            for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p)
+                for (int32_t t = 0; t < k; ++t) plain[static_cast<std::size_t>(d.item_code[p]) * k + t] += q[j * k + t];
+        }
+        assert_memory_equal(plain.data(), wide.data(), wide.size() * sizeof(double));
+#if defined(CS_HAVE_QUAD)
+        if (!cs::cpu_has_avx2()) print_message("k %d: no AVX2 on this processor: the scalar sums twice\n", k);
 #endif
     }
 }
@@ -794,6 +839,7 @@ int main(void) {
         cmocka_unit_test(classifier_matrix_is_solved_not_stepped),
         cmocka_unit_test(classifier_matrix_of_sure_posteriors),
         cmocka_unit_test(classifier_terms_same_in_every_kernel),
+        cmocka_unit_test(soft_counts_same_in_registers),
         cmocka_unit_test(uniform_model_changes_nothing),
         cmocka_unit_test(model_breaks_a_tie),
         cmocka_unit_test(model_probs_checks),

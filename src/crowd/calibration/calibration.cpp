@@ -543,11 +543,7 @@ void temper_range(const CrowdData &data, const std::vector<double> &log_pi, doub
     for (int32_t first = r.first; first < r.last; first += kCountBlock) {
         const int32_t last = std::min(r.last, first + kCountBlock);
         for (int32_t j = first; j < last; ++j) temper(j);
-        for (int32_t j = first; j < last; ++j) {
-            const double *q = out.posteriors.data() + static_cast<int64_t>(j) * k;
-            for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
-            add_soft_counts<K>(data, j, k, q, counts);
-        }
+        add_soft_counts_of_items<K>(data, first, last, k, out.posteriors.data(), counts, class_mass);
     }
 }
 
