@@ -41,6 +41,14 @@ using test::Sim;
 
 constexpr auto simulate = test::simulate_with_model;
 
+// The crowd of a simulation with its classifier's rows attached (they point into s).
+cs::CrowdData data_with_model(const Sim &s, const cs::FitOptions &options) {
+    cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(), s.crowd.label.data(),
+                                           s.crowd.size(), options);
+    d.model_probs = s.probs.data();
+    return d;
+}
+
 // (a) A model right 90 % of the time on classes 0 and 1 but calling every item of class
 // 2 "class 1" with confidence 0.9: EM's confusion matrix of the model shows it (row 2
 // puts its mass on column 1), the three workers outvote it on class 2, and the model
@@ -100,9 +108,7 @@ void classifier_matrix_is_solved_not_stepped(void **) {
             const Sim s = simulate(600, k, 4, 0.7, 0.85, k - 1, 11 + static_cast<uint32_t>(k));
             cs::FitOptions options;
             options.confusion = confusion;
-            cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(), s.crowd.label.data(),
-                                                   s.crowd.size(), options);
-            d.model_probs = s.probs.data();
+            cs::CrowdData d = data_with_model(s, options);
             // posteriors leaning to the truth, as a fit's would
             std::mt19937 rng(5);
             std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -159,9 +165,7 @@ void classifier_matrix_of_sure_posteriors(void **) {
     for (int32_t k : {2, 4, 5}) {
         const Sim s = simulate(3000, k, 4, 0.7, 0.85, k - 1, 21 + static_cast<uint32_t>(k));
         cs::FitOptions options;
-        cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(), s.crowd.label.data(),
-                                               s.crowd.size(), options);
-        d.model_probs = s.probs.data();
+        cs::CrowdData d = data_with_model(s, options);
         std::mt19937 rng(9);
         std::uniform_real_distribution<double> u(0.0, 1.0);
         std::vector<double> q(static_cast<std::size_t>(d.n_items) * k);
@@ -211,9 +215,7 @@ void classifier_terms_same_in_every_kernel(void **) {
         cs::FitOptions base;
         base.max_iter = 12;
         base.tol = 0.0;
-        cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(), s.crowd.label.data(),
-                                               s.crowd.size(), base);
-        d.model_probs = s.probs.data();
+        cs::CrowdData d = data_with_model(s, base);
         std::vector<cs::FitResult> fits;
         for (bool wide : {true, false})
             for (int threads : {1, 2}) {
@@ -250,8 +252,7 @@ void soft_counts_same_in_registers(void **) {
     for (int32_t k : {4, 5}) {
         const Sim s = simulate(3000, k, 6, 0.7, 0.85, k - 1, 61 + static_cast<uint32_t>(k));
         cs::FitOptions options;
-        const cs::CrowdData d = cs::CrowdData::build(s.crowd.item.data(), s.crowd.worker.data(),
-                                                     s.crowd.label.data(), s.crowd.size(), options);
+        const cs::CrowdData d = data_with_model(s, options);
         std::mt19937 rng(3);
         std::uniform_real_distribution<double> u(0.0, 1.0);
         std::vector<double> q(static_cast<std::size_t>(d.n_items) * k);
