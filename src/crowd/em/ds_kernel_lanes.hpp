@@ -5,8 +5,8 @@
 // batches of items otherwise (e_step_range_batched). Both give the posteriors of the
 // generic kernel (ds_kernel.hpp, e_step_range) but for the exponentials' rounding (their
 // inlined exp is within 2 ulp, libm's within 1: util/simd_pair.hpp), with a classifier's
-// item terms (`item_terms`, n_items x K or null) added after the labels as it adds them. Header-only for inlining;
-// ds_e_step.cpp picks the kernel per partition.
+// item terms (`item_terms`, n_items x K or null) added after the labels as it adds them.
+// Header-only for inlining; ds_e_step.cpp picks the kernel per partition.
 #pragma once
 
 #include <algorithm>

@@ -134,8 +134,9 @@ constexpr int32_t kNewtonClasses = 8;
 // the row's total weight over the n answered items. The items left out weigh at most
 // 1e-12 W_t together, and a term's gradient is at most w_j / pi_o (p_j . pi >= p_j(o)
 // pi_o): they change the gradient by at most 1e-12 of the size of the kept terms', far
-// below EM's own tolerance (test_model_assist checks it against EM's pass over every item). A
-// confident fit's row keeps little more than the items of its class (about 1/k of them).
+// below EM's own tolerance (test_model_assist checks the result against EM's pass over
+// every item). A confident fit's row keeps little more than the items of its class
+// (about 1/k of them).
 void row_items(const CrowdData &data, const double *q, ClassifierRowScratch &scratch) {
     const int32_t k = data.k;
     std::vector<int32_t> &answered = scratch.answered;
@@ -290,7 +291,9 @@ void row_derivatives(const CrowdData &data, const std::vector<int32_t> &items, c
 // maximum the full step lands on it, quadratic convergence); otherwise it is cut to
 // where the slope's secant crosses zero. The derivatives at the end of a step are the
 // next step's, so a taken step costs one pass over the items, not a slope pass and a
-// derivatives pass. False when N is singular.
+// derivatives pass. It stops when a step moves no entry by more than 1e-9, the rule of
+// the repeated passes below (at 1e-12 the last steps were rounding noise: 1e-12, then
+// 5e-13 ..., a pass each). False when N is singular.
 template <int K>
 bool newton_row(const CrowdData &data, const std::vector<int32_t> &items, const double *q, int32_t t, double a,
                 bool wide, double *pi) {
