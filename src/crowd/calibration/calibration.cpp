@@ -88,11 +88,10 @@ RowCounts row_counts(const CrowdData &data, const FitOptions &options, const Fit
         std::copy(fit.posterior_counts.begin(), fit.posterior_counts.end(), rc.total.begin());
         std::copy(fit.posterior_class_mass.begin(), fit.posterior_class_mass.end(), class_mass);
     } else {
-        for (int32_t j = 0; j < data.n_items; ++j) {
-            const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
-            for (int32_t t = 0; t < k; ++t) class_mass[t] += q[t];
-            add_soft_counts<0>(data, j, k, q, rc.total.data());  // [w][o][.]
-        }
+        with_classes(k, [&](auto kc) {  // [w][o][.], as the tempered rows are counted below
+            add_soft_counts_of_items<decltype(kc)::value>(data, 0, data.n_items, k, fit.posteriors.data(),
+                                                          rc.total.data(), class_mass);
+        });
     }
     sum_over_shards(data, rc.total.data(), rc.total.size());
     FitOptions prior = options;
