@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "crowdspec/crowdspec.h"
 #include "sim/crowd_sim.hpp"
 
@@ -62,11 +63,12 @@ int main(int argc, char **argv) {
             return 2;
         }
         const char *value = argv[++a];
-        if (arg == "--labels") labels = std::atoll(value);
-        else if (arg == "--per-item") per_item = std::atoi(value);
-        else if (arg == "--workers") workers = std::atoi(value);
-        else if (arg == "--seed") seed = std::strtoull(value, nullptr, 10);
-        else if (arg == "--threads") threads = std::atoi(value);
+        const auto number = [&] { return bench::parse_number(arg.substr(2), value); };  // 1e7 is a count
+        if (arg == "--labels") labels = static_cast<long long>(number());
+        else if (arg == "--per-item") per_item = static_cast<int>(number());
+        else if (arg == "--workers") workers = static_cast<int>(number());
+        else if (arg == "--seed") seed = static_cast<unsigned long long>(number());
+        else if (arg == "--threads") threads = static_cast<int>(number());
         else if (arg == "--method") methods.push_back(value);
         else {
             usage();

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "common/errors.hpp"
 #include "io/binary_labels.hpp"
 #include "util/rng.hpp"
@@ -38,11 +39,12 @@ int main(int argc, char **argv) {
             }
             return argv[++i];
         };
-        if (a == "--labels") labels = std::atoll(value().c_str());
-        else if (a == "--per-item") per_item = std::atoi(value().c_str());
-        else if (a == "--workers") workers = std::atoi(value().c_str());
-        else if (a == "--classes") k = std::atoi(value().c_str());
-        else if (a == "--seed") seed = std::strtoull(value().c_str(), nullptr, 10);
+        const auto number = [&] { return bench::parse_number(a.substr(2), value()); };  // 1e9 is a count
+        if (a == "--labels") labels = static_cast<long long>(number());
+        else if (a == "--per-item") per_item = static_cast<int>(number());
+        else if (a == "--workers") workers = static_cast<int>(number());
+        else if (a == "--classes") k = static_cast<int>(number());
+        else if (a == "--seed") seed = static_cast<unsigned long long>(number());
         else if (a == "--truth") truth_path = value();
         else if (!a.empty() && a[0] != '-' && out.empty()) out = a;
         else {

@@ -10,13 +10,29 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
 
-/// --name value options; anything else is an error (exit 2 with usage).
+/// A number given on the command line: strtod's syntax, so counts may be written 1e7;
+/// anything else (an empty value, trailing characters) is an error (exit 2, after
+/// printing `usage` when given). atoll-style parsing read "1e7" as 1.
+[[noreturn]] inline void fail_usage(const std::string &what, const char *usage) {
+    std::fprintf(stderr, "error: %s\n%s", what.c_str(), usage ? usage : "");
+    std::exit(2);
+}
+
+inline double parse_number(const std::string &name, const std::string &text, const char *usage = nullptr) {
+    char *end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || *end != '\0') fail_usage("--" + name + ": not a number: " + text, usage);
+    return v;
+}
+
+/// --name value options, each at most once unless read with all(); anything else is an
+/// error (exit 2 with usage).
 class Args {
 public:
     Args(int argc, char **argv, const char *usage) : usage_(usage) {
@@ -27,38 +43,36 @@ public:
                 std::exit(0);
             }
             if (a.rfind("--", 0) != 0 || i + 1 >= argc) fail("bad argument '" + a + "'");
-            values_[a.substr(2)] = argv[++i];
+            values_.emplace_back(a.substr(2), argv[++i]);
         }
     }
+    /// The option's value (its last, when given more than once), or `fallback`.
     std::string str(const std::string &name, const std::string &fallback) {
+        const std::vector<std::string> v = all(name);
+        return v.empty() ? fallback : v.back();
+    }
+    /// Every value of a repeatable option, in the order given.
+    std::vector<std::string> all(const std::string &name) {
         used_.push_back(name);
-        auto it = values_.find(name);
-        return it == values_.end() ? fallback : it->second;
+        std::vector<std::string> out;
+        for (const auto &kv : values_)
+            if (kv.first == name) out.push_back(kv.second);
+        return out;
     }
     double num(const std::string &name, double fallback) {
         const std::string s = str(name, "");
-        if (s.empty()) return fallback;
-        char *end = nullptr;
-        const double v = std::strtod(s.c_str(), &end);
-        if (end == s.c_str() || *end != '\0') fail("--" + name + ": not a number: " + s);
-        return v;
+        return s.empty() ? fallback : parse_number(name, s, usage_);
     }
     /// Call after every option was read: unknown options are errors.
     void done() {
-        for (const auto &kv : values_) {
-            bool known = false;
-            for (const std::string &u : used_) known |= u == kv.first;
-            if (!known) fail("unknown option --" + kv.first);
-        }
+        for (const auto &kv : values_)
+            if (std::find(used_.begin(), used_.end(), kv.first) == used_.end()) fail("unknown option --" + kv.first);
     }
 
 private:
-    [[noreturn]] void fail(const std::string &what) {
-        std::fprintf(stderr, "error: %s\n%s", what.c_str(), usage_);
-        std::exit(2);
-    }
+    [[noreturn]] void fail(const std::string &what) { fail_usage(what, usage_); }
     const char *usage_;
-    std::map<std::string, std::string> values_;
+    std::vector<std::pair<std::string, std::string>> values_;
     std::vector<std::string> used_;
 };
 

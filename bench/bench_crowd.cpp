@@ -48,12 +48,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "api/params.hpp"
+#include "bench_common.hpp"
 #include "crowd/calibration/calibration.hpp"
 #include "crowd/diagnostics/worker_diagnostics.hpp"
 #include "crowd/em/dawid_skene.hpp"
@@ -306,33 +308,32 @@ std::vector<std::string> split(const std::string &s) {
 
 }  // namespace
 
-int main(int argc, char **argv) {
-    long long labels = 1000000;
-    int k = 2, workers = 1000, per_item = 10, threads = 1, max_iter = 1000, phases = 0, scores = 0;
-    double tol = -1, model_acc = 0;
-    unsigned long long seed = 1;
-    std::string methods = "mv,ds,opt-ds,crowd-lloyd";
-    std::vector<std::string> params;
-    for (int a = 1; a + 1 < argc; a += 2) {
-        const std::string key = argv[a], value = argv[a + 1];
-        if (key == "--labels") labels = std::atoll(value.c_str());
-        else if (key == "--k") k = std::atoi(value.c_str());
-        else if (key == "--workers") workers = std::atoi(value.c_str());
-        else if (key == "--per-item") per_item = std::atoi(value.c_str());
-        else if (key == "--threads") threads = std::atoi(value.c_str());
-        else if (key == "--methods") methods = value;
-        else if (key == "--max-iter") max_iter = std::atoi(value.c_str());
-        else if (key == "--tol") tol = std::atof(value.c_str());
-        else if (key == "--seed") seed = std::strtoull(value.c_str(), nullptr, 10);
-        else if (key == "--phases") phases = std::atoi(value.c_str());
-        else if (key == "--scores") scores = std::atoi(value.c_str());
-        else if (key == "--model-acc") model_acc = std::atof(value.c_str());
-        else if (key == "--param") params.push_back(value);  // NAME=VALUE, repeatable
-        else {
-            std::fprintf(stderr, "bench_crowd: unknown option %s\n", key.c_str());
-            return 1;
-        }
-    }
+constexpr char kUsage[] =
+    "usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]\n"
+    "                   [--methods A,B,...] [--max-iter I] [--tol X] [--seed S] [--phases 0|1]\n"
+    "                   [--scores 0|1] [--model-acc A] [--param NAME=VALUE]...\n"
+    "  defaults: 10^6 labels (counts may be written 1e6), k = 2, 1000 workers, 10 labels an\n"
+    "  item, 1 thread, methods mv,ds,opt-ds,crowd-lloyd, 1000 rounds at most, each method's\n"
+    "  own tolerance, seed 1; one JSON line per method (the comment at the top of\n"
+    "  bench/bench_crowd.cpp lists the fields)\n";
+
+int run(int argc, char **argv) {
+    bench::Args args(argc, argv, kUsage);
+    const double labels = args.num("labels", 1e6);
+    const int k = static_cast<int>(args.num("k", 2)), workers = static_cast<int>(args.num("workers", 1000));
+    const int per_item = static_cast<int>(args.num("per-item", 10)), threads = static_cast<int>(args.num("threads", 1));
+    const int max_iter = static_cast<int>(args.num("max-iter", 1000)), phases = static_cast<int>(args.num("phases", 0));
+    const int scores = static_cast<int>(args.num("scores", 0));
+    const double tol = args.num("tol", -1), model_acc = args.num("model-acc", 0);
+    const auto seed = static_cast<unsigned long long>(args.num("seed", 1));
+    const std::string methods = args.str("methods", "mv,ds,opt-ds,crowd-lloyd");
+    const std::vector<std::string> params = args.all("param");  // NAME=VALUE, repeatable
+    args.done();
+    // The simulator's own limits, said before it is asked (it throws on an empty crowd).
+    if (per_item < 1 || workers < per_item || k < 2 || !(labels >= per_item) || labels / per_item > 2147483647.0)
+        bench::fail_usage("--labels must give 1 .. 2^31 - 1 items of --per-item labels (>= 1), from --workers >= "
+                          "--per-item workers, with --k >= 2",
+                          kUsage);
 
     cs::sim::CrowdSpec spec;
     spec.k = k;
@@ -443,4 +444,13 @@ int main(int argc, char **argv) {
         if (phases && cs::is_ds_family(method_id)) print_phases(crowd, static_cast<int32_t>(method_id), threads, max_iter, tol, params);
     }
     return 0;
+}
+
+int main(int argc, char **argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception &e) {  // the simulator's and the internal API's errors
+        std::fprintf(stderr, "bench_crowd: %s\n", e.what());
+        return 1;
+    }
 }
