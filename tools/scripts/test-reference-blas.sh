@@ -3,7 +3,7 @@
 # Build crowdspec against Debian's reference BLAS/LAPACK (netlib: libblas-dev,
 # liblapack-dev, liblapacke-dev) instead of OpenBLAS, and run its test suite there.
 #
-#   tools/scripts/test-reference-blas.sh [BUILD_DIR]     (default build-refblas)
+#   tools/scripts/test-reference-blas.sh [BUILD_DIR]     (default build-refblas in the project)
 #
 # The machine's BLAS alternatives (update-alternatives) are left alone, OpenBLAS may
 # stay installed: the build is pointed at the reference libraries by CMake's own
@@ -16,8 +16,14 @@
 # CI (.ci/run) runs this after installing the packages with
 # tools/scripts/install-deps.sh --reference-blas.
 set -eu
+# BUILD_DIR as given, relative to where the script is called from (absolute: CMake is
+# given it as the cblas.h directory's parent); by default build-refblas in the project.
+build=
+if [ $# -ge 1 ]; then
+  case $1 in /*) build=$1 ;; *) build=$PWD/$1 ;; esac
+fi
 cd "$(dirname "$0")/../.."
-build=${1:-build-refblas}
+build=${build:-$PWD/build-refblas}
 triplet=$(${CC:-cc} -print-multiarch)
 blasdir=/usr/lib/$triplet/blas
 lapackdir=/usr/lib/$triplet/lapack
@@ -32,7 +38,7 @@ ln -sf "$netlib_header" "$build/netlib-include/cblas.h"
 
 cmake -S . -B "$build" -DBLA_VENDOR=Generic \
       -DCMAKE_LIBRARY_PATH="$blasdir;$lapackdir" \
-      -DCS_CBLAS_INCLUDE_DIR="$PWD/$build/netlib-include" \
+      -DCS_CBLAS_INCLUDE_DIR="$build/netlib-include" \
       -DCS_BUILD_TOOLS=OFF
 cmake --build "$build" -j 2
 
