@@ -308,6 +308,84 @@ void uniform_model_changes_nothing(void **) {
     for (std::size_t e = 0; e < qa.size(); ++e) assert_near(qb[e], qa[e], 1e-10);
 }
 
+// The calibration tempers the crowd's evidence and leaves the classifier's out: each
+// calibrated row is softmax((log q - m) / T + m), q the fit's uncalibrated posterior
+// and m(t) = log sum_o p(o) pi_M[t][o] its classifier term (model_worker.hpp). On a
+// crowd that shares its mistakes (a fifth of the items, where each label is the same
+// wrong class with probability 0.6; T > 1) with a classifier independent of them, the
+// classifier then overrules the crowd on some items, and the error falls; with equal
+// terms (a flat row) the row is tempered bit for bit as without a classifier.
+void calibration_leaves_the_classifier_untempered(void **) {
+    const int32_t k = 3, n = 1500;
+    std::mt19937 rng(41);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    test::Triples crowd;
+    std::vector<int32_t> truth(n);
+    std::vector<double> probs;
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t t = j % k, shared = (t + 1) % k;
+        truth[j] = t;
+        const bool confusing = j % 5 == 0;
+        for (int32_t r = 0; r < 5; ++r) {
+            const int32_t w = static_cast<int32_t>((j * 7 + r * 11) % 40);
+            int32_t c = t;
+            if (confusing && u(rng) < 0.6) c = shared;
+            else if (u(rng) > 0.8) c = (t + 1 + static_cast<int32_t>(rng() % (k - 1))) % k;
+            crowd.add(j, w, c);
+        }
+        const int32_t said = u(rng) < 0.85 ? t : (t + 1 + static_cast<int32_t>(rng() % (k - 1))) % k;
+        for (int32_t c = 0; c < k; ++c) probs.push_back(c == said ? 0.85 : 0.15 / (k - 1));
+    }
+    test::Model cal = test::make_model("auto"), raw = test::make_model("auto");
+    set(raw.get(), "calibration", "none");
+    for (cs_model *m : {cal.get(), raw.get()}) {
+        assert_int_equal(cs_set_model_probs(m, nullptr, probs.data(), n, k), CS_OK);
+        assert_int_equal(fit_with(m, crowd), CS_OK);
+    }
+    double temperature = 0.0, mixing = 0.0;
+    int32_t source = 0;
+    assert_int_equal(cs_calibration(cal.get(), &temperature, &mixing, &source), CS_OK);
+    assert_int_equal(source, CS_CALIBRATION_LABELS);
+    assert_true(temperature > 1.2);  // the shared mistakes
+    std::vector<double> pi(static_cast<std::size_t>(k * k));
+    assert_int_equal(cs_model_confusion(raw.get(), pi.data(), pi.size()), CS_OK);
+    const std::vector<double> q = test::posteriors(raw.get()), got = test::posteriors(cal.get());
+    const std::vector<int32_t> raw_labels = test::labels(raw.get()), labels = test::labels(cal.get());
+    int32_t moved = 0;
+    for (int32_t j = 0; j < n; ++j) {
+        double logit[3], top = -1e300, z = 0.0;
+        for (int32_t t = 0; t < k; ++t) {
+            double like = 0.0;
+            for (int32_t o = 0; o < k; ++o) like += probs[j * k + o] * pi[t * k + o];
+            const double m = std::log(like);
+            logit[t] = (std::log(q[j * k + t]) - m) / temperature + m;
+            top = std::max(top, logit[t]);
+        }
+        for (double &x : logit) z += std::exp(x - top);
+        int32_t best = 0;
+        for (int32_t t = 0; t < k; ++t) {
+            assert_near(got[j * k + t], std::exp(logit[t] - top) / z, 1e-12);
+            if (logit[t] > logit[best]) best = t;
+        }
+        assert_int_equal(labels[j], best);
+        moved += labels[j] != raw_labels[j];
+    }
+    const double e_raw = error_rate(raw_labels, truth), e_cal = error_rate(labels, truth);
+    print_message("T = %.3f: %d labels moved by the classifier, error %.4f -> %.4f\n", temperature, moved, e_raw,
+                  e_cal);
+    assert_true(moved > 0);
+    assert_true(e_cal < e_raw);
+
+    // Equal terms (a flat row, or a classifier that says nothing): the same bits as without.
+    const double row[3] = {0.7, 0.2, 0.1}, flat_terms[3] = {-1.25, -1.25, -1.25}, prior[3] = {0.3, 0.3, 0.4};
+    double a[3], b[3], scratch[3];
+    std::copy(row, row + 3, a);
+    std::copy(row, row + 3, b);
+    assert_int_equal(cs::calibrate_row(a, 3, 2.5, 0.0, prior, scratch),
+                     cs::calibrate_row(b, 3, 2.5, 0.0, prior, scratch, flat_terms));
+    assert_memory_equal(a, b, sizeof a);
+}
+
 // One item, two workers, one label each, the model's own probabilities equal: by
 // symmetry every class has the same likelihood, so the single item (prior uniform)
 // keeps (1/2, 1/2) under ds (a hand case; the model only breaks it when it leans).
@@ -842,6 +920,7 @@ int main(void) {
         cmocka_unit_test(classifier_terms_same_in_every_kernel),
         cmocka_unit_test(soft_counts_same_in_registers),
         cmocka_unit_test(uniform_model_changes_nothing),
+        cmocka_unit_test(calibration_leaves_the_classifier_untempered),
         cmocka_unit_test(model_breaks_a_tie),
         cmocka_unit_test(model_probs_checks),
         cmocka_unit_test(crowdlab_by_hand),

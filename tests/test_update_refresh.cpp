@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -134,13 +135,18 @@ static void test_in_place_is_the_whole_refresh(void **) {
 
 // With a classifier's probabilities (issue 34): every row set before the first fit and
 // left on the handle, so each update applies them (unchanged: no extra work) and its
-// E-steps carry the classifier's terms; auto with the calibration kept and ds, every
-// update held to the whole refresh (which reads the same table through the state).
+// E-steps carry the classifier's terms; auto with the calibration kept, ds, and auto
+// uncalibrated, every update held to the whole refresh (which reads the same table
+// through the state). A tempered fit's rows all move when pi_M does (the calibration
+// leaves the classifier's terms at the current pi_M untempered), so such updates
+// refresh every row; at T = 1 they refresh in place.
 static void test_with_a_classifier(void **) {
     const test::Sim s = test::simulate_with_model(2000, 3, 4, 0.7, 0.9, 2, 23);
     const std::vector<std::size_t> order = shuffled(s.crowd.size(), 7);
-    for (const char *method : {"auto", "ds"}) {
-        test::Model m = test::make_model(method);
+    for (const char *method : {"auto", "ds", "auto uncalibrated"}) {
+        const bool uncalibrated = std::strcmp(method, "auto uncalibrated") == 0;
+        test::Model m = test::make_model(uncalibrated ? "auto" : method);
+        if (uncalibrated) cs_set_param_string(m.get(), "calibration", "none");
         cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, 1e6);
         cs_set_int(m.get(), CS_PARAM_ITEMS, s.n_items);
         assert_int_equal(cs_set_model_probs(m.get(), nullptr, s.probs.data(), s.n_items, s.k), CS_OK);
@@ -154,9 +160,11 @@ static void test_with_a_classifier(void **) {
             assert_false(m->state->model_table.empty());
             expect_whole_refresh(m.get(), count);
         }
-        std::printf("%s with a classifier: %d updates in place, %d whole; largest difference %.3g\n", method,
-                    count.in_place, count.whole, count.largest_difference);
-        assert_true(count.in_place > 0);
+        std::printf("%s with a classifier (T = %.3f): %d updates in place, %d whole; largest difference %.3g\n",
+                    method, m->state->temperature, count.in_place, count.whole, count.largest_difference);
+        if (m->state->temperature == 1.0) assert_true(count.in_place > 0);
+        else assert_int_equal(count.in_place, 0);
+        if (uncalibrated) assert_true(m->state->temperature == 1.0);
     }
 }
 

@@ -311,14 +311,22 @@ HeldOut held_out_labels(const CrowdData &data, const FitOptions &options, const 
     return h;
 }
 
-// softmax(logit / T) over the finite logits, into `p`; false when none is finite.
-bool tempered(const double *logit, int32_t k, double inv_t, double *p) {
+// softmax(logit / T + model) over the finite logits, into `p` (`model`: a classifier's
+// terms, which T leaves alone, or null); false when none is finite.
+bool tempered(const double *logit, int32_t k, double inv_t, double *p, const double *model = nullptr) {
     double top = kNegInf;
-    for (int32_t t = 0; t < k; ++t) top = std::max(top, logit[t]);
+    if (model == nullptr) {
+        for (int32_t t = 0; t < k; ++t) top = std::max(top, logit[t]);
+    } else {
+        for (int32_t t = 0; t < k; ++t)
+            if (logit[t] != kNegInf) top = std::max(top, logit[t] * inv_t + model[t]);
+    }
     if (top == kNegInf) return false;
     double z = 0.0;
     for (int32_t t = 0; t < k; ++t) {
-        p[t] = logit[t] == kNegInf ? 0.0 : std::exp((logit[t] - top) * inv_t);
+        p[t] = logit[t] == kNegInf         ? 0.0
+               : model == nullptr          ? std::exp((logit[t] - top) * inv_t)
+                                           : std::exp(logit[t] * inv_t + model[t] - top);
         z += p[t];
     }
     for (int32_t t = 0; t < k; ++t) p[t] /= z;
@@ -434,11 +442,16 @@ double golden_max(F f, double lo, double hi) {
 
 // Gold items with labels: the log evidence of each one's labels under its workers'
 // rows fitted without that item (its pinned one-hot count removed), per class.
+// With a classifier, its terms apart (items x k; empty without one): T tempers the
+// crowd's part only, as the calibration is applied (calibrate_row), and gold measures
+// the truth of exactly that transformation.
 struct GoldEvidence {
     int32_t k = 0;
     std::vector<double> logit;  // items x k
+    std::vector<double> model;  // items x k, or empty
     std::vector<int32_t> truth;
     std::size_t size() const { return truth.size(); }
+    const double *model_of(std::size_t i) const { return model.empty() ? nullptr : model.data() + i * k; }
 };
 
 GoldEvidence gold_evidence(const CrowdData &data, const FitOptions &options, const FitResult &fit,
@@ -462,12 +475,11 @@ GoldEvidence gold_evidence(const CrowdData &data, const FitOptions &options, con
             held_out_column(rc, data.worker_of(p), o, drop.data(), scratch, column.data());
             for (int32_t t = 0; t < k; ++t) logit[t] += column[t] > 0.0 ? std::log(column[t]) : kNegInf;
         }
-        if (const double *m = model.of(j, k))
-            for (int32_t t = 0; t < k; ++t) logit[t] += m[t];
         if (restricted)
             for (int32_t t = 0; t < k; ++t)
                 if (!answers(data, answered, j, t)) logit[t] = kNegInf;
         g.logit.insert(g.logit.end(), logit.begin(), logit.end());
+        if (const double *m = model.of(j, k)) g.model.insert(g.model.end(), m, m + k);
         g.truth.push_back(truth);
     }
     return g;
@@ -482,7 +494,8 @@ double gold_loss(const CrowdData &data, const GoldEvidence &g, const std::vector
     for (std::size_t i = 0; i < g.size(); ++i) {
         const int32_t truth = g.truth[i];
         double q = prior[truth];
-        if (tempered(g.logit.data() + i * k, k, 1.0 / temperature, p.data())) q = (1.0 - mixing) * p[truth] + mixing * q;
+        if (tempered(g.logit.data() + i * k, k, 1.0 / temperature, p.data(), g.model_of(i)))
+            q = (1.0 - mixing) * p[truth] + mixing * q;
         loss -= std::log(std::max(q, 1e-300));
     }
     sum_over_shards(data, &loss, 1);
@@ -513,8 +526,9 @@ int64_t gold_items_with_labels(const CrowdData &data) {
 // counts of the tempered rows from here, while each row is in cache, instead of a pass
 // over the labels of their own.
 template <int K>
-void temper_range(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
-                  bool check_impossible, ItemRange r, FitResult &out, double *counts) {
+void temper_range(const CrowdData &data, const std::vector<double> &log_pi, const ModelTerms &model,
+                  double temperature, double mixing, bool check_impossible, ItemRange r, FitResult &out,
+                  double *counts) {
     const int32_t k = K > 0 ? K : data.k;
     std::vector<double> scratch(static_cast<std::size_t>(k));  // calibrate_row's
     ItemEvidence ev;
@@ -526,7 +540,7 @@ void temper_range(const CrowdData &data, const std::vector<double> &log_pi, doub
             if (std::find(ev.zeros.begin(), ev.zeros.end(), 0) == ev.zeros.end()) return;
         }
         const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * k, k, temperature,
-                                            mixing, out.prior.data(), scratch.data());
+                                            mixing, out.prior.data(), scratch.data(), model.of(j, k));
         if (label >= 0) out.labels[j] = label;
     };
     if (counts == nullptr) {
@@ -557,8 +571,8 @@ constexpr int64_t kLabelsPerCountEntry = 64;
 // fewer partitions) and added in partition order, so that they never depend on the
 // thread count; otherwise they are dropped. The items are independent: `threads` split
 // them (1: the caller).
-void apply(const CrowdData &data, const std::vector<double> &log_pi, double temperature, double mixing,
-           bool check_impossible, bool recount, int threads, FitResult &out) {
+void apply(const CrowdData &data, const std::vector<double> &log_pi, const ModelTerms &model, double temperature,
+           double mixing, bool check_impossible, bool recount, int threads, FitResult &out) {
     const int32_t k = data.k;
     const int64_t table = static_cast<int64_t>(data.n_workers) * k * k + k;  // counts, then class mass
     recount = recount && out.posterior_counts.size() == static_cast<std::size_t>(table - k) &&
@@ -574,7 +588,7 @@ void apply(const CrowdData &data, const std::vector<double> &log_pi, double temp
         team.run(n_parts, [&](int64_t part) {
             double *counts = recount ? tables.data() + part * table : nullptr;
             if (counts != nullptr) std::fill(counts, counts + table, 0.0);  // by its own thread
-            temper_range<K>(data, log_pi, temperature, mixing, check_impossible,
+            temper_range<K>(data, log_pi, model, temperature, mixing, check_impossible,
                             parts[static_cast<std::size_t>(part)], out, counts);
         });
     });
@@ -588,7 +602,8 @@ void apply(const CrowdData &data, const std::vector<double> &log_pi, double temp
 
 }  // namespace
 
-int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch) {
+int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch,
+                      const double *model) {
     // q(t)^(1/T) / Z as (q(t) / q(top))^(1/T) / Z': the top class's term is exactly 1, so
     // a row takes k - 1 logarithms and exponentials instead of k of each (at 10^7 labels,
     // k = 5, this loop over 10^6 rows was most of the calibration's time).
@@ -597,9 +612,25 @@ int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, c
     if (!(q[top] > 0.0)) return -1;
     const double inv_t = 1.0 / temperature;
     double z = 0.0;
-    for (int32_t t = 0; t < k; ++t) {
-        p[t] = t == top ? 1.0 : q[t] > 0.0 ? std::exp(std::log(q[t] / q[top]) * inv_t) : 0.0;
-        z += p[t];
+    if (model != nullptr) {
+        // The classifier's term d_t = m(t) - m(top) left out of the tempering:
+        // log p(t) = (log(q(t) / q(top)) - d_t) / T + d_t, less the largest (which the
+        // classifier may make another class's than top's).
+        double largest = 0.0;
+        for (int32_t t = 0; t < k; ++t) {
+            const double d = model[t] - model[top];
+            p[t] = t == top ? 0.0 : q[t] > 0.0 ? (std::log(q[t] / q[top]) - d) * inv_t + d : kNegInf;
+            largest = std::max(largest, p[t]);
+        }
+        for (int32_t t = 0; t < k; ++t) {
+            p[t] = p[t] == kNegInf ? 0.0 : std::exp(p[t] - largest);
+            z += p[t];
+        }
+    } else {
+        for (int32_t t = 0; t < k; ++t) {
+            p[t] = t == top ? 1.0 : q[t] > 0.0 ? std::exp(std::log(q[t] / q[top]) * inv_t) : 0.0;
+            z += p[t];
+        }
     }
     for (int32_t t = 0; t < k; ++t) q[t] = (1.0 - mixing) * (p[t] / z) + mixing * prior[t];
     return static_cast<int32_t>(std::max_element(q, q + k) - q);
@@ -641,7 +672,7 @@ void calibrate_crowd_posteriors(const CrowdData &data, const FitOptions &options
         out.calibration = CS_CALIBRATION_LABELS;
     }
     if (out.temperature != 1.0 || out.mixing != 0.0)
-        apply(data, log_pi, out.temperature, out.mixing,
+        apply(data, log_pi, model, out.temperature, out.mixing,
               out.iterations == 0 || (out.notes & CS_NOTE_IMPOSSIBLE_ITEMS) != 0, true, options.threads, out);
 }
 
@@ -650,7 +681,8 @@ void apply_calibration(const CrowdData &data, double temperature, double mixing,
     out.mixing = mixing;
     out.calibration = source;
     if (temperature != 1.0 || mixing != 0.0)
-        apply(data, log_pi_by_code(out, data.n_workers, data.k), temperature, mixing, true, false, 1, out);
+        apply(data, log_pi_by_code(out, data.n_workers, data.k), model_terms_of(data, out), temperature, mixing, true,
+              false, 1, out);
 }
 
 }  // namespace cs

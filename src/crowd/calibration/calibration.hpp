@@ -15,7 +15,7 @@
 //   M-step counts n_w = sum of posteriors over the worker's labels less this label's
 //   own share, a the model's pseudo-counts (or one pooled pseudo-label per row, the
 //   smallest proper prior, when the model has none). T maximises the mean
-//   log P_T(o | rest) over log T in [log 0.2, log 10] (safeguarded Newton steps). A crowd whose
+//   log P_T(o | rest) over log T in [0, log 10] (safeguarded Newton steps). A crowd whose
 //   labels of one item agree more than independent workers would (shared mistakes)
 //   makes the rest of the item a worse predictor of the held-out label than the
 //   model claims, and the fitted T > 1 widens the posterior to match.
@@ -27,6 +27,12 @@
 //   grid 0, 0.02, ..., 0.4; T by golden section in [0.2, 200]). eps is the share of
 //   items whose truth the crowd's evidence does not reach (a truth that disagrees
 //   with a unanimous crowd); only gold can measure it.
+//
+// With a classifier's probabilities (crowd/em/model_worker.hpp) its term m_j(t) is part
+// of the logits T is fitted on from held-out labels, but it is left out when T is
+// applied, q_j(t) proportional to exp((log q_j(t) - m_j(t)) / T + m_j(t)): T stands for
+// the workers' shared mistakes, which the classifier does not share. From gold, T and
+// eps are fitted for that very transformation.
 //
 // docs/algorithms.md ("Calibration") and docs/defaults.md give the measurements.
 #pragma once
@@ -61,8 +67,12 @@ void apply_calibration(const CrowdData &data, double temperature, double mixing,
 
 /// The transformation above on one posterior row in place, q <- (1 - eps) softmax(log q
 /// / T) + eps w, for a caller that knows which items to leave alone (gold, unlabeled and
-/// impossible items keep theirs). Returns the new argmax (ties to the lowest class), or
-/// -1 when the row has no positive entry (left unchanged). scratch: k doubles.
-int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch);
+/// impossible items keep theirs). With `model` (the item's classifier terms m(t), k
+/// values, crowd/em/model_worker.hpp; null without a classifier) they are left out of
+/// the tempering: q <- (1 - eps) softmax((log q - m) / T + m) + eps w, which may change
+/// the argmax. Returns the new argmax (ties to the lowest class), or -1 when the row has
+/// no positive entry (left unchanged). scratch: k doubles.
+int32_t calibrate_row(double *q, int32_t k, double temperature, double mixing, const double *prior, double *scratch,
+                      const double *model = nullptr);
 
 }  // namespace cs

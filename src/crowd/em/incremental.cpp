@@ -404,11 +404,18 @@ std::vector<int32_t> every_item(int32_t n) {
 
 // Item j's calibrated posterior and label in `out`, from its EM posterior there: the
 // per-item part of results_from_state. Gold, unlabelled and impossible items keep theirs.
+// scratch: 2k doubles (the second k hold a classifier's terms, which the calibration
+// leaves untempered, as calibrate_crowd_posteriors does).
 void calibrate_item(const UpdateState &s, int32_t j, FitResult &out, double *scratch) {
     const CrowdData &d = s.data;
     if (d.gold_of(j) >= 0 || d.item_start[j] == d.item_start[j + 1] || s.impossible[j]) return;
+    double *model = nullptr;
+    if (has_model(d) && !s.params.model_confusion.empty()) {
+        model = scratch + d.k;
+        model_log_terms_of_item(d, s.params.model_confusion, j, model);
+    }
     const int32_t label = calibrate_row(out.posteriors.data() + static_cast<int64_t>(j) * d.k, d.k, s.temperature,
-                                        s.mixing, out.prior.data(), scratch);
+                                        s.mixing, out.prior.data(), scratch, model);
     if (label >= 0) out.labels[j] = label;
 }
 
@@ -455,8 +462,9 @@ void add_notes(const UpdateState &s, FitResult &out) {
 // Whether `out`, the results of the state before an update of `old_items` items, can be
 // refreshed for the items the update worked on and the tied ones alone and equal
 // results_from_state: every other item's EM posterior is unchanged, so its row is unless
-// the calibration changed, mixes in the (changed) prior, or resolve_degenerate_ties
-// could move it (confounded classes; an untied row it leaves alone).
+// the calibration changed, mixes in the (changed) prior, leaves a classifier's terms at
+// the (changed) pi_M out of its tempering, or resolve_degenerate_ties could move it
+// (confounded classes; an untied row it leaves alone).
 bool refreshable_in_place(const UpdateState &s, const FitResult &out, int32_t old_items) {
     const std::size_t k = static_cast<std::size_t>(s.data.k);
     if (out.input_kind != CS_INPUT_CROWD || out.posteriors.size() != static_cast<std::size_t>(old_items) * k ||
@@ -464,6 +472,7 @@ bool refreshable_in_place(const UpdateState &s, const FitResult &out, int32_t ol
         return false;
     if (s.mixing != 0.0 || out.mixing != 0.0 || out.temperature != s.temperature || out.calibration != s.calibration)
         return false;
+    if (s.temperature != 1.0 && has_model(s.data) && !s.params.model_confusion.empty()) return false;
     FitResult confusion_only;
     confusion_only.confusion = s.params.confusion;
     return !classes_may_be_confounded(s.data, confusion_only);
@@ -525,7 +534,7 @@ void results_from_state(const UpdateState &s, const FitOptions &options, FitResu
     out.labels = argmax_labels(out.posteriors, d.n_items, d.k);
     resolve_degenerate_ties(d, out, options.threads);
     if (s.temperature != 1.0 || s.mixing != 0.0) {
-        std::vector<double> scratch(static_cast<std::size_t>(d.k));  // calibrate_row's
+        std::vector<double> scratch(2 * static_cast<std::size_t>(d.k));  // calibrate_item's
         for (int32_t j = 0; j < d.n_items; ++j) calibrate_item(s, j, out, scratch.data());
     }
     add_notes(s, out);
@@ -671,7 +680,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         }
         resolve_ties_of_items(s.data, out, rows);
         if (s.temperature != 1.0 || s.mixing != 0.0) {
-            std::vector<double> scratch(static_cast<std::size_t>(k));  // calibrate_row's
+            std::vector<double> scratch(2 * static_cast<std::size_t>(k));  // calibrate_item's
             for (int32_t j : rows) calibrate_item(s, j, out, scratch.data());
         }
         add_notes(s, out);

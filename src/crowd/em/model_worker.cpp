@@ -50,15 +50,18 @@ void add_model_vote(const CrowdData &data, std::vector<double> &q) {
     }
 }
 
-void model_log_terms(const CrowdData &data, const std::vector<double> &model_confusion, std::vector<double> &terms) {
+void model_log_terms_of_item(const CrowdData &data, const std::vector<double> &model_confusion, int32_t j,
+                             double *terms) {
     const int32_t k = data.k;
-    terms.resize(static_cast<std::size_t>(data.n_items) * k);
-    const double *pi = model_confusion.empty() ? nullptr : model_confusion.data();
-    for (int32_t j = 0; j < data.n_items; ++j) {
-        double *m = terms.data() + static_cast<int64_t>(j) * k;
-        item_likelihoods(data.model_probs + static_cast<int64_t>(j) * k, pi, k, m);
-        for (int32_t t = 0; t < k; ++t) m[t] = std::log(m[t]);  // > 0: pi_M > 0 and sum_o p_j(o) = 1
-    }
+    item_likelihoods(data.model_probs + static_cast<int64_t>(j) * k,
+                     model_confusion.empty() ? nullptr : model_confusion.data(), k, terms);
+    for (int32_t t = 0; t < k; ++t) terms[t] = std::log(terms[t]);  // > 0: pi_M > 0 and sum_o p_j(o) = 1
+}
+
+void model_log_terms(const CrowdData &data, const std::vector<double> &model_confusion, std::vector<double> &terms) {
+    terms.resize(static_cast<std::size_t>(data.n_items) * data.k);
+    for (int32_t j = 0; j < data.n_items; ++j)
+        model_log_terms_of_item(data, model_confusion, j, terms.data() + static_cast<int64_t>(j) * data.k);
 }
 
 void model_counts(const CrowdData &data, const double *q, const std::vector<double> &model_confusion,

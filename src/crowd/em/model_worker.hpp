@@ -54,6 +54,10 @@ inline bool has_model(const CrowdData &data) { return data.model_probs != nullpt
 /// Finite whenever pi_M's entries are positive (model_m_step's always are).
 void model_log_terms(const CrowdData &data, const std::vector<double> &model_confusion, std::vector<double> &terms);
 
+/// m_j(t) of item j alone, into `terms` (k values): for a caller that needs a few items'.
+void model_log_terms_of_item(const CrowdData &data, const std::vector<double> &model_confusion, int32_t j,
+                             double *terms);
+
 /// The model's expected M-step counts (k x k, true x model label, into `counts`) from
 /// the posteriors q (n_items x k) and the pi_M of the E-step that made them (empty:
 /// uniform). Items in order: deterministic.
