@@ -953,6 +953,10 @@ enum cs_param {
      *  (cs_set_gold), T in [0.2, 200] and a weight eps in [0, 0.4] of the class prior,
      *  q' = (1 - eps) q_T + eps w, are fitted to the gold classes instead (each gold item
      *  scored with its workers' rows refitted without it); eps can change a hard label.
+     *  With a classifier's probabilities (cs_set_model_probs()) only the crowd's evidence
+     *  is tempered: q_T(t) proportional to exp((log q(t) - m(t)) / T + m(t)), m(t) =
+     *  log sum_o p(o) pi_M[t][o] the classifier's term (its errors are not the workers'
+     *  shared mistakes), which can change a hard label too.
      *  cs_calibration() reports what was applied. Other methods are not calibrated. */
     CS_PARAM_CALIBRATION = 620,
 
@@ -1393,8 +1397,10 @@ CS_API cs_status cs_set_initial_prior(cs_model *model, const double *prior, size
  * (::CS_PARAM_CALIBRATION, cs_calibration()); a later cs_predict() with the same workers
  * on a new handle gives the same posteriors for the same items only with the same
  * calibration: q'(t) = (1 - mixing) q_T(t) + mixing w(t), q_T proportional to
- * q(t)^(1/temperature). After a fit on the handle, cs_predict() uses that fit's own
- * calibration and ignores these values. Kept until replaced; (1, 0) is none.
+ * q(t)^(1/temperature) (with a classifier's rows, cs_predict_model_probs(), its term is
+ * left untempered, as ::CS_PARAM_CALIBRATION says). After a fit on the handle,
+ * cs_predict() uses that fit's own calibration and ignores these values. Kept until
+ * replaced; (1, 0) is none.
  *
  * @param model The handle.
  * @param temperature T, 1e-6 to 1e6.
@@ -1929,6 +1935,9 @@ CS_API cs_status cs_log_likelihood(const cs_model *model, double *log_likelihood
  * Since 0.2. The posteriors cs_posteriors() returns are, for every item with labels
  * that is not gold, q'(t) = (1 - mixing) q_T(t) + mixing w(t), where q_T is the model's
  * posterior tempered, q_T(t) proportional to q(t)^(1/temperature), and w the class prior.
+ * A fit given a classifier's probabilities tempers the crowd's evidence only: q_T(t)
+ * proportional to exp((log q(t) - m(t)) / temperature + m(t)), m(t) = log sum_o p(o)
+ * pi_M[t][o] (cs_model_confusion()), which can change a label.
  * @param model A fitted handle.
  * @param temperature Receives T (1 when nothing was applied); may be NULL.
  * @param mixing Receives the weight of the class prior (0 unless gold calibrated the

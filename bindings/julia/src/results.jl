@@ -150,7 +150,9 @@ end)
 
 How the posteriors of the last crowd fit (or prediction) were calibrated: `(temperature,
 mixing, source)`. Each posterior row is `(1 - mixing) q_T + mixing prior`, `q_T` the
-model's posterior raised to `1 / temperature` and renormalised; `source` is `:none`
+model's posterior raised to `1 / temperature` and renormalised (with a classifier's
+probabilities only the crowd's evidence: its term `m` is left out, `exp((log q - m) / T +
+m)`); `source` is `:none`
 (temperature 1, mixing 0: not applied -- the parameter `"calibration"` was `"none"`,
 the method is not of the Dawid-Skene family, or the fit was cancelled), `:labels`
 (the temperature under which held-out labels are best predicted) or `:gold` (both

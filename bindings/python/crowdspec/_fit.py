@@ -107,7 +107,9 @@ class Result:
         "strategy" (m, k); empty for methods without any.
     temperature, mixing, calibration: how the posteriors were calibrated
         (cs_calibration; the Dawid-Skene family, parameter "calibration"): each row is
-        (1 - mixing) q_T + mixing prior with q_T proportional to q^(1/temperature);
+        (1 - mixing) q_T + mixing prior with q_T proportional to q^(1/temperature)
+        (with model_probs only the crowd's evidence is tempered: the classifier's term
+        m(t) = log sum_o p(o) pi_M[t][o] is left out, exp((log q - m)/T + m));
         calibration is the source, "none" (T = 1, mixing 0: not applied), "labels"
         (T from held-out labels) or "gold" (T and mixing from gold items). Pass
         temperature and mixing to predict_labels to predict as the fit did.

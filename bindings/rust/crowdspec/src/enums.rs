@@ -355,7 +355,8 @@ impl CalibrationSource {
 
 /// How the posteriors of a fit were calibrated (`cs_calibration`): each row is
 /// `(1 - mixing) q_T + mixing prior`, q_T the model's posterior q raised to
-/// `1 / temperature` and renormalised. Give it to
+/// `1 / temperature` and renormalised (with a classifier's probabilities only the
+/// crowd's evidence is: its term m is left out, `exp((log q - m) / T + m)`). Give it to
 /// [`Model::initial_calibration`](crate::Model::initial_calibration) to predict with a
 /// fit's workers on another model as the fit would.
 #[derive(Debug, Clone, Copy, PartialEq)]
