@@ -386,6 +386,29 @@ void calibration_leaves_the_classifier_untempered(void **) {
     assert_memory_equal(a, b, sizeof a);
 }
 
+// A gold item keeps its pinned row when the model votes in EM's start: with max_iter = 0
+// the start is the result, and the gold item (one label for class 0, gold class 2, the
+// model leaning to class 0) was (1 x e_2 + p) / 2 = (0.35, 0.1, 0.55) before the fix
+// (fuzz_fit's finding).
+void gold_stays_pinned_in_the_models_start(void **) {
+    for (int32_t iters : {0, 1}) {
+        test::Model m = test::make_model("ds");
+        assert_int_equal(cs_set_int(m.get(), CS_PARAM_MAX_ITER, iters), CS_OK);
+        assert_int_equal(cs_set_int(m.get(), CS_PARAM_CLASSES, 3), CS_OK);
+        const int32_t gold_item = 0, gold_label = 2;
+        assert_int_equal(cs_set_gold(m.get(), &gold_item, &gold_label, 1), CS_OK);
+        const double row[3] = {0.7, 0.2, 0.1};
+        assert_int_equal(cs_set_model_probs(m.get(), nullptr, row, 1, 3), CS_OK);
+        test::Triples t;
+        t.add(0, 1, 0);
+        t.add(1, 0, 1);
+        assert_int_equal(fit_with(m.get(), t), CS_OK);
+        const std::vector<double> q = test::posteriors(m.get());
+        assert_true(q[0] == 0.0 && q[1] == 0.0 && q[2] == 1.0);
+        assert_int_equal(test::labels(m.get())[0], 2);
+    }
+}
+
 // One item, two workers, one label each, the model's own probabilities equal: by
 // symmetry every class has the same likelihood, so the single item (prior uniform)
 // keeps (1/2, 1/2) under ds (a hand case; the model only breaks it when it leans).
@@ -921,6 +944,7 @@ int main(void) {
         cmocka_unit_test(soft_counts_same_in_registers),
         cmocka_unit_test(uniform_model_changes_nothing),
         cmocka_unit_test(calibration_leaves_the_classifier_untempered),
+        cmocka_unit_test(gold_stays_pinned_in_the_models_start),
         cmocka_unit_test(model_breaks_a_tie),
         cmocka_unit_test(model_probs_checks),
         cmocka_unit_test(crowdlab_by_hand),

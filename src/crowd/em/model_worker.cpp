@@ -43,7 +43,7 @@ void add_model_vote(const CrowdData &data, std::vector<double> &q) {
     const int32_t k = data.k;
     for (int32_t j = 0; j < data.n_items; ++j) {
         const double *p = data.model_probs + static_cast<int64_t>(j) * k;
-        if (flat(p, k)) continue;
+        if (flat(p, k) || data.gold_of(j) >= 0) continue;  // a gold item keeps its pinned row
         const double n = static_cast<double>(data.item_start[j + 1] - data.item_start[j]);
         double *qj = q.data() + static_cast<int64_t>(j) * k;
         for (int32_t t = 0; t < k; ++t) qj[t] = n > 0.0 ? (n * qj[t] + p[t]) / (n + 1.0) : p[t];

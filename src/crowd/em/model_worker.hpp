@@ -106,7 +106,9 @@ bool flat_model_row(const double *p, int32_t k);
 /// The soft majority-vote start of EM with the model as one more, soft voter: q_j
 /// becomes (n_j q_j + p_j) / (n_j + 1), n_j the item's labels (p_j alone for an item
 /// without labels). Without it the first pi_M is measured against the crowd's vote
-/// alone, and on a crowd worse than the model EM stays at the crowd's consensus.
+/// alone, and on a crowd worse than the model EM stays at the crowd's consensus. Gold
+/// items keep the pinned rows the vote gave them (a fit stopped at max_iter = 0 left a
+/// gold item mixed with the model's row before: found by fuzz_fit).
 void add_model_vote(const CrowdData &data, std::vector<double> &q);
 
 /// pi_M from the counts (see above) under options.smoothing and options.confusion.
