@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: cs_fit with every crowd method (and now and then a method of
 // another kind), random triples (ids and labels sometimes out of range), random
-// parameters by name, gold, and cancels. Invariants (tests/support/crowd_invariants.hpp):
+// parameters by name, gold, a classifier's probabilities (issue 34: rows of extreme
+// values, now and then of another k or of items beyond the crowd), and cancels.
+// Invariants (tests/support/crowd_invariants.hpp):
 // a documented status; after a failure no fit and a message; after CS_OK or a cancel
 // finite outputs, posterior rows summing to 1, labels in range and equal to the argmax,
 // gold pinned, converged = 0 after a cancel; the same results bit for bit from a second
@@ -18,15 +20,52 @@
 
 namespace {
 
-bool documented_fit_status(cs_status s) {
+// with_model: the handle has a classifier's rows, whose k or items may not fit the
+// crowd, or whose method takes none (CS_ERR_INVALID_ARGUMENT, cs_set_model_probs).
+bool documented_fit_status(cs_status s, bool with_model) {
     switch (s) {
         case CS_OK: case CS_ERR_NULL_POINTER: case CS_ERR_EMPTY_INPUT: case CS_ERR_INVALID_ID: case CS_ERR_INVALID_LABEL:
         case CS_ERR_TOO_FEW_CLASSES: case CS_ERR_TOO_MANY_CLASSES: case CS_ERR_TOO_LARGE: case CS_ERR_DUPLICATE:
         case CS_ERR_WRONG_INPUT_KIND: case CS_ERR_CANCELLED:
             return true;
+        case CS_ERR_INVALID_ARGUMENT:
+            return with_model;
         default:
             return false;  // CS_ERR_OUT_OF_MEMORY is not expected of inputs this small
     }
+}
+
+// A classifier's rows: for items 0 .. n - 1 (item empty) or listed ids, each value one
+// of a few extremes or a byte's fraction; a row of zeros gets one 1.
+struct ClassifierRows {
+    std::vector<int32_t> item;
+    std::vector<double> probs;
+    int32_t k = 0;
+    std::size_t n = 0;
+    cs_status set_on(cs_model *m) const {
+        return cs_set_model_probs(m, item.empty() ? nullptr : item.data(), probs.data(), n, k);
+    }
+};
+
+ClassifierRows classifier_rows(fuzz::Input &in, int32_t n_items, int32_t k) {
+    ClassifierRows rows;
+    rows.k = in.flip(16) ? k + 1 : k;
+    rows.n = static_cast<std::size_t>(in.in(1, n_items));
+    if (in.flip(2))
+        for (std::size_t r = 0; r < rows.n; ++r)  // distinct ids, now and then one beyond the items
+            rows.item.push_back(static_cast<int32_t>(r) * in.in(1, 2) + (in.flip(32) ? n_items : 0));
+    static const double extreme[] = {0.0, 5e-324, 1e-300, 1e-12, 0.5, 1.0, 1e300};
+    for (std::size_t r = 0; r < rows.n; ++r) {
+        bool any = false;
+        for (int32_t c = 0; c < rows.k; ++c) {
+            const uint8_t b = in.byte();
+            const double v = b < 64 ? extreme[b % 7] : (b - 63) / 192.0;
+            rows.probs.push_back(v);
+            any = any || v > 0.0;
+        }
+        if (!any) rows.probs.back() = 1.0;
+    }
+    return rows;
 }
 
 struct Fit {
@@ -84,6 +123,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         gold_label.push_back(in.in(0, k - 1));
     }
     const int32_t cancel_at = in.flip(6) ? in.in(0, 5) : -1;
+    const bool with_model = in.flip(3);
+    const ClassifierRows rows = with_model ? classifier_rows(in, n_items, k) : ClassifierRows{};
 
     test::Model model(cs_create());
     cs_model *m = model.get();
@@ -94,11 +135,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const cs_status gs = cs_set_gold(m, gold_item.data(), gold_label.data(), gold_item.size());
     if (gs != CS_OK && gs != CS_ERR_DUPLICATE) fuzz::fail("cs_set_gold returned %s", cs_status_string(gs));
     if (gs != CS_OK) gold_item.clear(), gold_label.clear();
+    if (with_model) {
+        // Ids listed twice (r * 2 and r * 1 collide) are refused here, with the handle
+        // left as it was: then no rows.
+        const cs_status ms = rows.set_on(m);
+        if (ms != CS_OK && ms != CS_ERR_INVALID_ARGUMENT)
+            fuzz::fail("cs_set_model_probs returned %s", cs_status_string(ms));
+    }
     const int32_t threads = in.in(1, 3);
     cs_set_int(m, CS_PARAM_THREADS, threads);
 
     const Fit first = run(m, item, worker, label, cancel_at);
-    if (!documented_fit_status(first.status))
+    if (!documented_fit_status(first.status, with_model))
         fuzz::fail("cs_fit returned %s, not in its documented list: %s", cs_status_string(first.status),
                    cs_last_error(m));
     const bool cancelled = first.status == CS_ERR_CANCELLED;
@@ -119,6 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz::copy_params(m, other.get());
     cs_set_int(other.get(), CS_PARAM_THREADS, threads == 1 ? 2 : 1);
     cs_set_gold(other.get(), gold_item.data(), gold_label.data(), gold_item.size());
+    if (with_model) rows.set_on(other.get());
     Fit b = run(other.get(), item, worker, label, cancel_at);
     if (b.status != first.status || b.calls != first.calls)
         fuzz::fail("threads %d vs %d: status %s vs %s, %d vs %d progress calls", threads, threads == 1 ? 2 : 1,
