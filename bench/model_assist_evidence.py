@@ -12,6 +12,12 @@ truth items of: crowd only (auto), model only (its argmax), (a) the model as a
 Dawid-Skene worker (auto with model_probs), crowdlab. Goal: (a) <= the better of crowd
 and model + 1 item on every set, and (a) < crowdlab on average.
 
+Also the mean ECE of (a)'s posteriors on the truth items (10 bins, as
+bench/accuracy_table.py). With --gold, part 1 again with 15 % of each set's truth
+items given as gold (one seeded draw) and the calibrated classifier at 70 % and 85 %:
+(a)'s error and ECE on the other truth items (the calibration is then fitted on the
+gold, docs/model-assist.md).
+
 Part 2, active labelling (--active). Start from one label per item (a seeded random
 one), the rest held back; each round buy BATCH labels (2 % of the crowd's labels): by
 "label next" (the items of highest cs_label_next score, ties to lower confidence, one
@@ -21,7 +27,7 @@ the full crowd's error with at most 60 % of the labels, on at least three sets. 
 curves are drawn as SVG (--svg FILE).
 
 Usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so PYTHONPATH=bindings/python \\
-         python3 bench/model_assist_evidence.py [--active] [--svg docs/active_labelling.svg]
+         python3 bench/model_assist_evidence.py [--gold] [--active] [--svg docs/active_labelling.svg]
          [--sets bluebird,rte] [DIR ...]
 """
 
@@ -35,6 +41,7 @@ import time
 import numpy as np
 
 import crowdspec
+from crowd_sets import ece
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DIRS = [os.path.join(HERE, "..", "..", "shared", d) for d in ("datasets", "datasets-dev")]
@@ -81,8 +88,14 @@ def fit(item, worker, label, n, k, method="auto", **kw):
                                 warn=False, **kw)
 
 
+def truth_ece(posteriors, truth, items=None):
+    """ECE of the posteriors over the items with a truth (or the listed ones)."""
+    items = np.flatnonzero(truth >= 0) if items is None else items
+    return ece(posteriors, items, truth[items])
+
+
 def part_one(sets):
-    rows = []
+    rows, eces = [], []
     print("%-12s %4s %-13s %6s %6s %6s %6s %6s   (errors in items of the truth)"
           % ("set", "acc", "model", "truth", "crowd", "model", "(a)", "crowdlab"))
     for name, (item, worker, label, truth, k, n) in sets.items():
@@ -95,7 +108,9 @@ def part_one(sets):
                 probs, pitems = simulated_model(truth, k, acc, over, rng)
                 model_labels = np.full(n, -1)
                 model_labels[pitems] = probs.argmax(axis=1)
-                a = fit(item, worker, label, n, k, model_probs=probs, model_items=pitems).labels
+                fitted = fit(item, worker, label, n, k, model_probs=probs, model_items=pitems)
+                a = fitted.labels
+                eces.append(truth_ece(fitted.posteriors, truth))
                 lab = fit(item, worker, label, n, k, "crowdlab", model_probs=probs, model_items=pitems).labels
                 e = [errors(crowd, truth), errors(model_labels, truth), errors(a, truth), errors(lab, truth)]
                 kind = "overconfident" if over else "calibrated"
@@ -109,7 +124,31 @@ def part_one(sets):
     print("\n(a) within one item of the better of crowd and model: %d of %d cases" % (len(rows) - len(fails), len(rows)))
     print("mean error rate: (a) %.4f, crowdlab %.4f; (a) better in %d, crowdlab in %d, tied %d of %d"
           % (a.mean(), lab.mean(), np.sum(a < lab), np.sum(a > lab), np.sum(a == lab), len(rows)))
+    print("mean ECE of (a)'s posteriors: %.4f" % np.mean(eces))
     return rows
+
+
+def part_gold(sets, share=0.15):
+    """(a) with `share` of each set's truth items as gold: error and ECE on the others."""
+    print("\n(a) with %.0f %% of the truth as gold (calibrated classifier), scored on the other truth items"
+          % (100 * share))
+    print("%-12s %4s %6s %6s %6s %7s %7s" % ("set", "acc", "scored", "(a)", "rate", "T", "ECE"))
+    rates, eces = [], []
+    for name, (item, worker, label, truth, k, n) in sets.items():
+        scored = np.flatnonzero(truth >= 0)
+        gold = np.random.default_rng(0).random(scored.size) < share
+        rest = scored[~gold]
+        for acc in (0.70, 0.85):
+            rng = np.random.default_rng([ord(ch) for ch in name] + [int(acc * 100), 0])
+            probs, pitems = simulated_model(truth, k, acc, False, rng)
+            r = fit(item, worker, label, n, k, model_probs=probs, model_items=pitems,
+                    gold_item=scored[gold].astype(np.int32), gold_label=truth[scored[gold]].astype(np.int32))
+            wrong = int(np.count_nonzero(r.labels[rest] != truth[rest]))
+            rates.append(wrong / max(1, rest.size))
+            eces.append(truth_ece(r.posteriors, truth, rest))
+            print("%-12s %4.2f %6d %6d %6.4f %7.2f %7.3f" % (name, acc, rest.size, wrong, rates[-1], r.temperature,
+                                                           eces[-1]))
+    print("mean error rate %.4f, mean ECE %.4f over %d cases" % (np.mean(rates), np.mean(eces), len(rates)))
 
 
 def active(name, item, worker, label, truth, k, n, rng):
@@ -207,6 +246,7 @@ def main():
     ap.add_argument("--svg", help="write the active-labelling curves to this SVG file")
     ap.add_argument("--sets", help="comma-separated set names (default: all)")
     ap.add_argument("--skip-model", action="store_true", help="skip part 1")
+    ap.add_argument("--gold", action="store_true", help="part 1 again with 15 %% of the truth as gold")
     ap.add_argument("--json", help="also write the active-labelling curves to this JSON file")
     args = ap.parse_args()
     wanted = set(args.sets.split(",")) if args.sets else None
@@ -220,6 +260,8 @@ def main():
         sys.exit("no data sets found in %s" % ", ".join(args.dirs))
     if not args.skip_model:
         part_one(sets)
+    if args.gold:
+        part_gold(sets)
     if args.active:
         print("\nactive labelling: labels needed to reach the full crowd's error (share of all labels)")
         print("%-12s %7s %6s %14s %14s %18s" % ("set", "labels", "full", "label next", "random",
