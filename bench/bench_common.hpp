@@ -31,8 +31,8 @@ inline double parse_number(const std::string &name, const std::string &text, con
     return v;
 }
 
-/// --name value options, each at most once unless read with all(); anything else is an
-/// error (exit 2 with usage).
+/// --name value options (a repeated one: str() gives its last value, all() every one);
+/// anything else is an error (exit 2 with usage).
 class Args {
 public:
     Args(int argc, char **argv, const char *usage) : usage_(usage) {

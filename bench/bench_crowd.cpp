@@ -306,8 +306,6 @@ std::vector<std::string> split(const std::string &s) {
     return out;
 }
 
-}  // namespace
-
 constexpr char kUsage[] =
     "usage: bench_crowd [--labels N] [--k K] [--workers M] [--per-item R] [--threads T]\n"
     "                   [--methods A,B,...] [--max-iter I] [--tol X] [--seed S] [--phases 0|1]\n"
@@ -445,6 +443,8 @@ int run(int argc, char **argv) {
     }
     return 0;
 }
+
+}  // namespace
 
 int main(int argc, char **argv) {
     try {
