@@ -116,10 +116,17 @@ void label_next_of_items(const FitResult &fit, double *score) {
     }
     for (int32_t j = 0; j < fit.n_items; ++j) {
         const double *q = fit.posteriors.data() + static_cast<int64_t>(j) * k;
-        // The first largest q(t), as std::max_element finds it, by a select a class
-        // rather than a branch its outcome cannot predict.
+        // The first largest q(t), as std::max_element finds it, with the largest value
+        // kept in a register and both selects made arithmetic: the class is random from
+        // item to item, and compiled as branches (as `q[t] > q[top] ? t : top` was) it
+        // was mispredicted on most items -- most of this loop's time at k = 5.
         int32_t top = 0;
-        for (int32_t t = 1; t < k; ++t) top = q[t] > q[top] ? t : top;
+        double top_q = q[0];
+        for (int32_t t = 1; t < k; ++t) {
+            const bool above = q[t] > top_q;  // false for a NaN, as in std::max_element
+            top_q = above ? q[t] : top_q;
+            top += static_cast<int32_t>(above) * (t - top);
+        }
         // No label can change the item when every other class's best product, q(t) times
         // its row's largest entry, is at most the top class's worst, q(top) times its
         // row's smallest: rounding is monotone, so then q(t) T[t][c] <= q(top) T[top][c]
@@ -127,9 +134,9 @@ void label_next_of_items(const FitResult &fit, double *score) {
         // and so is the score (the same value, k multiplications instead of k^2; most
         // items of a large crowd are settled so). A NaN fails the test and takes the loop.
         // (At k = 2 the loop is four products: the test would only add to them.)
-        const double floor = q[top] * low[top];
+        const double floor = top_q * low[top];
         bool settled = k > 2;
-        for (int32_t t = 0; t < k; ++t) settled &= t == top || q[t] * high[t] <= floor;
+        for (int32_t t = 0; t < k; ++t) settled &= (t == top) | (q[t] * high[t] <= floor);
         if (settled) {
             score[j] = 0.0;
             continue;
