@@ -5,8 +5,8 @@
 # 1: cs_label_next, cs_label_wrong, cs_worker_diagnostics, and the diagnostics inside
 # the fit -- for a Dawid-Skene-family method as the fit computes them, timed by --phases
 # 1: from EM's counts when the calibration left the posteriors as EM made them, from the
-# counts the calibration made of the rows it tempered (their counting, the calibration's
-# CPU time less its time without EM's counts, is added to the diagnostics), else a pass
+# counts the calibration made of the rows it tempered (their counting, which bench_crowd
+# times alone, is added to the diagnostics), else a pass
 # over the labels; for other methods that pass), as CPU seconds, as a share of the
 # fit's CPU time and in EM rounds; and what a classifier's probabilities (--model-acc
 # 0.85) add to the fit. RUNS separate runs of each; medians over them (each score timing
@@ -39,9 +39,8 @@ for r in rows:
         r["cpu_in_fit"] = r["cpu_diagnostics_pass"]
     elif r.get("phases") is not None and last_scores is not None:
         # Where the calibration counted the tempered rows, that counting is a cost of
-        # the diagnostics too (timed as the calibration with it less without it).
-        counting = (max(0.0, r["cpu_calibration"] - r["cpu_calibration_without_counting"])
-                    if r.get("diagnostics_counted_by_calibration") else 0.0)
+        # the diagnostics too (bench_crowd times the same additions alone).
+        counting = r["cpu_counting_tempered_rows"] if r.get("diagnostics_counted_by_calibration") else 0.0
         last_scores["cpu_in_fit"] = r["cpu_diagnostics"] + counting
         last_scores["from_em_counts"] = r["diagnostics_from_em_counts"]
         last_scores["temperature"] = r["temperature"]
