@@ -544,7 +544,9 @@ void label_next_by_hand(void **) {
 // (sum_c max(stay, max_t q(t) T[t][c]) - stay, stay = q(top) T[top][c]), whether the
 // item is settled by the cheap test or not: random posteriors from confident to tied
 // (and rows with zeros) under random typical workers, k = 2..7 (7 takes the run-time-k
-// kernel). Many items score exactly 0 and many do not, so both branches are checked.
+// kernel). Many items score exactly 0 and many do not, so both branches are checked;
+// rows with exact ties for the largest posterior check that the top class is the first
+// largest, as std::max_element finds it (the score depends on which one it is).
 void label_next_equals_the_formula(void **) {
     std::mt19937_64 rng(3);
     std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -566,6 +568,12 @@ void label_next_equals_the_formula(void **) {
             for (int32_t t = 0; t < k; ++t) sum += q[t] = j % 50 == 0 && t > 0 ? 0.0 : std::pow(u(rng), sharp);
             if (!(sum > 0.0)) q[0] = sum = 1.0;
             for (int32_t t = 0; t < k; ++t) q[t] /= sum;
+            // Exact ties for the largest posterior, where the first largest class is the
+            // top one: every class at 1/k, or classes 1 and 2 at 0.375 above class 0 at 0.25.
+            if (j % 37 == 1)
+                for (int32_t t = 0; t < k; ++t) q[t] = 1.0 / k;
+            if (j % 37 == 2 && k >= 3)
+                for (int32_t t = 0; t < k; ++t) q[t] = t == 0 ? 0.25 : t <= 2 ? 0.375 : 0.0;
         }
         const std::vector<double> scores = cs::label_next_scores(fit);
         int zero = 0;
