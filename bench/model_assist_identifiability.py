@@ -8,9 +8,9 @@ it in 46 of 60 cases; the 14 misses are crowds much worse than the classifier
 (bm, face, hitspam_cf, trec, adult2 with an 85 % classifier).
 
 Part 1, two worlds with the same data (simulation). World A: each item has a truth y;
-the crowd answers around a consensus c, which is y except on a share R of the items
+the crowd answers around a consensus c, which is y except on 30 % of the items
 (shared mistakes: there it is another class); the workers label c independently with
-their own accuracy; a classifier is right about y with accuracy ACC (calibrated
+their own accuracy; a classifier is right about y 85 % of the time (calibrated
 probabilities, as in model_assist_evidence.py). World B is the same labels and the same
 classifier outputs with the truth taken to be c. Both are Dawid-Skene crowds with a
 classifier: in B the workers are conditionally independent given the truth c, and so
@@ -54,7 +54,7 @@ def one_world_pair(seed, n=2000, k=2, workers=60, per_item=5, share=0.3, acc=0.8
     worker = np.concatenate([rng.choice(workers, size=per_item, replace=False) for _ in range(n)]).astype(np.int32)
     right = rng.random(item.size) < skill[worker]
     label = np.where(right, c[item], (c[item] + rng.integers(1, k, size=item.size)) % k).astype(np.int32)
-    probs, pitems = simulated_model(y, k, acc, False, rng)
+    probs, pitems = simulated_model(y, k, acc, False, rng)  # every item has a truth: rows for 0 .. n-1
     crowd = fit(item, worker, label, n, k).labels
     model = probs.argmax(axis=1)
     a = fit(item, worker, label, n, k, model_probs=probs, model_items=pitems).labels
