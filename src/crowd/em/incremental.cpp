@@ -22,6 +22,7 @@
 #include "crowd/em/incremental_model.hpp"
 #include "crowd/em/model_worker.hpp"
 #include "util/error.hpp"
+#include "util/fast_mod.hpp"
 
 namespace cs {
 
@@ -30,6 +31,47 @@ namespace {
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 // A round changes no touched posterior by more than this: the touched part has converged.
 constexpr double kSettled = 1e-7;
+
+// How far ahead the passes over an update's items ask for their memory. Those items
+// are sorted but sparse -- 1 % more labels in random order touch about one item in ten
+// -- so each item's start, codes and rows lie on lines the hardware prefetcher does not
+// see coming, and a pass waits on memory once per item and array: answer sets of 95,577
+// items at 10^7 labels 12.5 -> 3.5 ms with the lines asked for 8 items ahead
+// (bench_update --arrival random).
+constexpr std::size_t kAhead = 8;
+
+// Asks for an update's items' memory ahead of a pass over them: at position t of a
+// pass over n items (item_at(i): the i-th one's id), the start of the item 2 kAhead on
+// and, of the item kAhead on, its codes and whatever `rows` asks for (its rows in
+// per-item tables). An item beyond the labels (a new one) has no start or codes yet.
+// Taken where the codes do not move during the pass. Always inlined: as a call of its
+// own GCC found it free of side effects and dropped it (a prefetch is none).
+class ItemsAhead {
+public:
+    explicit ItemsAhead(const CrowdData &d) : start_(d.item_start.data()), codes_(d.item_code.data()), n_items_(d.n_items) {}
+
+    template <class ItemAt, class Rows>
+    __attribute__((always_inline)) void fetch(std::size_t t, std::size_t n, ItemAt item_at, Rows rows) const {
+        if (t + 2 * kAhead < n) {
+            const int32_t j = item_at(t + 2 * kAhead);
+            if (j < n_items_) __builtin_prefetch(start_ + j);
+        }
+        if (t + kAhead < n) {
+            const int32_t j = item_at(t + kAhead);
+            if (j < n_items_) __builtin_prefetch(codes_ + start_[j]);
+            rows(j);
+        }
+    }
+    template <class ItemAt>
+    __attribute__((always_inline)) void fetch(std::size_t t, std::size_t n, ItemAt item_at) const {
+        fetch(t, n, item_at, [](int32_t) {});
+    }
+
+private:
+    const int64_t *start_;
+    const uint32_t *codes_;
+    int32_t n_items_;
+};
 
 // log pi transposed to worker x observed x true (the E-step kernels' layout) and log w.
 void take_logs(const DsParams &params, int32_t k, std::vector<double> &log_pi, std::vector<double> &log_prior) {
@@ -70,7 +112,13 @@ ItemView whole_items(UpdateState &s) {
 void remove_items(UpdateState &s, const ItemView &v, const std::vector<int32_t> &items) {
     const CrowdData &d = v.data;
     const int32_t k = d.k;
-    for (int32_t j : items) {
+    const ItemsAhead ahead(d);
+    for (std::size_t t = 0; t < items.size(); ++t) {
+        ahead.fetch(t, items.size(), [&](std::size_t i) { return items[i]; }, [&](int32_t a) {
+            __builtin_prefetch(v.q + static_cast<int64_t>(a) * k);
+            __builtin_prefetch(v.item_ll + a);
+        });
+        const int32_t j = items[t];
         const double *qj = v.q + static_cast<int64_t>(j) * k;
         for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
             double *row = s.counts.data() + static_cast<int64_t>(d.item_code[p]) * k;
@@ -122,7 +170,14 @@ struct Gathered {
         if (!d.gold.empty()) data.gold.resize(n);
         if (!s.allowed.empty()) allowed.resize(kn);
         if (has_model(d)) model.resize(kn);
+        const ItemsAhead ahead(d);
         for (std::size_t t = 0; t < n; ++t) {
+            ahead.fetch(t, n, [&](std::size_t i) { return items[i]; }, [&](int32_t a) {
+                __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k);
+                __builtin_prefetch(s.item_ll.data() + a);
+                __builtin_prefetch(s.impossible.data() + a);
+                if (!s.allowed.empty()) __builtin_prefetch(s.allowed.data() + static_cast<int64_t>(a) * k);
+            });
             const int32_t j = items[t];
             std::copy(d.item_code.data() + d.item_start[j], d.item_code.data() + d.item_start[j + 1],
                       codes + data.item_start[t]);
@@ -144,6 +199,12 @@ struct Gathered {
     void scatter(UpdateState &s, const std::vector<int32_t> &items) const {
         const int32_t k = s.data.k;
         for (std::size_t t = 0; t < items.size(); ++t) {
+            if (t + kAhead < items.size()) {  // the rows written kAhead items on
+                const int32_t a = items[t + kAhead];
+                __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k, 1);
+                __builtin_prefetch(s.item_ll.data() + a, 1);
+                __builtin_prefetch(s.impossible.data() + a, 1);
+            }
             const int32_t j = items[t];
             std::copy_n(q.data() + t * k, k, s.q.data() + static_cast<int64_t>(j) * k);
             s.item_ll[j] = item_ll[t];
@@ -225,7 +286,9 @@ std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLa
     std::vector<int32_t> out;
     const CrowdData &d = s.data;
     int64_t n_workers = d.n_workers;
+    const ItemsAhead ahead(d);
     for (std::size_t b = 0; b < batch.size();) {
+        ahead.fetch(b, batch.size(), [&](std::size_t i) { return batch[i].item; });
         const int32_t j = batch[b].item;
         std::size_t e = b;
         while (e < batch.size() && batch[e].item == j) ++e;
@@ -240,11 +303,13 @@ std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLa
             const uint32_t *codes = d.item_code.data();
             const uint32_t lowest = static_cast<uint32_t>(batch[t].worker) * static_cast<uint32_t>(d.k);
             const int64_t p = std::lower_bound(codes + first, codes + last, lowest) - codes;
-            if (p < last && d.worker_of(p) == batch[t].worker) {
+            // Worker w's codes are w k .. w k + k - 1: compared as codes, not divided by k.
+            if (p < last && codes[p] - lowest < static_cast<uint32_t>(d.k)) {
                 if (policy == CS_DUPLICATES_REJECT)
                     duplicate(j, batch[t].worker,
                               "label index " + std::to_string(batch[t].index) + " and a label the model has");
-                changes = changes || (policy == CS_DUPLICATES_KEEP_LAST && d.label_of(p) != batch[t].label);
+                changes = changes || (policy == CS_DUPLICATES_KEEP_LAST &&
+                                      codes[p] != lowest + static_cast<uint32_t>(batch[t].label));
             } else {
                 changes = true;
             }
@@ -281,7 +346,9 @@ void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t po
     std::vector<uint32_t> merged;
     added = 0;
     int64_t inserted = 0;
+    const ItemsAhead ahead(d);  // before the codes grow below
     for (std::size_t b = 0; b < batch.size();) {
+        ahead.fetch(b, batch.size(), [&](std::size_t i) { return batch[i].item; });
         const int32_t j = batch[b].item;
         const int64_t first = j < d.n_items ? d.item_start[j] : 0, last = j < d.n_items ? d.item_start[j + 1] : 0;
         int64_t p = first;
@@ -291,9 +358,14 @@ void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t po
             while (e < batch.size() && batch[e].item == j && batch[e].worker == batch[b].worker) ++e;
             const NewLabel &chosen = policy == CS_DUPLICATES_KEEP_LAST ? batch[e - 1] : batch[b];
             const int32_t w = chosen.worker;
-            while (p < last && d.worker_of(p) < w) merged.push_back(d.item_code[static_cast<std::size_t>(p++)]);
-            const uint32_t code = static_cast<uint32_t>(w) * static_cast<uint32_t>(k) + static_cast<uint32_t>(chosen.label);
-            if (p < last && d.worker_of(p) == w) {  // the model has this (item, worker): checked
+            // Worker w's codes are w k .. w k + k - 1: the item's codes are compared with
+            // them rather than divided by k (a division a label of every touched item).
+            const uint32_t lowest = static_cast<uint32_t>(w) * static_cast<uint32_t>(k);
+            while (p < last && d.item_code[static_cast<std::size_t>(p)] < lowest)
+                merged.push_back(d.item_code[static_cast<std::size_t>(p++)]);
+            const uint32_t code = lowest + static_cast<uint32_t>(chosen.label);
+            if (p < last && d.item_code[static_cast<std::size_t>(p)] - lowest < static_cast<uint32_t>(k)) {
+                // the model has this (item, worker): checked
                 const uint32_t kept = policy == CS_DUPLICATES_KEEP_LAST ? code : d.item_code[static_cast<std::size_t>(p)];
                 if (kept != d.item_code[static_cast<std::size_t>(p)]) ++added;
                 merged.push_back(kept);
@@ -355,13 +427,22 @@ void refresh_allowed(UpdateState &s, const std::vector<int32_t> &items) {
         return;
     }
     s.allowed.resize(static_cast<std::size_t>(d.n_items) * k, 1);
-    for (int32_t j : items) {
+    const FastMod32 label_of(static_cast<uint32_t>(k));  // d.label_of without a division
+    // Taken once: the answer sets are bytes, which may alias anything, so every write
+    // would otherwise have the compiler load the starts' and codes' addresses again.
+    const int64_t *start = d.item_start.data();
+    const uint32_t *codes = d.item_code.data();
+    const ItemsAhead ahead(d);
+    for (std::size_t t = 0; t < items.size(); ++t) {
+        ahead.fetch(t, items.size(), [&](std::size_t i) { return items[i]; });
+        const int32_t j = items[t];
         uint8_t *a = s.allowed.data() + static_cast<int64_t>(j) * k;
-        const bool none = d.item_start[j] == d.item_start[j + 1];
+        const int64_t first = start[j], last = start[j + 1];
+        const bool none = first == last;
         std::fill(a, a + k, static_cast<uint8_t>(none ? 1 : 0));
-        for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) a[d.label_of(p)] = 1;
+        for (int64_t p = first; p < last; ++p) a[label_of(codes[p])] = 1;
         if (!none && has_model(d))  // the model answers too (answer_sets)
-            for (int32_t t = 0; t < k; ++t) a[t] = a[t] || model_answers(d, j, t);
+            for (int32_t c = 0; c < k; ++c) a[c] = a[c] || model_answers(d, j, c);
     }
 }
 
@@ -388,7 +469,14 @@ void mark_ties(UpdateState &s, const std::vector<int32_t> &items) {
     const CrowdData &d = s.data;
     const int32_t k = d.k;
     s.tied.resize(static_cast<std::size_t>(d.n_items), 0);
-    for (int32_t j : items) {
+    for (std::size_t t = 0; t < items.size(); ++t) {
+        if (t + kAhead < items.size()) {  // the rows read kAhead items on (ItemsAhead)
+            const int32_t a = items[t + kAhead];
+            __builtin_prefetch(d.item_start.data() + a);
+            __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k);
+            __builtin_prefetch(s.tied.data() + a, 1);
+        }
+        const int32_t j = items[t];
         const double *q = s.q.data() + static_cast<int64_t>(j) * k;
         const bool tied = d.item_start[j] < d.item_start[j + 1] && d.gold_of(j) < 0 && posterior_tied(q, k, argmax_row(q, k));
         s.n_tied += static_cast<int64_t>(tied) - static_cast<int64_t>(s.tied[static_cast<std::size_t>(j)]);
@@ -673,7 +761,14 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         } else {
             rows = working;
         }
-        for (int32_t j : rows) {
+        for (std::size_t t = 0; t < rows.size(); ++t) {
+            if (t + kAhead < rows.size()) {  // the rows read and written kAhead items on (ItemsAhead)
+                const int32_t a = rows[t + kAhead];
+                __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k);
+                __builtin_prefetch(out.posteriors.data() + static_cast<int64_t>(a) * k, 1);
+                __builtin_prefetch(out.labels.data() + a, 1);
+            }
+            const int32_t j = rows[t];
             double *row = out.posteriors.data() + static_cast<int64_t>(j) * k;
             std::copy_n(s.q.data() + static_cast<int64_t>(j) * k, k, row);
             out.labels[j] = argmax_row(row, k);
