@@ -14,11 +14,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "api/model.hpp"
+#include "crowd/em/round_stop.hpp"
 #include "crowd/em/ds_steps.hpp"
 #include "crowd/em/incremental.hpp"
 #include "support/cmocka_cpp.hpp"
@@ -272,7 +274,9 @@ static void test_real_crowds_in_place(void **) {
 // the counts and class mass equal to 1e-12 relative (rounding apart: q_new - q_old is
 // added at once, and the clamp at 0 then sees the sum, not the removal alone; with the
 // old share in the count the two differ by rounding only), each item's term and the total
-// log-likelihood equal to the reference's, and `moved` the largest posterior change.
+// log-likelihood equal to the reference's, `moved` the largest posterior change, and
+// `margin` the smallest gap between an item's two largest posteriors (gold and impossible
+// items left out).
 static void test_settle_round_is_remove_then_add(void **) {
     for (int32_t k : {2, 3, 5, 7}) {
         for (bool shares_in_sums : {true, false}) {
@@ -330,10 +334,10 @@ static void test_settle_round_is_remove_then_add(void **) {
             // the fused round
             std::vector<double> q = q_old, top(d.n_items), sum(d.n_items);
             std::vector<uint8_t> impossible(d.n_items);
-            double moved = -1.0;
+            double moved = -1.0, margin = -1.0;
             const double ll = cs::ds::e_step_settle(d, d.n_items, log_pi.data(), log_prior.data(), prior.data(),
                                                     nullptr, shares_in_sums, q.data(), top.data(), sum.data(),
-                                                    impossible.data(), counts.data(), mass.data(), moved,
+                                                    impossible.data(), counts.data(), mass.data(), moved, margin,
                                                     item_terms);
             double largest = 0.0, ll_ref = 0.0;
             for (std::size_t e = 0; e < q.size(); ++e) {
@@ -342,6 +346,15 @@ static void test_settle_round_is_remove_then_add(void **) {
             }
             assert_true(moved == largest);
             assert_true(largest > 0.01);  // the posteriors did move
+            double closest = std::numeric_limits<double>::infinity();
+            for (int32_t j = 0; j < d.n_items; ++j) {
+                if (d.gold[static_cast<std::size_t>(j)] >= 0 || impossible_ref[j] != 0) continue;
+                std::vector<double> row(q_ref.begin() + j * k, q_ref.begin() + (j + 1) * k);
+                std::sort(row.rbegin(), row.rend());
+                closest = std::min(closest, row[0] - row[1]);
+            }
+            assert_true(margin == closest);
+            assert_true(closest > 0.0 && closest < 0.01);  // some item is near a tie
             for (std::size_t e = 0; e < counts.size(); ++e)
                 assert_true(std::fabs(counts[e] - counts_ref[e]) <= 1e-12 * std::max(1.0, counts_ref[e]));
             for (std::size_t l = 0; l < kk; ++l)
@@ -357,6 +370,49 @@ static void test_settle_round_is_remove_then_add(void **) {
     }
 }
 
+// The early stop of an update's rounds (crowd/em/round_stop.hpp) on sequences of moves.
+static void test_round_stop(void **) {
+    // The 10^7-label bench's update (1 % new labels in random order): moves 0.0244,
+    // 0.00161, 1.89e-4, 2.19e-5 after the first round, the closest item 2.03e-5 from a
+    // tie. After the third, later rounds may move an entry by 2 x 1.89e-4 x 0.117 / 0.883
+    // = 5.0e-5 (doubled: 1.0e-4 > 2.03e-5), after the fourth by 5.8e-6 (1.16e-5 < 2.03e-5).
+    {
+        cs::RoundStop stop;
+        const double moves[] = {0.0244, 0.00161, 1.89e-4, 2.19e-5};
+        const bool expected[] = {false, false, false, true};
+        for (int r = 0; r < 4; ++r) assert_true(stop.settled(moves[r], 2.03e-5) == expected[r]);
+    }
+    // An exact tie never lets the rounds stop on the rule.
+    {
+        cs::RoundStop stop;
+        for (double m = 0.0244; m > 1e-12; m *= 0.12) assert_false(stop.settled(m, 0.0));
+    }
+    // The face crowd's update that slowed down and sped up again: moves too large and a
+    // rate too slow to be read as linear convergence, whatever the margin.
+    {
+        cs::RoundStop stop;
+        for (double m : {0.233, 0.172, 0.079, 0.030, 0.027}) assert_false(stop.settled(m, 0.103));
+    }
+    // At a steady rate of 1/5 the doubled bound is 4 moved (1/5) / (4/5) = moved: the rule
+    // stops at the first round whose move is below the margin, and not before.
+    {
+        cs::RoundStop stop;
+        double m = 1e-3;
+        int stopped = -1;
+        for (int r = 0; r < 12 && stopped < 0; ++r, m *= 0.2)
+            if (stop.settled(m, 1e-6)) stopped = r;
+        assert_int_equal(stopped, 5);  // 1e-3 x 0.2^5 = 3.2e-7 < 1e-6 < 1.6e-6
+    }
+    // A rate that jumps by more than a factor of 2 (0.05, then 0.2) is not steady.
+    {
+        cs::RoundStop stop;
+        assert_false(stop.settled(1e-3, 1.0));
+        assert_false(stop.settled(5e-5, 1.0));    // rate 0.05 (the first: rho taken as 1)
+        assert_false(stop.settled(1e-5, 1.0));    // rate 0.2 after 0.05: a jump of 4x
+        assert_true(stop.settled(2e-6, 1.0));     // 0.2 again: steady, far from any tie
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -366,6 +422,7 @@ int main(void) {
         cmocka_unit_test(test_with_a_classifier),
         cmocka_unit_test(test_real_crowds_in_place),
         cmocka_unit_test(test_settle_round_is_remove_then_add),
+        cmocka_unit_test(test_round_stop),
         cmocka_unit_test(test_batch_order_does_not_matter),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

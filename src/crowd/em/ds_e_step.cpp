@@ -7,6 +7,7 @@
 // threads).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "crowd/em/ds_kernel.hpp"
@@ -108,6 +109,20 @@ int64_t first_impossible_item(const CrowdData &d, const Workspace &ws, const dou
     return -1;
 }
 
+// The largest entry of a posterior row less the second largest (0 at an exact tie).
+inline double top_margin(const double *q, int32_t k) {
+    double first = q[0], second = -std::numeric_limits<double>::infinity();
+    for (int32_t l = 1; l < k; ++l) {
+        if (q[l] > first) {
+            second = first;
+            first = q[l];
+        } else if (q[l] > second) {
+            second = q[l];
+        }
+    }
+    return first - second;
+}
+
 // One item's share in an update round's sums (e_step_settle): `change`, the new posterior
 // less the old one already in the sums (or the new one alone), added into the count row
 // of each of its labels and into the class mass, clamped at 0 (a count is never
@@ -138,6 +153,7 @@ inline void move_item_share(const CrowdData &d, int64_t j, int32_t k, const doub
 // a gold item; nothing for an impossible one.
 struct SettleTotal {
     double ll = 0.0, product = 1.0, largest = 0.0;
+    double margin = std::numeric_limits<double>::infinity();  // smallest top - second posterior
     void add(double top, double sum, bool gold, bool impossible, int32_t k) {
         if (impossible) return;
         ll += top;
@@ -184,6 +200,8 @@ void settle_range(const CrowdData &d, int64_t n, const double *log_pi, const dou
             sum[j] = item.sum;
             impossible[j] = item.impossible ? 1 : 0;
             total.add(item.top, item.sum, gold >= 0, item.impossible, k);
+            // A gold item's posterior is pinned, an impossible one's the prior: neither moves.
+            if (gold < 0 && !item.impossible) total.margin = std::min(total.margin, top_margin(q + j * k, k));
         }
         for (int64_t j = b; j < e; ++j) {
             const double *qj = q + j * k, *was = old.data() + (j - b) * k;
@@ -262,7 +280,7 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
 double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const double *log_prior,
                      const double *prior, const uint8_t *allowed, bool shares_in_sums, double *q, double *top,
                      double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved,
-                     const double *item_terms) {
+                     double &margin, const double *item_terms) {
     SettleTotal total;
     with_classes(d.k, [&](auto kc) {
         constexpr int K = decltype(kc)::value;
@@ -270,6 +288,7 @@ double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const 
                         class_mass, item_terms, total);
     });
     moved = total.largest;
+    margin = total.margin;
     return total.ll + std::log(total.product);
 }
 

@@ -82,13 +82,16 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
 // negative). Per item, top[j] and sum[j] of its log-likelihood term (term = top + log sum
 // for an ordinary item, top for a gold one, 0 when impossible; item_log_likelihood) and
 // impossible[j]. Returns the items' total log-likelihood (one log per batch of items, as
-// the full E-step takes it) and in `moved` the largest change of a posterior entry.
+// the full E-step takes it), in `moved` the largest change of a posterior entry, and in
+// `margin` the smallest gap between an item's largest and second largest posterior
+// entry after the round (0 at an exact tie; gold and impossible items, whose posteriors
+// do not move, left out; infinity when no item is left).
 // `item_terms` (n x k, or null): each item's classifier term m_j(t)
 // (crowd/em/model_worker.hpp), added to its sums as the full E-step adds it.
 double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const double *log_prior,
                      const double *prior, const uint8_t *allowed, bool shares_in_sums, double *q, double *top,
                      double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved,
-                     const double *item_terms = nullptr);
+                     double &margin, const double *item_terms = nullptr);
 
 // Item j's log-likelihood term from e_step_settle's top and sum.
 double item_log_likelihood(const CrowdData &d, int64_t j, double top, double sum, bool impossible);

@@ -21,6 +21,7 @@
 #include "crowd/em/ds_steps.hpp"
 #include "crowd/em/incremental_model.hpp"
 #include "crowd/em/model_worker.hpp"
+#include "crowd/em/round_stop.hpp"
 #include "util/error.hpp"
 #include "util/fast_mod.hpp"
 
@@ -704,12 +705,13 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         for (int32_t j : working) in_working[static_cast<std::size_t>(j)] = 1;
         model_counts_of_rest(s, in_working, model_rest);
     }
+    RoundStop stop;
     for (int32_t round = 0; round < options.update_rounds; ++round) {
         take_logs(s.params, k, log_pi, log_prior);
-        double moved = 0.0;
+        double moved = 0.0, margin = 0.0;
         const double working_ll = ds::e_step_settle(
             v.data, n_working, log_pi.data(), log_prior.data(), s.params.prior.data(), v.allowed, round > 0, v.q,
-            top.data(), sum.data(), v.impossible, s.counts.data(), s.class_mass.data(), moved,
+            top.data(), sum.data(), v.impossible, s.counts.data(), s.class_mass.data(), moved, margin,
             model_terms_for(gathered.data, s.params.model_confusion, terms));
         s.log_likelihood = rest_log_likelihood + working_ll;
         model_counts_with(s, model_rest, gathered.data, gathered.q.data(), model_counts);
@@ -717,6 +719,9 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         if (!model_counts.empty()) model_m_step(model_counts, k, em, s.params.model_confusion);
         trace.push_back(s.log_likelihood);
         if (round > 0 && moved <= kSettled) break;
+        // The first round's move is the new labels' arrival, not EM's convergence: the
+        // rate is measured from the second on.
+        if (round > 0 && stop.settled(moved, margin)) break;
     }
     for (int64_t t = 0; t < n_working; ++t)  // each item's share, for the next update to remove
         v.item_ll[t] = ds::item_log_likelihood(v.data, t, top[t], sum[t], v.impossible[t] != 0);
