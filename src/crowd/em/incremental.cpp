@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Incremental EM over a saved state (incremental.hpp): merging new labels into the
-// labels by item, the rounds of incremental EM on the touched items, the rotation over
+// Incremental EM over a saved state (incremental.hpp): the rounds of incremental EM on
+// the touched items (their new labels merged in by update_labels.cpp), the rotation over
 // the others, and the results (ties, calibration) of the new state. An update costs in
 // proportion to the items it works on, not to the model (issue 38: 1 % more labels for
 // at most about 5 % of a full fit): the labels are patched in place, the rounds run on a
@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -22,8 +21,9 @@
 #include "crowd/em/incremental_model.hpp"
 #include "crowd/em/model_worker.hpp"
 #include "crowd/em/round_stop.hpp"
+#include "crowd/em/update_labels.hpp"
+#include "crowd/em/items_ahead.hpp"
 #include "util/error.hpp"
-#include "util/fast_mod.hpp"
 
 namespace cs {
 
@@ -32,47 +32,6 @@ namespace {
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 // A round changes no touched posterior by more than this: the touched part has converged.
 constexpr double kSettled = 1e-7;
-
-// How far ahead the passes over an update's items ask for their memory. Those items
-// are sorted but sparse -- 1 % more labels in random order touch about one item in ten
-// -- so each item's start, codes and rows lie on lines the hardware prefetcher does not
-// see coming, and a pass waits on memory once per item and array: answer sets of 95,577
-// items at 10^7 labels 12.5 -> 3.5 ms with the lines asked for 8 items ahead
-// (bench_update --arrival random).
-constexpr std::size_t kAhead = 8;
-
-// Asks for an update's items' memory ahead of a pass over them: at position t of a
-// pass over n items (item_at(i): the i-th one's id), the start of the item 2 kAhead on
-// and, of the item kAhead on, its codes and whatever `rows` asks for (its rows in
-// per-item tables). An item beyond the labels (a new one) has no start or codes yet.
-// Taken where the codes do not move during the pass. Always inlined: as a call of its
-// own GCC found it free of side effects and dropped it (a prefetch is none).
-class ItemsAhead {
-public:
-    explicit ItemsAhead(const CrowdData &d) : start_(d.item_start.data()), codes_(d.item_code.data()), n_items_(d.n_items) {}
-
-    template <class ItemAt, class Rows>
-    __attribute__((always_inline)) void fetch(std::size_t t, std::size_t n, ItemAt item_at, Rows rows) const {
-        if (t + 2 * kAhead < n) {
-            const int32_t j = item_at(t + 2 * kAhead);
-            if (j < n_items_) __builtin_prefetch(start_ + j);
-        }
-        if (t + kAhead < n) {
-            const int32_t j = item_at(t + kAhead);
-            if (j < n_items_) __builtin_prefetch(codes_ + start_[j]);
-            rows(j);
-        }
-    }
-    template <class ItemAt>
-    __attribute__((always_inline)) void fetch(std::size_t t, std::size_t n, ItemAt item_at) const {
-        fetch(t, n, item_at, [](int32_t) {});
-    }
-
-private:
-    const int64_t *start_;
-    const uint32_t *codes_;
-    int32_t n_items_;
-};
 
 // log pi transposed to worker x observed x true (the E-step kernels' layout) and log w.
 void take_logs(const DsParams &params, int32_t k, std::vector<double> &log_pi, std::vector<double> &log_prior) {
@@ -200,8 +159,8 @@ struct Gathered {
     void scatter(UpdateState &s, const std::vector<int32_t> &items) const {
         const int32_t k = s.data.k;
         for (std::size_t t = 0; t < items.size(); ++t) {
-            if (t + kAhead < items.size()) {  // the rows written kAhead items on
-                const int32_t a = items[t + kAhead];
+            if (t + kFetchAhead < items.size()) {  // the rows written kFetchAhead items on
+                const int32_t a = items[t + kFetchAhead];
                 __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k, 1);
                 __builtin_prefetch(s.item_ll.data() + a, 1);
                 __builtin_prefetch(s.impossible.data() + a, 1);
@@ -229,224 +188,6 @@ void m_step(UpdateState &s, const FitOptions &em) {
                            n_strata, em, s.params);
 }
 
-// A new label after validation, with its place in the input (for messages and the
-// order of the duplicate policy).
-struct NewLabel {
-    int32_t item, worker, label;
-    std::size_t index;
-};
-
-std::vector<NewLabel> checked_labels(const UpdateState &s, const int32_t *item, const int32_t *worker,
-                                     const int32_t *label, std::size_t n) {
-    const int32_t k = s.data.k;
-    std::vector<NewLabel> out(n);
-    for (std::size_t t = 0; t < n; ++t) {
-        if (item[t] < 0 || item[t] == std::numeric_limits<int32_t>::max())
-            throw Error(CS_ERR_INVALID_ID, "item id " + std::to_string(item[t]) + " at label index " +
-                                               std::to_string(t) + " is negative or too large");
-        if (worker[t] < 0)
-            throw Error(CS_ERR_INVALID_ID,
-                        "worker id " + std::to_string(worker[t]) + " at label index " + std::to_string(t) + " is negative");
-        if (label[t] < 0 || label[t] >= k)
-            throw Error(CS_ERR_INVALID_LABEL, "label " + std::to_string(label[t]) + " at label index " +
-                                                  std::to_string(t) + " is not a class of the model (0 .. " +
-                                                  std::to_string(k - 1) + ")");
-        out[t] = NewLabel{item[t], worker[t], label[t], t};
-    }
-    // By item, then worker, then input order: each item's new labels in the order of its
-    // codes (a batch that comes item after item, worker after worker, is in it already).
-    const auto before = [](const NewLabel &a, const NewLabel &b) {
-        return a.item != b.item ? a.item < b.item : a.worker < b.worker;
-    };
-    if (std::is_sorted(out.begin(), out.end(), before)) return out;
-    const auto by_item = [](const NewLabel &a, const NewLabel &b) { return a.item < b.item; };
-    if (std::is_sorted(out.begin(), out.end(), by_item)) {
-        // Grouped by item already (an export, new items' labels as they came): only each
-        // item's few labels need their worker order, not a sort of the whole batch (which
-        // was a tenth of an update of new items).
-        for (auto run = out.begin(); run != out.end();) {
-            const auto end = std::find_if(run, out.end(), [&](const NewLabel &x) { return x.item != run->item; });
-            std::stable_sort(run, end, before);
-            run = end;
-        }
-        return out;
-    }
-    std::stable_sort(out.begin(), out.end(), before);
-    return out;
-}
-
-[[noreturn]] void duplicate(int32_t item, int32_t worker, const std::string &where) {
-    throw Error(CS_ERR_DUPLICATE, "worker " + std::to_string(worker) + " labelled item " + std::to_string(item) +
-                                      " twice (" + where + "); set CS_PARAM_DUPLICATES to first or last to keep one");
-}
-
-// The items whose labels the batch changes, in increasing order, after checking the
-// batch against the duplicate policy and the size limits: nothing is changed before
-// this has passed, so a rejected batch leaves the state as it was.
-std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy) {
-    std::vector<int32_t> out;
-    const CrowdData &d = s.data;
-    int64_t n_workers = d.n_workers;
-    const ItemsAhead ahead(d);
-    for (std::size_t b = 0; b < batch.size();) {
-        ahead.fetch(b, batch.size(), [&](std::size_t i) { return batch[i].item; });
-        const int32_t j = batch[b].item;
-        std::size_t e = b;
-        while (e < batch.size() && batch[e].item == j) ++e;
-        bool changes = j >= d.n_items;
-        for (std::size_t t = b; t < e; ++t) {
-            n_workers = std::max<int64_t>(n_workers, int64_t{batch[t].worker} + 1);
-            if (t + 1 < e && batch[t + 1].worker == batch[t].worker && policy == CS_DUPLICATES_REJECT)
-                duplicate(j, batch[t].worker,
-                          "label indices " + std::to_string(batch[t].index) + " and " + std::to_string(batch[t + 1].index));
-            const int64_t first = j < d.n_items ? d.item_start[j] : 0, last = j < d.n_items ? d.item_start[j + 1] : 0;
-            // The item's codes are in worker order: worker w's, if any, is the first >= w k.
-            const uint32_t *codes = d.item_code.data();
-            const uint32_t lowest = static_cast<uint32_t>(batch[t].worker) * static_cast<uint32_t>(d.k);
-            const int64_t p = std::lower_bound(codes + first, codes + last, lowest) - codes;
-            // Worker w's codes are w k .. w k + k - 1: compared as codes, not divided by k.
-            if (p < last && codes[p] - lowest < static_cast<uint32_t>(d.k)) {
-                if (policy == CS_DUPLICATES_REJECT)
-                    duplicate(j, batch[t].worker,
-                              "label index " + std::to_string(batch[t].index) + " and a label the model has");
-                changes = changes || (policy == CS_DUPLICATES_KEEP_LAST &&
-                                      codes[p] != lowest + static_cast<uint32_t>(batch[t].label));
-            } else {
-                changes = true;
-            }
-        }
-        if (changes) out.push_back(j);
-        b = e;
-    }
-    if (static_cast<uint64_t>(n_workers) * static_cast<uint64_t>(d.k) >= (uint64_t{1} << 32))
-        throw Error(CS_ERR_TOO_LARGE, "n_workers x k = " + std::to_string(n_workers) + " x " + std::to_string(d.k) +
-                                          " reaches 2^32, beyond the 32-bit label codes");
-    return out;
-}
-
-// Merge the checked batch into the labels by item under the duplicate policy and grow
-// the state's per-item and per-worker tables; `added` = labels added or replaced. The
-// changed items' old share must have left the sums before (remove_items on the old data).
-// The codes are patched in place: the merged labels of the batch's items are formed
-// apart (O(their labels)), then, from the last item back, the codes between two of them
-// move up by the labels inserted before (one memmove per stretch) and the item starts
-// with them; labels that are new items only append.
-void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added) {
-    CrowdData &d = s.data;
-    const int32_t k = d.k;
-    int32_t n_items = d.n_items, n_workers = d.n_workers;
-    for (const NewLabel &l : batch) {
-        n_items = std::max(n_items, l.item + 1);
-        n_workers = std::max(n_workers, l.worker + 1);
-    }
-    s.worker_labels.resize(static_cast<std::size_t>(n_workers), 0);
-    // The merged codes of each item of the batch, in item order: group g is item
-    // items[g] with codes merged[group_start[g] .. group_start[g + 1]).
-    std::vector<int32_t> items;
-    std::vector<std::size_t> group_start{0};
-    std::vector<uint32_t> merged;
-    added = 0;
-    int64_t inserted = 0;
-    const ItemsAhead ahead(d);  // before the codes grow below
-    for (std::size_t b = 0; b < batch.size();) {
-        ahead.fetch(b, batch.size(), [&](std::size_t i) { return batch[i].item; });
-        const int32_t j = batch[b].item;
-        const int64_t first = j < d.n_items ? d.item_start[j] : 0, last = j < d.n_items ? d.item_start[j + 1] : 0;
-        int64_t p = first;
-        while (b < batch.size() && batch[b].item == j) {
-            // The item's labels of this worker in the batch: [b, e).
-            std::size_t e = b;
-            while (e < batch.size() && batch[e].item == j && batch[e].worker == batch[b].worker) ++e;
-            const NewLabel &chosen = policy == CS_DUPLICATES_KEEP_LAST ? batch[e - 1] : batch[b];
-            const int32_t w = chosen.worker;
-            // Worker w's codes are w k .. w k + k - 1: the item's codes are compared with
-            // them rather than divided by k (a division a label of every touched item).
-            const uint32_t lowest = static_cast<uint32_t>(w) * static_cast<uint32_t>(k);
-            while (p < last && d.item_code[static_cast<std::size_t>(p)] < lowest)
-                merged.push_back(d.item_code[static_cast<std::size_t>(p++)]);
-            const uint32_t code = lowest + static_cast<uint32_t>(chosen.label);
-            if (p < last && d.item_code[static_cast<std::size_t>(p)] - lowest < static_cast<uint32_t>(k)) {
-                // the model has this (item, worker): checked
-                const uint32_t kept = policy == CS_DUPLICATES_KEEP_LAST ? code : d.item_code[static_cast<std::size_t>(p)];
-                if (kept != d.item_code[static_cast<std::size_t>(p)]) ++added;
-                merged.push_back(kept);
-                ++p;
-            } else {
-                merged.push_back(code);
-                ++added;
-                ++inserted;
-                ++s.worker_labels[static_cast<std::size_t>(w)];
-            }
-            b = e;
-        }
-        while (p < last) merged.push_back(d.item_code[static_cast<std::size_t>(p++)]);
-        items.push_back(j);
-        group_start.push_back(merged.size());
-    }
-    const int64_t old_labels = static_cast<int64_t>(d.n_labels());
-    d.item_start.resize(static_cast<std::size_t>(n_items) + 1, old_labels);  // new items: empty so far
-    d.item_code.resize(static_cast<std::size_t>(old_labels + inserted));
-    uint32_t *codes = d.item_code.owned_data();
-    // From the last group back: `shift` = labels inserted by the groups before the
-    // current point; items (j, hi) between two groups move up by it.
-    int64_t shift = inserted;
-    int32_t hi = n_items;
-    int64_t old_start_hi = old_labels;  // the old start of item hi (its entry is already new)
-    d.item_start[static_cast<std::size_t>(n_items)] = old_labels + inserted;
-    for (std::size_t g = items.size(); g-- > 0;) {
-        const int32_t j = items[g];
-        const int64_t old_begin = d.item_start[static_cast<std::size_t>(j)];
-        const int64_t old_end = j + 1 == hi ? old_start_hi : d.item_start[static_cast<std::size_t>(j) + 1];
-        if (shift != 0 && old_start_hi > old_end)
-            std::memmove(codes + old_end + shift, codes + old_end,
-                         static_cast<std::size_t>(old_start_hi - old_end) * sizeof(uint32_t));
-        for (int32_t m = j + 1; m < hi; ++m) d.item_start[static_cast<std::size_t>(m)] += shift;
-        const int64_t length = static_cast<int64_t>(group_start[g + 1] - group_start[g]);
-        shift -= length - (old_end - old_begin);
-        const int64_t new_begin = old_begin + shift;
-        std::copy_n(merged.data() + group_start[g], static_cast<std::size_t>(length), codes + new_begin);
-        d.item_start[static_cast<std::size_t>(j)] = new_begin;
-        old_start_hi = old_begin;
-        hi = j;
-    }
-    if (!d.gold.empty()) d.gold.resize(static_cast<std::size_t>(n_items), -1);
-    const std::size_t kk = static_cast<std::size_t>(k) * k;
-    s.counts.resize(static_cast<std::size_t>(n_workers) * kk, 0.0);
-    s.q.resize(static_cast<std::size_t>(n_items) * k, 0.0);
-    s.item_ll.resize(static_cast<std::size_t>(n_items), 0.0);
-    s.impossible.resize(static_cast<std::size_t>(n_items), 0);
-    d.n_items = n_items;
-    d.n_workers = n_workers;
-}
-
-// The answer sets of the listed items (restricted support), after their labels changed.
-void refresh_allowed(UpdateState &s, const std::vector<int32_t> &items) {
-    const CrowdData &d = s.data;
-    const int32_t k = d.k;
-    if (s.allowed.empty()) {
-        s.allowed = answer_sets(d);
-        return;
-    }
-    s.allowed.resize(static_cast<std::size_t>(d.n_items) * k, 1);
-    const FastMod32 label_of(static_cast<uint32_t>(k));  // d.label_of without a division
-    // Taken once: the answer sets are bytes, which may alias anything, so every write
-    // would otherwise have the compiler load the starts' and codes' addresses again.
-    const int64_t *start = d.item_start.data();
-    const uint32_t *codes = d.item_code.data();
-    const ItemsAhead ahead(d);
-    for (std::size_t t = 0; t < items.size(); ++t) {
-        ahead.fetch(t, items.size(), [&](std::size_t i) { return items[i]; });
-        const int32_t j = items[t];
-        uint8_t *a = s.allowed.data() + static_cast<int64_t>(j) * k;
-        const int64_t first = start[j], last = start[j + 1];
-        const bool none = first == last;
-        std::fill(a, a + k, static_cast<uint8_t>(none ? 1 : 0));
-        for (int64_t p = first; p < last; ++p) a[label_of(codes[p])] = 1;
-        if (!none && has_model(d))  // the model answers too (answer_sets)
-            for (int32_t c = 0; c < k; ++c) a[c] = a[c] || model_answers(d, j, c);
-    }
-}
-
 // Items of the rotation: from the cursor on, the untouched items until `budget` of their
 // labels are taken or every item was seen once.
 std::vector<int32_t> rotation(UpdateState &s, const std::vector<char> &touched, double budget) {
@@ -471,8 +212,8 @@ void mark_ties(UpdateState &s, const std::vector<int32_t> &items) {
     const int32_t k = d.k;
     s.tied.resize(static_cast<std::size_t>(d.n_items), 0);
     for (std::size_t t = 0; t < items.size(); ++t) {
-        if (t + kAhead < items.size()) {  // the rows read kAhead items on (ItemsAhead)
-            const int32_t a = items[t + kAhead];
+        if (t + kFetchAhead < items.size()) {  // the rows read kFetchAhead items on (ItemsAhead)
+            const int32_t a = items[t + kFetchAhead];
             __builtin_prefetch(d.item_start.data() + a);
             __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k);
             __builtin_prefetch(s.tied.data() + a, 1);
@@ -767,8 +508,8 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
             rows = working;
         }
         for (std::size_t t = 0; t < rows.size(); ++t) {
-            if (t + kAhead < rows.size()) {  // the rows read and written kAhead items on (ItemsAhead)
-                const int32_t a = rows[t + kAhead];
+            if (t + kFetchAhead < rows.size()) {  // the rows read and written kFetchAhead items on (ItemsAhead)
+                const int32_t a = rows[t + kFetchAhead];
                 __builtin_prefetch(s.q.data() + static_cast<int64_t>(a) * k);
                 __builtin_prefetch(out.posteriors.data() + static_cast<int64_t>(a) * k, 1);
                 __builtin_prefetch(out.labels.data() + a, 1);
