@@ -231,6 +231,33 @@ static void test_batch_order_does_not_matter(void **) {
     assert_true(after[0] == after[2]);
 }
 
+// Two labels of one worker on one new item in a batch out of order (the radix sort's
+// path in checked_labels): the duplicate policy keeps the later one (last) or the
+// earlier (first) in input order, as the same batch with the other label left out.
+static void test_batch_duplicates_keep_input_order(void **) {
+    const test::Triples t = test::simulate(400, 20, 3, 5, 31);
+    for (int32_t policy : {CS_DUPLICATES_KEEP_LAST, CS_DUPLICATES_KEEP_FIRST}) {
+        test::Triples both, kept;
+        // items 402, 400 and 401 (new), worker 3 twice on item 400: label 0, then 2
+        both.add(402, 1, 1);
+        both.add(400, 3, 0);
+        both.add(401, 7, 2);
+        both.add(400, 3, 2);
+        kept.add(400, 3, policy == CS_DUPLICATES_KEEP_LAST ? 2 : 0);
+        kept.add(401, 7, 2);
+        kept.add(402, 1, 1);
+        std::vector<std::vector<uint8_t>> after;
+        for (const test::Triples *batch : {&both, &kept}) {
+            test::Model m = test::make_model("auto");
+            cs_set_int(m.get(), CS_PARAM_DUPLICATES, policy);
+            assert_int_equal(test::fit(m.get(), t), CS_OK);
+            assert_int_equal(test::update(m.get(), *batch), CS_OK);
+            after.push_back(test::saved(m.get()));
+        }
+        assert_true(after[0] == after[1]);
+    }
+}
+
 // The shared and development crowds (test_incremental's), half their labels fitted and
 // the rest added in 9 batches, every update held to the whole refresh: real crowds
 // have tied posteriors and some fits are degenerate. Skips visibly without the data.
@@ -424,6 +451,7 @@ int main(void) {
         cmocka_unit_test(test_settle_round_is_remove_then_add),
         cmocka_unit_test(test_round_stop),
         cmocka_unit_test(test_batch_order_does_not_matter),
+        cmocka_unit_test(test_batch_duplicates_keep_input_order),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
