@@ -21,10 +21,18 @@ items, and its floor -- the mean ECE (100 draws) of a perfectly calibrated model
 same confidences on as many items, the truth drawn from the posteriors themselves: what
 sampling alone costs on a set of that size.
 
+With --unanimous, instead: per set the items with truth on which every label agrees (at
+least two labels), how many of them the truth says are wrong, and the confidence auto
+gives them -- what no model of the labels alone can see -- and the least calibration
+error those items cost a rule that gives every unanimous item one confidence c on every
+crowd: min over c of the mean over the sets of (their share of the items with truth) x
+|c - their accuracy|. An illustration, not a bound on the binned ECE (a bin can pool
+these items with others that err the other way).
+
 A benchmark to run by hand (a minute or so), not a test.
 
 Usage: CROWDSPEC_LIBRARY=build/src/libcrowdspec.so.0 PYTHONPATH=bindings/python \\
-         /usr/bin/python3 bench/calibration_bounds.py [--gold] [DIR ...]
+         /usr/bin/python3 bench/calibration_bounds.py [--gold | --unanimous] [DIR ...]
 """
 
 import argparse
@@ -83,14 +91,52 @@ def gold_floor(paths, share=0.15, draws=100):
     print("| mean | | %.3f | %.3f |" % tuple(np.mean(rows, axis=0)))
 
 
+def unanimous(paths):
+    """Per set: the unanimous items with truth, their accuracy by the truth and auto's
+    confidence on them; then the best single confidence for all of them."""
+    print("| set | items with truth | unanimous (>= 2 labels) | wrong by the truth | auto's mean confidence on them |")
+    print("|---|---|---|---|---|")
+    shares = []
+    for path in paths:
+        name = os.path.basename(path)[:-len("_crowd.txt")]
+        item, worker, label, truth_items, truth_labels = load(path)
+        # one truth line per item (dog's file repeats each of its 807 items ten times)
+        truth_items, first = np.unique(truth_items, return_index=True)
+        truth_labels = truth_labels[first]
+        n_items = int(max(item.max(), truth_items.max())) + 1
+        n_classes = int(max(label.max(), truth_labels.max())) + 1
+        fit = crowdspec.fit_labels(item, worker, label, "auto", n_items=n_items, n_workers=int(worker.max()) + 1,
+                                   n_classes=n_classes, warn=False)
+        votes = np.zeros((n_items, n_classes), dtype=np.int64)
+        np.add.at(votes, (item, label), 1)
+        count = votes.sum(axis=1)
+        agreed = (votes.max(axis=1) == count) & (count >= 2)
+        which = truth_items[agreed[truth_items]]
+        right = votes[which].argmax(axis=1) == truth_labels[agreed[truth_items]]
+        accuracy = right.mean() if which.size else 1.0
+        confidence = fit.posteriors[which].max(axis=1).mean() if which.size else float("nan")
+        shares.append((which.size / truth_items.size, accuracy))
+        print("| %s | %d | %d | %.1f %% | %.3f |" % (name, truth_items.size, which.size, 100.0 * (1.0 - accuracy),
+                                                    confidence))
+    grid = np.linspace(0.5, 1.0, 501)
+    cost = [np.mean([w * abs(c - a) for w, a in shares]) for c in grid]
+    best = int(np.argmin(cost))
+    print("\nOne confidence c for every unanimous item of every set: least cost %.4f at c = %.3f "
+          "(c = 0.95: %.4f, c = 0.99: %.4f)" % (cost[best], grid[best], cost[450], cost[490]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
     parser.add_argument("--gold", action="store_true", help="the gold calibration's ECE and its sampling floor")
+    parser.add_argument("--unanimous", action="store_true",
+                        help="the items every label agrees on: how often the truth overrules them")
     args = parser.parse_args()
     paths = crowd_paths(args.dirs)
     if args.gold:
         return gold_floor(paths)
+    if args.unanimous:
+        return unanimous(paths)
     sets = {}
     for path in paths:
         name = os.path.basename(path)[:-len("_crowd.txt")]
