@@ -127,25 +127,15 @@ inline double top_margin(const double *q, int32_t k) {
 // less the old one already in the sums (or the new one alone), added into the count row
 // of each of its labels and into the class mass, clamped at 0 (a count is never
 // negative; rounding can leave one a hair below where its true value is 0).
-// The clamp is written x > 0 ? x : 0, which is std::max(0.0, x) to the bit (NaN and
-// -0 give 0 in both) and which the compiler makes a max instruction, where std::max
-// became a compare and a branch per count (a tenth of an update's rounds).
 template <int K>
 inline void move_item_share(const CrowdData &d, int64_t j, int32_t k, const double *change, double *counts,
                             double *class_mass) {
     const int32_t kk = K > 0 ? K : k;
-    const uint32_t *code = d.item_code.data();
-    for (int64_t p = d.item_start[j], e = d.item_start[j + 1]; p < e; ++p) {
-        double *row = counts + static_cast<int64_t>(code[p]) * kk;
-        for (int32_t l = 0; l < kk; ++l) {
-            const double x = row[l] + change[l];
-            row[l] = x > 0.0 ? x : 0.0;
-        }
+    for (int64_t p = d.item_start[j]; p < d.item_start[j + 1]; ++p) {
+        double *row = counts + static_cast<int64_t>(d.item_code[p]) * kk;
+        for (int32_t l = 0; l < kk; ++l) row[l] = std::max(0.0, row[l] + change[l]);
     }
-    for (int32_t l = 0; l < kk; ++l) {
-        const double x = class_mass[l] + change[l];
-        class_mass[l] = x > 0.0 ? x : 0.0;
-    }
+    for (int32_t l = 0; l < kk; ++l) class_mass[l] = std::max(0.0, class_mass[l] + change[l]);
 }
 
 // The running total of an update round's log-likelihood: top + log(sum) per ordinary
