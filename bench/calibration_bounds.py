@@ -63,6 +63,12 @@ def leave_one_out(curves, names):
     return out
 
 
+def crowd_shape(item, worker, label, truth_items, truth_labels):
+    """fit_labels's size arguments for a crowd and its truth."""
+    return dict(n_items=int(max(item.max(), truth_items.max())) + 1, n_workers=int(worker.max()) + 1,
+                n_classes=int(max(label.max(), truth_labels.max())) + 1, warn=False)
+
+
 def gold_floor(paths, share=0.15, draws=100):
     """Per set: the non-gold ECE with `share` of the truth as gold, and its sampling floor."""
     print("| set | non-gold items | ECE | floor |")
@@ -71,9 +77,8 @@ def gold_floor(paths, share=0.15, draws=100):
     for path in paths:
         name = os.path.basename(path)[:-len("_crowd.txt")]
         item, worker, label, truth_items, truth_labels = load(path)
-        k = int(max(label.max(), truth_labels.max())) + 1
-        shape = dict(n_items=int(max(item.max(), truth_items.max())) + 1, n_workers=int(worker.max()) + 1,
-                     n_classes=k, warn=False)
+        shape = crowd_shape(item, worker, label, truth_items, truth_labels)
+        k = shape["n_classes"]
         real, floor = [], []
         for seed in range(3):
             rng = np.random.default_rng(seed)
@@ -103,11 +108,9 @@ def unanimous(paths):
         # one truth line per item (dog's file repeats each of its 807 items ten times)
         truth_items, first = np.unique(truth_items, return_index=True)
         truth_labels = truth_labels[first]
-        n_items = int(max(item.max(), truth_items.max())) + 1
-        n_classes = int(max(label.max(), truth_labels.max())) + 1
-        fit = crowdspec.fit_labels(item, worker, label, "auto", n_items=n_items, n_workers=int(worker.max()) + 1,
-                                   n_classes=n_classes, warn=False)
-        votes = np.zeros((n_items, n_classes), dtype=np.int64)
+        shape = crowd_shape(item, worker, label, truth_items, truth_labels)
+        fit = crowdspec.fit_labels(item, worker, label, "auto", **shape)
+        votes = np.zeros((shape["n_items"], shape["n_classes"]), dtype=np.int64)
         np.add.at(votes, (item, label), 1)
         count = votes.sum(axis=1)
         agreed = (votes.max(axis=1) == count) & (count >= 2)
@@ -141,8 +144,7 @@ def main():
     for path in paths:
         name = os.path.basename(path)[:-len("_crowd.txt")]
         item, worker, label, truth_items, truth_labels = load(path)
-        shape = dict(n_items=int(item.max()) + 1, n_workers=int(worker.max()) + 1,
-                     n_classes=int(max(label.max(), truth_labels.max())) + 1, warn=False)
+        shape = crowd_shape(item, worker, label, truth_items, truth_labels)
         raw = crowdspec.fit_labels(item, worker, label, "auto", calibration="none", **shape)
         cal = crowdspec.fit_labels(item, worker, label, "auto", **shape)
         sets[name] = (raw.posteriors, truth_items, truth_labels, cal.temperature,
