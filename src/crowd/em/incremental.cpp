@@ -19,10 +19,10 @@
 #include "crowd/em/degenerate_fit.hpp"
 #include "crowd/em/ds_steps.hpp"
 #include "crowd/em/incremental_model.hpp"
+#include "crowd/em/items_ahead.hpp"
 #include "crowd/em/model_worker.hpp"
 #include "crowd/em/round_stop.hpp"
 #include "crowd/em/update_labels.hpp"
-#include "crowd/em/items_ahead.hpp"
 #include "util/error.hpp"
 
 namespace cs {
