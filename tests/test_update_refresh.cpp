@@ -192,6 +192,16 @@ static void test_loaded_copy_updates_alike(void **) {
     }
 }
 
+// The saved bytes of an auto model fitted on `first` and updated with `batch` under the
+// duplicate policy.
+std::vector<uint8_t> saved_after_update(const test::Triples &first, const test::Triples &batch, int32_t policy) {
+    test::Model m = test::make_model("auto");
+    cs_set_int(m.get(), CS_PARAM_DUPLICATES, policy);
+    assert_int_equal(test::fit(m.get(), first), CS_OK);
+    assert_int_equal(test::update(m.get(), batch), CS_OK);
+    return test::saved(m.get());
+}
+
 // One batch in three orders -- sorted by item and worker, grouped by item with each
 // item's workers reversed (the path that orders each item's labels alone), and shuffled
 // -- gives the same model: the same saved bytes after the update. Some labels of the
@@ -219,16 +229,9 @@ static void test_batch_order_does_not_matter(void **) {
     }
     assert_true(grouped.item == sorted.item && grouped.worker != sorted.worker);
     const test::Triples shuffled_batch = test::slice(sorted, shuffled(sorted.size(), 9), 0, sorted.size());
-    std::vector<std::vector<uint8_t>> after;
-    for (const test::Triples *batch : std::initializer_list<const test::Triples *>{&sorted, &grouped, &shuffled_batch}) {
-        test::Model m = test::make_model("auto");
-        cs_set_int(m.get(), CS_PARAM_DUPLICATES, CS_DUPLICATES_KEEP_LAST);
-        assert_int_equal(test::fit(m.get(), first), CS_OK);
-        assert_int_equal(test::update(m.get(), *batch), CS_OK);
-        after.push_back(test::saved(m.get()));
-    }
-    assert_true(after[0] == after[1]);
-    assert_true(after[0] == after[2]);
+    const std::vector<uint8_t> after = saved_after_update(first, sorted, CS_DUPLICATES_KEEP_LAST);
+    assert_true(saved_after_update(first, grouped, CS_DUPLICATES_KEEP_LAST) == after);
+    assert_true(saved_after_update(first, shuffled_batch, CS_DUPLICATES_KEEP_LAST) == after);
 }
 
 // Two labels of one worker on one new item in a batch out of order (the radix sort's
@@ -246,15 +249,7 @@ static void test_batch_duplicates_keep_input_order(void **) {
         kept.add(400, 3, policy == CS_DUPLICATES_KEEP_LAST ? 2 : 0);
         kept.add(401, 7, 2);
         kept.add(402, 1, 1);
-        std::vector<std::vector<uint8_t>> after;
-        for (const test::Triples *batch : {&both, &kept}) {
-            test::Model m = test::make_model("auto");
-            cs_set_int(m.get(), CS_PARAM_DUPLICATES, policy);
-            assert_int_equal(test::fit(m.get(), t), CS_OK);
-            assert_int_equal(test::update(m.get(), *batch), CS_OK);
-            after.push_back(test::saved(m.get()));
-        }
-        assert_true(after[0] == after[1]);
+        assert_true(saved_after_update(t, both, policy) == saved_after_update(t, kept, policy));
     }
 }
 
