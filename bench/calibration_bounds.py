@@ -63,6 +63,12 @@ def leave_one_out(curves, names):
     return out
 
 
+def named_crowds(paths):
+    """Each crowd's name (NAME of NAME_crowd.txt) and its arrays (crowd_sets.load)."""
+    for path in paths:
+        yield os.path.basename(path)[:-len("_crowd.txt")], load(path)
+
+
 def crowd_shape(item, worker, label, truth_items, truth_labels):
     """fit_labels's size arguments for a crowd and its truth."""
     return dict(n_items=int(max(item.max(), truth_items.max())) + 1, n_workers=int(worker.max()) + 1,
@@ -74,9 +80,7 @@ def gold_floor(paths, share=0.15, draws=100):
     print("| set | non-gold items | ECE | floor |")
     print("|---|---|---|---|")
     rows = []
-    for path in paths:
-        name = os.path.basename(path)[:-len("_crowd.txt")]
-        item, worker, label, truth_items, truth_labels = load(path)
+    for name, (item, worker, label, truth_items, truth_labels) in named_crowds(paths):
         shape = crowd_shape(item, worker, label, truth_items, truth_labels)
         k = shape["n_classes"]
         real, floor = [], []
@@ -102,9 +106,7 @@ def unanimous(paths):
     print("| set | items with truth | unanimous (>= 2 labels) | wrong by the truth | auto's mean confidence on them |")
     print("|---|---|---|---|---|")
     shares = []
-    for path in paths:
-        name = os.path.basename(path)[:-len("_crowd.txt")]
-        item, worker, label, truth_items, truth_labels = load(path)
+    for name, (item, worker, label, truth_items, truth_labels) in named_crowds(paths):
         # one truth line per item (dog's file repeats each of its 807 items ten times)
         truth_items, first = np.unique(truth_items, return_index=True)
         truth_labels = truth_labels[first]
@@ -141,9 +143,7 @@ def main():
     if args.unanimous:
         return unanimous(paths)
     sets = {}
-    for path in paths:
-        name = os.path.basename(path)[:-len("_crowd.txt")]
-        item, worker, label, truth_items, truth_labels = load(path)
+    for name, (item, worker, label, truth_items, truth_labels) in named_crowds(paths):
         shape = crowd_shape(item, worker, label, truth_items, truth_labels)
         raw = crowdspec.fit_labels(item, worker, label, "auto", calibration="none", **shape)
         cal = crowdspec.fit_labels(item, worker, label, "auto", **shape)
