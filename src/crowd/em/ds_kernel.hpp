@@ -8,9 +8,10 @@
 // The kernels are headers because they run once per item or label, and everything in
 // the three ds_kernel*.hpp has internal linkage (an unnamed namespace): each is compiled
 // in the one translation unit that runs it -- ds_e_step.cpp the E-step kernels,
-// ds_m_step.cpp scatter_range -- and laid out there as when all of Dawid-Skene EM was
-// one file (per-item helpers inlined, rare paths split off into cold sections, the
-// same machine code). Include them from no other file.
+// ds_settle.cpp the update rounds', ds_m_step.cpp scatter_range -- and laid out there
+// as when all of Dawid-Skene EM was one file (per-item helpers inlined, rare paths
+// split off into cold sections, the same machine code). Include them from no other
+// file.
 #pragma once
 
 #include <cmath>

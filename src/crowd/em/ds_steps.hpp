@@ -74,7 +74,7 @@ void e_step_items(const CrowdData &d, const int32_t *items, std::size_t n, const
                   double *item_ll, uint8_t *impossible, double *counts, double *class_mass,
                   const double *item_terms = nullptr);
 
-// One round of incremental EM over the items [0, n) of `d` (an update's gathered working
+// One round of incremental EM (ds_settle.cpp) over the items [0, n) of `d` (an update's gathered working
 // set, whose items hold nothing else), in one pass: each item's posterior q_j (Z-4) at
 // log_pi and log_prior, and the sums moved by it -- with `shares_in_sums` the item's
 // previous q_j is already in `counts` and `class_mass` and the change q_j(new) - q_j(old)
