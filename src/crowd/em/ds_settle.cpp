@@ -17,20 +17,6 @@ namespace cs::ds {
 
 namespace {
 
-// The largest entry of a posterior row less the second largest (0 at an exact tie).
-inline double top_margin(const double *q, int32_t k) {
-    double first = q[0], second = -std::numeric_limits<double>::infinity();
-    for (int32_t l = 1; l < k; ++l) {
-        if (q[l] > first) {
-            second = first;
-            first = q[l];
-        } else if (q[l] > second) {
-            second = q[l];
-        }
-    }
-    return first - second;
-}
-
 // One item's share in an update round's sums (e_step_settle): `change`, the new posterior
 // less the old one already in the sums (or the new one alone), added into the count row
 // of each of its labels and into the class mass, clamped at 0 (a count is never
@@ -130,6 +116,20 @@ double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const 
     moved = total.largest;
     margin = total.margin;
     return total.ll + std::log(total.product);
+}
+
+// The largest entry of a posterior row less the second largest (ds_steps.hpp).
+double top_margin(const double *q, int32_t k) {
+    double first = q[0], second = -std::numeric_limits<double>::infinity();
+    for (int32_t l = 1; l < k; ++l) {
+        if (q[l] > first) {
+            second = first;
+            first = q[l];
+        } else if (q[l] > second) {
+            second = q[l];
+        }
+    }
+    return first - second;
 }
 
 double item_log_likelihood(const CrowdData &d, int64_t j, double top, double sum, bool impossible) {

@@ -93,6 +93,10 @@ double e_step_settle(const CrowdData &d, int64_t n, const double *log_pi, const 
                      double *sum, uint8_t *impossible, double *counts, double *class_mass, double &moved,
                      double &margin, const double *item_terms = nullptr);
 
+// The largest entry of a posterior row of k less the second largest (0 at an exact tie):
+// e_step_settle's margin of one item.
+double top_margin(const double *q, int32_t k);
+
 // Item j's log-likelihood term from e_step_settle's top and sum.
 double item_log_likelihood(const CrowdData &d, int64_t j, double top, double sum, bool impossible);
 

@@ -64,6 +64,9 @@ struct UpdateState {
     /// Rows of the results that the last update recomputed: n_items after a whole
     /// refresh, fewer after one in place (for tests and benches; not saved).
     int64_t refreshed_rows = 0;
+    /// Items of the last update's narrowed rounds (those still near a tie when the
+    /// rounds converged linearly; 0 when none were needed; for tests; not saved).
+    int64_t narrowed_items = 0;
 
     /// Point data.model_probs at model_table (null when it is empty); after any change
     /// of model_table's size.

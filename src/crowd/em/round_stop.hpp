@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 
 namespace cs {
 
@@ -28,17 +29,22 @@ public:
     static constexpr double kSmallMove = 1e-3;  // largest posterior change of a settling round
     static constexpr double kFastRate = 0.25;   // largest rate taken as linear convergence
 
-    /// Whether the rounds can stop after the one that moved `moved` and left `margin`.
-    bool settled(double moved, double margin) {
+    /// The margin above which no item's label can change after the round that moved
+    /// `moved` (twice what later rounds may move an entry, doubled), or infinity where
+    /// the linear picture does not hold yet. Call once a round.
+    double safe_margin(double moved) {
         const double rate = previous_ > 0.0 ? moved / previous_ : 1.0;
         const double rho = std::max(rate, previous_rate_);
         const bool steady = rate <= 2.0 * previous_rate_ && previous_rate_ <= 2.0 * rate;
         previous_ = moved;
         previous_rate_ = rate;
-        if (!(moved <= kSmallMove && rho <= kFastRate && steady)) return false;
+        if (!(moved <= kSmallMove && rho <= kFastRate && steady)) return std::numeric_limits<double>::infinity();
         const double later = 2.0 * moved * rho / (1.0 - rho);  // what later rounds may move, doubled
-        return margin > 2.0 * later;
+        return 2.0 * later;
     }
+
+    /// Whether the rounds can stop after the one that moved `moved` and left `margin`.
+    bool settled(double moved, double margin) { return margin > safe_margin(moved); }
 
 private:
     double previous_ = 0.0;       // the last round's largest move (0: none yet)
