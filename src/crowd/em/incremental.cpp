@@ -188,6 +188,60 @@ void m_step(UpdateState &s, const FitOptions &em) {
                            n_strata, em, s.params);
 }
 
+// The classifier's counts n_M of the state's items other than the listed ones
+// (model_counts_of_rest, incremental_model.hpp); empty without a classifier.
+std::vector<double> model_counts_outside(const UpdateState &s, const std::vector<int32_t> &items) {
+    std::vector<double> rest;
+    if (!has_model(s.data)) return rest;
+    std::vector<uint8_t> listed(static_cast<std::size_t>(s.data.n_items), 0);
+    for (int32_t j : items) listed[static_cast<std::size_t>(j)] = 1;
+    model_counts_of_rest(s, listed, rest);
+    return rest;
+}
+
+// The scratch of an update's rounds (incremental_round).
+struct RoundScratch {
+    std::vector<double> log_pi, log_prior, terms, model_counts, top, sum;
+};
+
+// One round of incremental EM over the items of a gathered copy (Neal and Hinton 1998,
+// sec. 3-4): each item's E-step at the state's parameters with its share in the sums
+// moved to the new posterior (e_step_settle; with `shares_in_sums` false the sums do not
+// hold the items yet and their shares are added), the state's log-likelihood the rest's
+// plus theirs, then the M-step from the sums (and the classifier's, from `model_rest`
+// plus the items'). Appends the log-likelihood to `trace`; returns the largest posterior
+// move and the smallest gap between an item's two largest posteriors in `margin`.
+double incremental_round(UpdateState &s, const FitOptions &em, Gathered &gathered, bool shares_in_sums,
+                         double rest_log_likelihood, const std::vector<double> &model_rest, RoundScratch &r,
+                         std::vector<double> &trace, double &margin) {
+    const int32_t k = s.data.k;
+    const ItemView v = gathered.view();
+    const int64_t n = v.data.n_items;
+    r.top.resize(static_cast<std::size_t>(n));
+    r.sum.resize(static_cast<std::size_t>(n));
+    take_logs(s.params, k, r.log_pi, r.log_prior);
+    double moved = 0.0;
+    const double items_ll = ds::e_step_settle(
+        v.data, n, r.log_pi.data(), r.log_prior.data(), s.params.prior.data(), v.allowed, shares_in_sums, v.q,
+        r.top.data(), r.sum.data(), v.impossible, s.counts.data(), s.class_mass.data(), moved, margin,
+        model_terms_for(gathered.data, s.params.model_confusion, r.terms));
+    s.log_likelihood = rest_log_likelihood + items_ll;
+    model_counts_with(s, model_rest, gathered.data, gathered.q.data(), r.model_counts);
+    m_step(s, em);
+    if (!r.model_counts.empty()) model_m_step(r.model_counts, k, em, s.params.model_confusion);
+    trace.push_back(s.log_likelihood);
+    return moved;
+}
+
+// Each gathered item's log-likelihood term from its last round, the share the next
+// update removes.
+void keep_item_terms(Gathered &gathered, const RoundScratch &r) {
+    const ItemView v = gathered.view();
+    for (int64_t t = 0; t < v.data.n_items; ++t)
+        v.item_ll[t] = ds::item_log_likelihood(v.data, t, r.top[static_cast<std::size_t>(t)],
+                                               r.sum[static_cast<std::size_t>(t)], v.impossible[t] != 0);
+}
+
 // More rounds of incremental EM for the listed items alone (increasing): the working
 // items still nearer a tie than RoundStop's safe_margin when the rounds converged
 // linearly. Every other working item's gap between its two largest posteriors exceeds
@@ -199,37 +253,20 @@ void m_step(UpdateState &s, const FitOptions &em) {
 // as the update's do, after at most `rounds` of them. On the 10^7-label bench this turns
 // the last round over 135,577 working items into two over 2 (docs/incremental.md).
 void settle_near_ties(UpdateState &s, const FitOptions &em, const std::vector<int32_t> &items, int32_t rounds,
-                      std::vector<double> &log_pi, std::vector<double> &log_prior, std::vector<double> &trace) {
+                      RoundScratch &scratch, std::vector<double> &trace) {
     if (rounds <= 0) return;  // none left: the items keep their posteriors and shares
-    const int32_t k = s.data.k;
     Gathered gathered(s, items);
-    const ItemView v = gathered.view();
-    const int64_t n = static_cast<int64_t>(items.size());
     double rest_log_likelihood = s.log_likelihood;
-    for (int64_t t = 0; t < n; ++t) rest_log_likelihood -= v.item_ll[t];
-    std::vector<double> model_rest, model_counts, terms, top(items.size()), sum(items.size());
-    if (has_model(s.data)) {
-        std::vector<uint8_t> in_items(static_cast<std::size_t>(s.data.n_items), 0);
-        for (int32_t j : items) in_items[static_cast<std::size_t>(j)] = 1;
-        model_counts_of_rest(s, in_items, model_rest);
-    }
+    for (double term : gathered.item_ll) rest_log_likelihood -= term;
+    const std::vector<double> model_rest = model_counts_outside(s, items);
     RoundStop stop;
     for (int32_t round = 0; round < rounds; ++round) {
-        take_logs(s.params, k, log_pi, log_prior);
-        double moved = 0.0, margin = 0.0;
-        const double items_ll = ds::e_step_settle(
-            v.data, n, log_pi.data(), log_prior.data(), s.params.prior.data(), v.allowed, true, v.q, top.data(),
-            sum.data(), v.impossible, s.counts.data(), s.class_mass.data(), moved, margin,
-            model_terms_for(gathered.data, s.params.model_confusion, terms));
-        s.log_likelihood = rest_log_likelihood + items_ll;
-        model_counts_with(s, model_rest, gathered.data, gathered.q.data(), model_counts);
-        m_step(s, em);
-        if (!model_counts.empty()) model_m_step(model_counts, k, em, s.params.model_confusion);
-        trace.push_back(s.log_likelihood);
+        double margin = 0.0;
+        const double moved =
+            incremental_round(s, em, gathered, true, rest_log_likelihood, model_rest, scratch, trace, margin);
         if (moved <= kSettled || (round > 0 && stop.settled(moved, margin))) break;
     }
-    for (int64_t t = 0; t < n; ++t)
-        v.item_ll[t] = ds::item_log_likelihood(v.data, t, top[t], sum[t], v.impossible[t] != 0);
+    keep_item_terms(gathered, scratch);
     gathered.scatter(s, items);
 }
 
@@ -482,29 +519,16 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
     // first round) and the log-likelihood is the rest's plus theirs.
     const double rest_log_likelihood = s.log_likelihood;
     const int64_t n_working = static_cast<int64_t>(working.size());
-    std::vector<double> trace, top(working.size()), sum(working.size());
-    std::vector<double> log_pi, log_prior, terms;
-    // The classifier's counts of the items outside the working set, once (incremental_model.hpp).
-    std::vector<double> model_rest, model_counts;
-    if (has_model(s.data)) {
-        std::vector<uint8_t> in_working(static_cast<std::size_t>(s.data.n_items), 0);
-        for (int32_t j : working) in_working[static_cast<std::size_t>(j)] = 1;
-        model_counts_of_rest(s, in_working, model_rest);
-    }
+    std::vector<double> trace;
+    RoundScratch rounds;
+    // The classifier's counts of the items outside the working set, once.
+    const std::vector<double> model_rest = model_counts_outside(s, working);
     RoundStop stop;
     std::vector<int32_t> near_tie;  // working items whose label later rounds could still change
     for (int32_t round = 0; round < options.update_rounds; ++round) {
-        take_logs(s.params, k, log_pi, log_prior);
-        double moved = 0.0, margin = 0.0;
-        const double working_ll = ds::e_step_settle(
-            v.data, n_working, log_pi.data(), log_prior.data(), s.params.prior.data(), v.allowed, round > 0, v.q,
-            top.data(), sum.data(), v.impossible, s.counts.data(), s.class_mass.data(), moved, margin,
-            model_terms_for(gathered.data, s.params.model_confusion, terms));
-        s.log_likelihood = rest_log_likelihood + working_ll;
-        model_counts_with(s, model_rest, gathered.data, gathered.q.data(), model_counts);
-        m_step(s, em);
-        if (!model_counts.empty()) model_m_step(model_counts, k, em, s.params.model_confusion);
-        trace.push_back(s.log_likelihood);
+        double margin = 0.0;
+        const double moved =
+            incremental_round(s, em, gathered, round > 0, rest_log_likelihood, model_rest, rounds, trace, margin);
         if (round > 0 && moved <= kSettled) break;
         // The first round's move is the new labels' arrival, not EM's convergence: the
         // rate is measured from the second on.
@@ -521,13 +545,11 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
             break;
         }
     }
-    for (int64_t t = 0; t < n_working; ++t)  // each item's share, for the next update to remove
-        v.item_ll[t] = ds::item_log_likelihood(v.data, t, top[t], sum[t], v.impossible[t] != 0);
+    keep_item_terms(gathered, rounds);
     gathered.scatter(s, working);
     s.narrowed_items = static_cast<int64_t>(near_tie.size());
     if (!near_tie.empty())
-        settle_near_ties(s, em, near_tie, options.update_rounds - static_cast<int32_t>(trace.size()), log_pi, log_prior,
-                         trace);
+        settle_near_ties(s, em, near_tie, options.update_rounds - static_cast<int32_t>(trace.size()), rounds, trace);
     s.incremental = true;
     mark_ties(s, working);
     // The calibration: re-fitted once the labels grew enough since it was fitted.
