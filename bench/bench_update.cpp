@@ -4,6 +4,7 @@
 //   --mode one      fit 99 % of the labels, then cs_update with the last 1 % (new and
 //                   known items); prints the update's time as a share of the full fit of
 //                   all labels (goal: <= 5 %), and how the labels agree with that fit.
+//                   --batch-pct P: the update brings the last P % instead (0 < P < 100).
 //   --mode replay   the labels in --batches batches: the first fitted, each next one
 //                   added by cs_update; time per batch, total, and the time of the full
 //                   fits a refit-every-batch pipeline would run (measured on every
@@ -12,6 +13,8 @@
 // Times are CPU seconds of the process (the machine is shared). One JSON line per run. Usage: bench_update [--labels 1e7] [--items 1e6] [--workers 2000]
 //   [--k 3] [--mode one|replay] [--arrival random|items] [--batches 100]
 //   [--refit-every 10] [--threads 1] [--method auto] [--seed 38] [--param NAME=VALUE]
+//   [--batch-pct 1]
+// Replay also counts the updates that were automatic full refits (no CS_NOTE_INCREMENTAL).
 // --arrival random: the labels in a random order, so 1 % of them touches about 10 % of
 // the items (10 labels an item); items: item after item, each batch new items.
 // --model-acc A (0 < A < 1; mode one): a simulated classifier's probabilities for every
@@ -37,7 +40,8 @@ namespace {
 const char kUsage[] =
     "usage: bench_update [--labels N] [--items N] [--workers N] [--k K] [--mode one|replay]\n"
     "                    [--arrival random|items] [--param NAME=VALUE] [--model-acc A]\n"
-    "                    [--batches B] [--refit-every R] [--threads T] [--method NAME] [--seed S]\n";
+    "                    [--batches B] [--refit-every R] [--threads T] [--method NAME] [--seed S]\n"
+    "                    [--batch-pct P]\n";
 
 // Seconds of CPU time of this process: on a machine shared with other jobs the wall
 // clock measures their load as much as ours, CPU time does not (threads = 1 makes the
@@ -158,7 +162,12 @@ int main(int argc, char **argv) {
     const uint64_t seed = static_cast<uint64_t>(args.num("seed", 38));
     const std::string param = args.str("param", "");
     const double model_acc = args.num("model-acc", 0.0);
+    const double batch_pct = args.num("batch-pct", 1.0);
     args.done();
+    if (!(batch_pct > 0.0 && batch_pct < 100.0)) {
+        std::fprintf(stderr, "error: --batch-pct between 0 and 100 (exclusive)\n%s", kUsage);
+        return 2;
+    }
     if ((mode != "one" && mode != "replay") || (arrival != "random" && arrival != "items")) {
         std::fprintf(stderr, "error: --mode one or replay, --arrival random or items\n%s", kUsage);
         return 2;
@@ -172,7 +181,7 @@ int main(int argc, char **argv) {
     if (model_acc > 0.0) out.num("model_acc", model_acc, "%.3f");
     out.integer("items", items).integer("workers", workers).integer("k", k).integer("threads", threads);
     if (mode == "one") {
-        const std::size_t cut = n - n / 100;
+        const std::size_t cut = n - static_cast<std::size_t>(static_cast<double>(n) * batch_pct / 100.0);
         cs_model *inc = make(method, threads, items, param, t.probs, k);
         const double first = timed_fit(inc, t, cut);
         // The update state (every item's E-step at the fitted parameters and the
@@ -185,6 +194,8 @@ int main(int argc, char **argv) {
         const double update = timed_update(inc, t, cut, n);
         cs_model *full = make(method, threads, items, param, t.probs, k);
         const double full_fit = timed_fit(full, t, n);
+        // The names say 1 % and 99 % for the default batch; batch_pct says what they were.
+        out.num("batch_pct", batch_pct, "%.3f");
         out.num("fit_99pct_s", first).num("state_after_fit_s", state).num("update_1pct_s", update);
         out.num("full_fit_s", full_fit).integer("saved_bytes", static_cast<long long>(saved_size));
         out.num("update_share_pct", 100.0 * update / full_fit, "%.3f").num("agreement_pct", agreement(inc, full), "%.4f");
@@ -194,10 +205,14 @@ int main(int argc, char **argv) {
         cs_model *inc = make(method, threads, items, param);
         std::vector<double> per_batch, refit_times;
         std::vector<int> refit_at;
+        int automatic_refits = 0;  // updates that refitted in full (update_refit, update_refit_work)
         for (int b = 0; b < batches; ++b) {
             const std::size_t from = n * static_cast<std::size_t>(b) / batches;
             const std::size_t to = n * static_cast<std::size_t>(b + 1) / batches;
             per_batch.push_back(b == 0 ? timed_fit(inc, t, to) : timed_update(inc, t, from, to));
+            int32_t notes = 0;
+            cs_fit_notes(inc, &notes);
+            automatic_refits += b > 0 && (notes & CS_NOTE_INCREMENTAL) == 0;
             if ((b + 1) % refit_every == 0 || b == 0) {
                 cs_model *full = make(method, threads, items, param);
                 refit_times.push_back(timed_fit(full, t, to));
@@ -222,7 +237,8 @@ int main(int argc, char **argv) {
         for (double s : per_batch) total += s;
         std::vector<double> updates(per_batch.begin() + 1, per_batch.end());
         std::sort(updates.begin(), updates.end());
-        out.integer("batches", batches).num("first_fit_s", per_batch[0]).num("updates_total_s", total - per_batch[0]);
+        out.integer("batches", batches).integer("automatic_refits", automatic_refits);
+        out.num("first_fit_s", per_batch[0]).num("updates_total_s", total - per_batch[0]);
         out.num("update_median_s", updates.empty() ? 0.0 : updates[updates.size() / 2]);
         out.num("update_max_s", updates.empty() ? 0.0 : updates.back());
         out.num("replay_total_s", total).num("refits_total_s", refits_total).num("last_refit_s", refit_times.back());
