@@ -243,6 +243,7 @@ int main(int argc, char **argv) {
         out.num("update_max_s", updates.empty() ? 0.0 : updates.back());
         out.num("replay_total_s", total).num("refits_total_s", refits_total).num("last_refit_s", refit_times.back());
         out.list("measured_refit_s", refit_times);
+        out.list("batch_s", per_batch);  // the first fit, then each update in order
         cs_destroy(inc);
     }
     out.print();

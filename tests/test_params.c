@@ -41,6 +41,7 @@ static const Documented documented[] = {
     {CS_PARAM_UPDATE_SWEEP, "update_sweep", 0, 1e6, 4, 0},
     {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", 0, 1e6, 0.1, 0},
     {CS_PARAM_UPDATE_REFIT, "update_refit", 0, 1e6, 2, 0},
+    {CS_PARAM_UPDATE_REFIT_WORK, "update_refit_work", 0, 1, 0.5, 0},
 };
 #define N_DOCUMENTED (sizeof documented / sizeof documented[0])
 

@@ -42,6 +42,15 @@ std::vector<std::size_t> shuffled(std::size_t n, uint64_t seed) {
     return order;
 }
 
+// A model whose updates stay incremental however much of the labels they work on
+// (update_refit_work 0; the doubling refits of update_refit stay on): these tests are
+// about the incremental path's results.
+test::Model incremental_model(const char *method) {
+    test::Model m = test::make_model(method);
+    assert_int_equal(cs_set_param_string(m.get(), "update_refit_work", "0"), CS_OK);
+    return m;
+}
+
 struct Refreshes {
     int in_place = 0, whole = 0, refits = 0, with_ties = 0;  // with_ties: in place with tied rows
     double largest_difference = 0.0;
@@ -87,7 +96,7 @@ void expect_whole_refresh(cs_model *m, Refreshes &count) {
 Refreshes replay(const test::Triples &t, const char *method, int batches, double first_share,
                  double recalibrate = -1.0, uint64_t seed = 38) {
     const std::vector<std::size_t> order = shuffled(t.size(), seed);
-    test::Model m = test::make_model(method);
+    test::Model m = incremental_model(method);
     if (recalibrate >= 0.0) cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, recalibrate);
     const std::size_t first = static_cast<std::size_t>(first_share * static_cast<double>(t.size()));
     assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, first)), CS_OK);
@@ -116,7 +125,7 @@ static void test_in_place_is_the_whole_refresh(void **) {
     const Refreshes ds = replay(t, "ds", 8, 0.8);
     assert_true(ds.in_place > 0);
     // New items (the labels item after item): a batch touches only the new items.
-    test::Model m = test::make_model("auto");
+    test::Model m = incremental_model("auto");
     cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, 1e6);
     const std::vector<std::size_t> in_order = [&] {
         std::vector<std::size_t> o(t.size());
@@ -147,7 +156,7 @@ static void test_with_a_classifier(void **) {
     const std::vector<std::size_t> order = shuffled(s.crowd.size(), 7);
     for (const char *method : {"auto", "ds", "auto uncalibrated"}) {
         const bool uncalibrated = std::strcmp(method, "auto uncalibrated") == 0;
-        test::Model m = test::make_model(uncalibrated ? "auto" : method);
+        test::Model m = incremental_model(uncalibrated ? "auto" : method);
         if (uncalibrated) cs_set_param_string(m.get(), "calibration", "none");
         cs_set_double(m.get(), CS_PARAM_UPDATE_RECALIBRATE, 1e6);
         cs_set_int(m.get(), CS_PARAM_ITEMS, s.n_items);
@@ -177,7 +186,7 @@ static void test_loaded_copy_updates_alike(void **) {
     const test::Triples t = test::simulate(1500, 30, 3, 4, 22);
     const std::vector<std::size_t> order = shuffled(t.size(), 5);
     for (const char *method : {"auto", "ds"}) {
-        test::Model m = test::make_model(method);
+        test::Model m = incremental_model(method);
         assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, 4000)), CS_OK);
         for (std::size_t from = 4000; from < t.size(); from += 500) {
             const std::vector<uint8_t> before = test::saved(m.get());
@@ -195,7 +204,7 @@ static void test_loaded_copy_updates_alike(void **) {
 // The saved bytes of an auto model fitted on `first` and updated with `batch` under the
 // duplicate policy.
 std::vector<uint8_t> saved_after_update(const test::Triples &first, const test::Triples &batch, int32_t policy) {
-    test::Model m = test::make_model("auto");
+    test::Model m = incremental_model("auto");
     cs_set_int(m.get(), CS_PARAM_DUPLICATES, policy);
     assert_int_equal(test::fit(m.get(), first), CS_OK);
     assert_int_equal(test::update(m.get(), batch), CS_OK);
@@ -420,7 +429,7 @@ void expect_sums_of_state(const cs::UpdateState &s) {
 static void test_narrowed_rounds_keep_the_sums(void **) {
     const test::Triples t = test::simulate(100000, 2000, 3, 10, 43);
     const std::vector<std::size_t> order = shuffled(t.size(), 38);
-    test::Model m = test::make_model("auto");
+    test::Model m = incremental_model("auto");
     const std::size_t first = t.size() * 9 / 10;
     assert_int_equal(test::fit(m.get(), test::slice(t, order, 0, first)), CS_OK);
     Refreshes count;

@@ -989,8 +989,18 @@ enum cs_param {
      *  the labels or fewer can sit at another maximum than the fit of all of them (the
      *  replay of docs/incremental.md); refitting at each doubling costs, over any number
      *  of updates, at most about one more full fit of the final labels. Default 2, range
-     *  [0, 1e6]; a value below 1 (0) never refits. */
+     *  [0, 1e6]; a value below 1 (0) never refits, neither here nor for
+     *  ::CS_PARAM_UPDATE_REFIT_WORK. */
     CS_PARAM_UPDATE_REFIT = 664,
+    /** double, "update_refit_work" (since 0.2): cs_update() runs a full refit
+     *  (cs_refit()) instead when it would work on at least this share of the model's
+     *  labels: those of the items the batch touches, after it, and the rotation's
+     *  ::CS_PARAM_UPDATE_SWEEP labels per new label. Such an update costs about that share
+     *  of a full fit and more (at 10^7 labels, 60 % worked on cost 41 % of a full fit, all
+     *  of them 181 %: batches of 5 % and 10 % of the labels in random order), while the
+     *  refit gives the full fit itself (docs/incremental.md). Default 0.5, range [0, 1];
+     *  0 never refits for this reason. Only when ::CS_PARAM_UPDATE_REFIT is at least 1. */
+    CS_PARAM_UPDATE_REFIT_WORK = 665,
 
     /** double, "comparison_prior" (since 0.2): lambda, the weak prior of the comparison
      *  methods (bt, noisy-bt, crowd-bt): every item has lambda virtual wins and lambda
@@ -2662,6 +2672,12 @@ CS_API cs_status cs_user_data(const cs_model *model, void *bytes, size_t capacit
  * fitted. Cost: O((new and revisited labels) x k x rounds + n_workers x k^2 x rounds +
  * n_items x k), plus a pass over the labels to merge them; no full E-step.
  *
+ * Automatic full refits: when the labels with the batch reach ::CS_PARAM_UPDATE_REFIT
+ * times those of the last full fit, or the update would work on at least
+ * ::CS_PARAM_UPDATE_REFIT_WORK of them (the touched items' labels and the rotation's),
+ * the update is instead cs_refit() of the model's labels with the batch, decided before
+ * anything changes; its results carry no ::CS_NOTE_INCREMENTAL.
+ *
  * A classifier (issue 34): the rows set by cs_set_model_probs() on the handle, in the
  * model's item ids (items of the model or of this batch), are applied first. An item
  * whose row differs from the one the model has -- or a new item with a row -- is worked
@@ -2685,7 +2701,8 @@ CS_API cs_status cs_user_data(const cs_model *model, void *bytes, size_t capacit
  *         the model's items after the batch, named in the message);
  *         ::CS_ERR_INVALID_LABEL; ::CS_ERR_DUPLICATE; ::CS_ERR_TOO_LARGE;
  *         ::CS_ERR_INVALID_ARGUMENT (classifier rows of another k than the model's);
- *         ::CS_ERR_OUT_OF_MEMORY.
+ *         ::CS_ERR_OUT_OF_MEMORY; ::CS_ERR_CANCELLED (an automatic full refit stopped by
+ *         the progress callback: as cs_refit(), the partial fit is kept without a state).
  */
 CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *worker, const int32_t *label,
                            size_t n_labels);

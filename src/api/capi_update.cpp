@@ -29,18 +29,20 @@ cs::FitOptions update_options(const cs_model *model) {
     options.update_sweep = now.update_sweep;
     options.update_recalibrate = now.update_recalibrate;
     options.update_refit = now.update_refit;
+    options.update_refit_work = now.update_refit_work;
     options.keep_labels = true;
     return options;
 }
 
-// The full refit of the state's labels (cs_refit, and cs_update past update_refit):
-// cs_fit of them with the model's parameters; the model is replaced only on success.
-void refit(cs_model *model, const cs::FitOptions &options) {
+// The full refit of `labels` (cs_refit: the state's; cs_update: the state's with the
+// batch, when update_state calls for it): cs_fit of them with the model's parameters;
+// the model is replaced only on success.
+void refit(cs_model *model, const cs::FitOptions &options, cs::RefitLabels labels) {
     const cs::MethodInfo *method = cs::find_method(options.method);
     if (method == nullptr || method->input != cs::InputKind::Crowd)
         throw Error(CS_ERR_INTERNAL, "the model's method is not a crowd method");
-    cs::CrowdData data = model->state->data;  // a failed refit leaves the model as it was
-    std::vector<double> table = model->state->model_table;  // the classifier's rows go with the labels
+    cs::CrowdData data = std::move(labels.data);
+    std::vector<double> table = std::move(labels.model_table);  // the classifier's rows go with the labels
     data.model_probs = table.empty() ? nullptr : table.data();
     auto fit = std::make_unique<cs::FitResult>();
     const bool cancelled = cs::run_crowd_method(data, options, model->progress, method->crowd, *fit);
@@ -79,26 +81,30 @@ CS_API cs_status cs_update(cs_model *model, const int32_t *item, const int32_t *
         rows.probs = model->model_probs.data();
         rows.k = model->model_k;
         bool changed = false;
+        cs::RefitLabels refit_labels;
+        cs::UpdatePath path = cs::UpdatePath::Incremental;
         try {
             // The fit's results are updated in place: only the rows of the items the
             // update works on are recomputed when the others cannot have changed.
-            cs::update_state(*model->state, options, item, worker, label, n_labels, rows, *model->fit, changed);
+            path = cs::update_state(*model->state, options, item, worker, label, n_labels, rows, *model->fit, changed,
+                                    refit_labels);
         } catch (...) {
             if (changed) cs::clear_fit(model);  // a failure half-way (out of memory): nothing is left to trust
             throw;
         }
+        if (path == cs::UpdatePath::Refit) {
+            refit(model, options, std::move(refit_labels));  // the automatic refits (update_refit, _work)
+            return;
+        }
         model->message = model->fit->note_message;
-        const cs::UpdateState &s = *model->state;
-        if (options.update_refit >= 1.0 &&
-            static_cast<double>(s.data.n_labels()) >= options.update_refit * static_cast<double>(s.fitted_labels))
-            refit(model, options);
     });
 }
 
 CS_API cs_status cs_refit(cs_model *model) {
     return cs::guard(model, [&] {
         cs::ensure_update_state(model);
-        refit(model, update_options(model));
+        const cs::UpdateState &s = *model->state;
+        refit(model, update_options(model), cs::RefitLabels{s.data, s.model_table});  // copies: a failure keeps the model
     });
 }
 

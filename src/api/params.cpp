@@ -95,6 +95,7 @@ const std::vector<ParamSpec> &param_table() {
         {CS_PARAM_UPDATE_SWEEP, "update_sweep", false, 0, 1e6, 4.0, {}},
         {CS_PARAM_UPDATE_RECALIBRATE, "update_recalibrate", false, 0, 1e6, 0.1, {}},
         {CS_PARAM_UPDATE_REFIT, "update_refit", false, 0, 1e6, 2.0, {}},
+        {CS_PARAM_UPDATE_REFIT_WORK, "update_refit_work", false, 0, 1, 0.5, {}},
         {CS_PARAM_COMPARISON_PRIOR, "comparison_prior", false, 0, 1e6, 1.0, {}},
         {CS_PARAM_TIES, "ties", true, 0, 3, CS_TIES_AUTO,
          {{"auto", CS_TIES_AUTO}, {"davidson", CS_TIES_DAVIDSON}, {"half", CS_TIES_HALF}, {"ignore", CS_TIES_IGNORE}}},
@@ -285,6 +286,7 @@ FitOptions Params::fit_options() const {
     o.update_sweep = get_double(CS_PARAM_UPDATE_SWEEP);
     o.update_recalibrate = get_double(CS_PARAM_UPDATE_RECALIBRATE);
     o.update_refit = get_double(CS_PARAM_UPDATE_REFIT);
+    o.update_refit_work = get_double(CS_PARAM_UPDATE_REFIT_WORK);
     o.comparison_prior = get_double(CS_PARAM_COMPARISON_PRIOR);
     o.ties = static_cast<int32_t>(get_int(CS_PARAM_TIES));
     o.se_items = static_cast<int32_t>(get_int(CS_PARAM_SE_ITEMS));

@@ -72,6 +72,7 @@ struct FitOptions {
     double update_sweep = 4.0;              // labels of other items revisited per new label
     double update_recalibrate = 0.1;        // label growth that re-fits the calibration
     double update_refit = 2.0;              // label growth (a multiple) that refits in full
+    double update_refit_work = 0.5;         // share of the labels an update works on that refits
     // Numeric answers (src/numeric/).
     int32_t worker_bias = 1;                // gaussian, student-t: a bias per worker
     double t_dof = 8.0;                     // student-t: degrees of freedom

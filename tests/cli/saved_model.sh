@@ -35,6 +35,8 @@ same model.csm model_before.csm
 cp model.csm model2.csm
 run 0 "$CS" update $T1 --model model.csm -o updated.csv second.csv
 contains err.txt "labels added to model.csm"
+# This batch is larger than the first: the update is an automatic full refit.
+contains err.txt "the update was a full refit"
 check "update rewrites the model" bash -c '! cmp -s model.csm model_before.csm'
 items=$(($(cut -d, -f1 crowd.csv | sort -u | wc -l) - 1))
 CHECKS=$((CHECKS + 1))

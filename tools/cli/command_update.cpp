@@ -61,7 +61,9 @@ std::string update_help() {
                "\n"
                "Add the crowd labels of FILE (a new batch) to the model saved by `crowdspec fit\n"
                "--save`, refit incrementally (incremental EM on the items the batch touches and a\n"
-               "rotation over the others; docs/incremental.md) and write one row per item of the\n"
+               "rotation over the others; docs/incremental.md) -- or in full, when the update would\n"
+               "work on half the labels or more or the labels doubled since the last full fit\n"
+               "(update_refit_work, update_refit; a note says so) -- and write one row per item of the\n"
                "model, old and new: item, label, confidence, p_<class>... as `crowdspec fit`.\n"
                "MODEL is rewritten atomically with the new labels (after the item rows are\n"
                "complete). Items and workers are matched to the model's by name; new ones are\n"
@@ -151,11 +153,20 @@ int run_update(const std::vector<std::string> &args, std::size_t first) {
         throw CliError(kExitFit, std::string("update: ") + cs_last_error(model.get()) + " [" +
                                      cs_status_string(status) + "]");
     }
+    int32_t notes = 0;
+    cs_fit_notes(model.get(), &notes);
+    // A batch with labels whose results are not incremental was one of the library's
+    // automatic full refits.
+    const bool refitted = !item.empty() && (notes & CS_NOTE_INCREMENTAL) == 0;
     if (parsed.has("refit")) check_status(model.get(), cs_refit(model.get()), "update: the full refit");
     if (!settings.quiet) {
         std::fprintf(stderr, "crowdspec: note: %zu labels added to %s: %zu new items, %zu new workers\n",
                      table.item.size(), escape_controls(*model_path).c_str(), names.items.size() - old_items,
                      names.workers.size() - old_workers);
+        if (refitted)
+            std::fprintf(stderr, "crowdspec: note: the update was a full refit: it would have worked on half the "
+                                 "labels or more, or the labels doubled since the last full fit (update_refit_work, "
+                                 "update_refit; docs/incremental.md)\n");
         report_fit_notes(model.get(), "update");
     }
     // Every item of the model, old and new, is written under its name.

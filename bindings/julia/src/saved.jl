@@ -60,8 +60,10 @@ Add crowd labels (1-based ids, as for [`fit!`](@ref); ids beyond the fit's are n
 and workers) to a fitted, loaded or updated model of the Dawid-Skene family and refit
 incrementally (cs_update): the E-step of the items they touch, the M-step from the
 updated statistics, a few rounds of incremental EM and a rotation over the other items.
-The results then cover every item and [`note_names`](@ref) includes `:incremental`. On
-failure the model is unchanged.
+The results then cover every item and [`note_names`](@ref) includes `:incremental` --
+unless the update was one of the library's automatic full refits: when it would work on
+half the labels or more (`update_refit_work`) or the labels doubled since the last full
+fit (`update_refit`). On failure the model is unchanged.
 """
 function update!(model::Model, items::AbstractVector{<:Integer}, workers::AbstractVector{<:Integer},
                  labels::AbstractVector{<:Integer})

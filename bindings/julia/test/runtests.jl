@@ -235,7 +235,10 @@ end
     @test read(path) == bytes
     @test posteriors(CrowdSpec.load(path)) == posteriors(model)
     rm(path)
-    # updates, then a full refit: the fit of every label, bit for bit
+    # updates, then a full refit: the fit of every label, bit for bit (the rest of the
+    # labels would make the update work on more than half of them, by default a full
+    # refit: update_refit_work = 0 keeps it incremental)
+    setparam!(model, "update_refit_work", 0.0)
     update!(model, items[cut+1:end], workers[cut+1:end], given[cut+1:end])
     @test :incremental in note_names(fit_notes(model))
     refit!(model)

@@ -50,8 +50,11 @@ class Model:
 
     def update(self, item, worker, label, *, model_probs=None, model_items=None, **params):
         """cs_update: add labels (new or known items and workers) and refit
-        incrementally; update settings (update_rounds, update_sweep, duplicates, ...)
-        may be given by name. model_probs, model_items: the classifier's rows for items
+        incrementally -- or in full, when the update would work on half the labels or
+        more (update_refit_work) or the labels doubled since the last full fit
+        (update_refit); notes then lacks CS_NOTE_INCREMENTAL. Update settings
+        (update_rounds, update_sweep, update_refit_work, duplicates, ...) may be given
+        by name. model_probs, model_items: the classifier's rows for items
         of the model or of this batch (the model's item ids): an item whose row is new
         or differs from the model's is refitted with it (the library checks the rows;
         a row of an item beyond the model and the batch is CS_ERR_INVALID_ID). Rows

@@ -288,6 +288,27 @@ std::vector<int32_t> rotation(UpdateState &s, const std::vector<char> &touched, 
     return out;
 }
 
+// Whether a full refit should replace an update (update_state's contract). An update
+// costs about its working labels' share of a full fit at 4-5 rounds, more when its
+// rounds are many (10^7 labels: 14 % of them worked on cost 11 % of a fit, 60 % 41 %,
+// 80 % 72 %, all of them 181 %, bench/README.md), and a refit gives the full fit itself.
+// The working labels: the touched items' labels after the batch and the rotation's
+// update_sweep per added label (it takes whole items: a little more).
+// `model_only`: the items touched for a changed classifier row alone (not in change).
+bool refit_instead(const UpdateState &s, const FitOptions &options, const BatchChange &change,
+                   const std::vector<int32_t> &model_only) {
+    if (options.update_refit < 1.0) return false;  // automatic refits off
+    const double labels_after = static_cast<double>(s.data.n_labels() + change.inserted);
+    if (labels_after >= options.update_refit * static_cast<double>(s.fitted_labels)) return true;
+    if (options.update_refit_work <= 0.0) return false;
+    double touched_labels = static_cast<double>(change.items_labels + change.inserted);
+    for (int32_t j : model_only)
+        if (j < s.data.n_items) touched_labels += static_cast<double>(s.data.item_start[j + 1] - s.data.item_start[j]);
+    const double revisited =
+        std::min(options.update_sweep * static_cast<double>(change.added), labels_after - touched_labels);
+    return touched_labels + revisited >= options.update_refit_work * labels_after;
+}
+
 // The tie flags of the listed items (UpdateState::tied) from their EM posteriors.
 void mark_ties(UpdateState &s, const std::vector<int32_t> &items) {
     const CrowdData &d = s.data;
@@ -452,8 +473,9 @@ void results_from_state(const UpdateState &s, const FitOptions &options, FitResu
     add_notes(s, out);
 }
 
-void update_state(UpdateState &s, const FitOptions &options, const int32_t *item, const int32_t *worker,
-                  const int32_t *label, std::size_t n_labels, const ModelRows &model_rows, FitResult &out, bool &changed) {
+UpdatePath update_state(UpdateState &s, const FitOptions &options, const int32_t *item, const int32_t *worker,
+                        const int32_t *label, std::size_t n_labels, const ModelRows &model_rows, FitResult &out,
+                        bool &changed, RefitLabels &refit) {
     changed = false;
     const FitOptions em = em_options(options);
     const int32_t k = s.data.k;
@@ -464,14 +486,27 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
 
     // The touched items: their old share leaves the sums before their labels change;
     // with them the items whose classifier row changes.
-    std::vector<int32_t> touched = changed_items(s, batch, options.duplicates);
+    const BatchChange change = changed_items(s, batch, options.duplicates);
+    std::vector<int32_t> touched = change.items;
     const std::vector<int32_t> model_changed = changed_model_rows(s, model_rows, items_after);
-    if (batch.empty() && model_changed.empty()) return;  // nothing to do: the model is as it was
+    if (batch.empty() && model_changed.empty()) return UpdatePath::Incremental;  // nothing to do
+    std::vector<int32_t> model_only;  // touched for their classifier row alone
     if (!model_changed.empty()) {
+        std::set_difference(model_changed.begin(), model_changed.end(), touched.begin(), touched.end(),
+                            std::back_inserter(model_only));
         std::vector<int32_t> both;
         std::set_union(touched.begin(), touched.end(), model_changed.begin(), model_changed.end(),
                        std::back_inserter(both));
         touched = std::move(both);
+    }
+    if (refit_instead(s, options, change, model_only)) {
+        refit.data = s.data;
+        refit.model_table = s.model_table;
+        std::vector<uint64_t> worker_labels;  // the refit counts its own
+        int64_t added = 0;
+        merge_codes(refit.data, worker_labels, batch, options.duplicates, added);
+        rows_into_table(refit.model_table, refit.data.n_items, k, model_rows);
+        return UpdatePath::Refit;
     }
     changed = true;  // from here on only an allocation can fail, and the state is then lost
     std::vector<int32_t> old_touched;
@@ -609,7 +644,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         }
         add_notes(s, out);
         s.refreshed_rows = static_cast<int64_t>(rows.size());
-        return;
+        return UpdatePath::Incremental;
     }
     results_from_state(s, options, out);
     s.refreshed_rows = s.data.n_items;
@@ -626,6 +661,7 @@ void update_state(UpdateState &s, const FitOptions &options, const int32_t *item
         out.mixing = s.mixing;
         out.calibration = s.calibration;
     }
+    return UpdatePath::Incremental;
 }
 
 }  // namespace cs

@@ -94,8 +94,27 @@ struct ModelRows {
     int32_t k = 0;
 };
 
+/// The labels a full refit runs on in place of an update (UpdatePath::Refit): the
+/// state's labels with the batch merged in, and the classifier's table with the call's
+/// rows written in (empty without a classifier; data.model_probs is left to the refit).
+struct RefitLabels {
+    CrowdData data;
+    std::vector<double> model_table;
+};
+
+/// What update_state did with a batch.
+enum class UpdatePath {
+    Incremental,  ///< the state and the results were updated
+    Refit,        ///< nothing was changed: a full refit of the RefitLabels is due instead
+};
+
 /// Add new labels (validated here) to the state and refit incrementally (the file
-/// comment; crowdspec.h cs_update for the contract). `out` holds the results of the
+/// comment; crowdspec.h cs_update for the contract) -- unless the automatic refits
+/// (FitOptions::update_refit at least 1) call for a full refit instead: the labels with
+/// the batch reach update_refit times those of the last full fit, or the update would
+/// work on at least update_refit_work of them (its touched items' labels and the
+/// rotation's). Then the state and `out` are left as they were, `refit` receives the
+/// labels to refit and the result is UpdatePath::Refit. `out` holds the results of the
 /// state before the update (the fit's, a load's or the last update's) and receives the
 /// results for every item: labels, calibrated posteriors, parameters, the trace of the
 /// state's log-likelihood after each round, notes. Only the rows of the items the
@@ -115,8 +134,9 @@ struct ModelRows {
 /// answer, which also raises the free energy). Throws CS_ERR_INVALID_ARGUMENT when
 /// rows.k is not the model's k, CS_ERR_INVALID_ID for a row of an item beyond the
 /// model's items after the batch. With no label and no changed row nothing changes.
-void update_state(UpdateState &state, const FitOptions &options, const int32_t *item, const int32_t *worker,
-                  const int32_t *label, std::size_t n_labels, const ModelRows &rows, FitResult &out, bool &changed);
+UpdatePath update_state(UpdateState &state, const FitOptions &options, const int32_t *item, const int32_t *worker,
+                        const int32_t *label, std::size_t n_labels, const ModelRows &rows, FitResult &out,
+                        bool &changed, RefitLabels &refit);
 
 /// The results of a state as a fit (after a load or an update): posteriors, labels,
 /// degenerate ties settled, calibration applied. Keeps out's trace and notes.

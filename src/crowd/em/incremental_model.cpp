@@ -36,15 +36,20 @@ std::vector<int32_t> changed_model_rows(const UpdateState &s, const ModelRows &r
     return out;
 }
 
-void apply_model_rows(UpdateState &s, const ModelRows &rows) {
-    const int32_t k = s.data.k;
-    const std::size_t size = static_cast<std::size_t>(s.data.n_items) * k;
+bool rows_into_table(std::vector<double> &table, int32_t n_items, int32_t k, const ModelRows &rows) {
+    const std::size_t size = static_cast<std::size_t>(n_items) * k;
     bool informs = false;
     for (std::size_t r = 0; r < rows.n && !informs; ++r) informs = !flat_model_row(rows.probs + r * k, k);
-    if (s.model_table.empty() && !informs) return;  // no model, and these rows say nothing
-    s.model_table.resize(size, 1.0 / k);
+    if (table.empty() && !informs) return false;  // no model, and these rows say nothing
+    table.resize(size, 1.0 / k);
     for (std::size_t r = 0; r < rows.n; ++r)
-        std::copy_n(rows.probs + r * k, k, s.model_table.data() + static_cast<int64_t>(rows.item[r]) * k);
+        std::copy_n(rows.probs + r * k, k, table.data() + static_cast<int64_t>(rows.item[r]) * k);
+    return true;
+}
+
+void apply_model_rows(UpdateState &s, const ModelRows &rows) {
+    const int32_t k = s.data.k;
+    if (!rows_into_table(s.model_table, s.data.n_items, k, rows)) return;
     if (s.params.model_confusion.empty())  // a model joins: pi_M starts uniform (run_em's parameter start)
         s.params.model_confusion.assign(static_cast<std::size_t>(k) * k, 1.0 / k);
     s.attach_model();

@@ -29,6 +29,10 @@ namespace cs {
 /// items once the batch is in (CS_ERR_INVALID_ID, naming the row).
 std::vector<int32_t> changed_model_rows(const UpdateState &s, const ModelRows &rows, int32_t n_items_after);
 
+/// Write the rows into a classifier table of n_items x k (grown to n_items, uniform rows
+/// for the new items); an empty table stays empty (false) unless some row informs.
+bool rows_into_table(std::vector<double> &table, int32_t n_items, int32_t k, const ModelRows &rows);
+
 /// Write the rows into the state's table, grown to s.data.n_items items (uniform rows
 /// for the new ones), creating it when the state had no model and some row informs;
 /// pi_M starts uniform when the state has none. Re-attaches data.model_probs.

@@ -99,8 +99,9 @@ std::vector<NewLabel> checked_labels(const UpdateState &s, const int32_t *item, 
 // The items whose labels the batch changes, in increasing order, after checking the
 // batch against the duplicate policy and the size limits: nothing is changed before
 // this has passed, so a rejected batch leaves the state as it was.
-std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy) {
-    std::vector<int32_t> out;
+BatchChange changed_items(const UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy) {
+    BatchChange change;
+    std::vector<int32_t> &out = change.items;
     const CrowdData &d = s.data;
     int64_t n_workers = d.n_workers;
     const ItemsAhead ahead(d);
@@ -120,42 +121,53 @@ std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLa
             const uint32_t *codes = d.item_code.data();
             const uint32_t lowest = static_cast<uint32_t>(batch[t].worker) * static_cast<uint32_t>(d.k);
             const int64_t p = std::lower_bound(codes + first, codes + last, lowest) - codes;
+            // The last of the batch's labels of this (item, worker) is the one merge_labels
+            // counts: inserted when the model has none, added when it replaces one.
+            const bool run_ends = t + 1 == e || batch[t + 1].worker != batch[t].worker;
             // Worker w's codes are w k .. w k + k - 1: compared as codes, not divided by k.
             if (p < last && codes[p] - lowest < static_cast<uint32_t>(d.k)) {
                 if (policy == CS_DUPLICATES_REJECT)
                     duplicate(j, batch[t].worker,
                               "label index " + std::to_string(batch[t].index) + " and a label the model has");
-                changes = changes || (policy == CS_DUPLICATES_KEEP_LAST &&
-                                      codes[p] != lowest + static_cast<uint32_t>(batch[t].label));
+                const bool replaces =
+                    policy == CS_DUPLICATES_KEEP_LAST && codes[p] != lowest + static_cast<uint32_t>(batch[t].label);
+                changes = changes || replaces;
+                if (run_ends && replaces) ++change.added;
             } else {
                 changes = true;
+                if (run_ends) {
+                    ++change.added;
+                    ++change.inserted;
+                }
             }
         }
-        if (changes) out.push_back(j);
+        if (changes) {
+            out.push_back(j);
+            if (j < d.n_items) change.items_labels += d.item_start[j + 1] - d.item_start[j];
+        }
         b = e;
     }
     if (static_cast<uint64_t>(n_workers) * static_cast<uint64_t>(d.k) >= (uint64_t{1} << 32))
         throw Error(CS_ERR_TOO_LARGE, "n_workers x k = " + std::to_string(n_workers) + " x " + std::to_string(d.k) +
                                           " reaches 2^32, beyond the 32-bit label codes");
-    return out;
+    return change;
 }
 
-// Merge the checked batch into the labels by item under the duplicate policy and grow
-// the state's per-item and per-worker tables; `added` = labels added or replaced. The
-// changed items' old share must have left the sums before (remove_items on the old data).
-// The codes are patched in place: the merged labels of the batch's items are formed
-// apart (O(their labels)), then, from the last item back, the codes between two of them
-// move up by the labels inserted before (one memmove per stretch) and the item starts
-// with them; labels that are new items only append.
-void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added) {
-    CrowdData &d = s.data;
+// Merge the checked batch into the labels by item under the duplicate policy, counting
+// each inserted label in its worker's `worker_labels` (grown to the workers); `added` =
+// labels added or replaced. The codes are patched in place: the merged labels of the
+// batch's items are formed apart (O(their labels)), then, from the last item back, the
+// codes between two of them move up by the labels inserted before (one memmove per
+// stretch) and the item starts with them; labels that are new items only append.
+void merge_codes(CrowdData &d, std::vector<uint64_t> &worker_labels, const std::vector<NewLabel> &batch,
+                 int32_t policy, int64_t &added) {
     const int32_t k = d.k;
     int32_t n_items = d.n_items, n_workers = d.n_workers;
     for (const NewLabel &l : batch) {
         n_items = std::max(n_items, l.item + 1);
         n_workers = std::max(n_workers, l.worker + 1);
     }
-    s.worker_labels.resize(static_cast<std::size_t>(n_workers), 0);
+    worker_labels.resize(static_cast<std::size_t>(n_workers), 0);
     // The merged codes of each item of the batch, in item order: group g is item
     // items[g] with codes merged[group_start[g] .. group_start[g + 1]).
     std::vector<int32_t> items;
@@ -191,7 +203,7 @@ void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t po
                 merged.push_back(code);
                 ++added;
                 ++inserted;
-                ++s.worker_labels[static_cast<std::size_t>(w)];
+                ++worker_labels[static_cast<std::size_t>(w)];
             }
             b = e;
         }
@@ -226,13 +238,20 @@ void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t po
         hi = j;
     }
     if (!d.gold.empty()) d.gold.resize(static_cast<std::size_t>(n_items), -1);
-    const std::size_t kk = static_cast<std::size_t>(k) * k;
-    s.counts.resize(static_cast<std::size_t>(n_workers) * kk, 0.0);
-    s.q.resize(static_cast<std::size_t>(n_items) * k, 0.0);
-    s.item_ll.resize(static_cast<std::size_t>(n_items), 0.0);
-    s.impossible.resize(static_cast<std::size_t>(n_items), 0);
     d.n_items = n_items;
     d.n_workers = n_workers;
+}
+
+// merge_codes on the state's labels, and its per-item and per-worker tables grown. The
+// changed items' old share must have left the sums before (remove_items on the old data).
+void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added) {
+    merge_codes(s.data, s.worker_labels, batch, policy, added);
+    const CrowdData &d = s.data;
+    const std::size_t k = static_cast<std::size_t>(d.k);
+    s.counts.resize(static_cast<std::size_t>(d.n_workers) * k * k, 0.0);
+    s.q.resize(static_cast<std::size_t>(d.n_items) * k, 0.0);
+    s.item_ll.resize(static_cast<std::size_t>(d.n_items), 0.0);
+    s.impossible.resize(static_cast<std::size_t>(d.n_items), 0);
 }
 
 // The answer sets of the listed items (restricted support), after their labels changed.

@@ -26,12 +26,25 @@ struct NewLabel {
 std::vector<NewLabel> checked_labels(const UpdateState &s, const int32_t *item, const int32_t *worker,
                                      const int32_t *label, std::size_t n);
 
-/// The items whose labels the checked batch changes, in increasing order; throws on a
-/// duplicate the policy (CS_DUPLICATES_*) rejects or codes beyond 32 bits.
-std::vector<int32_t> changed_items(const UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy);
+/// What a checked batch does to the state's labels.
+struct BatchChange {
+    std::vector<int32_t> items;  ///< the items whose labels it changes, increasing
+    int64_t inserted = 0;        ///< labels of (item, worker) pairs the state has none of
+    int64_t added = 0;           ///< those and the labels that replace one (merge_labels' `added`)
+    int64_t items_labels = 0;    ///< the labels `items` have before the batch
+};
 
-/// The checked batch merged into the state's labels by item under the duplicate policy,
-/// the per-item and per-worker tables grown; `added` = labels added or replaced. The
+/// The change a checked batch makes; throws on a duplicate the policy (CS_DUPLICATES_*)
+/// rejects or codes beyond 32 bits.
+BatchChange changed_items(const UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy);
+
+/// The checked batch merged into `data`'s labels by item under the duplicate policy (the
+/// batch checked against these labels), each inserted label counted in its worker's
+/// `worker_labels` (grown to the workers); `added` = labels added or replaced.
+void merge_codes(CrowdData &data, std::vector<uint64_t> &worker_labels, const std::vector<NewLabel> &batch,
+                 int32_t policy, int64_t &added);
+
+/// merge_codes on the state's labels, the per-item and per-worker tables grown. The
 /// changed items' old shares must have left the sums before.
 void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added);
 

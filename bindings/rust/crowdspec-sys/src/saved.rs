@@ -25,6 +25,9 @@ pub const CS_PARAM_UPDATE_SWEEP: cs_param = 662;
 pub const CS_PARAM_UPDATE_RECALIBRATE: cs_param = 663;
 /// double `"update_refit"` (since 0.2): label growth (a multiple) that refits in full.
 pub const CS_PARAM_UPDATE_REFIT: cs_param = 664;
+/// double `"update_refit_work"` (since 0.2): share of the labels an update would work on
+/// that makes it a full refit instead.
+pub const CS_PARAM_UPDATE_REFIT_WORK: cs_param = 665;
 /// The results come from incremental updates ([`cs_update`]) since the last full fit
 /// (since 0.2).
 pub const CS_NOTE_INCREMENTAL: cs_fit_note = 16777216;

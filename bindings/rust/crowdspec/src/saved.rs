@@ -71,7 +71,10 @@ impl Model {
     /// items they touch, the M-step from the updated statistics, rounds of incremental EM
     /// (`update_rounds`) and a rotation over other items (`update_sweep`). Ids beyond
     /// the fit's are new items and workers. The results are every item's, with
-    /// [`Notes::INCREMENTAL`](crate::Notes::INCREMENTAL).
+    /// [`Notes::INCREMENTAL`](crate::Notes::INCREMENTAL) -- unless the update was one of
+    /// the library's automatic full refits: when it would work on half the labels or
+    /// more (`update_refit_work`) or the labels doubled since the last full fit
+    /// (`update_refit`).
     ///
     /// On failure (a label outside the classes, a worker labelling an item the model
     /// already has a label of it for, ...) the model is unchanged.
@@ -85,6 +88,10 @@ impl Model {
     /// let fit = model.update(&[2, 2], &[0, 1], &[1, 1])?; // a new item 2
     /// assert_eq!(fit.labels.len(), 3);
     /// assert_eq!(fit.labels[2], 1);
+    /// // Two labels on four are a large batch: that update was a full refit.
+    /// assert!(!fit.notes.contains(Notes::INCREMENTAL));
+    /// model.set("update_refit_work", 0.0)?; // updates incremental unless the labels double
+    /// let fit = model.update(&[3, 3], &[0, 1], &[0, 0])?;
     /// assert!(fit.notes.contains(Notes::INCREMENTAL));
     /// # Ok::<(), crowdspec::Error>(())
     /// ```
