@@ -503,8 +503,7 @@ UpdatePath update_state(UpdateState &s, const FitOptions &options, const int32_t
         refit.data = s.data;
         refit.model_table = s.model_table;
         std::vector<uint64_t> worker_labels;  // the refit counts its own
-        int64_t added = 0;
-        merge_codes(refit.data, worker_labels, batch, options.duplicates, added);
+        merge_codes(refit.data, worker_labels, batch, options.duplicates);
         rows_into_table(refit.model_table, refit.data.n_items, k, model_rows);
         return UpdatePath::Refit;
     }
@@ -513,8 +512,7 @@ UpdatePath update_state(UpdateState &s, const FitOptions &options, const int32_t
     for (int32_t j : touched)
         if (j < old_items) old_touched.push_back(j);
     remove_items(s, whole_items(s), old_touched);
-    int64_t added = 0;
-    merge_labels(s, batch, options.duplicates, added);
+    merge_labels(s, batch, options.duplicates);
     for (int32_t j = old_items; j < s.data.n_items; ++j)  // new items, with labels or not
         if (!std::binary_search(touched.begin(), touched.end(), j)) touched.push_back(j);
     std::sort(touched.begin(), touched.end());
@@ -537,7 +535,7 @@ UpdatePath update_state(UpdateState &s, const FitOptions &options, const int32_t
     // sums too: every round redoes the E-step of the whole working set).
     std::vector<char> is_touched(static_cast<std::size_t>(s.data.n_items), 0);
     for (int32_t j : touched) is_touched[static_cast<std::size_t>(j)] = 1;
-    const std::vector<int32_t> revisit = rotation(s, is_touched, options.update_sweep * static_cast<double>(added));
+    const std::vector<int32_t> revisit = rotation(s, is_touched, options.update_sweep * static_cast<double>(change.added));
     std::vector<int32_t> working;
     working.reserve(touched.size() + revisit.size());
     std::merge(touched.begin(), touched.end(), revisit.begin(), revisit.end(), std::back_inserter(working));

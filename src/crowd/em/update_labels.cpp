@@ -154,13 +154,13 @@ BatchChange changed_items(const UpdateState &s, const std::vector<NewLabel> &bat
 }
 
 // Merge the checked batch into the labels by item under the duplicate policy, counting
-// each inserted label in its worker's `worker_labels` (grown to the workers); `added` =
-// labels added or replaced. The codes are patched in place: the merged labels of the
+// each inserted label in its worker's `worker_labels` (grown to the workers); what it
+// inserts and replaces is what changed_items counted. The codes are patched in place: the merged labels of the
 // batch's items are formed apart (O(their labels)), then, from the last item back, the
 // codes between two of them move up by the labels inserted before (one memmove per
 // stretch) and the item starts with them; labels that are new items only append.
 void merge_codes(CrowdData &d, std::vector<uint64_t> &worker_labels, const std::vector<NewLabel> &batch,
-                 int32_t policy, int64_t &added) {
+                 int32_t policy) {
     const int32_t k = d.k;
     int32_t n_items = d.n_items, n_workers = d.n_workers;
     for (const NewLabel &l : batch) {
@@ -173,7 +173,6 @@ void merge_codes(CrowdData &d, std::vector<uint64_t> &worker_labels, const std::
     std::vector<int32_t> items;
     std::vector<std::size_t> group_start{0};
     std::vector<uint32_t> merged;
-    added = 0;
     int64_t inserted = 0;
     const ItemsAhead ahead(d);  // before the codes grow below
     for (std::size_t b = 0; b < batch.size();) {
@@ -195,13 +194,10 @@ void merge_codes(CrowdData &d, std::vector<uint64_t> &worker_labels, const std::
             const uint32_t code = lowest + static_cast<uint32_t>(chosen.label);
             if (p < last && d.item_code[static_cast<std::size_t>(p)] - lowest < static_cast<uint32_t>(k)) {
                 // the model has this (item, worker): checked
-                const uint32_t kept = policy == CS_DUPLICATES_KEEP_LAST ? code : d.item_code[static_cast<std::size_t>(p)];
-                if (kept != d.item_code[static_cast<std::size_t>(p)]) ++added;
-                merged.push_back(kept);
+                merged.push_back(policy == CS_DUPLICATES_KEEP_LAST ? code : d.item_code[static_cast<std::size_t>(p)]);
                 ++p;
             } else {
                 merged.push_back(code);
-                ++added;
                 ++inserted;
                 ++worker_labels[static_cast<std::size_t>(w)];
             }
@@ -244,8 +240,8 @@ void merge_codes(CrowdData &d, std::vector<uint64_t> &worker_labels, const std::
 
 // merge_codes on the state's labels, and its per-item and per-worker tables grown. The
 // changed items' old share must have left the sums before (remove_items on the old data).
-void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added) {
-    merge_codes(s.data, s.worker_labels, batch, policy, added);
+void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy) {
+    merge_codes(s.data, s.worker_labels, batch, policy);
     const CrowdData &d = s.data;
     const std::size_t k = static_cast<std::size_t>(d.k);
     s.counts.resize(static_cast<std::size_t>(d.n_workers) * k * k, 0.0);

@@ -30,7 +30,7 @@ std::vector<NewLabel> checked_labels(const UpdateState &s, const int32_t *item, 
 struct BatchChange {
     std::vector<int32_t> items;  ///< the items whose labels it changes, increasing
     int64_t inserted = 0;        ///< labels of (item, worker) pairs the state has none of
-    int64_t added = 0;           ///< those and the labels that replace one (merge_labels' `added`)
+    int64_t added = 0;           ///< those and the labels that replace one
     int64_t items_labels = 0;    ///< the labels `items` have before the batch
 };
 
@@ -40,13 +40,13 @@ BatchChange changed_items(const UpdateState &s, const std::vector<NewLabel> &bat
 
 /// The checked batch merged into `data`'s labels by item under the duplicate policy (the
 /// batch checked against these labels), each inserted label counted in its worker's
-/// `worker_labels` (grown to the workers); `added` = labels added or replaced.
+/// `worker_labels` (grown to the workers).
 void merge_codes(CrowdData &data, std::vector<uint64_t> &worker_labels, const std::vector<NewLabel> &batch,
-                 int32_t policy, int64_t &added);
+                 int32_t policy);
 
 /// merge_codes on the state's labels, the per-item and per-worker tables grown. The
 /// changed items' old shares must have left the sums before.
-void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy, int64_t &added);
+void merge_labels(UpdateState &s, const std::vector<NewLabel> &batch, int32_t policy);
 
 /// The answer sets (restricted support) of the listed items, after their labels changed.
 void refresh_allowed(UpdateState &s, const std::vector<int32_t> &items);
