@@ -17,7 +17,10 @@
 // EM and SQUAREM, gold items, answer sets and none, pooled smoothing, 1 and 2 threads,
 // item counts that leave a partial batch) and on a lone E-step at parameters with zero
 // entries (impossible classes; items impossible under every class, which fall back to
-// the prior). Without AVX2 both would take the pairs: those two tests are skipped, visibly.
+// the prior); and on fits where most item rows have no labels, in runs and at the end,
+// some of them gold (the wide kernel copies a batch of such rows instead of computing
+// it). Without AVX2 both would take the pairs: those three tests are skipped, visibly.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -201,6 +204,49 @@ static void test_wide_fits_equal_pair_fits(void **) {
         assert_same_fits(fits_of(c, 29, [](cs::FitOptions &options, int which) { options.wide_kernels = which == 1; }));
 }
 
+// Fits whose item rows include many without labels -- runs of 40 after every 20
+// labelled items and 1,000 reserved at the end (CS_PARAM_ITEMS), some of them gold --
+// where the wide kernel copies the posterior of a batch of such rows instead of
+// computing it (copy_empty_batch): the same bits as the pairs, which compute every row.
+static void test_wide_fits_with_empty_item_rows(void **) {
+    if (!wide_kernel_runs()) skip();
+    for (int32_t k : {3, 4, 5})
+        for (int support : {CS_SUPPORT_AUTO, CS_SUPPORT_ALL}) {
+            auto crowd = crowd_of(k, 300, 12001, 37);
+            for (int32_t &j : crowd.item) j += (j / 20) * 40;
+            cs::FitOptions base;
+            base.max_iter = 12;
+            base.tol = 0.0;
+            base.support = support;
+            base.items = *std::max_element(crowd.item.begin(), crowd.item.end()) + 1 + 1000;
+            cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
+                                                      crowd.item.size(), base);
+            assert_int_equal(data.n_items, base.items);
+            data.gold.assign(static_cast<std::size_t>(data.n_items), -1);
+            int32_t empty_rows = 0;
+            for (int32_t j = 0; j < data.n_items; ++j) {
+                const bool empty = data.item_start[j] == data.item_start[j + 1];
+                empty_rows += empty;
+                if (empty && j % 97 == 0) data.gold[j] = j % k;  // a gold item without labels
+                if (!empty && j % 9 == 0) data.gold[j] = crowd.truth[j - (j / 60) * 40];
+            }
+            assert_true(empty_rows >= 2 * (data.n_items - empty_rows));
+            std::vector<cs::FitResult> fits;
+            for (bool wide : {false, true})
+                for (int threads : {1, 2}) {
+                    cs::FitOptions options = base;
+                    options.threads = threads;
+                    options.wide_kernels = wide;
+                    cs::FitResult out;
+                    assert_false(cs::fit_ds(data, options, cs::Progress(), out));
+                    fits.push_back(std::move(out));
+                }
+            print_message("k = %d, support %d: %d of %d item rows without labels\n", k, support, empty_rows,
+                          data.n_items);
+            assert_same_fits(fits);
+        }
+}
+
 // A lone E-step at confusion matrices with zero entries: worker i never gives label
 // (i + l) % k to class l, so some classes are impossible for many items and, without
 // answer sets, some items for every class (they get the prior and are counted).
@@ -242,6 +288,7 @@ int main(void) {
         cmocka_unit_test(test_lone_m_step_gathers_the_same_counts),
         cmocka_unit_test(test_wide_fits_equal_pair_fits),
         cmocka_unit_test(test_wide_e_step_with_impossible_classes),
+        cmocka_unit_test(test_wide_fits_with_empty_item_rows),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

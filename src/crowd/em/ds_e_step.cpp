@@ -60,9 +60,10 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
 #if defined(CS_HAVE_QUAD)
                 if constexpr (K >= 3 && K <= 5) {
                     if (ws.wide) {  // k = 3, 4, 5 in AVX2 registers (ds_workspace.hpp)
-                        e_step_range_batched_wide<K>(d, ws.parts[p], ws.wide_log_pi.data(), ws.log_prior.data(), prior,
-                                                     ws.allowed, q, counts, prior_sum, ws.part_ll[p],
-                                                     ws.part_impossible[p], item_terms);
+                        const auto kernel = ws.empty_items ? e_step_range_batched_wide<K, true>
+                                                           : e_step_range_batched_wide<K, false>;
+                        kernel(d, ws.parts[p], ws.wide_log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
+                               prior_sum, ws.part_ll[p], ws.part_impossible[p], item_terms);
                         return;
                     }
                 }

@@ -83,6 +83,9 @@ struct Workspace {
     // wide_log_pi (ws.log_pi with each code's row padded to wide_row(k) doubles, copied
     // by the E-step) and scatters into count tables with rows of wide_row(k) doubles.
     bool wide = false;
+    // Some item has no labels and no gold (rows reserved beyond the labelled items): the
+    // wide kernel then copies one posterior into such items (EmptyItem, ds_kernel_wide.hpp).
+    bool empty_items = false;
     Table wide_log_pi;
     int64_t count_row = 0;              // doubles per code in a count table: k, or wide_row(k) when wide
     int64_t count_table = 0;            // doubles in one partition's count table
