@@ -158,5 +158,16 @@ run 2 "$CS" fit labels.zip && stderr_is '^crowdspec: labels\.zip: a zip archive.
 printf 'PAR1\025\000\025\034rest' >labels.parquet
 run 2 "$CS" fit labels.parquet && stderr_is '^crowdspec: labels\.parquet: an Apache Parquet file.*read_parquet'
 printf '\037\213\010\000\000\000\000\000' | run 2 "$CS" fit - && stderr_is 'gzip-compressed data.*gunzip -c FILE'
+# The library's notes number items from 0; the CLI names them as the file does (a note
+# that said "item 0" named an item this file does not have).
+printf 'item,worker,label\n5000000,1,0\n5000000,2,1\n9000000,1,1\n9000000,2,1\n' >sparse_ids.csv
+run 0 "$CS" fit sparse_ids.csv &&
+    stderr_is "^crowdspec: note: auto: EM ended at a degenerate maximum: 2 items \\(the first is item '5000000'\\) had a label"
+printf 'task,worker,label\nalpha,1,0\nalpha,2,1\n"be ta",1,1\n"be ta",2,1\n' >named_ids.csv
+printf 'task,label\nalpha,0\n"be ta",1\n' >named_truth.csv
+run 0 "$CS" evaluate named_ids.csv --truth named_truth.csv --method auto && contains err.txt "(the first is item 'alpha')"
+run 0 "$CS" fit named_ids.csv --save named.csm -q
+printf 'task,worker,label\ngamma,1,0\ngamma,2,1\n' >named_more.csv
+run 0 "$CS" update --model named.csm named_more.csv && contains err.txt "(the first is item '"
 no_temporaries
 finish

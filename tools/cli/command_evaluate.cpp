@@ -190,7 +190,7 @@ std::string evaluate_method(cs_model *model, int32_t method, const CrowdTable &t
                             const std::vector<ScoredItem> &scored, FitMonitor &monitor, bool quiet) {
     const std::string name = cs_method_name(method);
     const double seconds = timed_fit(model, table, name, &monitor);
-    if (!quiet) report_fit_notes(model, name);
+    if (!quiet) report_fit_notes(model, name, &table.item_names);
 
     const std::size_t n_items = table.item_names.size(), k = table.class_names.size();
     const std::vector<int32_t> labels = fitted_labels(model, n_items);

@@ -274,7 +274,7 @@ int run_fit(const std::vector<std::string> &args, std::size_t first) {
     FitMonitor monitor(settings.quiet);
     timed_fit(model.get(), table, settings.method, &monitor);
     phases.mark("fit");
-    if (!settings.quiet) report_fit_notes(model.get(), settings.method);
+    if (!settings.quiet) report_fit_notes(model.get(), settings.method, &table.item_names);
     std::vector<std::size_t> worker_labels;
     if (workers_out) worker_labels = labels_per_worker(table);
     LabelList scored_labels;

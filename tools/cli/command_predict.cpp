@@ -190,7 +190,7 @@ int run_predict(const std::vector<std::string> &args, std::size_t first) {
                          escape_controls(listed).c_str(), known);
         }
         // The library's other notes (impossible items); the unknown workers are told above.
-        if ((result.notes & ~CS_NOTE_UNKNOWN_WORKERS) != 0) report_fit_notes(model.get(), "predict");
+        if ((result.notes & ~CS_NOTE_UNKNOWN_WORKERS) != 0) report_fit_notes(model.get(), "predict", &table.item_names);
     }
     model.reset();
     write_item_results(out, item_format, table, result, "predict");

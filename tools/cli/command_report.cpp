@@ -263,8 +263,8 @@ int run_report(const std::vector<std::string> &args, std::size_t first) {
     }
     FitMonitor monitor(settings.quiet);
     const double seconds = timed_fit(model.get(), table, in.method, &monitor);
-    in.notes_message = cs_last_error(model.get());  // the explanation of the fit's notes
-    if (!settings.quiet) report_fit_notes(model.get(), in.method);
+    in.notes_message = name_items_in_note(cs_last_error(model.get()), table.item_names);  // the fit's notes
+    if (!settings.quiet) report_fit_notes(model.get(), in.method, &table.item_names);
     FitOutcome fit = fetch_outcome(model.get(), table);
     fit.seconds = seconds;
     in.label_next = fetch_label_next(model.get(), fit.n_items);

@@ -167,7 +167,7 @@ int run_update(const std::vector<std::string> &args, std::size_t first) {
             std::fprintf(stderr, "crowdspec: note: the update was a full refit: it would have worked on half the "
                                  "labels or more, or the labels doubled since the last full fit (update_refit_work, "
                                  "update_refit; docs/incremental.md)\n");
-        report_fit_notes(model.get(), "update");
+        report_fit_notes(model.get(), "update", &names.items);
     }
     // Every item of the model, old and new, is written under its name.
     CrowdTable all;

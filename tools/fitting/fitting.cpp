@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "fitting/fitting.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -396,10 +397,35 @@ void ungroup_for_fit(const cs_model *model, CrowdTable &table) {
         expand_grouped_triples(table);
 }
 
-void report_fit_notes(const cs_model *model, const std::string &method_name) {
+std::string name_items_in_note(std::string_view message, const std::vector<std::string> &item_names) {
+    static constexpr std::string_view kItem = "item ";
+    const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto in_word = [&](char c) { return is_digit(c) || std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+    std::string out;
+    std::size_t at = 0;  // the message up to here is in `out`
+    for (std::size_t found; (found = message.find(kItem, at)) != std::string_view::npos;) {
+        const std::size_t first = found + kItem.size();
+        std::size_t end = first;
+        while (end < message.size() && is_digit(message[end])) ++end;
+        // A whole word "item" and at most 9 digits (an int32 id), not part of a longer word.
+        const bool whole = (found == 0 || !in_word(message[found - 1])) && end > first && end - first <= 9 &&
+                           (end == message.size() || !in_word(message[end]));
+        const std::size_t j = whole ? std::stoul(std::string(message.substr(first, end - first))) : 0;
+        out.append(message.substr(at, first - at));
+        if (whole && j < item_names.size()) out += quote_field(item_names[j]);
+        else out.append(message.substr(first, end - first));
+        at = end;
+    }
+    out.append(message.substr(at));
+    return out;
+}
+
+void report_fit_notes(const cs_model *model, const std::string &method_name,
+                      const std::vector<std::string> *item_names) {
     const char *message = cs_last_error(model);
-    if (message != nullptr && message[0] != '\0')
-        std::fprintf(stderr, "crowdspec: note: %s: %s\n", method_name.c_str(), message);
+    if (message == nullptr || message[0] == '\0') return;
+    const std::string text = item_names != nullptr ? name_items_in_note(message, *item_names) : std::string(message);
+    std::fprintf(stderr, "crowdspec: note: %s: %s\n", method_name.c_str(), text.c_str());
 }
 
 std::vector<std::string> note_names(int32_t notes) {

@@ -122,8 +122,16 @@ std::string repeated_label_message(const std::string &source, std::size_t line, 
 /// none or the table carries no line numbers (the demo's simulated crowd).
 std::string duplicate_message(const CrowdTable &table);
 
-/// Prints the library's explanation of a successful fit's notes to stderr, if any.
-void report_fit_notes(const cs_model *model, const std::string &method_name);
+/// The library's message with its 0-based item numbers ("item 17": the word item, a
+/// blank and digits, a whole word) given as the table's item names ("item 'T-17'"), as
+/// the Python binding's DataFrame estimators name them by task; numbers beyond the names
+/// are left as they are.
+std::string name_items_in_note(std::string_view message, const std::vector<std::string> &item_names);
+
+/// Prints the library's explanation of a successful fit's notes to stderr, if any; with
+/// `item_names`, the items it names by number are named by name_items_in_note.
+void report_fit_notes(const cs_model *model, const std::string &method_name,
+                      const std::vector<std::string> *item_names = nullptr);
 
 /// Gold labels matched to the crowd's items and classes (crowd indices).
 struct MatchedGold {
