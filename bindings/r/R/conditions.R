@@ -60,12 +60,30 @@
   result
 }
 
-# A warning of class crowdspec_warning naming the notes of a successful fit.
-.warn_notes <- function(method, notes, message, call = NULL) {
+# The library's message with its 0-based item numbers ("item 17": a whole word "item",
+# a blank and at most nine digits) given as the data's item values ("item 'T-17'"), as
+# the CLI and the Python binding's DataFrame estimators name them; numbers beyond
+# `items` are left as they are.
+.name_items <- function(text, items) {
+  if (!nzchar(text)) return(text)
+  hits <- gregexpr("(?<![[:alnum:]_])item [0-9]{1,9}(?![[:alnum:]_])", text, perl = TRUE)
+  found <- regmatches(text, hits)[[1L]]
+  if (length(found) == 0L) return(text)
+  j <- as.numeric(substring(found, 6L)) + 1
+  known <- j <= length(items)
+  found[known] <- paste0("item '", as.character(items)[j[known]], "'")
+  regmatches(text, hits) <- list(found)
+  text
+}
+
+# A warning of class crowdspec_warning naming the notes of a successful fit; with
+# `items` (the fit's item values in code order), its text names them (.name_items).
+.warn_notes <- function(method, notes, message, call = NULL, items = NULL) {
   if (notes == 0L) return(invisible())
   names <- .note_names(notes)
   text <- paste0("crowdspec ", method, ": ", paste(names, collapse = ", "))
-  if (nzchar(message)) text <- paste0(text, ": ", message)
+  # The warning names items as the data does; last_error keeps the library's text.
+  if (nzchar(message)) text <- paste0(text, ": ", if (is.null(items)) message else .name_items(message, items))
   warning(structure(
     class = c("crowdspec_warning", "warning", "condition"),
     list(message = text, call = call, notes = names, last_error = message)

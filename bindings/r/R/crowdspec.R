@@ -202,7 +202,7 @@ crowdspec <- function(data, item = "item", worker = "worker", label = "label",
   fit <- .crowd_fit(r, method, items, workers, classes, class_values,
                     list(item = item, worker = worker, label = label),
                     length(item_code), counts, params, call)
-  .warn_notes(method, r$notes, r$message, call)
+  .warn_notes(method, r$notes, r$message, call, items)
   fit
 }
 

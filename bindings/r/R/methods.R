@@ -237,7 +237,7 @@ predict.crowdspec_fit <- function(object, newdata, type = c("labels", "probabili
   classes <- object$classes
   posteriors <- matrix(r$posteriors, nrow = n, ncol = length(classes), byrow = TRUE,
                        dimnames = list(item = as.character(items), class = classes))
-  .warn_notes("predict", r$notes, r$message, call)
+  .warn_notes("predict", r$notes, r$message, call, items)
   if (type == "probabilities") return(posteriors)
   data.frame(item = items, label = factor(classes[r$labels + 1L], levels = classes),
              confidence = posteriors[cbind(seq_len(n), r$labels + 1L)],

@@ -65,6 +65,6 @@ update.crowdspec_fit <- function(object, newdata = NULL, refit = FALSE, ...,
                     call)
   # "incremental" is what an update is, not a warning: it stays in fit$notes only.
   .warn_notes(if (refit) "refit" else "update",
-              bitwAnd(r$notes, bitwNot(.note_bits[["incremental"]])), r$message, call)
+              bitwAnd(r$notes, bitwNot(.note_bits[["incremental"]])), r$message, call, items)
   fit
 }

@@ -166,3 +166,17 @@ test_that("fit notes are warnings of class crowdspec_warning", {
   expect_identical(fit0$notes, character())
   expect_silent(crowdspec(v, method = "mv"))
 })
+
+test_that("a note's items are named as the data names them", {
+  # Two workers who disagree on alpha and agree on "be ta": EM ends at a degenerate
+  # maximum, and the library's note names the first such item by its number (0).
+  d <- data.frame(item = c("alpha", "alpha", "be ta", "be ta"), worker = c(1L, 2L, 1L, 2L),
+                  label = c(0L, 1L, 1L, 1L))
+  w <- tryCatch(crowdspec(d), warning = identity)
+  expect_s3_class(w, "crowdspec_warning")
+  expect_true("degenerate_maximum" %in% w$notes)
+  expect_match(conditionMessage(w), "(the first is item 'alpha')", fixed = TRUE)
+  expect_match(w$last_error, "(the first is item 0)", fixed = TRUE)
+  expect_identical(crowdspec:::.name_items("item 1 and item 7, items 1, subitem 1, item 12x", c("a", "b")),
+                   "item 'b' and item 7, items 1, subitem 1, item 12x")
+})
