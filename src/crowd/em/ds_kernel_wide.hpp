@@ -98,7 +98,7 @@ CS_TARGET_AVX2 __attribute__((always_inline)) inline double normalise(WideLanes<
 // log-likelihood and the class mass in the same item order -- the same bits as
 // computing each. Measured on 3*10^5 labels over 10^6 item rows, 26 % of them labelled
 // (auto, 1 thread, CPU s, medians of 6 alternated): the 738,000 empty rows at the end,
-// k = 3 1.02 -> 0.57 s, k = 5 1.46 -> 0.82 s (0.41 and 0.46-0.54 s for the same labels
+// k = 3 1.02 -> 0.57 s, k = 5 1.48 -> 0.82 s (0.41 and 0.46-0.54 s for the same labels
 // without them); scattered at random among the labelled ones, k = 3 1.32 -> 0.96 s.
 template <int K>
 struct EmptyItem {
