@@ -19,8 +19,12 @@
 // entries (impossible classes; items impossible under every class, which fall back to
 // the prior); and on fits where most item rows have no labels, in runs and at the end,
 // some of them gold (the wide kernel copies a batch of such rows instead of computing
-// it). Without AVX2 both would take the pairs: those three tests are skipped, visibly.
+// it). Without AVX2 both would take the pairs: those tests are skipped, visibly. The
+// k = 2 ratio kernel's copies for such rows (ds_kernel_ratio.hpp, lanes_of_batch) are
+// checked in the last test against the same kernel computing every row
+// (FitOptions::copy_empty_items = false).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -208,17 +212,35 @@ static void test_wide_fits_equal_pair_fits(void **) {
 // labelled items and 1,000 reserved at the end (CS_PARAM_ITEMS), some of them gold --
 // where the wide kernel copies the posterior of a batch of such rows instead of
 // computing it (copy_empty_batch): the same bits as the pairs, which compute every row.
-static void test_wide_fits_with_empty_item_rows(void **) {
-    if (!wide_kernel_runs()) skip();
-    for (int32_t k : {3, 4, 5})
-        for (int support : {CS_SUPPORT_AUTO, CS_SUPPORT_ALL}) {
-            auto crowd = crowd_of(k, 300, 12001, 37);
+static void test_fits_with_empty_item_rows(void **) {
+    struct Case {
+        int32_t k, workers;
+        bool wide;
+    };
+    // Each case fitted with every row computed by the SSE2 kernels (copy_empty_items and
+    // wide_kernels false), then with copies: k = 2 in the ratio kernel, without prefetches
+    // (300 workers) and with them (25,000: its table beyond 1 MiB); k = 3, 4, 5 in the
+    // wide kernel (where AVX2 is) and, with wide false, in the batched pair kernel (300
+    // workers) and the one by item (25,000).
+    const Case cases[] = {{2, 300, false},  {2, 25000, false}, {3, 300, true},     {4, 300, true},   {5, 300, true},
+                          {3, 300, false},  {5, 300, false},   {3, 25000, false},  {5, 25000, false}};
+    // Tails of 1,000 and 1,001 empty rows: one of them leaves an odd last batch of empty
+    // rows alone, whose pair pass takes the odd-pair lane.
+    for (const Case &c : cases)
+        for (int32_t tail : {1000, 1001}) {
+            const int support = tail == 1000 ? CS_SUPPORT_AUTO : CS_SUPPORT_ALL;
+            const int32_t k = c.k;
+            if (c.wide && !wide_kernel_runs()) {
+                print_message("k = %d, wide: SKIPPED, no AVX2 (both ways would take the SSE2 pairs)\n", k);
+                continue;
+            }
+            auto crowd = crowd_of(k, c.workers, 12001, 37);
             for (int32_t &j : crowd.item) j += (j / 20) * 40;
             cs::FitOptions base;
             base.max_iter = 12;
             base.tol = 0.0;
             base.support = support;
-            base.items = *std::max_element(crowd.item.begin(), crowd.item.end()) + 1 + 1000;
+            base.items = *std::max_element(crowd.item.begin(), crowd.item.end()) + 1 + tail;
             cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
                                                       crowd.item.size(), base);
             assert_int_equal(data.n_items, base.items);
@@ -232,17 +254,18 @@ static void test_wide_fits_with_empty_item_rows(void **) {
             }
             assert_true(empty_rows >= 2 * (data.n_items - empty_rows));
             std::vector<cs::FitResult> fits;
-            for (bool wide : {false, true})
+            for (bool copies : {false, true})
                 for (int threads : {1, 2}) {
                     cs::FitOptions options = base;
                     options.threads = threads;
-                    options.wide_kernels = wide;
+                    options.copy_empty_items = copies;
+                    options.wide_kernels = copies && c.wide;
                     cs::FitResult out;
                     assert_false(cs::fit_ds(data, options, cs::Progress(), out));
                     fits.push_back(std::move(out));
                 }
-            print_message("k = %d, support %d: %d of %d item rows without labels\n", k, support, empty_rows,
-                          data.n_items);
+            print_message("k = %d, %d workers%s, support %d: %d of %d item rows without labels\n", k, c.workers,
+                          c.wide ? ", wide" : "", support, empty_rows, data.n_items);
             assert_same_fits(fits);
         }
 }
@@ -281,6 +304,50 @@ static void test_wide_e_step_with_impossible_classes(void **) {
     }
 }
 
+// A lone E-step with most item rows empty at the same confusion matrices with zero
+// entries (at k = 2 they leave no label a ratio, so the pair kernel takes it, not the
+// ratio kernel), in the SSE2 kernels: copies of the empty rows' posterior against every
+// row computed, by item (25,000 workers) and in batches (50).
+static void test_e_step_copies_with_impossible_classes(void **) {
+    for (int32_t k : {2, 3, 5})
+        for (int32_t workers : {50, 25000}) {
+            auto crowd = crowd_of(k, workers, 20011, 31);
+            for (int32_t &j : crowd.item) j += (j / 10) * 30;
+            cs::FitOptions options;
+            options.support = CS_SUPPORT_ALL;
+            options.wide_kernels = false;
+            options.items = *std::max_element(crowd.item.begin(), crowd.item.end()) + 1 + 777;
+            const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(),
+                                                            crowd.label.data(), crowd.item.size(), options);
+            assert_true(data.unlabeled_items() > 2 * (data.n_items - data.unlabeled_items()));
+            cs::DsParams params;
+            params.confusion.assign(static_cast<std::size_t>(data.n_workers) * k * k, 0.0);
+            for (int32_t i = 0; i < data.n_workers; ++i)
+                for (int32_t l = 0; l < k; ++l) {
+                    double *row = params.confusion.data() + (static_cast<std::size_t>(i) * k + l) * k;
+                    for (int32_t o = 0; o < k; ++o)
+                        row[o] = o == (i + l) % k ? 0.0 : k == 2 ? 1.0 : (o == l ? 0.6 : 0.4 / (k - 2));
+                }
+            params.prior.resize(static_cast<std::size_t>(k));  // w_l proportional to l + 1
+            for (int32_t l = 0; l < k; ++l) params.prior[l] = (l + 1) / (k * (k + 1) / 2.0);
+            std::vector<double> q_every, q_copies;
+            options.copy_empty_items = false;
+            const cs::EStep every = cs::e_step(data, params, options, q_every);
+            options.copy_empty_items = true;
+            const cs::EStep copies = cs::e_step(data, params, options, q_copies);
+            print_message("k = %d, %d workers: %d of %d rows empty, %lld impossible items, log-likelihood %.17g\n",
+                          k, workers, data.unlabeled_items(), data.n_items,
+                          static_cast<long long>(copies.impossible_items), copies.log_likelihood);
+            assert_true(every.impossible_items > 0);  // the prior fallback ran
+            assert_int_equal(copies.impossible_items, every.impossible_items);
+            assert_memory_equal(&copies.log_likelihood, &every.log_likelihood, sizeof(double));
+            assert_true(same_bits(q_every, q_copies));
+            // An empty row's posterior is the prior (up to the exponentials' rounding).
+            const int64_t last = static_cast<int64_t>(data.n_items) - 1;
+            for (int32_t l = 0; l < k; ++l) assert_true(std::fabs(q_copies[last * k + l] - params.prior[l]) < 1e-15);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_labels_by_code_groups_every_label),
@@ -288,7 +355,8 @@ int main(void) {
         cmocka_unit_test(test_lone_m_step_gathers_the_same_counts),
         cmocka_unit_test(test_wide_fits_equal_pair_fits),
         cmocka_unit_test(test_wide_e_step_with_impossible_classes),
-        cmocka_unit_test(test_wide_fits_with_empty_item_rows),
+        cmocka_unit_test(test_fits_with_empty_item_rows),
+        cmocka_unit_test(test_e_step_copies_with_impossible_classes),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

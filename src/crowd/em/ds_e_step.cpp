@@ -49,8 +49,11 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
 #if defined(CS_HAVE_PAIR)
             if constexpr (K == 2) {
                 if (ws.ratio_ready && item_terms == nullptr) {
-                    const auto kernel = ws.table * 12 > (int64_t{1} << 20) ? e_step_range_ratio<true>
-                                                                           : e_step_range_ratio<false>;
+                    const bool far = ws.table * 12 > (int64_t{1} << 20);
+                    const auto kernel = ws.empty_items ? (far ? e_step_range_ratio<true, true>
+                                                              : e_step_range_ratio<false, true>)
+                                                       : (far ? e_step_range_ratio<true, false>
+                                                              : e_step_range_ratio<false, false>);
                     kernel(d, ws.parts[p], ws.ratio.data(), ws.log_pi.data(), ws.log_prior.data(), prior, q,
                            counts, prior_sum, ws.part_ll[p], ws.part_impossible[p]);
                     return;
@@ -69,8 +72,10 @@ void e_step_parts(const CrowdData &d, Workspace &ws, const double *prior, double
                 }
 #endif
                 // Prefetch when log pi and a count table together exceed about 1 MiB.
-                const auto kernel = ws.table * 16 > (int64_t{1} << 20) ? e_step_range_items<K>
-                                                                       : e_step_range_batched<K>;
+                const bool far = ws.table * 16 > (int64_t{1} << 20);
+                const auto kernel = ws.empty_items ? (far ? e_step_range_items<K, true> : e_step_range_batched<K, true>)
+                                                   : (far ? e_step_range_items<K, false>
+                                                          : e_step_range_batched<K, false>);
                 kernel(d, ws.parts[p], ws.log_pi.data(), ws.log_prior.data(), prior, ws.allowed, q, counts,
                        prior_sum, ws.part_ll[p], ws.part_impossible[p], item_terms);
                 return;

@@ -105,6 +105,17 @@ __attribute__((always_inline)) inline void scatter_batch(const int64_t *start, c
     }
 }
 
+// Whether item j takes the posterior the kernels form once for items without labels
+// (EmptyItem in ds_kernel_wide.hpp, EmptyLanes in ds_kernel_lanes.hpp): no labels, not
+// gold, every class allowed.
+template <int K>
+inline bool copies_empty(const int64_t *start, const int32_t *gold, const uint8_t *allowed, int64_t j) {
+    bool all_allowed = true;
+    if (allowed != nullptr)
+        for (int l = 0; l < K; ++l) all_allowed &= allowed[j * K + l] != 0;
+    return start[j] == start[j + 1] && (gold == nullptr || gold[j] < 0) && all_allowed;
+}
+
 // A non-special item's log-likelihood term, top + log(sum) with 1 <= sum <= K: the sums
 // are multiplied together and one log is taken before the product could overflow (see
 // e_step_range).

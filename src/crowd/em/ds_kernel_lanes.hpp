@@ -89,6 +89,45 @@ Lanes<K> exp_minus(const Lanes<K> &x, double top) {
     return e;
 }
 
+// Items without labels (rows reserved beyond the labelled items) all have the sums
+// log w_l, so the same posterior, top and sum when no classifier adds item terms, as
+// in the wide kernel (EmptyItem, ds_kernel_wide.hpp): with kCopies both kernels below
+// form them once (empty_lanes) and copy them into every such item that is not gold and
+// allows every class (copies_empty), adding the same values to the log-likelihood and
+// the class mass in the same item order -- the same bits as computing each.
+template <int K>
+struct EmptyLanes {
+    bool ready = false;  // false: compute every item (item terms, or a prior of zeros)
+    double q[K] = {};
+    double top = 0.0, sum = 1.0;
+};
+
+// The posterior of an item without labels as e_step_range_items forms it (and
+// e_step_range_batched, the same operations): sums = base, the log prior (restricted,
+// with `restricted`, by an answer set of every class), exp(s_l - top), their sum in
+// class order, the division.
+template <int K>
+EmptyLanes<K> empty_lanes(const Lanes<K> &base, bool restricted) {
+    static constexpr uint8_t kEveryClass[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    Lanes<K> x = base;
+    if (restricted) x.restrict_to(kEveryClass);
+    EmptyLanes<K> e;
+    const double top = x.top();
+    if (top == kMinusInf) return e;  // a special item (prior fallback): computed
+    double s[K];
+    x.store(s);
+    Lanes<K> v = exp_minus(Lanes<K>::load(s), top);
+    v.store(e.q);
+    double sum = 0.0;
+    for (int32_t l = 0; l < K; ++l) sum += e.q[l];
+    v.divide(sum);
+    v.store(e.q);
+    e.top = top;
+    e.sum = sum;
+    e.ready = true;
+    return e;
+}
+
 // e_step_range_items: how far ahead (in items) the rows are prefetched.
 constexpr int64_t kPrefetchItems = 4;
 
@@ -97,7 +136,9 @@ constexpr int64_t kPrefetchItems = 4;
 // row is a random line of log pi and one of the count table, and the scatter into a
 // count table that no longer fits in L2 otherwise waits for each of its lines in turn.
 // (The batched kernel below was 20 % slower here: 10^7 labels, 10^5 workers, k = 2.)
-template <int K>
+// kCopies (the crowd has items without labels, Workspace::empty_items): such items copy
+// empty_lanes' posterior (one branch an item) instead of being computed.
+template <int K, bool kCopies = false>
 void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                         const double *prior, const uint8_t *allowed, double *q, double *counts,
                         double *prior_sum, double &ll_out, int64_t &impossible_out,
@@ -109,6 +150,8 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
     Lanes<K> prior_local;  // stored once at the end (see scatter_range)
     double ll = 0.0, product = 1.0;
     int64_t impossible = 0;
+    EmptyLanes<K> empty;
+    if (kCopies && item_terms == nullptr) empty = empty_lanes<K>(base, allowed != nullptr);
     for (int64_t j = r.first; j < r.last; ++j) {
         const int64_t p0 = start[j], p1 = start[j + 1];
         if (j + kPrefetchItems < r.last) {
@@ -122,6 +165,13 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
                     if (K * sizeof(double) > 16) __builtin_prefetch(counts + row + K - 1, 1);
                 }
             }
+        }
+        if (kCopies && empty.ready && copies_empty<K>(start, gold, allowed, j)) {
+            add_item_term<K>(empty.top, empty.sum, ll, product);
+            const Lanes<K> v = Lanes<K>::load(empty.q);
+            v.store(q + j * K);
+            if (counts != nullptr) prior_local.add(v);  // no labels to scatter
+            continue;
         }
         Lanes<K> acc = base;
         for (int64_t p = p0; p < p1; ++p) acc.add(log_pi + static_cast<int64_t>(code[p]) * K);
@@ -209,7 +259,11 @@ inline Lanes<K> load_flat(const double *x, int64_t b, double &carry) {
 // at a time (k = 5: 2.5 calls per item instead of 3), then the posteriors, then their
 // scatter into the counts. Item by item, each item was one long chain of dependent
 // operations, and branches on its top class and answer set were mispredicted often.
-template <int K>
+//
+// kCopies (the crowd has items without labels, Workspace::empty_items): such items copy
+// empty_lanes' posterior instead of being computed; each batch lists the items it
+// computes, as e_step_range_batched_wide does. Without it, no list: the kernel as before.
+template <int K, bool kCopies = false>
 void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi, const double *log_prior,
                           const double *prior, const uint8_t *allowed, double *q, double *counts,
                           double *prior_sum, double &ll_out, int64_t &impossible_out,
@@ -221,62 +275,106 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
     Lanes<K> prior_local;  // stored once at the end (see scatter_range)
     double ll = 0.0, product = 1.0;
     int64_t impossible = 0;
+    // Indexed by the batch's computed items (i), which are all its items without copies.
     double sums[kBatch * K], x[kBatch * K + 1], tops[kBatch];
     bool special[kBatch];  // a gold item or one impossible under every class
+    // With kCopies, the batch's items that are computed (b, increasing), m of its n: all
+    // of them when none copies `empty` (`every`), else the others.
+    int64_t todo[kBatch];
+    EmptyLanes<K> empty;
+    if (kCopies && item_terms == nullptr) empty = empty_lanes<K>(base, allowed != nullptr);
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
+        int64_t m = n;
+        bool every = true;
+        if (kCopies && empty.ready) {
+            m = 0;
+            for (int64_t b = 0; b < n; ++b) {
+                todo[m] = b;
+                m += !copies_empty<K>(start, gold, allowed, j0 + b);
+            }
+            every = m == n;
+        }
+        // The batch's i-th computed item.
+        const auto item = [&](int64_t i) { return kCopies && !every ? j0 + todo[i] : j0 + i; };
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
-        for (int64_t b = 0; b < n; ++b) {
+        for (int64_t i = 0; i < m; ++i) {
+            const int64_t j = item(i);
             Lanes<K> acc = base;
-            add_label_rows<K>(acc, code + start[j0 + b], code + start[j0 + b + 1], log_pi);
-            if (item_terms != nullptr) acc.add(item_terms + (j0 + b) * K);  // as e_step_range
-            acc.store(sums + b * K);
+            add_label_rows<K>(acc, code + start[j], code + start[j + 1], log_pi);
+            if (item_terms != nullptr) acc.add(item_terms + j * K);  // as e_step_range
+            acc.store(sums + i * K);
         }
         // The top class of each item and s_l - top.
         double carry = 0.0;
-        for (int64_t b = 0; b < n; ++b) {
-            const int64_t j = j0 + b;
+        for (int64_t i = 0; i < m; ++i) {
+            const int64_t j = item(i);
             // In registers, stored as pairs where later passes load pairs (a pair loaded
             // from two scalar stores waits for them to reach the cache).
-            double *s = sums + b * K;
+            double *s = sums + i * K;
             Lanes<K> xv = Lanes<K>::load(s);
             if (allowed != nullptr) {
                 xv.restrict_to(allowed + j * K);
                 xv.store(s);
             }
             const double top = xv.top();
-            tops[b] = top;
-            special[b] = (gold != nullptr && gold[j] >= 0) || top == kMinusInf;
-            for (int i = 0; i < Lanes<K>::kPairs; ++i) xv.pair[i] = special[b] ? Pair{0.0, 0.0} : xv.pair[i] - top;
-            xv.last = special[b] ? 0.0 : xv.last - top;
-            store_flat<K>(x, b, xv, carry);
+            tops[i] = top;
+            special[i] = (gold != nullptr && gold[j] >= 0) || top == kMinusInf;
+            for (int l = 0; l < Lanes<K>::kPairs; ++l) xv.pair[l] = special[i] ? Pair{0.0, 0.0} : xv.pair[l] - top;
+            xv.last = special[i] ? 0.0 : xv.last - top;
+            store_flat<K>(x, i, xv, carry);
         }
-        store_flat_end<K>(x, n, carry);
+        store_flat_end<K>(x, m, carry);
         // exp(s_l - top): exactly 1 for the top class (and any tied with it).
-        for (int64_t i = 0; i < n * K; i += 2) store_pair(x + i, exp_nonpositive(load_pair(x + i)));
-        // The posteriors.
+        for (int64_t e = 0; e < m * K; e += 2) store_pair(x + e, exp_nonpositive(load_pair(x + e)));
+        // The posteriors, in item order (the log-likelihood's sums): the items before each
+        // computed one that copy `empty`, then that item; then the batch's last copies.
         carry = 0.0;
-        for (int64_t b = 0; b < n; ++b) {
-            const int64_t j = j0 + b;
+        int64_t next = j0;  // with kCopies, the batch's first item not yet done
+        for (int64_t i = 0; i < m; ++i) {
+            const int64_t j = item(i);
+            if (kCopies) {
+                for (; next < j; ++next) {
+                    add_item_term<K>(empty.top, empty.sum, ll, product);
+                    Lanes<K>::load(empty.q).store(q + next * K);
+                }
+                next = j + 1;
+            }
             double *qj = q + j * K;
-            Lanes<K> v = load_flat<K>(x, b, carry);  // for every item: it carries
-            if (special[b]) {
-                settle_special_item<K>(sums + b * K, gold != nullptr ? gold[j] : -1, prior,
+            Lanes<K> v = load_flat<K>(x, i, carry);  // for every computed item: it carries
+            if (special[i]) {
+                settle_special_item<K>(sums + i * K, gold != nullptr ? gold[j] : -1, prior,
                                        allowed != nullptr ? allowed + j * K : nullptr, qj, ll, impossible);
                 continue;
             }
             double sum = 0.0;  // in class order, as the kernel by item
-            for (int i = 0; i < Lanes<K>::kPairs; ++i) {
-                sum += v.pair[i][0];
-                sum += v.pair[i][1];
+            for (int l = 0; l < Lanes<K>::kPairs; ++l) {
+                sum += v.pair[l][0];
+                sum += v.pair[l][1];
             }
             if (K & 1) sum += v.last;
             v.divide(sum);
             v.store(qj);
-            add_item_term<K>(tops[b], sum, ll, product);
+            add_item_term<K>(tops[i], sum, ll, product);
         }
+        if (kCopies)
+            for (; next < j0 + n; ++next) {
+                add_item_term<K>(empty.top, empty.sum, ll, product);
+                Lanes<K>::load(empty.q).store(q + next * K);
+            }
         // The next M-step's counts.
-        if (counts != nullptr) scatter_batch<K, K>(start, code, q, j0, n, counts, prior_local);
+        if (counts == nullptr) continue;
+        if (every) {
+            scatter_batch<K, K>(start, code, q, j0, n, counts, prior_local);
+            continue;
+        }
+        // With copies: the computed items' labels (the copies have none), then every
+        // item's posterior into the class mass in item order, as scatter_batch.
+        for (int64_t i = 0; i < m; ++i) {
+            const int64_t j = item(i);
+            add_to_label_rows<K>(Lanes<K>::load(q + j * K), code + start[j], code + start[j + 1], counts);
+        }
+        for (int64_t b = 0; b < n; ++b) prior_local.add(Lanes<K>::load(q + (j0 + b) * K));
     }
     store_range_results(prior_local, prior_sum, ll, product, impossible, ll_out, impossible_out);
 }

@@ -85,6 +85,84 @@ __attribute__((noinline)) void take_two_sum_items(const CrowdData &d, int64_t j0
     }
 }
 
+// e_step_range_ratio's pair pass for two items with d = x (one per lane): the
+// posterior q_top = 1 / (1 + e), q_other = e / (1 + e) with e = exp(-|d|), class 0 on
+// top where d >= 0, the log-likelihood parts max(d, 0) (gain) and 1 + e (sum). Each
+// lane depends on its own d only, and always inlined, so that it takes the same IEEE
+// operations wherever it is called: an item gets the same bits in any lane of any pair.
+struct RatioLanes {
+    Pair q0, q1, gain, sum;
+};
+
+__attribute__((always_inline)) inline RatioLanes ratio_lanes(Pair x) {
+    const PairBits sign = {0x8000000000000000ull, 0x8000000000000000ull};
+    PairBits bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    bits |= sign;
+    Pair minus_abs;  // -|d|
+    std::memcpy(&minus_abs, &bits, sizeof minus_abs);
+    const Pair e = exp_nonpositive(minus_abs);
+    RatioLanes r;
+    r.sum = 1.0 + e;
+    const Pair top = 1.0 / r.sum, other = e / r.sum;
+    // Class 0 on top where d >= 0: selected by masks, not branches (the top class of
+    // random items is a coin flip for the branch predictor).
+    const PairBits zero_top = x >= 0.0;
+    PairBits tb, ob;
+    std::memcpy(&tb, &top, sizeof tb);
+    std::memcpy(&ob, &other, sizeof ob);
+    const PairBits q0b = (tb & zero_top) | (ob & ~zero_top), q1b = (ob & zero_top) | (tb & ~zero_top);
+    std::memcpy(&r.q0, &q0b, sizeof r.q0);
+    std::memcpy(&r.q1, &q1b, sizeof r.q1);
+    r.gain = x > 0.0 ? x : Pair{0.0, 0.0};  // max(d, 0)
+    return r;
+}
+
+// e_step_range_ratio with items without labels (kCopies): one batch's pair-pass values
+// by position, positions 0 .. n (n: the odd last pair's second lane, d = -inf).
+struct BatchLanes {
+    double q0[kBatch + 2], q1[kBatch + 2], gain[kBatch + 2], sum[kBatch + 2];
+};
+
+// The values of the batch's n items with sums dsum (dsum[n] = -inf): an item whose d is
+// `base` -- every item without labels: d = log w_0 - log w_1 -- takes `empty`'s,
+// computed once per E-step, and the others are computed two at a time in the order
+// they come. ratio_lanes is lane by lane, so each item gets the bits the pair pass
+// would give it, and the kernel adds and multiplies them in the same order as without
+// copies. Where three quarters of the rows are empty this leaves a quarter of the
+// exponentials and divisions (bench/empty_rows.py --k 2), the kernel's cost.
+__attribute__((always_inline)) inline void lanes_of_batch(const double *dsum, int64_t n, double base,
+                                                          const RatioLanes &empty, BatchLanes &out) {
+    int64_t todo[kBatch + 1];
+    int64_t n_todo = 0;
+    for (int64_t b = 0; b < n; ++b) {
+        out.q0[b] = empty.q0[0];
+        out.q1[b] = empty.q1[0];
+        out.gain[b] = empty.gain[0];
+        out.sum[b] = empty.sum[0];
+        todo[n_todo] = b;
+        n_todo += !(dsum[b] == base);  // branch-free; a NaN sum is computed
+    }
+    // Position n as ratio_lanes gives d = -inf: e = 0, q = (0, 1), max(d, 0) = 0, sum 1.
+    out.q0[n] = 0.0;
+    out.q1[n] = 1.0;
+    out.gain[n] = 0.0;
+    out.sum[n] = 1.0;
+    todo[n_todo] = n;  // an odd count's last pair takes position n as its second lane
+    for (int64_t t = 0; t < n_todo; t += 2) {
+        const int64_t b0 = todo[t], b1 = todo[t + 1];
+        const RatioLanes r = ratio_lanes(Pair{dsum[b0], dsum[b1]});
+        out.q0[b0] = r.q0[0];
+        out.q1[b0] = r.q1[0];
+        out.gain[b0] = r.gain[0];
+        out.sum[b0] = r.sum[0];
+        out.q0[b1] = r.q0[1];
+        out.q1[b1] = r.q1[1];
+        out.gain[b1] = r.gain[1];
+        out.sum[b1] = r.sum[1];
+    }
+}
+
 // The E-step of k = 2 from one number per label. With d_j = log w_0 - log w_1 + the sum
 // over j's labels of ratio[c] (= s_j0 - s_j1 of the kernels above), the posterior is
 // q_top = 1 / (1 + e), q_other = e / (1 + e), e = exp(-|d_j|), the top class 0 when
@@ -102,7 +180,7 @@ __attribute__((noinline)) void take_two_sum_items(const CrowdData &d, int64_t j0
 // scattered exactly as there. Batches as e_step_range_batched;
 // with kPrefetch (tables beyond the caches), the rows of the item kRatioPrefetchItems ahead
 // are requested in the sums' and the scatter's passes.
-template <bool kPrefetch>
+template <bool kPrefetch, bool kCopies>
 void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, const double *log_pi,
                         const double *log_prior, const double *prior, double *q, double *counts, double *prior_sum,
                         double &ll_out, int64_t &impossible_out) {
@@ -120,7 +198,11 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, co
     int64_t listed[kBatch];
     double listed_gain = 0.0, listed_product = 1.0;
     int64_t impossible = 0;
-    const PairBits sign = {0x8000000000000000ull, 0x8000000000000000ull};
+    // kCopies (the crowd has items without labels, Workspace::empty_items): the pair
+    // pass's values of such an item, once (lanes_of_batch).
+    RatioLanes empty = {};
+    BatchLanes lanes;
+    if (kCopies) empty = ratio_lanes(Pair{base, base});
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
         // The sum of the batch's d: NaN or -inf when one of them is (no ratio is +inf, and
@@ -148,27 +230,19 @@ void e_step_range_ratio(const CrowdData &d, ItemRange r, const double *ratio, co
             n_listed = list_two_sum_items(d, j0, n, log_pi, dsum, listed, listed_mask);
         // The second lane of an odd last pair: -inf gives e = 0, sum = 1, max(d, 0) = 0.
         dsum[n] = kMinusInf;
+        if (kCopies) lanes_of_batch(dsum, n, base, empty, lanes);
         for (int64_t b = 0; b < n; b += 2) {
             const Pair x = load_pair(dsum + b);
-            PairBits bits;
-            std::memcpy(&bits, &x, sizeof bits);
-            bits |= sign;
-            Pair minus_abs;  // -|d|
-            std::memcpy(&minus_abs, &bits, sizeof minus_abs);
-            const Pair e = exp_nonpositive(minus_abs);
-            Pair sum = 1.0 + e;
-            const Pair top = 1.0 / sum, other = e / sum;
-            // Class 0 on top where d >= 0: selected by masks, not branches (the top class
-            // of random items is a coin flip for the branch predictor).
-            const PairBits zero_top = x >= 0.0;
-            PairBits tb, ob;
-            std::memcpy(&tb, &top, sizeof tb);
-            std::memcpy(&ob, &other, sizeof ob);
-            const PairBits q0b = (tb & zero_top) | (ob & ~zero_top), q1b = (ob & zero_top) | (tb & ~zero_top);
-            Pair q0, q1;
-            std::memcpy(&q0, &q0b, sizeof q0);
-            std::memcpy(&q1, &q1b, sizeof q1);
-            Pair gain = x > 0.0 ? x : Pair{0.0, 0.0};  // max(d, 0)
+            RatioLanes pair;
+            if (kCopies) {
+                pair.q0 = load_pair(lanes.q0 + b);
+                pair.q1 = load_pair(lanes.q1 + b);
+                pair.gain = load_pair(lanes.gain + b);
+                pair.sum = load_pair(lanes.sum + b);
+            } else {
+                pair = ratio_lanes(x);
+            }
+            Pair q0 = pair.q0, q1 = pair.q1, gain = pair.gain, sum = pair.sum;
             if (gold != nullptr)
                 for (int64_t i = 0; i < 2 && b + i < n; ++i) {
                     const int32_t g = gold[j0 + b + i];

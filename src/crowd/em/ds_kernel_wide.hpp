@@ -127,15 +127,6 @@ CS_TARGET_AVX2 EmptyItem<K> empty_item(const WideLanes<K> &base, bool restricted
     return e;
 }
 
-// Whether item j takes empty_item's posterior: no labels, not gold, every class allowed.
-template <int K>
-inline bool copies_empty(const int64_t *start, const int32_t *gold, const uint8_t *allowed, int64_t j) {
-    bool all_allowed = true;
-    if (allowed != nullptr)
-        for (int l = 0; l < K; ++l) all_allowed &= allowed[j * K + l] != 0;
-    return start[j] == start[j + 1] && (gold == nullptr || gold[j] < 0) && all_allowed;
-}
-
 // e_step_range_batched (ds_kernel_lanes.hpp) with WideLanes: the same five passes over
 // each batch of kBatch items. The values minus the top of the batch's items are kept
 // as one Quad per item (classes 0-3) and, at K = 5, the fifth values as one Quad per

@@ -60,7 +60,7 @@ Workspace::Workspace(const CrowdData &data, const FitOptions &options, bool scat
     count_row = wide ? wide_row(data.k) : data.k;
     count_table = codes * count_row;
     if (wide) allocate_table(wide_log_pi, static_cast<std::size_t>(codes * count_row));
-    empty_items = wide && data.unlabeled_items() > 0;
+    empty_items = options.copy_empty_items && data.k >= 2 && data.k <= 5 && data.unlabeled_items() > 0;
     // The labels per code, counted once on the team: the k = 2 ratio kernel's
     // code_labels, and the strata's labels per worker when the codes do not outnumber
     // the labels (then a table by code is cheaper than a pass by worker).

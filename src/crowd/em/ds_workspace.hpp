@@ -83,8 +83,11 @@ struct Workspace {
     // wide_log_pi (ws.log_pi with each code's row padded to wide_row(k) doubles, copied
     // by the E-step) and scatters into count tables with rows of wide_row(k) doubles.
     bool wide = false;
-    // Some item has no labels and no gold (rows reserved beyond the labelled items): the
-    // wide kernel then copies one posterior into such items (EmptyItem, ds_kernel_wide.hpp).
+    // Some item has no labels and no gold (rows reserved beyond the labelled items), k =
+    // 2..5: the kernels then form such an item's posterior once and copy it (EmptyItem in
+    // ds_kernel_wide.hpp, EmptyLanes in ds_kernel_lanes.hpp; the ratio kernel of k = 2 one
+    // pair pass's values, lanes_of_batch in ds_kernel_ratio.hpp). The generic kernel of
+    // k > 5 computes every item.
     bool empty_items = false;
     Table wide_log_pi;
     int64_t count_row = 0;              // doubles per code in a count table: k, or wide_row(k) when wide
