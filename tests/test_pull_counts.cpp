@@ -270,6 +270,23 @@ static void test_fits_with_empty_item_rows(void **) {
         }
 }
 
+// Confusion matrices with zero entries: worker i never gives label (i + l) % k to class
+// l (0.6 on the diagonal otherwise, the rest shared; at k = 2 the other entry is 1), and
+// a prior proportional to l + 1.
+static cs::DsParams params_with_zeros(int32_t n_workers, int32_t k) {
+    cs::DsParams params;
+    params.confusion.assign(static_cast<std::size_t>(n_workers) * k * k, 0.0);
+    for (int32_t i = 0; i < n_workers; ++i)
+        for (int32_t l = 0; l < k; ++l) {
+            double *row = params.confusion.data() + (static_cast<std::size_t>(i) * k + l) * k;
+            for (int32_t o = 0; o < k; ++o)
+                row[o] = o == (i + l) % k ? 0.0 : k == 2 ? 1.0 : (o == l ? 0.6 : 0.4 / (k - 2));
+        }
+    params.prior.resize(static_cast<std::size_t>(k));
+    for (int32_t l = 0; l < k; ++l) params.prior[l] = (l + 1) / (k * (k + 1) / 2.0);
+    return params;
+}
+
 // A lone E-step at confusion matrices with zero entries: worker i never gives label
 // (i + l) % k to class l, so some classes are impossible for many items and, without
 // answer sets, some items for every class (they get the prior and are counted).
@@ -281,15 +298,7 @@ static void test_wide_e_step_with_impossible_classes(void **) {
         options.support = CS_SUPPORT_ALL;
         const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(), crowd.label.data(),
                                                         crowd.item.size(), options);
-        cs::DsParams params;
-        params.confusion.assign(static_cast<std::size_t>(data.n_workers) * k * k, 0.0);
-        for (int32_t i = 0; i < data.n_workers; ++i)
-            for (int32_t l = 0; l < k; ++l) {
-                double *row = params.confusion.data() + (static_cast<std::size_t>(i) * k + l) * k;
-                for (int32_t o = 0; o < k; ++o) row[o] = o == (i + l) % k ? 0.0 : (o == l ? 0.6 : 0.4 / (k - 2));
-            }
-        params.prior.resize(static_cast<std::size_t>(k));  // w_l proportional to l + 1
-        for (int32_t l = 0; l < k; ++l) params.prior[l] = (l + 1) / (k * (k + 1) / 2.0);
+        const cs::DsParams params = params_with_zeros(data.n_workers, k);
         std::vector<double> q_pair, q_wide;
         options.wide_kernels = false;
         const cs::EStep pair = cs::e_step(data, params, options, q_pair);
@@ -320,16 +329,7 @@ static void test_e_step_copies_with_impossible_classes(void **) {
             const cs::CrowdData data = cs::CrowdData::build(crowd.item.data(), crowd.worker.data(),
                                                             crowd.label.data(), crowd.item.size(), options);
             assert_true(data.unlabeled_items() > 2 * (data.n_items - data.unlabeled_items()));
-            cs::DsParams params;
-            params.confusion.assign(static_cast<std::size_t>(data.n_workers) * k * k, 0.0);
-            for (int32_t i = 0; i < data.n_workers; ++i)
-                for (int32_t l = 0; l < k; ++l) {
-                    double *row = params.confusion.data() + (static_cast<std::size_t>(i) * k + l) * k;
-                    for (int32_t o = 0; o < k; ++o)
-                        row[o] = o == (i + l) % k ? 0.0 : k == 2 ? 1.0 : (o == l ? 0.6 : 0.4 / (k - 2));
-                }
-            params.prior.resize(static_cast<std::size_t>(k));  // w_l proportional to l + 1
-            for (int32_t l = 0; l < k; ++l) params.prior[l] = (l + 1) / (k * (k + 1) / 2.0);
+            const cs::DsParams params = params_with_zeros(data.n_workers, k);
             std::vector<double> q_every, q_copies;
             options.copy_empty_items = false;
             const cs::EStep every = cs::e_step(data, params, options, q_every);

@@ -116,6 +116,33 @@ inline bool copies_empty(const int64_t *start, const int32_t *gold, const uint8_
     return start[j] == start[j + 1] && (gold == nullptr || gold[j] < 0) && all_allowed;
 }
 
+// The batched kernels with copies (kCopies): which items of the batch [j0, j0 + n) are
+// computed -- those that are not copies_empty, m of them, item(i) the i-th in
+// increasing order -- listed without a branch per item. Without copies (kCopies false,
+// or `ready` false: no posterior to copy) every item is computed and no list is made.
+template <bool kCopies>
+struct ComputedItems {
+    int64_t j0 = 0, m = 0;
+    bool every = true;  // all n items computed: item(i) = j0 + i
+    int64_t todo[kBatch];
+
+    template <int K>
+    void list(const int64_t *start, const int32_t *gold, const uint8_t *allowed, int64_t first, int64_t n,
+              bool ready) {
+        j0 = first;
+        m = n;
+        every = true;
+        if (!kCopies || !ready) return;
+        m = 0;
+        for (int64_t b = 0; b < n; ++b) {
+            todo[m] = b;
+            m += !copies_empty<K>(start, gold, allowed, j0 + b);
+        }
+        every = m == n;
+    }
+    int64_t item(int64_t i) const { return kCopies && !every ? j0 + todo[i] : j0 + i; }
+};
+
 // A non-special item's log-likelihood term, top + log(sum) with 1 <= sum <= K: the sums
 // are multiplied together and one log is taken before the product could overflow (see
 // e_step_range).

@@ -155,25 +155,15 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
     Quad heads[kBatch], fifths[kBatch / 4];
     double tops[kBatch];
     bool special[kBatch];  // a gold item or one impossible under every class
-    // With kCopies, the batch's items that are computed (b, increasing), m of its n: all
-    // of them when none copies `empty` (`every`), else the others.
-    int64_t todo[kBatch];
+    ComputedItems<kCopies> computed;  // with kCopies, the batch's items that are not copies
     EmptyItem<K> empty;
     if (kCopies && item_terms == nullptr) empty = empty_item<K>(base, allowed != nullptr);
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
-        int64_t m = n;
-        bool every = true;
-        if (kCopies && empty.ready) {
-            m = 0;
-            for (int64_t b = 0; b < n; ++b) {
-                todo[m] = b;
-                m += !copies_empty<K>(start, gold, allowed, j0 + b);
-            }
-            every = m == n;
-        }
-        // The batch's i-th computed item.
-        const auto item = [&](int64_t i) { return kCopies && !every ? j0 + todo[i] : j0 + i; };
+        computed.template list<K>(start, gold, allowed, j0, n, empty.ready);
+        const int64_t m = computed.m;
+        const bool every = computed.every;
+        const auto item = [&](int64_t i) { return computed.item(i); };  // the batch's i-th computed item
         // log q_jl = log w_l + sum over the labels (i, c) of j of log pi_i[l][c].
         for (int64_t i = 0; i < m; ++i) {
             const int64_t j = item(i);
