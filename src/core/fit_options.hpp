@@ -91,10 +91,11 @@ struct FitOptions {
     // and the classifier's M-step its AVX2 sums (crowd/em/model_worker.cpp). Tests set
     // false to compare them with the SSE2 and scalar code bit for bit.
     bool wide_kernels = true;
-    // Internal as well (results do not depend on it): whether the E-step kernels that can
-    // (k = 2's ratio kernel, k = 3, 4, 5's AVX2 kernel) form the posterior of items
-    // without labels once and copy it (Workspace::empty_items). Tests set false to
-    // compare the copies with every row computed, bit for bit.
+    // Internal as well (results do not depend on it): whether the E-step kernels of k =
+    // 2..5 (k = 2's ratio kernel, the SSE2 pair kernels, the AVX2 kernel of k = 3, 4, 5)
+    // form the posterior of items without labels once and copy it
+    // (Workspace::empty_items). Tests set false to compare the copies with every row
+    // computed, bit for bit.
     bool copy_empty_items = true;
 };
 
