@@ -209,9 +209,9 @@ static void test_wide_fits_equal_pair_fits(void **) {
 }
 
 // Fits whose item rows include many without labels -- runs of 40 after every 20
-// labelled items and 1,000 reserved at the end (CS_PARAM_ITEMS), some of them gold --
-// where the wide kernel copies the posterior of a batch of such rows instead of
-// computing it (copy_empty_batch): the same bits as the pairs, which compute every row.
+// labelled items and 1,000 or 1,001 reserved at the end (CS_PARAM_ITEMS), some of them
+// gold -- where the kernels copy the posterior of such rows instead of computing it
+// (Workspace::empty_items): the same bits as every row computed.
 static void test_fits_with_empty_item_rows(void **) {
     struct Case {
         int32_t k, workers;
