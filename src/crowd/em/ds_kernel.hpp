@@ -106,8 +106,8 @@ __attribute__((always_inline)) inline void scatter_batch(const int64_t *start, c
 }
 
 // Whether item j takes the posterior the kernels form once for items without labels
-// (EmptyItem in ds_kernel_wide.hpp, EmptyLanes in ds_kernel_lanes.hpp): no labels, not
-// gold, every class allowed.
+// (EmptyPosterior: empty_item in ds_kernel_wide.hpp, empty_lanes in ds_kernel_lanes.hpp):
+// no labels, not gold, every class allowed.
 template <int K>
 inline bool copies_empty(const int64_t *start, const int32_t *gold, const uint8_t *allowed, int64_t j) {
     bool all_allowed = true;
@@ -154,6 +154,29 @@ inline void add_item_term(double top, double sum, double &ll, double &product) {
         product = 1.0;
     }
     product *= sum;
+}
+
+// The posterior that the kernels with copies form once for items without labels (all
+// have the sums log w_l): q in the kernel's lanes V (Lanes or WideLanes), its top and
+// sum. Not ready: every item is computed (item terms, or a prior of zeros).
+template <class V>
+struct EmptyPosterior {
+    bool ready = false;
+    V q;
+    double top = 0.0, sum = 1.0;
+};
+
+// The batched kernels with copies: items [next, end) take the posterior formed once for
+// items without labels (`empty`: its q in the kernel's lanes, top and sum), adding its
+// log-likelihood term in item order; next ends at end. Always inlined (the kernel's
+// target: see add_label_rows).
+template <int K, class Empty>
+__attribute__((always_inline)) inline void copy_empty_posteriors(const Empty &empty, int64_t &next, int64_t end,
+                                                                 double *q, double &ll, double &product) {
+    for (; next < end; ++next) {
+        add_item_term<K>(empty.top, empty.sum, ll, product);
+        empty.q.store(q + next * K);
+    }
 }
 
 // The end of a partition in the kernels in registers: its prior sums (stored once, see

@@ -91,37 +91,33 @@ Lanes<K> exp_minus(const Lanes<K> &x, double top) {
 
 // Items without labels (rows reserved beyond the labelled items) all have the sums
 // log w_l, so the same posterior, top and sum when no classifier adds item terms, as
-// in the wide kernel (EmptyItem, ds_kernel_wide.hpp): with kCopies both kernels below
-// form them once (empty_lanes) and copy them into every such item that is not gold and
-// allows every class (copies_empty), adding the same values to the log-likelihood and
-// the class mass in the same item order -- the same bits as computing each.
-template <int K>
-struct EmptyLanes {
-    bool ready = false;  // false: compute every item (item terms, or a prior of zeros)
-    double q[K] = {};
-    double top = 0.0, sum = 1.0;
-};
+// in the wide kernel (empty_item, ds_kernel_wide.hpp): with kCopies both kernels below
+// form them once (empty_lanes, an EmptyPosterior) and copy them into every such item
+// that is not gold and allows every class (copies_empty), adding the same values to the
+// log-likelihood and the class mass in the same item order -- the same bits as
+// computing each.
 
 // The posterior of an item without labels as e_step_range_items forms it (and
 // e_step_range_batched, the same operations): sums = base, the log prior (restricted,
 // with `restricted`, by an answer set of every class), exp(s_l - top), their sum in
 // class order, the division.
 template <int K>
-EmptyLanes<K> empty_lanes(const Lanes<K> &base, bool restricted) {
+EmptyPosterior<Lanes<K>> empty_lanes(const Lanes<K> &base, bool restricted) {
     static constexpr uint8_t kEveryClass[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     Lanes<K> x = base;
     if (restricted) x.restrict_to(kEveryClass);
-    EmptyLanes<K> e;
+    EmptyPosterior<Lanes<K>> e;
     const double top = x.top();
     if (top == kMinusInf) return e;  // a special item (prior fallback): computed
     double s[K];
     x.store(s);
     Lanes<K> v = exp_minus(Lanes<K>::load(s), top);
-    v.store(e.q);
+    double qs[K];
+    v.store(qs);
     double sum = 0.0;
-    for (int32_t l = 0; l < K; ++l) sum += e.q[l];
+    for (int32_t l = 0; l < K; ++l) sum += qs[l];
     v.divide(sum);
-    v.store(e.q);
+    e.q = v;
     e.top = top;
     e.sum = sum;
     e.ready = true;
@@ -150,7 +146,7 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
     Lanes<K> prior_local;  // stored once at the end (see scatter_range)
     double ll = 0.0, product = 1.0;
     int64_t impossible = 0;
-    EmptyLanes<K> empty;
+    EmptyPosterior<Lanes<K>> empty;
     if (kCopies && item_terms == nullptr) empty = empty_lanes<K>(base, allowed != nullptr);
     for (int64_t j = r.first; j < r.last; ++j) {
         const int64_t p0 = start[j], p1 = start[j + 1];
@@ -168,9 +164,8 @@ void e_step_range_items(const CrowdData &d, ItemRange r, const double *log_pi, c
         }
         if (kCopies && empty.ready && copies_empty<K>(start, gold, allowed, j)) {
             add_item_term<K>(empty.top, empty.sum, ll, product);
-            const Lanes<K> v = Lanes<K>::load(empty.q);
-            v.store(q + j * K);
-            if (counts != nullptr) prior_local.add(v);  // no labels to scatter
+            empty.q.store(q + j * K);
+            if (counts != nullptr) prior_local.add(empty.q);  // no labels to scatter
             continue;
         }
         Lanes<K> acc = base;
@@ -279,7 +274,7 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
     double sums[kBatch * K], x[kBatch * K + 1], tops[kBatch];
     bool special[kBatch];  // a gold item or one impossible under every class
     ComputedItems<kCopies> computed;  // with kCopies, the batch's items that are not copies
-    EmptyLanes<K> empty;
+    EmptyPosterior<Lanes<K>> empty;
     if (kCopies && item_terms == nullptr) empty = empty_lanes<K>(base, allowed != nullptr);
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
@@ -324,10 +319,7 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
         for (int64_t i = 0; i < m; ++i) {
             const int64_t j = item(i);
             if (kCopies) {
-                for (; next < j; ++next) {
-                    add_item_term<K>(empty.top, empty.sum, ll, product);
-                    Lanes<K>::load(empty.q).store(q + next * K);
-                }
+                copy_empty_posteriors<K>(empty, next, j, q, ll, product);
                 next = j + 1;
             }
             double *qj = q + j * K;
@@ -347,11 +339,7 @@ void e_step_range_batched(const CrowdData &d, ItemRange r, const double *log_pi,
             v.store(qj);
             add_item_term<K>(tops[i], sum, ll, product);
         }
-        if (kCopies)
-            for (; next < j0 + n; ++next) {
-                add_item_term<K>(empty.top, empty.sum, ll, product);
-                Lanes<K>::load(empty.q).store(q + next * K);
-            }
+        if (kCopies) copy_empty_posteriors<K>(empty, next, j0 + n, q, ll, product);
         // The next M-step's counts.
         if (counts == nullptr) continue;
         if (every) {

@@ -100,21 +100,14 @@ CS_TARGET_AVX2 __attribute__((always_inline)) inline double normalise(WideLanes<
 // (auto, 1 thread, CPU s, medians of 6 alternated): the 738,000 empty rows at the end,
 // k = 3 1.02 -> 0.57 s, k = 5 1.48 -> 0.82 s (0.41 and 0.46-0.54 s for the same labels
 // without them); scattered at random among the labelled ones, k = 3 1.32 -> 0.96 s.
-template <int K>
-struct EmptyItem {
-    bool ready = false;  // false: compute every item (item terms, or a prior of zeros)
-    WideLanes<K> q;
-    double top = 0.0, sum = 1.0;
-};
-
 // The posterior of an item without labels as the kernel's passes form it (sums = base,
 // the log prior; restricted, with `restricted`, by an answer set of every class).
 template <int K>
-CS_TARGET_AVX2 EmptyItem<K> empty_item(const WideLanes<K> &base, bool restricted) {
+CS_TARGET_AVX2 EmptyPosterior<WideLanes<K>> empty_item(const WideLanes<K> &base, bool restricted) {
     static constexpr uint8_t kEveryClass[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     WideLanes<K> x = base;
     if (restricted) x.restrict_to(kEveryClass);
-    EmptyItem<K> e;
+    EmptyPosterior<WideLanes<K>> e;
     const double top = x.top();
     if (top == kMinusInf) return e;  // a special item (prior fallback): computed
     Quad head = x.head - top;
@@ -135,7 +128,7 @@ CS_TARGET_AVX2 EmptyItem<K> empty_item(const WideLanes<K> &base, bool restricted
 // them to reach the cache).
 //
 // kCopies (the crowd has items without labels, Workspace::empty_items): items without
-// labels take empty_item's posterior instead of being computed (EmptyItem); each batch
+// labels take empty_item's posterior instead of being computed (EmptyPosterior); each batch
 // lists the items it computes. Without it, no list: the kernel as before.
 template <int K, bool kCopies>
 CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, const double *log_pi,
@@ -156,7 +149,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
     double tops[kBatch];
     bool special[kBatch];  // a gold item or one impossible under every class
     ComputedItems<kCopies> computed;  // with kCopies, the batch's items that are not copies
-    EmptyItem<K> empty;
+    EmptyPosterior<WideLanes<K>> empty;
     if (kCopies && item_terms == nullptr) empty = empty_item<K>(base, allowed != nullptr);
     for (int64_t j0 = r.first; j0 < r.last; j0 += kBatch) {
         const int64_t n = std::min<int64_t>(kBatch, r.last - j0);
@@ -201,10 +194,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
         for (int64_t i = 0; i < m; ++i) {
             const int64_t j = item(i);
             if (kCopies) {
-                for (; next < j; ++next) {
-                    add_item_term<K>(empty.top, empty.sum, ll, product);
-                    empty.q.store(q + next * K);
-                }
+                copy_empty_posteriors<K>(empty, next, j, q, ll, product);
                 next = j + 1;
             }
             double *qj = q + j * K;
@@ -222,11 +212,7 @@ CS_TARGET_AVX2 void e_step_range_batched_wide(const CrowdData &d, ItemRange r, c
             add_item_term<K>(tops[i], sum, ll, product);
             v.store(qj);
         }
-        if (kCopies)
-            for (; next < j0 + n; ++next) {
-                add_item_term<K>(empty.top, empty.sum, ll, product);
-                empty.q.store(q + next * K);
-            }
+        if (kCopies) copy_empty_posteriors<K>(empty, next, j0 + n, q, ll, product);
         // The next M-step's counts, in a pass of their own as in the pair kernel (adding
         // each item's posterior while it is in registers was measured slower).
         if (counts == nullptr) continue;

@@ -84,8 +84,8 @@ struct Workspace {
     // by the E-step) and scatters into count tables with rows of wide_row(k) doubles.
     bool wide = false;
     // Some item has no labels and no gold (rows reserved beyond the labelled items), k =
-    // 2..5: the kernels then form such an item's posterior once and copy it (EmptyItem in
-    // ds_kernel_wide.hpp, EmptyLanes in ds_kernel_lanes.hpp; the ratio kernel of k = 2 one
+    // 2..5: the kernels then form such an item's posterior once and copy it (EmptyPosterior,
+    // ds_kernel.hpp: empty_item, empty_lanes; the ratio kernel of k = 2 one
     // pair pass's values, lanes_of_batch in ds_kernel_ratio.hpp). The generic kernel of
     // k > 5 computes every item.
     bool empty_items = false;
